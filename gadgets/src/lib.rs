@@ -1,0 +1,26 @@
+//! Shared gadgets for threshold multisignature circuits over the BN254 scalar field.
+//!
+//! Every in-circuit gadget here has a native twin that computes the same value off-circuit, and
+//! tests that the two agree on random inputs:
+//!
+//! | gadget | native | in-circuit |
+//! |---|---|---|
+//! | Poseidon (width 3, x^5, 8 full + 57 partial rounds) | [`hash::Poseidon`] | [`hash::PoseidonChip`] |
+//! | Rescue-Prime (width 4, rate 3, alpha 5, 11 rounds) | [`hash::RescuePrime`], [`hash::rescue::RescuePrimeParams`] | [`hash::RescueChip`] |
+//! | Merkle path, batch of paths, whole tree | [`merkle::MerkleTree`] | [`merkle::MerkleChip`] |
+//!
+//! The proving backend is `halo2-axiom`, reached only through [`halo2_base`]'s re-exports so that
+//! there is one copy of every type. [`testing`] holds the harness every crate of the workspace
+//! uses: MockProver runs that report the failing constraint, and real KZG round trips with
+//! cached (insecure, test-only) parameters.
+#![deny(missing_docs)]
+
+mod error;
+pub mod hash;
+pub mod merkle;
+pub mod testing;
+
+pub use error::GadgetError;
+pub use halo2_base;
+/// The circuit field: the BN254 scalar field.
+pub use halo2_base::halo2_proofs::halo2curves::bn256::Fr;

@@ -1,0 +1,413 @@
+//! The test harness shared by every crate of the workspace, in the builder style of halo2-base's
+//! `utils::testing`, with what that one lacks here: public instances, the list of failures a
+//! rejected MockProver run reports (so negative tests can assert *which* check failed), circuit
+//! statistics, and KZG parameters cached under the workspace's `params/`.
+//!
+//! ```no_run
+//! use tms_gadgets::{testing::CircuitHarness, Fr};
+//! let run = CircuitHarness::new(10).mock(|ctx, _range| {
+//!     let x = ctx.load_witness(Fr::from(7));
+//!     ((), vec![x])
+//! });
+//! run.assert_satisfied();
+//! ```
+//!
+//! # Parameters
+//! [`kzg_params`] reads `params/kzg_bn254_<k>.insecure-test.srs`, creating it from a fixed seed
+//! when absent. **Such parameters are insecure**: anyone can recompute the toxic waste. They are
+//! for tests and benchmarks only. Set `TMS_PARAMS_DIR` to use another folder.
+
+use std::{
+    fs::{self, File},
+    io::{BufReader, BufWriter},
+    path::PathBuf,
+};
+
+use halo2_base::{
+    gates::{
+        circuit::{builder::BaseCircuitBuilder, BaseCircuitParams, CircuitBuilderStage},
+        RangeChip,
+    },
+    halo2_proofs::{
+        dev::{FailureLocation, MockProver, VerifyFailure},
+        halo2curves::bn256::{Bn256, G1Affine},
+        plonk::{keygen_pk, keygen_vk, verify_proof, ProvingKey, VerifyingKey},
+        poly::{
+            commitment::{Params, ParamsProver},
+            kzg::{
+                commitment::{KZGCommitmentScheme, ParamsKZG},
+                multiopen::VerifierSHPLONK,
+                strategy::SingleStrategy,
+            },
+        },
+        transcript::{Blake2bRead, Challenge255, TranscriptReadBuffer},
+        SerdeFormat,
+    },
+    utils::testing::gen_proof_with_instances,
+    AssignedValue, Context,
+};
+use rand_chacha::{rand_core::SeedableRng, ChaCha20Rng};
+use sha3::{Digest, Sha3_256};
+
+use crate::Fr;
+
+/// Rows kept free at the bottom of the circuit for blinding factors.
+pub const UNUSABLE_ROWS: usize = 9;
+
+/// Shape and size of a synthesized circuit.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CircuitStats {
+    /// log2 of the number of rows.
+    pub k: u32,
+    /// Advice cells of the basic gate.
+    pub advice_cells: usize,
+    /// Advice cells copied into lookup (range-check) columns.
+    pub lookup_cells: usize,
+    /// Distinct constants (fixed cells).
+    pub fixed_cells: usize,
+    /// Advice columns of the basic gate.
+    pub advice_columns: usize,
+    /// Advice columns with a lookup.
+    pub lookup_advice_columns: usize,
+    /// Fixed columns.
+    pub fixed_columns: usize,
+}
+
+impl std::fmt::Display for CircuitStats {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "k={} advice_cells={} lookup_cells={} fixed_cells={} advice_cols={} lookup_cols={} fixed_cols={}",
+            self.k,
+            self.advice_cells,
+            self.lookup_cells,
+            self.fixed_cells,
+            self.advice_columns,
+            self.lookup_advice_columns,
+            self.fixed_columns
+        )
+    }
+}
+
+/// Which kind of check rejected a MockProver run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Rejection {
+    /// A copy constraint between two advice cells (e.g. an in-circuit equality).
+    AdviceCopy,
+    /// A copy constraint to public instance row `row` (e.g. a root that is not the public one).
+    PublicInput(usize),
+    /// A copy constraint to a fixed (constant) cell.
+    Constant,
+    /// The basic gate `a + b * c = d`.
+    Gate,
+    /// A range-check lookup.
+    Lookup,
+    /// Anything else (unassigned cells, poisoned constraints).
+    Other,
+}
+
+fn classify(failure: &VerifyFailure) -> Rejection {
+    match failure {
+        VerifyFailure::ConstraintNotSatisfied { .. } => Rejection::Gate,
+        VerifyFailure::Lookup { .. } => Rejection::Lookup,
+        VerifyFailure::Permutation { column, location } => {
+            let col = format!("{column:?}");
+            if col.contains("Instance") {
+                let row = match location {
+                    FailureLocation::OutsideRegion { row } => *row,
+                    FailureLocation::InRegion { offset, .. } => *offset,
+                };
+                Rejection::PublicInput(row)
+            } else if col.contains("Fixed") {
+                Rejection::Constant
+            } else {
+                Rejection::AdviceCopy
+            }
+        }
+        _ => Rejection::Other,
+    }
+}
+
+/// The outcome of a MockProver run.
+#[derive(Debug)]
+pub struct MockRun<R> {
+    /// What the synthesis closure returned.
+    pub output: R,
+    /// The circuit's shape.
+    pub stats: CircuitStats,
+    /// The public values the circuit exposed (before any override).
+    pub public_values: Vec<Fr>,
+    /// MockProver's verdict.
+    pub result: Result<(), Vec<VerifyFailure>>,
+}
+
+impl<R> MockRun<R> {
+    /// Panics with MockProver's failures if the run was rejected.
+    pub fn assert_satisfied(&self) -> &Self {
+        if let Err(failures) = &self.result {
+            let shown: Vec<String> = failures.iter().take(5).map(|f| f.to_string()).collect();
+            panic!(
+                "expected a satisfied circuit, got {} failures: {shown:#?}",
+                failures.len()
+            );
+        }
+        self
+    }
+
+    /// The kinds of check that rejected the run (empty if it was satisfied).
+    pub fn rejections(&self) -> Vec<Rejection> {
+        match &self.result {
+            Ok(()) => vec![],
+            Err(failures) => failures.iter().map(classify).collect(),
+        }
+    }
+
+    /// Panics unless the run was rejected by (at least) a check of kind `expected`.
+    pub fn assert_rejected_by(&self, expected: Rejection) -> &Self {
+        let got = self.rejections();
+        assert!(
+            !got.is_empty(),
+            "expected a rejection by {expected:?}, but the circuit is satisfied"
+        );
+        assert!(
+            got.contains(&expected),
+            "expected a rejection by {expected:?}, got {got:?}"
+        );
+        self
+    }
+}
+
+/// The outcome of a real keygen / prove / verify round trip.
+#[derive(Debug, Clone)]
+pub struct RoundTrip {
+    /// The circuit's shape.
+    pub stats: CircuitStats,
+    /// The proof.
+    pub proof: Vec<u8>,
+    /// The public values proved.
+    pub public_values: Vec<Fr>,
+    /// Whether the verifier accepted the proof for `public_values`.
+    pub verified: bool,
+    /// SHA3-256 of the verifying key's raw bytes, hex.
+    pub vk_fingerprint: String,
+}
+
+/// Builds circuits from a synthesis closure and runs them under MockProver or the real prover.
+#[derive(Clone, Debug)]
+pub struct CircuitHarness {
+    k: u32,
+    lookup_bits: usize,
+}
+
+/// A synthesis closure: lays out the circuit on `ctx` and returns its output and the public
+/// values to expose, in instance order.
+pub trait Synthesis<R>:
+    Fn(&mut Context<Fr>, &RangeChip<Fr>) -> (R, Vec<AssignedValue<Fr>>)
+{
+}
+impl<R, T: Fn(&mut Context<Fr>, &RangeChip<Fr>) -> (R, Vec<AssignedValue<Fr>>)> Synthesis<R> for T {}
+
+impl CircuitHarness {
+    /// A harness for circuits of `2^k` rows, range lookups of `k - 1` bits.
+    pub fn new(k: u32) -> Self {
+        assert!((4..=26).contains(&k), "k must be in 4..=26");
+        Self {
+            k,
+            lookup_bits: k as usize - 1,
+        }
+    }
+
+    /// Sets the number of bits of the range lookup table.
+    pub fn lookup_bits(mut self, bits: usize) -> Self {
+        assert!(bits < self.k as usize, "lookup_bits must be below k");
+        self.lookup_bits = bits;
+        self
+    }
+
+    fn builder(&self, stage: CircuitBuilderStage) -> BaseCircuitBuilder<Fr> {
+        BaseCircuitBuilder::from_stage(stage)
+            .use_k(self.k as usize)
+            .use_lookup_bits(self.lookup_bits)
+            .use_instance_columns(1)
+    }
+
+    fn stats(builder: &BaseCircuitBuilder<Fr>, params: &BaseCircuitParams) -> CircuitStats {
+        let s = builder.statistics();
+        CircuitStats {
+            k: params.k as u32,
+            advice_cells: s.gate.total_advice_per_phase.iter().sum(),
+            lookup_cells: s.total_lookup_advice_per_phase.iter().sum(),
+            fixed_cells: s.gate.total_fixed,
+            advice_columns: params.num_advice_per_phase.iter().sum(),
+            lookup_advice_columns: params.num_lookup_advice_per_phase.iter().sum(),
+            fixed_columns: params.num_fixed,
+        }
+    }
+
+    /// Lays out the circuit and returns its statistics without running any prover.
+    pub fn measure<R>(
+        &self,
+        f: impl FnOnce(&mut Context<Fr>, &RangeChip<Fr>) -> R,
+    ) -> (R, CircuitStats) {
+        let mut builder = self.builder(CircuitBuilderStage::Keygen);
+        let range = builder.range_chip();
+        let out = f(builder.main(0), &range);
+        let params = builder.calculate_params(Some(UNUSABLE_ROWS));
+        let stats = Self::stats(&builder, &params);
+        (out, stats)
+    }
+
+    /// Runs the circuit under MockProver with the public values it computes.
+    pub fn mock<R>(
+        &self,
+        f: impl FnOnce(&mut Context<Fr>, &RangeChip<Fr>) -> (R, Vec<AssignedValue<Fr>>),
+    ) -> MockRun<R> {
+        self.mock_with_public(f, |values| values)
+    }
+
+    /// Runs the circuit under MockProver, the verifier being given `public(values)` instead of
+    /// the values the circuit computes (to test a statement the witness does not satisfy).
+    pub fn mock_with_public<R>(
+        &self,
+        f: impl FnOnce(&mut Context<Fr>, &RangeChip<Fr>) -> (R, Vec<AssignedValue<Fr>>),
+        public: impl FnOnce(Vec<Fr>) -> Vec<Fr>,
+    ) -> MockRun<R> {
+        let mut builder = self.builder(CircuitBuilderStage::Mock);
+        let range = builder.range_chip();
+        let (output, publics) = f(builder.main(0), &range);
+        let public_values: Vec<Fr> = publics.iter().map(|v| *v.value()).collect();
+        builder.assigned_instances = vec![publics];
+        let params = builder.calculate_params(Some(UNUSABLE_ROWS));
+        let stats = Self::stats(&builder, &params);
+        let instances = public(public_values.clone());
+        let prover =
+            MockProver::run(self.k, &builder, vec![instances]).expect("MockProver synthesis");
+        MockRun {
+            output,
+            stats,
+            public_values,
+            result: prover.verify(),
+        }
+    }
+
+    /// Keygen, a real SHPLONK proof and its verification, with cached insecure parameters. The
+    /// closure runs twice (keygen, then witness generation) and must lay out the same shape.
+    pub fn prove_and_verify<R>(&self, f: impl Synthesis<R>) -> RoundTrip {
+        self.prove_and_verify_with_public(f, |values| values)
+    }
+
+    /// As [`Self::prove_and_verify`], the verifier being given `public(values)`.
+    pub fn prove_and_verify_with_public<R>(
+        &self,
+        f: impl Synthesis<R>,
+        public: impl FnOnce(Vec<Fr>) -> Vec<Fr>,
+    ) -> RoundTrip {
+        let params = kzg_params(self.k);
+        let mut builder = self.builder(CircuitBuilderStage::Keygen);
+        let range = builder.range_chip();
+        let (_, publics) = f(builder.main(0), &range);
+        builder.assigned_instances = vec![publics];
+        let config = builder.calculate_params(Some(UNUSABLE_ROWS));
+        let stats = Self::stats(&builder, &config);
+        let vk = keygen_vk(&params, &builder).expect("keygen_vk");
+        let pk = keygen_pk(&params, vk, &builder).expect("keygen_pk");
+        let break_points = builder.break_points();
+        drop(builder);
+
+        let mut prover = BaseCircuitBuilder::prover(config, break_points);
+        let range = prover.range_chip();
+        let (_, publics) = f(prover.main(0), &range);
+        let public_values: Vec<Fr> = publics.iter().map(|v| *v.value()).collect();
+        prover.assigned_instances = vec![publics];
+        let proof = gen_proof_with_instances(&params, &pk, prover, &[&public_values]);
+        let claimed = public(public_values.clone());
+        let verified = verify(&params, pk.get_vk(), &proof, &claimed);
+        RoundTrip {
+            stats,
+            proof,
+            public_values,
+            verified,
+            vk_fingerprint: vk_fingerprint(&pk),
+        }
+    }
+}
+
+/// Whether `proof` verifies for `public_values` (one instance column) under `vk`.
+pub fn verify(
+    params: &ParamsKZG<Bn256>,
+    vk: &VerifyingKey<G1Affine>,
+    proof: &[u8],
+    public_values: &[Fr],
+) -> bool {
+    let strategy = SingleStrategy::new(params);
+    let mut transcript = Blake2bRead::<_, G1Affine, Challenge255<_>>::init(proof);
+    verify_proof::<KZGCommitmentScheme<Bn256>, VerifierSHPLONK<'_, Bn256>, _, _, _>(
+        params.verifier_params(),
+        vk,
+        strategy,
+        &[&[public_values]],
+        &mut transcript,
+    )
+    .is_ok()
+}
+
+/// SHA3-256 (hex) of a verifying key's raw bytes: pins a circuit's shape in tests.
+pub fn vk_fingerprint(pk: &ProvingKey<G1Affine>) -> String {
+    let bytes = pk.get_vk().to_bytes(SerdeFormat::RawBytes);
+    Sha3_256::digest(&bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The folder holding cached parameters: `$TMS_PARAMS_DIR`, else the workspace's `params/`.
+pub fn params_dir() -> PathBuf {
+    std::env::var_os("TMS_PARAMS_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("..")
+                .join("params")
+        })
+}
+
+/// The seed of the insecure test parameters.
+pub const INSECURE_SEED: [u8; 32] = *b"tms insecure test params, seed 1";
+
+/// KZG parameters for `2^k` rows: read from the cache, or made from [`INSECURE_SEED`] and cached.
+///
+/// **Insecure**: the toxic waste is a function of a public seed. Tests and benchmarks only.
+pub fn kzg_params(k: u32) -> ParamsKZG<Bn256> {
+    let dir = params_dir();
+    let path = dir.join(format!("kzg_bn254_{k}.insecure-test.srs"));
+    if let Ok(file) = File::open(&path) {
+        if let Ok(params) = ParamsKZG::<Bn256>::read(&mut BufReader::new(file)) {
+            if params.k() == k {
+                return params;
+            }
+        }
+    }
+    eprintln!(
+        "WARNING: making INSECURE KZG parameters for k = {k} from a fixed public seed (tests only): {}",
+        path.display()
+    );
+    let params = ParamsKZG::<Bn256>::setup(k, ChaCha20Rng::from_seed(INSECURE_SEED));
+    // Written to a temporary name then renamed, so a concurrent reader never sees half a file.
+    if fs::create_dir_all(&dir).is_ok() {
+        let tmp = dir.join(format!(".kzg_bn254_{k}.{}.tmp", std::process::id()));
+        let written = File::create(&tmp).and_then(|f| params.write(&mut BufWriter::new(f)));
+        if written.is_ok() {
+            let _ = fs::rename(&tmp, &path);
+        } else {
+            let _ = fs::remove_file(&tmp);
+        }
+    }
+    params
+}
+
+/// Overwrites the witness value of an assigned cell, as a cheating prover would: the
+/// constraints that involve the cell are left as they are. Use it in negative tests.
+pub fn override_cell(ctx: &mut Context<Fr>, cell: &AssignedValue<Fr>, value: Fr) {
+    let offset = cell.cell.expect("an assigned advice cell").offset;
+    ctx.advice[offset] = halo2_base::halo2_proofs::plonk::Assigned::Trivial(value);
+}
