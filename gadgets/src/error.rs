@@ -34,6 +34,9 @@ pub enum GadgetError {
     /// A batch proof does not hold the number of nodes its indices need.
     #[error("batch proof is malformed: {0}")]
     MalformedBatchProof(&'static str),
+    /// The identity point was given where an affine curve point is required.
+    #[error("the point at infinity is not a valid key, nonce or signature point")]
+    IdentityPoint,
     /// A Merkle depth above the supported maximum was asked for.
     #[error("Merkle depth {0} is above the supported maximum of 32")]
     DepthTooLarge(usize),

@@ -8,6 +8,7 @@
 //! | Poseidon (width 3, x^5, 8 full + 57 partial rounds) | [`hash::Poseidon`] | [`hash::PoseidonChip`] |
 //! | Rescue-Prime (width 4, rate 3, alpha 5, 11 rounds) | [`hash::RescuePrime`], [`hash::rescue::RescuePrimeParams`] | [`hash::RescueChip`] |
 //! | Merkle path, batch of paths, whole tree | [`merkle::MerkleTree`] | [`merkle::MerkleChip`] |
+//! | Grumpkin curve (add, double, scalar and multi-scalar multiplication) | `halo2curves`' `grumpkin` | [`ecc::GrumpkinChip`] |
 //!
 //! The proving backend is `halo2-axiom`, reached only through [`halo2_base`]'s re-exports so that
 //! there is one copy of every type. [`testing`] holds the harness every crate of the workspace
@@ -15,6 +16,7 @@
 //! cached (insecure, test-only) parameters.
 #![deny(missing_docs)]
 
+pub mod ecc;
 mod error;
 pub mod hash;
 pub mod merkle;

@@ -162,6 +162,18 @@ impl<R> MockRun<R> {
         }
     }
 
+    /// Panics unless the run was rejected by a copy constraint (to another advice cell or to a
+    /// constant: halo2-base routes `assert_is_const` through either, depending on the layout).
+    pub fn assert_rejected_by_copy(&self) -> &Self {
+        let got = self.rejections();
+        assert!(
+            got.iter()
+                .any(|r| matches!(r, Rejection::AdviceCopy | Rejection::Constant)),
+            "expected a rejection by a copy constraint, got {got:?}"
+        );
+        self
+    }
+
     /// Panics unless the run was rejected by (at least) a check of kind `expected`.
     pub fn assert_rejected_by(&self, expected: Rejection) -> &Self {
         let got = self.rejections();
