@@ -110,7 +110,8 @@ impl<'r> GrumpkinChip<'r> {
         Self { range }
     }
 
-    fn gate(&self) -> &impl GateInstructions<Fr> {
+    /// The flex gate.
+    pub fn gate(&self) -> &impl GateInstructions<Fr> {
         self.range.gate()
     }
 

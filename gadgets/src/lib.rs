@@ -9,6 +9,7 @@
 //! | Rescue-Prime (width 4, rate 3, alpha 5, 11 rounds) | [`hash::RescuePrime`], [`hash::rescue::RescuePrimeParams`] | [`hash::RescueChip`] |
 //! | Merkle path, batch of paths, whole tree | [`merkle::MerkleTree`] | [`merkle::MerkleChip`] |
 //! | Grumpkin curve (add, double, scalar and multi-scalar multiplication) | `halo2curves`' `grumpkin` | [`ecc::GrumpkinChip`] |
+//! | Schnorr signatures on Grumpkin | [`schnorr::SigningKey`], [`schnorr::VerifyingKey`] | [`schnorr::SchnorrChip`] |
 //!
 //! The proving backend is `halo2-axiom`, reached only through [`halo2_base`]'s re-exports so that
 //! there is one copy of every type. [`testing`] holds the harness every crate of the workspace
@@ -20,6 +21,7 @@ pub mod ecc;
 mod error;
 pub mod hash;
 pub mod merkle;
+pub mod schnorr;
 pub mod testing;
 
 pub use error::GadgetError;
