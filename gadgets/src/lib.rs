@@ -21,6 +21,7 @@ pub mod ecc;
 mod error;
 pub mod hash;
 pub mod merkle;
+pub mod proving;
 pub mod schnorr;
 pub mod testing;
 

@@ -31,19 +31,10 @@ use halo2_base::{
     halo2_proofs::{
         dev::{FailureLocation, MockProver, VerifyFailure},
         halo2curves::bn256::{Bn256, G1Affine},
-        plonk::{keygen_pk, keygen_vk, verify_proof, ProvingKey, VerifyingKey},
-        poly::{
-            commitment::{Params, ParamsProver},
-            kzg::{
-                commitment::{KZGCommitmentScheme, ParamsKZG},
-                multiopen::VerifierSHPLONK,
-                strategy::SingleStrategy,
-            },
-        },
-        transcript::{Blake2bRead, Challenge255, TranscriptReadBuffer},
+        plonk::{keygen_pk, keygen_vk, ProvingKey, VerifyingKey},
+        poly::{commitment::Params, kzg::commitment::ParamsKZG},
         SerdeFormat,
     },
-    utils::testing::gen_proof_with_instances,
     AssignedValue, Context,
 };
 use rand_chacha::{rand_core::SeedableRng, ChaCha20Rng};
@@ -331,7 +322,8 @@ impl CircuitHarness {
         let (_, publics) = f(prover.main(0), &range);
         let public_values: Vec<Fr> = publics.iter().map(|v| *v.value()).collect();
         prover.assigned_instances = vec![publics];
-        let proof = gen_proof_with_instances(&params, &pk, prover, &[&public_values]);
+        let proof =
+            crate::proving::prove_shplonk(&params, &pk, prover, &public_values).expect("prover");
         let claimed = public(public_values.clone());
         let verified = verify(&params, pk.get_vk(), &proof, &claimed);
         RoundTrip {
@@ -351,16 +343,7 @@ pub fn verify(
     proof: &[u8],
     public_values: &[Fr],
 ) -> bool {
-    let strategy = SingleStrategy::new(params);
-    let mut transcript = Blake2bRead::<_, G1Affine, Challenge255<_>>::init(proof);
-    verify_proof::<KZGCommitmentScheme<Bn256>, VerifierSHPLONK<'_, Bn256>, _, _, _>(
-        params.verifier_params(),
-        vk,
-        strategy,
-        &[&[public_values]],
-        &mut transcript,
-    )
-    .is_ok()
+    crate::proving::verify_shplonk(params, vk, proof, public_values)
 }
 
 /// SHA3-256 (hex) of a verifying key's raw bytes: pins a circuit's shape in tests.

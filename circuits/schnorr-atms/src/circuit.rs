@@ -1,0 +1,112 @@
+//! The circuit: one layout function shared by MockProver, keygen and the prover.
+//!
+//! ```text
+//! public:  [commitment, message, threshold]
+//! flat:    pk_0..pk_{n-1} on-curve -> Rescue-Prime sponge -> commitment
+//!          slot i: enabled_i in {0,1}; enabled_i => Schnorr(pk_i, message, sig_i)
+//! Merkle:  slot j: pk on-curve -> leaf -> path(index_j) -> root_j; root_j = root_0 = commitment
+//!          index_0 < index_1 < ... (distinct members); enabled_j => Schnorr(pk, message, sig_j)
+//! both:    count = sum enabled_i;  threshold < 2^b;  threshold < count + 1
+//! ```
+//!
+//! Not constrained: the keys and signatures of disabled slots beyond being on the curve (they
+//! do not count). In Merkle mode a disabled slot still proves a distinct committee member, so
+//! it cannot take an index a signer needs.
+
+use halo2_base::{
+    gates::{GateInstructions, RangeChip, RangeInstructions},
+    halo2_proofs::halo2curves::ff::Field,
+    AssignedValue, Context,
+};
+use tms_gadgets::{
+    ecc::{GrumpkinAffine, GrumpkinChip, GrumpkinScalar},
+    hash::{HashInstructions, RescueChip},
+    merkle::{AssignedMerklePath, MerkleChip},
+    schnorr::{SchnorrChip, Signature},
+    Fr,
+};
+
+use crate::{AtmsWitness, CommitmentMode};
+
+/// What a disabled slot carries in place of a signature (any on-curve R and scalar s would do).
+fn placeholder_signature() -> Signature {
+    Signature {
+        r: GrumpkinAffine::generator(),
+        s: GrumpkinScalar::ONE,
+    }
+}
+
+/// Lays out the ATMS circuit for `witness` and returns the public cells in instance order.
+pub fn synthesize(
+    ctx: &mut Context<Fr>,
+    range: &RangeChip<Fr>,
+    witness: &AtmsWitness,
+) -> Vec<AssignedValue<Fr>> {
+    let ecc = GrumpkinChip::new(range);
+    let schnorr = SchnorrChip::new(ecc.clone(), RescueChip::new());
+    let gate = range.gate();
+    let message = ctx.load_witness(witness.instance.message);
+    let threshold = ctx.load_witness(Fr::from(witness.instance.threshold));
+    let keys = witness.committee.keys();
+
+    let slot_keys: Vec<_> = match witness.shape.mode {
+        CommitmentMode::Flat => keys
+            .iter()
+            .map(|k| {
+                ecc.load_point(ctx, k.0)
+                    .expect("committee keys are not the identity")
+            })
+            .collect(),
+        CommitmentMode::Merkle { .. } => witness
+            .slots
+            .iter()
+            .map(|s| {
+                ecc.load_point(ctx, keys[s.index].0)
+                    .expect("committee keys are not the identity")
+            })
+            .collect(),
+    };
+
+    let commitment = match witness.shape.mode {
+        CommitmentMode::Flat => {
+            let coordinates: Vec<_> = slot_keys.iter().flat_map(|p| [p.x, p.y]).collect();
+            RescueChip::new().hash_leaf(ctx, &coordinates)
+        }
+        CommitmentMode::Merkle { .. } => {
+            let merkle = MerkleChip::new(RescueChip::new(), range);
+            let leaves: Vec<_> = slot_keys
+                .iter()
+                .map(|p| merkle.hasher().hash_leaf(ctx, &[p.x, p.y]))
+                .collect();
+            let paths: Vec<_> = witness
+                .slots
+                .iter()
+                .map(|s| AssignedMerklePath::load(ctx, &witness.committee.path(s.index)))
+                .collect();
+            let roots = merkle.compute_batch_roots(ctx, &leaves, &paths);
+            for root in &roots[1..] {
+                ctx.constrain_equal(root, &roots[0]);
+            }
+            roots[0]
+        }
+    };
+
+    let mut count = ctx.load_zero();
+    for (slot, pk) in witness.slots.iter().zip(&slot_keys) {
+        let enabled = ctx.load_witness(Fr::from(slot.signature.is_some() as u64));
+        gate.assert_bit(ctx, enabled);
+        let sig = schnorr
+            .load_signature(ctx, &slot.signature.unwrap_or_else(placeholder_signature))
+            .expect("signatures are validated before synthesis");
+        schnorr.verify(ctx, pk, message, &sig, enabled);
+        count = gate.add(ctx, count, enabled);
+    }
+
+    // count >= threshold, i.e. threshold < count + 1, both below 2^bits.
+    let bits = (usize::BITS - witness.slots.len().leading_zeros()) as usize + 1;
+    range.range_check(ctx, threshold, bits);
+    let count_plus_one = gate.inc(ctx, count);
+    range.check_less_than(ctx, threshold, count_plus_one, bits);
+
+    vec![commitment, message, threshold]
+}

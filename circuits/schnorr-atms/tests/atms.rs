@@ -1,0 +1,269 @@
+//! Schnorr ATMS: positive runs for both commitment modes, threshold edge cases, one-change
+//! negatives (MockProver naming the failing check), native errors, and a real round trip.
+
+use halo2_base::halo2_proofs::halo2curves::{ff::Field, group::Curve};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use schnorr_atms::{
+    keygen, prove, setup, synthesize, verify, AtmsError, AtmsShape, AtmsWitness, Certificate,
+    CommitmentMode, Committee,
+};
+use tms_gadgets::{
+    ecc::{GrumpkinAffine, GrumpkinScalar},
+    hash::RescuePrime,
+    schnorr::{Signature, SigningKey, VerifyingKey},
+    testing::{CircuitHarness, MockRun, Rejection},
+    Fr,
+};
+
+const K: u32 = 17;
+const PINNED_VK_FLAT_3: &str = "6dbde20630d960b2b4dabc1185e560acf44dfd29ea3bd8bdbd1a67c6e3de0ed8";
+
+struct Setting {
+    sks: Vec<SigningKey>,
+    committee: Committee,
+    message: Fr,
+}
+
+fn setting(n: usize) -> Setting {
+    let mut rng = ChaCha8Rng::seed_from_u64(n as u64 + 100);
+    let sks: Vec<SigningKey> = (0..n).map(|_| SigningKey::random(&mut rng)).collect();
+    let committee = Committee::new(sks.iter().map(|s| s.verifying_key()).collect()).unwrap();
+    Setting {
+        sks,
+        committee,
+        message: Fr::from(0xbeefu64),
+    }
+}
+
+impl Setting {
+    fn signed_by(&self, signers: &[usize]) -> Vec<(VerifyingKey, Signature)> {
+        signers
+            .iter()
+            .map(|i| {
+                (
+                    self.sks[*i].verifying_key(),
+                    self.sks[*i].sign(&RescuePrime, self.message).unwrap(),
+                )
+            })
+            .collect()
+    }
+
+    fn witness(&self, mode: CommitmentMode, signers: &[usize], threshold: u64) -> AtmsWitness {
+        let shape = AtmsShape {
+            n: self.sks.len(),
+            mode,
+            k: K,
+        };
+        let cert = Certificate::aggregate(&self.committee, self.message, &self.signed_by(signers))
+            .unwrap();
+        AtmsWitness::new(shape, &self.committee, &cert, threshold).unwrap()
+    }
+}
+
+/// MockProver against the witness's own public statement, as the real verifier would see it.
+fn mock(w: &AtmsWitness) -> MockRun<()> {
+    CircuitHarness::new(K).mock_with_public(
+        |ctx, range| ((), synthesize(ctx, range, w)),
+        |_| w.instance.to_public_inputs(),
+    )
+}
+
+const FLAT: CommitmentMode = CommitmentMode::Flat;
+const MERKLE: CommitmentMode = CommitmentMode::Merkle { slots: 2 };
+
+#[test]
+fn flat_mode_accepts_a_valid_certificate() {
+    let s = setting(3);
+    let w = s.witness(FLAT, &[0, 2], 2);
+    let run = mock(&w);
+    run.assert_satisfied();
+    assert_eq!(run.public_values, w.instance.to_public_inputs());
+    assert_eq!(w.instance.commitment, s.committee.flat_commitment());
+    println!(
+        "record: flat n=3: {} ({} cells per party)",
+        run.stats,
+        run.stats.advice_cells / 3
+    );
+}
+
+#[test]
+fn merkle_mode_accepts_a_valid_certificate() {
+    let s = setting(4);
+    let w = s.witness(MERKLE, &[1, 3], 2);
+    let run = mock(&w);
+    run.assert_satisfied();
+    assert_eq!(run.public_values, w.instance.to_public_inputs());
+    assert_eq!(w.instance.commitment, s.committee.tree().root());
+}
+
+#[test]
+fn threshold_edge_cases() {
+    let s = setting(3);
+    mock(&s.witness(FLAT, &[], 0)).assert_satisfied(); // t = 0
+    mock(&s.witness(FLAT, &[0, 1, 2], 3)).assert_satisfied(); // t = n
+    mock(&s.witness(FLAT, &[1], 1)).assert_satisfied(); // t = count
+                                                        // Merkle mode with one signer and one disabled slot, t = count.
+    mock(&s.witness(MERKLE, &[2], 1)).assert_satisfied();
+}
+
+#[test]
+fn count_below_threshold_is_rejected() {
+    let s = setting(3);
+    let mut w = s.witness(FLAT, &[0, 1], 2);
+    w.instance.threshold = 3; // t = count + 1, bypassing the native check
+    mock(&w).assert_rejected_by(Rejection::Lookup);
+    let mut w = s.witness(MERKLE, &[0, 1], 2);
+    w.instance.threshold = 3;
+    // 3 is also above the slot count: the threshold's range check or the comparison rejects it.
+    assert!(mock(&w).result.is_err());
+}
+
+#[test]
+fn native_builder_refuses_bad_certificates() {
+    let s = setting(3);
+    let shape = AtmsShape {
+        n: 3,
+        mode: FLAT,
+        k: K,
+    };
+    let sigs = s.signed_by(&[0, 1]);
+    let cert = Certificate::aggregate(&s.committee, s.message, &sigs).unwrap();
+    assert_eq!(
+        AtmsWitness::new(shape, &s.committee, &cert, 3).unwrap_err(),
+        AtmsError::BelowThreshold {
+            count: 2,
+            threshold: 3
+        }
+    );
+    assert_eq!(
+        AtmsWitness::new(shape, &s.committee, &cert, 4).unwrap_err(),
+        AtmsError::ThresholdTooLarge {
+            threshold: 4,
+            slots: 3
+        }
+    );
+    let outsider = SigningKey::random(&mut ChaCha8Rng::seed_from_u64(9));
+    let foreign = vec![(
+        outsider.verifying_key(),
+        outsider.sign(&RescuePrime, s.message).unwrap(),
+    )];
+    assert_eq!(
+        Certificate::aggregate(&s.committee, s.message, &foreign).unwrap_err(),
+        AtmsError::NotInCommittee(0)
+    );
+    let twice = [sigs[0], sigs[0]];
+    assert_eq!(
+        Certificate::aggregate(&s.committee, s.message, &twice).unwrap_err(),
+        AtmsError::DuplicateSigner(0)
+    );
+    let wrong = [(sigs[0].0, sigs[1].1)];
+    assert_eq!(
+        Certificate::aggregate(&s.committee, s.message, &wrong).unwrap_err(),
+        AtmsError::InvalidSignature(0)
+    );
+    let keys = s.committee.keys().to_vec();
+    assert_eq!(
+        Committee::new(vec![keys[0], keys[1], keys[0]]).unwrap_err(),
+        AtmsError::DuplicateMember {
+            first: 0,
+            second: 2
+        }
+    );
+}
+
+fn tampered(mode: CommitmentMode, change: impl FnOnce(&Setting, &mut AtmsWitness)) -> MockRun<()> {
+    let s = setting(3);
+    let mut w = s.witness(mode, &[0, 2], 2);
+    mock(&w).assert_satisfied();
+    change(&s, &mut w);
+    mock(&w)
+}
+
+fn signature_slot(w: &mut AtmsWitness, index: usize) -> &mut Signature {
+    w.slots
+        .iter_mut()
+        .find(|sl| sl.index == index)
+        .unwrap()
+        .signature
+        .as_mut()
+        .unwrap()
+}
+
+#[test]
+fn signature_under_another_key_is_rejected() {
+    for mode in [FLAT, MERKLE] {
+        tampered(mode, |s, w| {
+            *signature_slot(w, 2) = s.sks[1].sign(&RescuePrime, s.message).unwrap()
+        })
+        .assert_rejected_by_copy();
+    }
+}
+
+#[test]
+fn wrong_message_is_rejected() {
+    tampered(FLAT, |_, w| w.instance.message += Fr::ONE).assert_rejected_by_copy();
+}
+
+#[test]
+fn tampered_r_or_s_is_rejected() {
+    tampered(FLAT, |_, w| {
+        let sig = signature_slot(w, 0);
+        sig.r = (sig.r + GrumpkinAffine::generator()).to_affine();
+    })
+    .assert_rejected_by_copy();
+    tampered(MERKLE, |_, w| signature_slot(w, 2).s += GrumpkinScalar::ONE)
+        .assert_rejected_by_copy();
+}
+
+#[test]
+fn duplicated_signer_is_rejected() {
+    // Merkle mode: the same member in both slots (same index, path and signature).
+    tampered(MERKLE, |_, w| w.slots[1] = w.slots[0].clone()).assert_rejected_by(Rejection::Lookup);
+}
+
+#[test]
+fn key_not_in_the_committee_is_rejected() {
+    for mode in [FLAT, MERKLE] {
+        tampered(mode, |_, w| {
+            let outsider = SigningKey::random(&mut ChaCha8Rng::seed_from_u64(77));
+            let mut keys = w.committee.keys().to_vec();
+            keys[2] = outsider.verifying_key();
+            // The prover's committee differs; the public commitment stays the real one.
+            w.committee = Committee::new(keys).unwrap();
+            *signature_slot(w, 2) = outsider.sign(&RescuePrime, w.instance.message).unwrap();
+        })
+        .assert_rejected_by(Rejection::PublicInput(0));
+    }
+}
+
+#[test]
+fn real_round_trip_flat_n3_with_pinned_key_and_size() {
+    let s = setting(3);
+    let w = s.witness(FLAT, &[0, 2], 2);
+    let params = setup(K);
+    let keys = keygen(&params, w.shape).unwrap();
+    let proof = prove(&params, &keys, &w).unwrap();
+    verify(&params, &keys, &w.instance, &proof).unwrap();
+    let fingerprint = tms_gadgets::testing::vk_fingerprint(&keys.pk);
+    println!(
+        "record: flat n=3 real proof: {} proof {} bytes vk {fingerprint}",
+        keys.stats,
+        proof.len()
+    );
+    // Pinned: a change to the circuit's layout changes the verifying key (insecure test params).
+    assert_eq!(fingerprint, PINNED_VK_FLAT_3);
+    assert_eq!(proof.len(), 1504);
+    let mut wrong = w.instance;
+    wrong.threshold = 3;
+    assert_eq!(
+        verify(&params, &keys, &wrong, &proof),
+        Err(AtmsError::ProofRejected)
+    );
+    let mut wrong = w.instance;
+    wrong.message += Fr::ONE;
+    assert_eq!(
+        verify(&params, &keys, &wrong, &proof),
+        Err(AtmsError::ProofRejected)
+    );
+}
