@@ -1,0 +1,110 @@
+//! Schnorr ATMS proving at the sizes of the ATMS note, flat commitment, per-signature mode.
+//!
+//! `cargo bench -p schnorr-atms --bench atms` runs 6/3 and 9/6. Larger sizes are long on a
+//! 2-core machine: `TMS_ATMS_SIZES=21/14,42/28,102/72 cargo bench -p schnorr-atms --bench atms`
+//! (2001/1602 likewise, once it fits in memory). Each size prints a `record:` line with k,
+//! columns, advice and lookup cells, cells per party, keygen, prove CPU seconds (this process,
+//! all threads) and wall seconds, verify, proof bytes and the process's peak memory so far.
+
+use std::time::Instant;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use schnorr_atms::{
+    keygen, prove, setup, verify, AtmsShape, AtmsWitness, Certificate, CommitmentMode, Committee,
+};
+use tms_gadgets::{hash::RescuePrime, schnorr::SigningKey, testing::CircuitHarness, Fr};
+
+/// User + system CPU seconds of this process.
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let fields: Vec<&str> = stat
+        .rsplit(')')
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+/// Peak resident memory of this process so far, in MiB.
+fn peak_mib() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find(|l| l.starts_with("VmHWM:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|kb| kb.parse::<f64>().ok())
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+fn sizes() -> Vec<(usize, usize)> {
+    let spec = std::env::var("TMS_ATMS_SIZES").unwrap_or_else(|_| "6/3,9/6".into());
+    spec.split(',')
+        .filter_map(|s| {
+            let (n, t) = s.split_once('/')?;
+            Some((n.trim().parse().ok()?, t.trim().parse().ok()?))
+        })
+        .collect()
+}
+
+fn bench(c: &mut Criterion) {
+    let mut group = c.benchmark_group("schnorr_atms_flat_prove");
+    group.sample_size(10);
+    for (n, t) in sizes() {
+        let mut rng = ChaCha8Rng::seed_from_u64(n as u64);
+        let sks: Vec<SigningKey> = (0..n).map(|_| SigningKey::random(&mut rng)).collect();
+        let committee =
+            Committee::new(sks.iter().map(SigningKey::verifying_key).collect()).unwrap();
+        let message = Fr::from(7u64);
+        let sigs: Vec<_> = sks[..t]
+            .iter()
+            .map(|sk| (sk.verifying_key(), sk.sign(&RescuePrime, message).unwrap()))
+            .collect();
+        let cert = Certificate::aggregate(&committee, message, &sigs).unwrap();
+        // Measure the cells at a generous k, then pick k for about 8 advice columns.
+        let probe = AtmsShape {
+            n,
+            mode: CommitmentMode::Flat,
+            k: 20,
+        };
+        let w = AtmsWitness::new(probe, &committee, &cert, t as u64).unwrap();
+        let (_, stats) =
+            CircuitHarness::new(20).measure(|ctx, range| schnorr_atms::synthesize(ctx, range, &w));
+        let k = ((stats.advice_cells / 8).max(1 << 16) as f64).log2().ceil() as u32;
+        let shape = AtmsShape { k, ..probe };
+        let witness = AtmsWitness::new(shape, &committee, &cert, t as u64).unwrap();
+
+        let params = setup(k);
+        let start = Instant::now();
+        let keys = keygen(&params, shape).unwrap();
+        let keygen_s = start.elapsed().as_secs_f64();
+        let (cpu0, wall0) = (cpu_seconds(), Instant::now());
+        let proof = prove(&params, &keys, &witness).unwrap();
+        let (prove_cpu, prove_wall) = (cpu_seconds() - cpu0, wall0.elapsed().as_secs_f64());
+        let start = Instant::now();
+        verify(&params, &keys, &witness.instance, &proof).unwrap();
+        let verify_ms = start.elapsed().as_secs_f64() * 1e3;
+        println!(
+            "record: schnorr-atms flat {n}/{t}: {} cells_per_party={} keygen_s={keygen_s:.1} prove_cpu_s={prove_cpu:.1} prove_wall_s={prove_wall:.1} verify_ms={verify_ms:.1} proof_bytes={} peak_mib={:.0}",
+            keys.stats,
+            keys.stats.advice_cells / n,
+            proof.len(),
+            peak_mib()
+        );
+        group.bench_function(BenchmarkId::new("n_t", format!("{n}_{t}")), |b| {
+            b.iter(|| prove(&params, &keys, &witness).unwrap())
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
