@@ -37,6 +37,9 @@ pub enum GadgetError {
     /// The identity point was given where an affine curve point is required.
     #[error("the point at infinity is not a valid key, nonce or signature point")]
     IdentityPoint,
+    /// A point that is not on its curve.
+    #[error("the point is not on the curve")]
+    NotOnCurve,
     /// A Merkle depth above the supported maximum was asked for.
     #[error("Merkle depth {0} is above the supported maximum of 32")]
     DepthTooLarge(usize),

@@ -9,6 +9,7 @@
 //! | Rescue-Prime (width 4, rate 3, alpha 5, 11 rounds) | [`hash::RescuePrime`], [`hash::rescue::RescuePrimeParams`] | [`hash::RescueChip`] |
 //! | Merkle path, batch of paths, whole tree | [`merkle::MerkleTree`] | [`merkle::MerkleChip`] |
 //! | Grumpkin curve (add, double, scalar and multi-scalar multiplication) | `halo2curves`' `grumpkin` | [`ecc::GrumpkinChip`] |
+//! | BLS on BN254: RFC 9380 hash to G2, keys, proofs of possession, aggregation, pairing check | [`bls`] | (the BLS ATMS circuit, to come) |
 //! | Schnorr signatures on Grumpkin | [`schnorr::SigningKey`], [`schnorr::VerifyingKey`] | [`schnorr::SchnorrChip`] |
 //!
 //! The proving backend is `halo2-axiom`, reached only through [`halo2_base`]'s re-exports so that
@@ -17,6 +18,7 @@
 //! cached (insecure, test-only) parameters.
 #![deny(missing_docs)]
 
+pub mod bls;
 pub mod ecc;
 mod error;
 pub mod hash;

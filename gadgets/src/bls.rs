@@ -1,0 +1,368 @@
+//! BLS signatures on BN254, natively: keys in G1, signatures and message hashes in G2.
+//!
+//! - [`hash_to_g2`]: RFC 9380 `hash_to_curve` for the BN254 G2 twist `E': y^2 = x^3 + 3/(9+u)`:
+//!   `expand_message_xmd` with SHA-256, `hash_to_field` into Fq2 (L = 48 bytes per coefficient),
+//!   the Shallue-van de Woestijne map with Z = 1 (straight-line form of RFC 9380 section 6.6.1),
+//!   and cofactor clearing `[x0]Q + psi([3 x0]Q) + psi^2([x0]Q) + psi^3(Q)` (x0 = 4965661367192848881,
+//!   Fuentes-Castaneda, Knapp and Rodriguez-Henriquez). This is the construction of gnark-crypto's
+//!   `bn254.HashToG2`; the tests match its vectors. halo2curves' own G2 `hash_to_curve` is
+//!   `unimplemented!()`.
+//! - Domain separation: messages are hashed under [`MESSAGE_DST`], proofs of possession under
+//!   [`POP_DST`], so a proof of possession is never a signature on a message and vice versa.
+//! - Registration requires a proof of possession ([`SecretKey::prove_possession`],
+//!   [`PublicKey::verify_possession`]): the defence against rogue keys when keys are aggregated.
+//! - Verification is one pairing product: `e(pk, H(m)) * e(-g1, sigma) == 1`.
+
+use std::sync::OnceLock;
+
+use halo2_base::halo2_proofs::halo2curves::{
+    bn256::{multi_miller_loop, Fq, Fq2, Fr, G1Affine, G2Affine, G2Prepared, Gt, G1, G2},
+    ff::{Field, PrimeField},
+    group::{prime::PrimeCurveAffine, Curve, Group},
+    pairing::MillerLoopResult,
+    CurveAffine,
+};
+use num_bigint::BigUint;
+use rand::RngCore;
+use sha2::{Digest, Sha256};
+
+use crate::GadgetError;
+
+/// Domain-separation tag for message signatures (gnark-crypto's G2 suite tag).
+pub const MESSAGE_DST: &[u8] = b"BN254G2_XMD:SHA-256_SVDW_RO_";
+/// Domain-separation tag for proofs of possession.
+pub const POP_DST: &[u8] = b"BN254G2_XMD:SHA-256_SVDW_RO_TMS_POP_";
+/// The BN curve parameter x0 used by the cofactor clearing.
+pub const X0: u64 = 4965661367192848881;
+/// Bytes per Fq coefficient in `hash_to_field`: ceil((254 + 128) / 8).
+const L: usize = 48;
+
+/// RFC 9380 `expand_message_xmd` with SHA-256.
+///
+/// # Panics
+/// If `len_in_bytes > 8160` or the tag is longer than 255 bytes (programming errors: the tags
+/// and lengths used here are constants).
+pub fn expand_message_xmd(msg: &[u8], dst: &[u8], len_in_bytes: usize) -> Vec<u8> {
+    const B: usize = 32;
+    const S: usize = 64;
+    let ell = len_in_bytes.div_ceil(B);
+    assert!(
+        ell <= 255 && len_in_bytes <= 65535 && dst.len() <= 255,
+        "expand_message_xmd bounds"
+    );
+    let dst_prime: Vec<u8> = dst.iter().copied().chain([dst.len() as u8]).collect();
+    let b0 = Sha256::new()
+        .chain_update([0u8; S])
+        .chain_update(msg)
+        .chain_update((len_in_bytes as u16).to_be_bytes())
+        .chain_update([0u8])
+        .chain_update(&dst_prime)
+        .finalize();
+    let mut out = Vec::with_capacity(ell * B);
+    let mut prev = Sha256::new()
+        .chain_update(b0)
+        .chain_update([1u8])
+        .chain_update(&dst_prime)
+        .finalize();
+    out.extend_from_slice(&prev);
+    for i in 2..=ell {
+        let xored: Vec<u8> = b0.iter().zip(prev.iter()).map(|(a, b)| a ^ b).collect();
+        prev = Sha256::new()
+            .chain_update(xored)
+            .chain_update([i as u8])
+            .chain_update(&dst_prime)
+            .finalize();
+        out.extend_from_slice(&prev);
+    }
+    out.truncate(len_in_bytes);
+    out
+}
+
+fn fq_modulus() -> BigUint {
+    BigUint::from_bytes_le((-Fq::ONE).to_repr().as_ref()) + 1u8
+}
+
+fn fq_from_big(x: &BigUint) -> Fq {
+    let mut bytes = (x % fq_modulus()).to_bytes_le();
+    bytes.resize(32, 0);
+    Fq::from_repr(bytes.try_into().expect("32 bytes")).expect("reduced")
+}
+
+/// RFC 9380 `hash_to_field` into Fq2, `count` elements.
+pub fn hash_to_field_fq2(msg: &[u8], dst: &[u8], count: usize) -> Vec<Fq2> {
+    let bytes = expand_message_xmd(msg, dst, count * 2 * L);
+    (0..count)
+        .map(|i| {
+            let coeff = |j: usize| {
+                fq_from_big(&BigUint::from_bytes_be(
+                    &bytes[L * (j + 2 * i)..L * (j + 2 * i + 1)],
+                ))
+            };
+            Fq2 {
+                c0: coeff(0),
+                c1: coeff(1),
+            }
+        })
+        .collect()
+}
+
+fn fq_sgn0(x: &Fq) -> bool {
+    x.to_repr().as_ref()[0] & 1 == 1
+}
+
+/// RFC 9380 `sgn0` for Fq2.
+pub fn sgn0(x: &Fq2) -> bool {
+    fq_sgn0(&x.c0) || (bool::from(x.c0.is_zero()) && fq_sgn0(&x.c1))
+}
+
+fn is_square(x: &Fq2) -> bool {
+    // x is a square in Fq2 iff its norm c0^2 + c1^2 is a square in Fq.
+    let norm = x.c0.square() + x.c1.square();
+    let exp: BigUint = (fq_modulus() - 1u8) >> 1;
+    let legendre = norm.pow_vartime(exp.to_u64_digits());
+    legendre != -Fq::ONE
+}
+
+/// The twist's constant b' = 3 / (9 + u).
+pub fn twist_b() -> Fq2 {
+    Fq2::from(3)
+        * Fq2 {
+            c0: Fq::from(9),
+            c1: Fq::ONE,
+        }
+        .invert()
+        .expect("9 + u is invertible")
+}
+
+struct SvdwConstants {
+    z: Fq2,
+    c1: Fq2,
+    c2: Fq2,
+    c3: Fq2,
+    c4: Fq2,
+}
+
+fn svdw() -> &'static SvdwConstants {
+    static C: OnceLock<SvdwConstants> = OnceLock::new();
+    C.get_or_init(|| {
+        let z = Fq2::ONE;
+        let g_z = z.square() * z + twist_b();
+        let three_z2 = Fq2::from(3) * z.square(); // A = 0
+        let mut c3 = (-(g_z * three_z2))
+            .sqrt()
+            .expect("-g(Z)(3Z^2) is square for Z = 1");
+        if sgn0(&c3) {
+            c3 = -c3;
+        }
+        SvdwConstants {
+            z,
+            c1: g_z,
+            c2: -z * Fq2::from(2).invert().expect("2 is invertible"),
+            c3,
+            c4: -Fq2::from(4) * g_z * three_z2.invert().expect("3Z^2 != 0"),
+        }
+    })
+}
+
+/// The SvdW map (RFC 9380 section 6.6.1) of `u` to a point on the twist (not yet in G2).
+pub fn map_to_curve_svdw(u: Fq2) -> G2 {
+    let c = svdw();
+    let b = twist_b();
+    let g = |x: Fq2| x.square() * x + b;
+    let tv1 = u.square() * c.c1;
+    let tv2 = Fq2::ONE + tv1;
+    let tv1 = Fq2::ONE - tv1;
+    let tv3 = (tv1 * tv2).invert().unwrap_or(Fq2::ZERO);
+    let tv4 = u * tv1 * tv3 * c.c3;
+    let x1 = c.c2 - tv4;
+    let x2 = c.c2 + tv4;
+    let x3 = (tv2.square() * tv3).square() * c.c4 + c.z;
+    let x = if is_square(&g(x1)) {
+        x1
+    } else if is_square(&g(x2)) {
+        x2
+    } else {
+        x3
+    };
+    let mut y = g(x)
+        .sqrt()
+        .expect("one of the three candidates is on the curve");
+    if sgn0(&u) != sgn0(&y) {
+        y = -y;
+    }
+    G2Affine { x, y }.to_curve()
+}
+
+struct PsiConstants {
+    cx: Fq2,
+    cy: Fq2,
+}
+
+fn psi_constants() -> &'static PsiConstants {
+    static C: OnceLock<PsiConstants> = OnceLock::new();
+    C.get_or_init(|| {
+        let xi = Fq2 {
+            c0: Fq::from(9),
+            c1: Fq::ONE,
+        };
+        let p_minus_1 = fq_modulus() - 1u8;
+        PsiConstants {
+            cx: xi.pow_vartime((&p_minus_1 / 3u8).to_u64_digits()),
+            cy: xi.pow_vartime((&p_minus_1 / 2u8).to_u64_digits()),
+        }
+    })
+}
+
+/// The untwist-Frobenius-twist endomorphism psi of the twist (acts as multiplication by p on G2).
+pub fn psi(p: &G2) -> G2 {
+    let a = p.to_affine();
+    if bool::from(a.is_identity()) {
+        return *p;
+    }
+    let c = psi_constants();
+    let (mut x, mut y) = (a.x, a.y);
+    x.conjugate();
+    y.conjugate();
+    G2Affine {
+        x: x * c.cx,
+        y: y * c.cy,
+    }
+    .to_curve()
+}
+
+fn mul_u64(p: &G2, k: u64) -> G2 {
+    let mut acc = G2::identity();
+    for i in (0..64).rev() {
+        acc = acc.double();
+        if (k >> i) & 1 == 1 {
+            acc += p;
+        }
+    }
+    acc
+}
+
+/// Maps a twist point into G2: `[x0]Q + psi([3 x0]Q) + psi^2([x0]Q) + psi^3(Q)`.
+pub fn clear_cofactor(q: &G2) -> G2 {
+    let x0q = mul_u64(q, X0);
+    let three_x0q = x0q.double() + x0q;
+    x0q + psi(&three_x0q) + psi(&psi(&x0q)) + psi(&psi(&psi(q)))
+}
+
+/// RFC 9380 `hash_to_curve` into BN254 G2 under `dst`.
+pub fn hash_to_g2(msg: &[u8], dst: &[u8]) -> G2Affine {
+    let u = hash_to_field_fq2(msg, dst, 2);
+    let q = map_to_curve_svdw(u[0]) + map_to_curve_svdw(u[1]);
+    clear_cofactor(&q).to_affine()
+}
+
+/// Whether `p` is in the order-r subgroup of the twist.
+pub fn is_in_g2(p: &G2Affine) -> bool {
+    let r_minus_1 = -Fr::ONE;
+    // [r]P = [r-1]P + P
+    bool::from((p.to_curve() * r_minus_1 + p).is_identity())
+}
+
+/// A BLS secret key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SecretKey(pub Fr);
+
+/// A BLS public key in G1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PublicKey(pub G1Affine);
+
+/// A BLS signature in G2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Signature(pub G2Affine);
+
+fn pairing_product_is_one(pk: &G1Affine, h: &G2Affine, sig: &G2Affine) -> bool {
+    let neg_g1 = -G1Affine::generator();
+    let (h, sig) = (G2Prepared::from(*h), G2Prepared::from(*sig));
+    let gt: Gt = multi_miller_loop(&[(pk, &h), (&neg_g1, &sig)]).final_exponentiation();
+    bool::from(gt.is_identity())
+}
+
+impl SecretKey {
+    /// A uniformly random non-zero key.
+    pub fn random(rng: &mut impl RngCore) -> Self {
+        loop {
+            let k = Fr::random(&mut *rng);
+            if !bool::from(k.is_zero()) {
+                return Self(k);
+            }
+        }
+    }
+
+    /// The public key `sk * g1`.
+    pub fn public_key(&self) -> PublicKey {
+        PublicKey((G1Affine::generator() * self.0).to_affine())
+    }
+
+    /// `sk * H(msg)`.
+    pub fn sign(&self, msg: &[u8]) -> Signature {
+        Signature((hash_to_g2(msg, MESSAGE_DST) * self.0).to_affine())
+    }
+
+    /// The proof of possession: a signature on the public key's bytes under [`POP_DST`].
+    pub fn prove_possession(&self) -> Signature {
+        let pk = self.public_key();
+        Signature((hash_to_g2(&pk.to_bytes(), POP_DST) * self.0).to_affine())
+    }
+}
+
+impl PublicKey {
+    /// Compressed bytes (halo2curves' encoding: x little-endian with the sign of y in the top bits).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        use halo2_base::halo2_proofs::halo2curves::group::GroupEncoding;
+        self.0.to_bytes().as_ref().to_vec()
+    }
+
+    /// Checks the key is a valid non-identity G1 point.
+    pub fn validate(&self) -> Result<(), GadgetError> {
+        if bool::from(self.0.is_identity()) {
+            return Err(GadgetError::IdentityPoint);
+        }
+        if !bool::from(self.0.is_on_curve()) {
+            return Err(GadgetError::NotOnCurve);
+        }
+        Ok(())
+    }
+
+    /// `e(pk, H(msg)) == e(g1, sig)`, with the signature checked to lie in G2.
+    pub fn verify(&self, msg: &[u8], sig: &Signature) -> bool {
+        self.validate().is_ok()
+            && is_in_g2(&sig.0)
+            && pairing_product_is_one(&self.0, &hash_to_g2(msg, MESSAGE_DST), &sig.0)
+    }
+
+    /// Checks a proof of possession.
+    pub fn verify_possession(&self, pop: &Signature) -> bool {
+        self.validate().is_ok()
+            && is_in_g2(&pop.0)
+            && pairing_product_is_one(&self.0, &hash_to_g2(&self.to_bytes(), POP_DST), &pop.0)
+    }
+
+    /// The sum of keys (for the aggregate key).
+    pub fn aggregate(keys: &[PublicKey]) -> G1Affine {
+        keys.iter()
+            .fold(G1::identity(), |acc, k| acc + k.0)
+            .to_affine()
+    }
+}
+
+impl Signature {
+    /// The sum of signatures.
+    pub fn aggregate(sigs: &[Signature]) -> Signature {
+        Signature(
+            sigs.iter()
+                .fold(G2::identity(), |acc, s| acc + s.0)
+                .to_affine(),
+        )
+    }
+}
+
+/// Verifies an aggregate signature of one message under the aggregate key `avk`.
+pub fn verify_aggregate(avk: &G1Affine, msg: &[u8], sig: &Signature) -> bool {
+    !bool::from(avk.is_identity())
+        && is_in_g2(&sig.0)
+        && pairing_product_is_one(avk, &hash_to_g2(msg, MESSAGE_DST), &sig.0)
+}
