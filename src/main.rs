@@ -1,104 +1,261 @@
 //! `tms`: threshold multisignature certificates as Halo2 proofs.
 //!
-//! Today it has one subcommand, `demo`, the README's main job: an embedded committee of 6
-//! Grumpkin keys (flat Rescue-Prime commitment), 4 members sign a message with Schnorr, the
-//! signatures are aggregated into a certificate, and a real KZG proof (insecure test parameters)
-//! that at least 3 committee members signed is produced and verified.
+//! ```text
+//! tms committee --size 6 --out committee.json --keys-dir keys     # members' keys
+//! tms sign --key keys/member-0.json --message 0x...01 --out sig0.json
+//! tms certify --committee committee.json --message 0x...01 --out cert.json sig0.json sig2.json ...
+//! tms setup --k 17 --out params.srs                               # INSECURE test parameters
+//! tms keygen --committee committee.json --params params.srs --pk atms.pk --vk atms.vk
+//! tms prove --committee committee.json --certificate cert.json --threshold 3 \
+//!           --params params.srs --pk atms.pk --proof proof.bin --public public.json
+//! tms verify --params params.srs --vk atms.vk --public public.json --proof proof.bin
+//! tms hash --hash rescue-prime --mode leaf 1 2 3
+//! tms demo
+//! ```
+//! Every error is one line naming the file and the problem, with a non-zero exit code; output
+//! files are written atomically, so a failed command leaves none behind.
 #![deny(missing_docs)]
 
-use std::{process::ExitCode, time::Instant};
+mod commands;
+mod formats;
 
-use rand::SeedableRng;
-use rand_chacha::ChaCha20Rng;
-use schnorr_atms::{
-    keygen, prove, setup, verify, AtmsShape, AtmsWitness, Certificate, CommitmentMode, Committee,
-};
-use tms_gadgets::{
-    hash::RescuePrime,
-    schnorr::{Signature, SigningKey, VerifyingKey},
-    Fr,
-};
+use std::{path::PathBuf, process::ExitCode};
 
-const COMMITTEE: usize = 6;
-const SIGNERS: [usize; 4] = [0, 2, 3, 5];
-const THRESHOLD: u64 = 3;
-const K: u32 = 17;
+use clap::{Parser, Subcommand, ValueEnum};
 
-fn demo() -> Result<(), String> {
-    let err = |e: schnorr_atms::AtmsError| e.to_string();
-    let mut rng = ChaCha20Rng::seed_from_u64(2026);
-    let members: Vec<SigningKey> = (0..COMMITTEE)
-        .map(|_| SigningKey::random(&mut rng))
-        .collect();
-    let committee =
-        Committee::new(members.iter().map(SigningKey::verifying_key).collect()).map_err(err)?;
-    let message = Fr::from(0x5eed_0001u64);
-    let signatures: Vec<(VerifyingKey, Signature)> = SIGNERS
-        .iter()
-        .map(|i| {
-            Ok((
-                members[*i].verifying_key(),
-                members[*i]
-                    .sign(&RescuePrime, message)
-                    .map_err(|e| e.to_string())?,
-            ))
-        })
-        .collect::<Result<_, String>>()?;
-    let certificate = Certificate::aggregate(&committee, message, &signatures).map_err(err)?;
-    let shape = AtmsShape {
-        n: COMMITTEE,
-        mode: CommitmentMode::Flat,
-        k: K,
-    };
-    let witness = AtmsWitness::new(shape, &committee, &certificate, THRESHOLD).map_err(err)?;
-    println!(
-        "committee: {COMMITTEE} Grumpkin keys, flat Rescue-Prime commitment {:?}",
-        witness.instance.commitment
-    );
-    println!("certificate: members {SIGNERS:?} signed message {message:?}; threshold {THRESHOLD}");
+/// Threshold multisignature certificates as Halo2 proofs (KZG over BN254).
+#[derive(Parser, Debug)]
+#[command(name = "tms", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
 
-    let start = Instant::now();
-    let params = setup(K);
-    let setup_time = start.elapsed();
-    let start = Instant::now();
-    let keys = keygen(&params, shape).map_err(err)?;
-    let keygen_time = start.elapsed();
-    let start = Instant::now();
-    let proof = prove(&params, &keys, &witness).map_err(err)?;
-    let prove_time = start.elapsed();
-    let start = Instant::now();
-    verify(&params, &keys, &witness.instance, &proof).map_err(err)?;
-    let verify_time = start.elapsed();
+/// The circuit a command is for.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scheme {
+    /// Schnorr ATMS on Grumpkin (the only scheme so far).
+    SchnorrAtms,
+}
 
-    println!();
-    println!("| what | value |");
-    println!("|---|---|");
-    println!("| circuit | {} |", keys.stats);
-    println!(
-        "| parameters (insecure, test) | {:.1} s |",
-        setup_time.as_secs_f64()
-    );
-    println!("| keygen | {:.1} s |", keygen_time.as_secs_f64());
-    println!("| prove | {:.1} s |", prove_time.as_secs_f64());
-    println!("| verify | {:.1} ms |", verify_time.as_secs_f64() * 1e3);
-    println!("| proof | {} bytes |", proof.len());
-    println!("| verified | true |");
-    Ok(())
+/// Committee commitment mode.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// One Rescue-Prime hash of all keys, one slot per member.
+    Flat,
+    /// A Rescue-Prime Merkle root, `--slots` signer slots.
+    Merkle,
+}
+
+/// Hash functions for `tms hash`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HashName {
+    /// Poseidon (circomlib's parameters).
+    Poseidon,
+    /// Rescue-Prime (m = 4, rate 3).
+    RescuePrime,
+}
+
+/// Hash modes for `tms hash`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HashMode {
+    /// Merkle node of exactly two elements.
+    Node,
+    /// Fixed-length leaf hash of one or more elements.
+    Leaf,
+    /// Rescue-Prime's padded variable-length hash (first output element).
+    Sponge,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Generate a committee's keys: public keys to `--out`, one secret key file per member.
+    Committee {
+        /// The scheme.
+        #[arg(long, value_enum, default_value = "schnorr-atms")]
+        scheme: Scheme,
+        /// Number of members.
+        #[arg(long)]
+        size: usize,
+        /// Seed for reproducible test committees; without it keys come from the OS.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Committee file to write.
+        #[arg(long)]
+        out: PathBuf,
+        /// Folder for the members' secret key files.
+        #[arg(long)]
+        keys_dir: PathBuf,
+    },
+    /// One member signs a message (a field element).
+    Sign {
+        /// The member's secret key file.
+        #[arg(long)]
+        key: PathBuf,
+        /// The message: 0x-hex (big-endian) or decimal.
+        #[arg(long)]
+        message: String,
+        /// Signature file to write.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Check signatures and aggregate them into a certificate.
+    Certify {
+        /// The committee file.
+        #[arg(long)]
+        committee: PathBuf,
+        /// The message every signature must be on.
+        #[arg(long)]
+        message: String,
+        /// Certificate file to write.
+        #[arg(long)]
+        out: PathBuf,
+        /// Signature files.
+        #[arg(required = true)]
+        signatures: Vec<PathBuf>,
+    },
+    /// Make KZG parameters for 2^k rows from a fixed seed. INSECURE: tests and demos only.
+    Setup {
+        /// log2 of the number of rows.
+        #[arg(long)]
+        k: u32,
+        /// Parameters file to write.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Proving and verifying keys for a committee's size and mode.
+    Keygen {
+        /// The committee file (its size fixes the circuit).
+        #[arg(long)]
+        committee: PathBuf,
+        /// Commitment mode.
+        #[arg(long, value_enum, default_value = "flat")]
+        mode: Mode,
+        /// Signer slots (Merkle mode).
+        #[arg(long)]
+        slots: Option<usize>,
+        /// KZG parameters.
+        #[arg(long)]
+        params: PathBuf,
+        /// Proving key file to write.
+        #[arg(long)]
+        pk: PathBuf,
+        /// Verifying key file to write.
+        #[arg(long)]
+        vk: PathBuf,
+    },
+    /// Prove that a certificate meets a threshold.
+    Prove {
+        /// The committee file.
+        #[arg(long)]
+        committee: PathBuf,
+        /// The certificate file.
+        #[arg(long)]
+        certificate: PathBuf,
+        /// The threshold t (at least t valid signatures).
+        #[arg(long)]
+        threshold: u64,
+        /// KZG parameters.
+        #[arg(long)]
+        params: PathBuf,
+        /// Proving key file.
+        #[arg(long)]
+        pk: PathBuf,
+        /// Proof file to write.
+        #[arg(long)]
+        proof: PathBuf,
+        /// Public-inputs file to write.
+        #[arg(long)]
+        public: PathBuf,
+    },
+    /// Verify a proof against its public inputs.
+    Verify {
+        /// KZG parameters.
+        #[arg(long)]
+        params: PathBuf,
+        /// Verifying key file.
+        #[arg(long)]
+        vk: PathBuf,
+        /// Public-inputs file.
+        #[arg(long)]
+        public: PathBuf,
+        /// Proof file.
+        #[arg(long)]
+        proof: PathBuf,
+    },
+    /// Hash field elements as the circuits do (for tooling that must match commitments).
+    Hash {
+        /// The hash.
+        #[arg(long, value_enum)]
+        hash: HashName,
+        /// The mode.
+        #[arg(long, value_enum)]
+        mode: HashMode,
+        /// Field elements: 0x-hex (big-endian) or decimal.
+        #[arg(required = true)]
+        inputs: Vec<String>,
+    },
+    /// The main job on an embedded committee: keys, signatures, certificate, proof, verification.
+    Demo,
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
-        Some("demo") => match demo() {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("error: {e}");
-                ExitCode::FAILURE
-            }
-        },
-        _ => {
-            eprintln!("usage: tms demo");
-            ExitCode::from(2)
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Committee {
+            scheme: _,
+            size,
+            seed,
+            out,
+            keys_dir,
+        } => commands::committee(size, seed, &out, &keys_dir),
+        Command::Sign { key, message, out } => commands::sign(&key, &message, &out),
+        Command::Certify {
+            committee,
+            message,
+            out,
+            signatures,
+        } => commands::certify(&committee, &message, &out, &signatures),
+        Command::Setup { k, out } => commands::setup(k, &out),
+        Command::Keygen {
+            committee,
+            mode,
+            slots,
+            params,
+            pk,
+            vk,
+        } => commands::keygen(&committee, mode, slots, &params, &pk, &vk),
+        Command::Prove {
+            committee,
+            certificate,
+            threshold,
+            params,
+            pk,
+            proof,
+            public,
+        } => commands::prove(
+            &committee,
+            &certificate,
+            threshold,
+            &params,
+            &pk,
+            &proof,
+            &public,
+        ),
+        Command::Verify {
+            params,
+            vk,
+            public,
+            proof,
+        } => commands::verify(&params, &vk, &public, &proof),
+        Command::Hash { hash, mode, inputs } => commands::hash(hash, mode, &inputs),
+        Command::Demo => commands::demo(),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
         }
     }
 }

@@ -25,5 +25,5 @@ fn unknown_subcommand_exits_with_usage() {
         .output()
         .expect("run tms");
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("usage: tms"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Usage: tms"));
 }

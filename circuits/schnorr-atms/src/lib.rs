@@ -25,13 +25,14 @@ mod prover;
 
 pub use circuit::synthesize;
 pub use native::{Certificate, Committee, SlotWitness};
-pub use prover::{keygen, prove, setup, verify, AtmsKeys};
+pub use prover::{keygen, prove, read_vk, setup, verify, verify_with_vk, AtmsKeys};
 
 use thiserror::Error;
 use tms_gadgets::{Fr, GadgetError};
 
 /// How the committee is committed to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum CommitmentMode {
     /// One Rescue-Prime sponge over every key; one circuit slot per member.
     Flat,
@@ -43,7 +44,7 @@ pub enum CommitmentMode {
 }
 
 /// The circuit's shape: everything keygen depends on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct AtmsShape {
     /// Committee size.
     pub n: usize,
@@ -209,6 +210,9 @@ pub enum AtmsError {
     /// The verifier rejected the proof.
     #[error("the proof does not verify for this statement")]
     ProofRejected,
+    /// A key file that cannot be read.
+    #[error("malformed key file: {0}")]
+    MalformedKeys(String),
     /// A gadget-level error.
     #[error(transparent)]
     Gadget(#[from] GadgetError),
