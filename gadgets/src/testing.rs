@@ -31,7 +31,7 @@ use halo2_base::{
     halo2_proofs::{
         dev::{FailureLocation, MockProver, VerifyFailure},
         halo2curves::bn256::{Bn256, G1Affine},
-        plonk::{keygen_pk, keygen_vk, ProvingKey, VerifyingKey},
+        plonk::{keygen_pk, keygen_vk, ProvingKey},
         poly::{commitment::Params, kzg::commitment::ParamsKZG},
         SerdeFormat,
     },
@@ -62,6 +62,22 @@ pub struct CircuitStats {
     pub lookup_advice_columns: usize,
     /// Fixed columns.
     pub fixed_columns: usize,
+}
+
+impl CircuitStats {
+    /// The statistics of a laid-out builder whose parameters are `params`.
+    pub fn of(builder: &BaseCircuitBuilder<Fr>, params: &BaseCircuitParams) -> Self {
+        let s = builder.statistics();
+        Self {
+            k: params.k as u32,
+            advice_cells: s.gate.total_advice_per_phase.iter().sum(),
+            lookup_cells: s.total_lookup_advice_per_phase.iter().sum(),
+            fixed_cells: s.gate.total_fixed,
+            advice_columns: params.num_advice_per_phase.iter().sum(),
+            lookup_advice_columns: params.num_lookup_advice_per_phase.iter().sum(),
+            fixed_columns: params.num_fixed,
+        }
+    }
 }
 
 impl std::fmt::Display for CircuitStats {
@@ -234,19 +250,6 @@ impl CircuitHarness {
             .use_instance_columns(1)
     }
 
-    fn stats(builder: &BaseCircuitBuilder<Fr>, params: &BaseCircuitParams) -> CircuitStats {
-        let s = builder.statistics();
-        CircuitStats {
-            k: params.k as u32,
-            advice_cells: s.gate.total_advice_per_phase.iter().sum(),
-            lookup_cells: s.total_lookup_advice_per_phase.iter().sum(),
-            fixed_cells: s.gate.total_fixed,
-            advice_columns: params.num_advice_per_phase.iter().sum(),
-            lookup_advice_columns: params.num_lookup_advice_per_phase.iter().sum(),
-            fixed_columns: params.num_fixed,
-        }
-    }
-
     /// Lays out the circuit and returns its statistics without running any prover.
     pub fn measure<R>(
         &self,
@@ -256,7 +259,7 @@ impl CircuitHarness {
         let range = builder.range_chip();
         let out = f(builder.main(0), &range);
         let params = builder.calculate_params(Some(UNUSABLE_ROWS));
-        let stats = Self::stats(&builder, &params);
+        let stats = CircuitStats::of(&builder, &params);
         (out, stats)
     }
 
@@ -281,7 +284,7 @@ impl CircuitHarness {
         let public_values: Vec<Fr> = publics.iter().map(|v| *v.value()).collect();
         builder.assigned_instances = vec![publics];
         let params = builder.calculate_params(Some(UNUSABLE_ROWS));
-        let stats = Self::stats(&builder, &params);
+        let stats = CircuitStats::of(&builder, &params);
         let instances = public(public_values.clone());
         let prover =
             MockProver::run(self.k, &builder, vec![instances]).expect("MockProver synthesis");
@@ -311,7 +314,7 @@ impl CircuitHarness {
         let (_, publics) = f(builder.main(0), &range);
         builder.assigned_instances = vec![publics];
         let config = builder.calculate_params(Some(UNUSABLE_ROWS));
-        let stats = Self::stats(&builder, &config);
+        let stats = CircuitStats::of(&builder, &config);
         let vk = keygen_vk(&params, &builder).expect("keygen_vk");
         let pk = keygen_pk(&params, vk, &builder).expect("keygen_pk");
         let break_points = builder.break_points();
@@ -325,7 +328,7 @@ impl CircuitHarness {
         let proof =
             crate::proving::prove_shplonk(&params, &pk, prover, &public_values).expect("prover");
         let claimed = public(public_values.clone());
-        let verified = verify(&params, pk.get_vk(), &proof, &claimed);
+        let verified = crate::proving::verify_shplonk(&params, pk.get_vk(), &proof, &claimed);
         RoundTrip {
             stats,
             proof,
@@ -334,16 +337,6 @@ impl CircuitHarness {
             vk_fingerprint: vk_fingerprint(&pk),
         }
     }
-}
-
-/// Whether `proof` verifies for `public_values` (one instance column) under `vk`.
-pub fn verify(
-    params: &ParamsKZG<Bn256>,
-    vk: &VerifyingKey<G1Affine>,
-    proof: &[u8],
-    public_values: &[Fr],
-) -> bool {
-    crate::proving::verify_shplonk(params, vk, proof, public_values)
 }
 
 /// SHA3-256 (hex) of a verifying key's raw bytes: pins a circuit's shape in tests.

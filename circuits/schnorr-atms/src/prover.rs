@@ -81,16 +81,7 @@ pub fn keygen(params: &ParamsKZG<Bn256>, shape: AtmsShape) -> Result<AtmsKeys, A
     let publics = synthesize(b.main(0), &range, &witness);
     b.assigned_instances = vec![publics];
     let config = b.calculate_params(Some(UNUSABLE_ROWS));
-    let s = b.statistics();
-    let stats = CircuitStats {
-        k: config.k as u32,
-        advice_cells: s.gate.total_advice_per_phase.iter().sum(),
-        lookup_cells: s.total_lookup_advice_per_phase.iter().sum(),
-        fixed_cells: s.gate.total_fixed,
-        advice_columns: config.num_advice_per_phase.iter().sum(),
-        lookup_advice_columns: config.num_lookup_advice_per_phase.iter().sum(),
-        fixed_columns: config.num_fixed,
-    };
+    let stats = CircuitStats::of(&b, &config);
     let vk = keygen_vk(params, &b).map_err(|_| AtmsError::CircuitTooLarge(shape.k))?;
     let pk = keygen_pk(params, vk, &b).map_err(|_| AtmsError::CircuitTooLarge(shape.k))?;
     Ok(AtmsKeys {
