@@ -20,6 +20,7 @@ use schnorr_atms::{
 use serde::{de::DeserializeOwned, Serialize};
 use tms_gadgets::{
     hash::{rescue::rescue_prime_hash, NativeHash, Poseidon, RescuePrime},
+    params::{params_from_ptau, sha256_hex},
     schnorr::{Signature, SigningKey, VerifyingKey},
     testing::{CircuitHarness, INSECURE_SEED, UNUSABLE_ROWS},
     Fr,
@@ -107,8 +108,27 @@ fn load_committee(path: &Path) -> Result<Committee> {
     Committee::new(keys).map_err(|e| at(path, e))
 }
 
+fn sha_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".sha256");
+    PathBuf::from(name)
+}
+
+/// Reads parameters, checking them against the `<file>.sha256` record when there is one.
 fn load_params(path: &Path) -> Result<ParamsKZG<Bn256>> {
     let bytes = read_bytes(path)?;
+    if let Ok(record) = fs::read_to_string(sha_path(path)) {
+        let expected = record.split_whitespace().next().unwrap_or("");
+        if sha256_hex(&bytes) != expected {
+            return Err(at(
+                path,
+                format!(
+                    "SHA-256 differs from the record in {}",
+                    sha_path(path).display()
+                ),
+            ));
+        }
+    }
     ParamsKZG::<Bn256>::read(&mut bytes.as_slice())
         .map_err(|e| at(path, format!("not a KZG parameters file: {e}")))
 }
@@ -242,15 +262,31 @@ pub fn certify(
 }
 
 /// `tms setup`.
-pub fn setup(k: u32, out: &Path) -> Result<()> {
+pub fn setup(k: u32, ptau: Option<&Path>, out: &Path) -> Result<()> {
     if !(10..=24).contains(&k) {
         return Err(CliError(format!("--k: {k} is outside 10..=24")));
     }
-    eprintln!("WARNING: these parameters come from a fixed public seed and are INSECURE (tests and demos only)");
-    let params = ParamsKZG::<Bn256>::setup(k, ChaCha20Rng::from_seed(INSECURE_SEED));
+    let params = match ptau {
+        Some(path) => params_from_ptau(&read_bytes(path)?, k).map_err(|e| at(path, e))?,
+        None => {
+            eprintln!("WARNING: these parameters come from a fixed public seed and are INSECURE (tests and demos only)");
+            ParamsKZG::<Bn256>::setup(k, ChaCha20Rng::from_seed(INSECURE_SEED))
+        }
+    };
     let mut bytes = vec![];
     params.write(&mut bytes).expect("writing to memory");
-    write_atomic(out, &bytes)
+    let digest = sha256_hex(&bytes);
+    write_atomic(out, &bytes)?;
+    let name = out
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    write_atomic(&sha_path(out), format!("{digest}  {name}\n").as_bytes())?;
+    println!(
+        "parameters for 2^{k} rows written to {} (sha256 {digest})",
+        out.display()
+    );
+    Ok(())
 }
 
 /// `tms keygen`.

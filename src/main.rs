@@ -4,7 +4,7 @@
 //! tms committee --size 6 --out committee.json --keys-dir keys     # members' keys
 //! tms sign --key keys/member-0.json --message 0x...01 --out sig0.json
 //! tms certify --committee committee.json --message 0x...01 --out cert.json sig0.json sig2.json ...
-//! tms setup --k 17 --out params.srs                               # INSECURE test parameters
+//! tms setup --k 17 --ptau ceremony.ptau --out params.srs          # or --insecure-test
 //! tms keygen --committee committee.json --params params.srs --pk atms.pk --vk atms.vk
 //! tms prove --committee committee.json --certificate cert.json --threshold 3 \
 //!           --params params.srs --pk atms.pk --proof proof.bin --public public.json
@@ -114,11 +114,22 @@ enum Command {
         #[arg(required = true)]
         signatures: Vec<PathBuf>,
     },
-    /// Make KZG parameters for 2^k rows from a fixed seed. INSECURE: tests and demos only.
+    /// KZG parameters for 2^k rows: imported from a snarkjs powers-of-tau file, or (INSECURE,
+    /// tests and demos only) made from a fixed seed. Writes `<out>.sha256` beside them.
     Setup {
         /// log2 of the number of rows.
         #[arg(long)]
         k: u32,
+        /// A snarkjs `.ptau` file (BN254) from a ceremony.
+        #[arg(
+            long,
+            conflicts_with = "insecure_test",
+            required_unless_present = "insecure_test"
+        )]
+        ptau: Option<PathBuf>,
+        /// Make insecure parameters from a fixed public seed instead.
+        #[arg(long)]
+        insecure_test: bool,
         /// Parameters file to write.
         #[arg(long)]
         out: PathBuf,
@@ -216,7 +227,12 @@ fn main() -> ExitCode {
             out,
             signatures,
         } => commands::certify(&committee, &message, &out, &signatures),
-        Command::Setup { k, out } => commands::setup(k, &out),
+        Command::Setup {
+            k,
+            ptau,
+            insecure_test: _,
+            out,
+        } => commands::setup(k, ptau.as_deref(), &out),
         Command::Keygen {
             committee,
             mode,

@@ -106,7 +106,17 @@ fn full_flow_proves_and_verifies() {
             "s2.json",
         ],
     );
-    ok(&d, &["setup", "--k", "15", "--out", "params.srs"]);
+    ok(
+        &d,
+        &[
+            "setup",
+            "--k",
+            "15",
+            "--insecure-test",
+            "--out",
+            "params.srs",
+        ],
+    );
     ok(
         &d,
         &[
@@ -198,7 +208,15 @@ fn full_flow_proves_and_verifies() {
     );
 
     // Parameters too small for the circuit.
-    ok(&d, &["setup", "--k", "10", "--out", "small.srs"]);
+    let ptau = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/vectors/pot10_tms_test.ptau"
+    );
+    ok(
+        &d,
+        &["setup", "--k", "10", "--ptau", ptau, "--out", "small.srs"],
+    );
+    assert!(d.join("small.srs.sha256").exists());
     fails(
         &d,
         &[
@@ -213,6 +231,34 @@ fn full_flow_proves_and_verifies() {
             "x.vk",
         ],
         "parameters too small",
+        Some("x.pk"),
+    );
+
+    // A ceremony file with fewer powers than asked for; a parameters file that changed.
+    fails(
+        &d,
+        &["setup", "--k", "11", "--ptau", ptau, "--out", "big.srs"],
+        "2^10 powers",
+        Some("big.srs"),
+    );
+    let mut srs = std::fs::read(d.join("small.srs")).unwrap();
+    let last = srs.len() - 1;
+    srs[last] ^= 1;
+    std::fs::write(d.join("small.srs"), srs).unwrap();
+    fails(
+        &d,
+        &[
+            "keygen",
+            "--committee",
+            "committee.json",
+            "--params",
+            "small.srs",
+            "--pk",
+            "x.pk",
+            "--vk",
+            "x.vk",
+        ],
+        "SHA-256 differs",
         Some("x.pk"),
     );
 

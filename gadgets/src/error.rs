@@ -37,6 +37,9 @@ pub enum GadgetError {
     /// The identity point was given where an affine curve point is required.
     #[error("the point at infinity is not a valid key, nonce or signature point")]
     IdentityPoint,
+    /// A powers-of-tau file that cannot be used.
+    #[error("malformed .ptau: {0}")]
+    MalformedPtau(String),
     /// A point that is not on its curve.
     #[error("the point is not on the curve")]
     NotOnCurve,

@@ -23,6 +23,7 @@ pub mod ecc;
 mod error;
 pub mod hash;
 pub mod merkle;
+pub mod params;
 pub mod proving;
 pub mod schnorr;
 pub mod testing;

@@ -216,6 +216,7 @@ pub struct RoundTrip {
 pub struct CircuitHarness {
     k: u32,
     lookup_bits: usize,
+    params: Option<ParamsKZG<Bn256>>,
 }
 
 /// A synthesis closure: lays out the circuit on `ctx` and returns its output and the public
@@ -233,6 +234,7 @@ impl CircuitHarness {
         Self {
             k,
             lookup_bits: k as usize - 1,
+            params: None,
         }
     }
 
@@ -240,6 +242,13 @@ impl CircuitHarness {
     pub fn lookup_bits(mut self, bits: usize) -> Self {
         assert!(bits < self.k as usize, "lookup_bits must be below k");
         self.lookup_bits = bits;
+        self
+    }
+
+    /// Uses `params` for real proofs instead of the cached insecure ones.
+    pub fn with_params(mut self, params: ParamsKZG<Bn256>) -> Self {
+        assert_eq!(params.k(), self.k, "parameters for another k");
+        self.params = Some(params);
         self
     }
 
@@ -308,7 +317,7 @@ impl CircuitHarness {
         f: impl Synthesis<R>,
         public: impl FnOnce(Vec<Fr>) -> Vec<Fr>,
     ) -> RoundTrip {
-        let params = kzg_params(self.k);
+        let params = self.params.clone().unwrap_or_else(|| kzg_params(self.k));
         let mut builder = self.builder(CircuitBuilderStage::Keygen);
         let range = builder.range_chip();
         let (_, publics) = f(builder.main(0), &range);

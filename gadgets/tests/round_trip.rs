@@ -41,3 +41,52 @@ fn merkle_membership_proves_and_verifies_and_a_wrong_root_fails() {
         "keygen is deterministic"
     );
 }
+
+#[test]
+fn parameters_imported_from_a_snarkjs_ptau_prove_and_verify() {
+    // tests/vectors/pot10_tms_test.ptau: `snarkjs powersoftau new bn128 10` plus one contribution
+    // (snarkjs 0.7.6, `powersoftau verify` passed). Test data only: its entropy is public.
+    let bytes = include_bytes!("../../tests/vectors/pot10_tms_test.ptau");
+    let params = tms_gadgets::params::params_from_ptau(bytes, 10).unwrap();
+    let leaves: Vec<Fr> = (0..4u64)
+        .map(|i| Poseidon.hash_leaf(&[Fr::from(i)]).unwrap())
+        .collect();
+    let tree = MerkleTree::new(Poseidon, leaves).unwrap();
+    let path = tree.path(2).unwrap();
+    let leaf = tree.leaves()[2];
+    let circuit = |ctx: &mut halo2_base::Context<Fr>, range: &halo2_base::gates::RangeChip<Fr>| {
+        let merkle = MerkleChip::new(PoseidonChip::new(), range);
+        let leaf = ctx.load_witness(leaf);
+        let path = AssignedMerklePath::load(ctx, &path);
+        ((), vec![merkle.compute_root(ctx, leaf, &path)])
+    };
+    let harness = CircuitHarness::new(10).with_params(params);
+    assert!(harness.prove_and_verify(circuit).verified);
+    assert!(
+        !harness
+            .prove_and_verify_with_public(circuit, |_| vec![Fr::one()])
+            .verified
+    );
+}
+
+#[test]
+fn malformed_ptau_files_are_refused() {
+    use tms_gadgets::{params::params_from_ptau, GadgetError};
+    let bytes = include_bytes!("../../tests/vectors/pot10_tms_test.ptau");
+    let err = |b: &[u8], k| match params_from_ptau(b, k) {
+        Err(GadgetError::MalformedPtau(m)) => m,
+        other => panic!("expected MalformedPtau, got {:?}", other.map(|_| ())),
+    };
+    assert!(err(b"nope", 10).contains("magic"));
+    assert!(err(bytes, 11).contains("2^10 powers"));
+    assert!(err(&bytes[..5000], 10).contains("truncated"));
+    // Flip a byte inside tau^1 G1 (section 2 starts after the 12-byte file header, the 56-byte
+    // header section and its 12-byte section header).
+    let mut tampered = bytes.to_vec();
+    tampered[12 + 56 + 12 + 64 + 7] ^= 1;
+    let msg = err(&tampered, 10);
+    assert!(
+        msg.contains("not on the curve") || msg.contains("disagree"),
+        "{msg}"
+    );
+}

@@ -1,0 +1,155 @@
+//! KZG parameters from a powers-of-tau ceremony.
+//!
+//! [`params_from_ptau`] reads snarkjs's `.ptau` format (BN254, "bn128" in snarkjs): a `ptau`
+//! magic, a version, then sections `(type u32, size u64, data)`. Section 1 is the header
+//! (`n8 = 32`, the base field modulus, the power), section 2 the `tau^i G1` points, section 3
+//! the `tau^i G2` points; coordinates are 32-byte little-endian Montgomery-form field elements.
+//! halo2's KZG needs `tau^i G1` for `i < 2^k`, `G2` and `tau G2`. Every point is checked to be on
+//! its curve, the first ones to be the generators, and `e(tau G1, G2) == e(G1, tau G2)`.
+//!
+//! halo2's own raw format is read by `ParamsKZG::read`. [`sha256_hex`] is what the command-line
+//! tool records beside each parameters file and checks on load.
+
+use std::collections::HashMap;
+
+use halo2_base::halo2_proofs::{
+    halo2curves::{
+        bn256::{pairing, Bn256, Fq, Fq2, G1Affine, G2Affine},
+        ff::{Field, PrimeField},
+        CurveAffine,
+    },
+    poly::kzg::commitment::ParamsKZG,
+};
+use rand_chacha::{rand_core::SeedableRng, ChaCha20Rng};
+use sha2::{Digest, Sha256};
+
+use crate::GadgetError;
+
+/// Hex SHA-256 of `bytes`.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+fn bad(msg: impl Into<String>) -> GadgetError {
+    GadgetError::MalformedPtau(msg.into())
+}
+
+/// A Montgomery-form little-endian Fq element as stored by snarkjs.
+fn fq_from_montgomery(bytes: &[u8]) -> Result<Fq, GadgetError> {
+    let limbs: [u64; 4] = std::array::from_fn(|i| {
+        u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().expect("8 bytes"))
+    });
+    // from_raw takes the canonical integer; the stored value is x * 2^256 mod q.
+    let mut repr = [0u8; 32];
+    repr.copy_from_slice(&bytes[..32]);
+    if bool::from(Fq::from_repr(repr).is_none()) {
+        return Err(bad("a coordinate is not below the field modulus"));
+    }
+    let r_inv = Fq::from(2)
+        .pow_vartime([256])
+        .invert()
+        .expect("2 is invertible");
+    Ok(Fq::from_raw(limbs) * r_inv)
+}
+
+fn g1_at(data: &[u8], i: usize) -> Result<G1Affine, GadgetError> {
+    let p = data
+        .get(64 * i..64 * i + 64)
+        .ok_or_else(|| bad("section 2 holds too few G1 points"))?;
+    let (x, y) = (fq_from_montgomery(&p[..32])?, fq_from_montgomery(&p[32..])?);
+    Option::from(G1Affine::from_xy(x, y))
+        .ok_or_else(|| bad(format!("tau^{i} G1 is not on the curve")))
+}
+
+fn g2_at(data: &[u8], i: usize) -> Result<G2Affine, GadgetError> {
+    let p = data
+        .get(128 * i..128 * i + 128)
+        .ok_or_else(|| bad("section 3 holds too few G2 points"))?;
+    let fq2 = |o: usize| -> Result<Fq2, GadgetError> {
+        Ok(Fq2 {
+            c0: fq_from_montgomery(&p[o..o + 32])?,
+            c1: fq_from_montgomery(&p[o + 32..o + 64])?,
+        })
+    };
+    let point = G2Affine {
+        x: fq2(0)?,
+        y: fq2(64)?,
+    };
+    if !bool::from(point.is_on_curve()) {
+        return Err(bad(format!("tau^{i} G2 is not on the curve")));
+    }
+    Ok(point)
+}
+
+/// KZG parameters for `2^k` rows from a snarkjs `.ptau` file's bytes.
+pub fn params_from_ptau(bytes: &[u8], k: u32) -> Result<ParamsKZG<Bn256>, GadgetError> {
+    if bytes.get(..4) != Some(b"ptau") {
+        return Err(bad("not a .ptau file (no 'ptau' magic)"));
+    }
+    let word = |o: usize| -> Result<u32, GadgetError> {
+        Ok(u32::from_le_bytes(
+            bytes
+                .get(o..o + 4)
+                .ok_or_else(|| bad("truncated"))?
+                .try_into()
+                .expect("4 bytes"),
+        ))
+    };
+    if word(4)? != 1 {
+        return Err(bad(format!("unsupported .ptau version {}", word(4)?)));
+    }
+    let mut sections: HashMap<u32, &[u8]> = HashMap::new();
+    let mut offset = 12usize;
+    for _ in 0..word(8)? {
+        let kind = word(offset)?;
+        let size = u64::from_le_bytes(
+            bytes
+                .get(offset + 4..offset + 12)
+                .ok_or_else(|| bad("truncated"))?
+                .try_into()
+                .expect("8 bytes"),
+        );
+        let start = offset + 12;
+        let end = start
+            .checked_add(size as usize)
+            .filter(|e| *e <= bytes.len())
+            .ok_or_else(|| bad("truncated section"))?;
+        sections.entry(kind).or_insert(&bytes[start..end]);
+        offset = end;
+    }
+    let header = sections.get(&1).ok_or_else(|| bad("no header section"))?;
+    if header.len() < 44 || u32::from_le_bytes(header[..4].try_into().expect("4 bytes")) != 32 {
+        return Err(bad("header is not for a 32-byte field"));
+    }
+    let q = (-Fq::ONE).to_repr();
+    let mut q_minus_1 = [0u8; 32];
+    q_minus_1.copy_from_slice(&header[4..36]);
+    q_minus_1[0] -= 1; // q is odd
+    if q_minus_1 != *q.as_ref() {
+        return Err(bad("not a BN254 (bn128) ceremony"));
+    }
+    let power = u32::from_le_bytes(header[36..40].try_into().expect("4 bytes"));
+    if k > power {
+        return Err(bad(format!(
+            "the ceremony has 2^{power} powers, 2^{k} are needed"
+        )));
+    }
+    let tau_g1 = sections.get(&2).ok_or_else(|| bad("no tauG1 section"))?;
+    let tau_g2 = sections.get(&3).ok_or_else(|| bad("no tauG2 section"))?;
+    let g: Vec<G1Affine> = (0..1usize << k)
+        .map(|i| g1_at(tau_g1, i))
+        .collect::<Result<_, _>>()?;
+    let (g2, s_g2) = (g2_at(tau_g2, 0)?, g2_at(tau_g2, 1)?);
+    if g[0] != G1Affine::generator() || g2 != G2Affine::generator() {
+        return Err(bad("the first powers are not the generators"));
+    }
+    if pairing(&g[1], &g2) != pairing(&g[0], &s_g2) {
+        return Err(bad("tau in G1 and tau in G2 disagree"));
+    }
+    // from_parts takes a receiver only to name the type; a 2-row setup serves.
+    let shell = ParamsKZG::<Bn256>::setup(1, ChaCha20Rng::from_seed([0; 32]));
+    Ok(shell.from_parts(k, g, None, g2, s_g2))
+}
