@@ -48,7 +48,9 @@ fn at(path: &Path, msg: impl fmt::Display) -> CliError {
 const MAX_ADVICE_COLUMNS: usize = 32;
 
 fn read_bytes(path: &Path) -> Result<Vec<u8>> {
-    fs::read(path).map_err(|e| at(path, format!("cannot read: {e}")))
+    let bytes = fs::read(path).map_err(|e| at(path, format!("cannot read: {e}")))?;
+    tracing::debug!(file = %path.display(), bytes = bytes.len(), "read");
+    Ok(bytes)
 }
 
 fn read_json<T: DeserializeOwned>(path: &Path) -> Result<T> {
@@ -338,9 +340,18 @@ pub fn keygen(
             ),
         ));
     }
+    tracing::info!(
+        n,
+        ?mode,
+        k = params.k(),
+        cells = stats.advice_cells,
+        "keygen"
+    );
     let bar = spinner("generating keys");
+    let start = Instant::now();
     let keys = atms_keygen(&params, shape).map_err(|e| at(params_path, e))?;
     bar.finish_and_clear();
+    tracing::info!(seconds = start.elapsed().as_secs_f64(), stats = %keys.stats, "keys generated");
     write_atomic(pk, &keys.pk_bytes())?;
     write_atomic(vk, &keys.vk_bytes())?;
     println!(
@@ -405,6 +416,11 @@ pub fn prove(
     let start = Instant::now();
     let proof = atms_prove(&params, &keys, &witness).map_err(|e| at(pk_path, e))?;
     bar.finish_and_clear();
+    tracing::info!(
+        seconds = start.elapsed().as_secs_f64(),
+        bytes = proof.len(),
+        "proved"
+    );
     let public = PublicFile {
         header: Header::current(),
         shape: keys.shape,
@@ -446,6 +462,7 @@ pub fn verify(
         threshold: public.threshold,
     };
     let proof = read_bytes(proof_path)?;
+    tracing::info!(n = shape.n, threshold = public.threshold, "verifying");
     verify_with_vk(&params, &shape, &vk, &instance, &proof).map_err(|e| match e {
         AtmsError::ProofRejected => at(
             proof_path,

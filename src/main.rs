@@ -12,6 +12,7 @@
 //! tms hash --hash rescue-prime --mode leaf 1 2 3
 //! tms demo
 //! ```
+//! Logs: `RUST_LOG=tms=info` (or `debug`) prints what each step read, built and how long it took.
 //! Every error is one line naming the file and the problem, with a non-zero exit code; output
 //! files are written atomically, so a failed command leaves none behind.
 #![deny(missing_docs)]
@@ -211,6 +212,11 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // Logs go to stderr, off unless RUST_LOG asks (e.g. RUST_LOG=tms=info).
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+        .with_writer(std::io::stderr)
+        .init();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Committee {
