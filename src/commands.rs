@@ -264,13 +264,24 @@ pub fn certify(
 }
 
 /// `tms setup`.
-pub fn setup(k: u32, ptau: Option<&Path>, out: &Path) -> Result<()> {
+pub fn setup(k: u32, ptau: Option<&Path>, halo2: Option<&Path>, out: &Path) -> Result<()> {
     if !(10..=24).contains(&k) {
         return Err(CliError(format!("--k: {k} is outside 10..=24")));
     }
-    let params = match ptau {
-        Some(path) => params_from_ptau(&read_bytes(path)?, k).map_err(|e| at(path, e))?,
-        None => {
+    let params = match (ptau, halo2) {
+        (Some(path), _) => params_from_ptau(&read_bytes(path)?, k).map_err(|e| at(path, e))?,
+        (None, Some(path)) => {
+            let mut params = load_params(path)?;
+            if params.k() < k {
+                return Err(at(
+                    path,
+                    format!("holds 2^{} powers, 2^{k} are needed", params.k()),
+                ));
+            }
+            params.downsize(k);
+            params
+        }
+        (None, None) => {
             eprintln!("WARNING: these parameters come from a fixed public seed and are INSECURE (tests and demos only)");
             ParamsKZG::<Bn256>::setup(k, ChaCha20Rng::from_seed(INSECURE_SEED))
         }

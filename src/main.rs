@@ -124,10 +124,13 @@ enum Command {
         /// A snarkjs `.ptau` file (BN254) from a ceremony.
         #[arg(
             long,
-            conflicts_with = "insecure_test",
-            required_unless_present = "insecure_test"
+            conflicts_with_all = ["insecure_test", "halo2"],
+            required_unless_present_any = ["insecure_test", "halo2"]
         )]
         ptau: Option<PathBuf>,
+        /// A parameters file in halo2's KZG format (e.g. from another halo2 project), cut to 2^k.
+        #[arg(long, conflicts_with = "insecure_test")]
+        halo2: Option<PathBuf>,
         /// Make insecure parameters from a fixed public seed instead.
         #[arg(long)]
         insecure_test: bool,
@@ -236,9 +239,10 @@ fn main() -> ExitCode {
         Command::Setup {
             k,
             ptau,
+            halo2,
             insecure_test: _,
             out,
-        } => commands::setup(k, ptau.as_deref(), &out),
+        } => commands::setup(k, ptau.as_deref(), halo2.as_deref(), &out),
         Command::Keygen {
             committee,
             mode,

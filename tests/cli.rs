@@ -217,6 +217,33 @@ fn full_flow_proves_and_verifies() {
         &["setup", "--k", "10", "--ptau", ptau, "--out", "small.srs"],
     );
     assert!(d.join("small.srs.sha256").exists());
+    // halo2's raw format, cut down from 2^15 to 2^10 rows.
+    ok(
+        &d,
+        &[
+            "setup",
+            "--k",
+            "10",
+            "--halo2",
+            "params.srs",
+            "--out",
+            "cut.srs",
+        ],
+    );
+    fails(
+        &d,
+        &[
+            "setup",
+            "--k",
+            "16",
+            "--halo2",
+            "params.srs",
+            "--out",
+            "more.srs",
+        ],
+        "2^16 are needed",
+        Some("more.srs"),
+    );
     fails(
         &d,
         &[
