@@ -22,6 +22,7 @@ pub mod bls;
 pub mod ecc;
 mod error;
 pub mod hash;
+pub mod ladder;
 pub mod merkle;
 pub mod params;
 pub mod proving;
