@@ -359,11 +359,6 @@ impl<'r> GrumpkinChip<'r> {
     ) -> ShiftedPoint {
         ShiftedPoint(self.add_unequal(ctx, &shifted.0, p))
     }
-
-    /// Constrains two shifted results equal (so the unshifted ones are equal).
-    pub fn assert_shifted_equal(&self, ctx: &mut Context<Fr>, a: &ShiftedPoint, b: &ShiftedPoint) {
-        self.assert_equal(ctx, &a.0, &b.0);
-    }
 }
 
 /// r, the BN254 scalar field's modulus (the circuit field).

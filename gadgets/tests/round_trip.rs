@@ -1,37 +1,45 @@
 //! A real keygen / SHPLONK prove / verify round trip through the shared harness.
 
+use halo2_base::{gates::RangeChip, Context};
 use tms_gadgets::{
     hash::{NativeHash, Poseidon, PoseidonChip},
     merkle::{AssignedMerklePath, MerkleChip, MerkleTree},
-    testing::CircuitHarness,
+    testing::{CircuitHarness, Synthesis},
     Fr,
 };
 
-#[test]
-fn merkle_membership_proves_and_verifies_and_a_wrong_root_fails() {
-    let leaves: Vec<Fr> = (0..8u64)
+/// A tree of `n` Poseidon leaves, its root, and the circuit proving that leaf `index` is under
+/// it (public: the root).
+fn membership(n: u64, index: usize) -> (Fr, impl Synthesis<()>) {
+    let leaves: Vec<Fr> = (0..n)
         .map(|i| Poseidon.hash_leaf(&[Fr::from(i)]).unwrap())
         .collect();
     let tree = MerkleTree::new(Poseidon, leaves).unwrap();
-    let path = tree.path(5).unwrap();
-    let leaf = tree.leaves()[5];
-    let circuit = |ctx: &mut halo2_base::Context<Fr>, range: &halo2_base::gates::RangeChip<Fr>| {
+    let path = tree.path(index).unwrap();
+    let leaf = tree.leaves()[index];
+    let circuit = move |ctx: &mut Context<Fr>, range: &RangeChip<Fr>| {
         let merkle = MerkleChip::new(PoseidonChip::new(), range);
         let leaf = ctx.load_witness(leaf);
         let path = AssignedMerklePath::load(ctx, &path);
         ((), vec![merkle.compute_root(ctx, leaf, &path)])
     };
+    (tree.root(), circuit)
+}
+
+#[test]
+fn merkle_membership_proves_and_verifies_and_a_wrong_root_fails() {
+    let (root, circuit) = membership(8, 5);
     let harness = CircuitHarness::new(13);
-    let ok = harness.prove_and_verify(circuit);
+    let ok = harness.prove_and_verify(&circuit);
     assert!(ok.verified);
-    assert_eq!(ok.public_values, vec![tree.root()]);
+    assert_eq!(ok.public_values, vec![root]);
     println!(
         "{} proof {} bytes vk {}",
         ok.stats,
         ok.proof.len(),
         ok.vk_fingerprint
     );
-    let bad = harness.prove_and_verify_with_public(circuit, |_| vec![tree.root() + Fr::one()]);
+    let bad = harness.prove_and_verify_with_public(&circuit, |_| vec![root + Fr::one()]);
     assert!(
         !bad.verified,
         "the verifier accepted a root the witness does not lead to"
@@ -48,20 +56,9 @@ fn parameters_imported_from_a_snarkjs_ptau_prove_and_verify() {
     // (snarkjs 0.7.6, `powersoftau verify` passed). Test data only: its entropy is public.
     let bytes = include_bytes!("../../tests/vectors/pot10_tms_test.ptau");
     let params = tms_gadgets::params::params_from_ptau(bytes, 10).unwrap();
-    let leaves: Vec<Fr> = (0..4u64)
-        .map(|i| Poseidon.hash_leaf(&[Fr::from(i)]).unwrap())
-        .collect();
-    let tree = MerkleTree::new(Poseidon, leaves).unwrap();
-    let path = tree.path(2).unwrap();
-    let leaf = tree.leaves()[2];
-    let circuit = |ctx: &mut halo2_base::Context<Fr>, range: &halo2_base::gates::RangeChip<Fr>| {
-        let merkle = MerkleChip::new(PoseidonChip::new(), range);
-        let leaf = ctx.load_witness(leaf);
-        let path = AssignedMerklePath::load(ctx, &path);
-        ((), vec![merkle.compute_root(ctx, leaf, &path)])
-    };
+    let (_, circuit) = membership(4, 2);
     let harness = CircuitHarness::new(10).with_params(params);
-    assert!(harness.prove_and_verify(circuit).verified);
+    assert!(harness.prove_and_verify(&circuit).verified);
     assert!(
         !harness
             .prove_and_verify_with_public(circuit, |_| vec![Fr::one()])

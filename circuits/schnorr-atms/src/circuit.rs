@@ -78,10 +78,12 @@ pub fn synthesize(
                 .iter()
                 .map(|p| merkle.hasher().hash_leaf(ctx, &[p.x, p.y]))
                 .collect();
+            // One native tree for all slots' paths.
+            let tree = witness.committee.tree();
             let paths: Vec<_> = witness
                 .slots
                 .iter()
-                .map(|s| AssignedMerklePath::load(ctx, &witness.committee.path(s.index)))
+                .map(|s| AssignedMerklePath::load(ctx, &tree.path(s.index).expect("member index")))
                 .collect();
             let roots = merkle.compute_batch_roots(ctx, &leaves, &paths);
             for root in &roots[1..] {

@@ -2,7 +2,7 @@
 
 use tms_gadgets::{
     hash::{NativeHash, RescuePrime},
-    merkle::{MerklePath, MerkleTree},
+    merkle::MerkleTree,
     schnorr::{Signature, VerifyingKey},
     Fr,
 };
@@ -64,7 +64,8 @@ impl Committee {
             .expect("non-empty")
     }
 
-    /// The Merkle tree of the committee (depth as in [`AtmsShape::depth`]).
+    /// The Merkle tree of the committee (depth as in [`AtmsShape::depth`]). It hashes every
+    /// member: build it once and take all paths from it.
     pub fn tree(&self) -> MerkleTree<RescuePrime> {
         let leaves = (0..self.keys.len()).map(|i| self.leaf(i)).collect();
         let depth = AtmsShape {
@@ -82,11 +83,6 @@ impl Committee {
             CommitmentMode::Flat => self.flat_commitment(),
             CommitmentMode::Merkle { .. } => self.tree().root(),
         }
-    }
-
-    /// The membership path of member `i`.
-    pub fn path(&self, i: usize) -> MerklePath {
-        self.tree().path(i).expect("member index")
     }
 }
 
