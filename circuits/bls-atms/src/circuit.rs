@@ -1,0 +1,388 @@
+//! The circuit: one layout shared by MockProver, keygen and the prover.
+//!
+//! ```text
+//! public:   [committee digest, message digest, t]
+//! ivk:      on-curve, y < p -> words;  H(m): on-curve (G2) -> words -> message digest
+//! slot j:   e_j bit, e_j >= e_{j+1}; key_j on-curve, y < p -> words -> leaf_j (tree hash)
+//!           index_j -> depth bits; e_{j+1} => index_j < index_{j+1}
+//!           path segment below the cut -> top_j at position index_j >> cut
+//! cut = depth:  e_j => top_j = root (root a witness bound by the committee digest)
+//! cut < depth:  row (level cut) -> upper tree -> root; LogUp: sum e_j/(g - top_j - b pos_j)
+//!               = sum m_i/(g - row_i - b i), (b, g) = Poseidon(root, tops, positions+flags, m)
+//! digest:   Poseidon_leaf(root, ivk words) = public[0]
+//! count:    count = sum e_j; t < 2^b; n - t - count in [0, 2^b)
+//! avk:      acc = ivk; acc = e_j ? acc - key_j (x-coordinates distinct) : acc
+//! pairing:  sigma on-curve, in G2 (x0 ladder); f = final_exp(miller(avk, H(m)) * miller(-g1, sigma)); f = 1
+//! ```
+
+use halo2_base::{
+    gates::{GateInstructions, RangeChip, RangeInstructions},
+    halo2_proofs::halo2curves::{
+        bn256::{Fq, Fq12, G1Affine, G2Affine},
+        ff::Field,
+    },
+    utils::ScalarField,
+    AssignedValue, Context,
+    QuantumCell::Constant,
+};
+use halo2_ecc::{
+    bigint::ProperCrtUint,
+    bn254::{
+        pairing::{twisted_frobenius, PairingChip},
+        Fp12Chip, Fp2Chip, FpChip,
+    },
+    ecc::{EcPoint, EccChip},
+    fields::{vector::FieldVector, FieldChip},
+};
+use tms_gadgets::{
+    bls::X0,
+    hash::{HashInstructions, PoseidonChip},
+    merkle::MerkleChip,
+    Fr,
+};
+
+use crate::{
+    native::{limb_shift, psi_constants},
+    stock::StockPoseidonChip,
+    AtmsWitness, NodeHash, LIMB_BITS, NUM_LIMBS,
+};
+
+type G1Point = EcPoint<Fr, ProperCrtUint<Fr>>;
+type G2Point = EcPoint<Fr, FieldVector<ProperCrtUint<Fr>>>;
+
+/// What [`synthesize_membership`] lays out and returns.
+#[derive(Clone, Debug)]
+pub struct MembershipOutput {
+    /// The public cells in instance order.
+    pub publics: Vec<AssignedValue<Fr>>,
+    /// The value of `avk = ivk - sum(enabled slots' keys)` the circuit computed.
+    pub avk: G1Affine,
+}
+
+struct Laid {
+    publics: Vec<AssignedValue<Fr>>,
+    avk: G1Point,
+    hm: G2Point,
+}
+
+/// Lays out the whole BLS ATMS circuit for `witness` and returns the public cells in instance
+/// order. Every proof of this crate is of this layout.
+pub fn synthesize(
+    ctx: &mut Context<Fr>,
+    range: &RangeChip<Fr>,
+    witness: &AtmsWitness,
+) -> Vec<AssignedValue<Fr>> {
+    let fp = FpChip::<Fr>::new(range, LIMB_BITS, NUM_LIMBS);
+    let laid = lay_out(ctx, range, &fp, witness);
+    pairing_check(ctx, &fp, &laid.avk, &laid.hm, &witness.signature);
+    laid.publics
+}
+
+/// Lays out everything but the signature: the digests, membership, the count and the key
+/// aggregation. **Not a sound ATMS circuit on its own** (nothing checks a signature): it exists
+/// so that tests can run MockProver on the membership part at small k. [`crate::keygen`] and
+/// [`crate::prove`] always lay out [`synthesize`].
+pub fn synthesize_membership(
+    ctx: &mut Context<Fr>,
+    range: &RangeChip<Fr>,
+    witness: &AtmsWitness,
+) -> MembershipOutput {
+    let fp = FpChip::<Fr>::new(range, LIMB_BITS, NUM_LIMBS);
+    let laid = lay_out(ctx, range, &fp, witness);
+    let coord = |p: &ProperCrtUint<Fr>| {
+        let mut bytes = p.value().to_bytes_le();
+        bytes.resize(32, 0);
+        let mut repr = [0u8; 32];
+        repr.copy_from_slice(&bytes[..32]);
+        Fq::from_bytes(&repr).unwrap_or(Fq::zero())
+    };
+    MembershipOutput {
+        publics: laid.publics,
+        avk: G1Affine {
+            x: coord(laid.avk.x()),
+            y: coord(laid.avk.y()),
+        },
+    }
+}
+
+/// `[x_0 + 2^88 x_1, x_2 + 2^88 s]` for a loaded G1 point, with `y < p` and `s` its parity.
+fn point_words(
+    ctx: &mut Context<Fr>,
+    range: &RangeChip<Fr>,
+    fp: &FpChip<Fr>,
+    p: &G1Point,
+) -> [AssignedValue<Fr>; 2] {
+    let gate = range.gate();
+    fp.enforce_less_than(ctx, p.y().clone());
+    let y0 = p.y().limbs()[0];
+    let parity = y0.value().get_lower_32() & 1;
+    let s = ctx.load_witness(Fr::from(parity as u64));
+    gate.assert_bit(ctx, s);
+    let half =
+        ctx.load_witness((*y0.value() - Fr::from(parity as u64)) * Fr::from(2).invert().unwrap());
+    range.range_check(ctx, half, LIMB_BITS - 1);
+    let recomposed = gate.mul_add(ctx, half, Constant(Fr::from(2)), s);
+    ctx.constrain_equal(&recomposed, &y0);
+    let x = p.x().limbs();
+    let shift = Constant(limb_shift());
+    [
+        gate.mul_add(ctx, x[1], shift, x[0]),
+        gate.mul_add(ctx, s, shift, x[2]),
+    ]
+}
+
+/// The six words of a loaded G2 point (twelve limbs, two per word).
+fn g2_point_words(
+    ctx: &mut Context<Fr>,
+    range: &RangeChip<Fr>,
+    p: &G2Point,
+) -> Vec<AssignedValue<Fr>> {
+    let limbs: Vec<AssignedValue<Fr>> = [&p.x().0[0], &p.x().0[1], &p.y().0[0], &p.y().0[1]]
+        .iter()
+        .flat_map(|c| c.limbs().to_vec())
+        .collect();
+    let shift = Constant(limb_shift());
+    limbs
+        .chunks(2)
+        .map(|w| range.gate().mul_add(ctx, w[1], shift, w[0]))
+        .collect()
+}
+
+/// A slot's cells before membership.
+struct SlotCells {
+    enabled: AssignedValue<Fr>,
+    index: AssignedValue<Fr>,
+    words: [AssignedValue<Fr>; 2],
+}
+
+fn lay_out(ctx: &mut Context<Fr>, range: &RangeChip<Fr>, fp: &FpChip<Fr>, w: &AtmsWitness) -> Laid {
+    let gate = range.gate();
+    let g1 = EccChip::new(fp);
+    let fp2 = Fp2Chip::<Fr>::new(fp);
+    let g2 = EccChip::new(&fp2);
+    let poseidon = PoseidonChip::new();
+
+    let ivk = g1.load_private::<G1Affine>(ctx, (w.ivk.x, w.ivk.y));
+    let ivk_words = point_words(ctx, range, fp, &ivk);
+    let hm = g2.load_private::<G2Affine>(ctx, (w.hm.x, w.hm.y));
+    let hm_words = g2_point_words(ctx, range, &hm);
+    let message = poseidon.hash_leaf(ctx, &hm_words);
+
+    let mut keys = Vec::with_capacity(w.slots.len());
+    let mut slots = Vec::with_capacity(w.slots.len());
+    for slot in &w.slots {
+        let enabled = ctx.load_witness(Fr::from(slot.enabled as u64));
+        gate.assert_bit(ctx, enabled);
+        let index = ctx.load_witness(Fr::from(slot.index as u64));
+        let key = g1.load_private::<G1Affine>(ctx, (slot.key.x, slot.key.y));
+        let words = point_words(ctx, range, fp, &key);
+        keys.push(key);
+        slots.push(SlotCells {
+            enabled,
+            index,
+            words,
+        });
+    }
+    // Enabled slots first.
+    for pair in slots.windows(2) {
+        let bad = gate.mul_not(ctx, pair[0].enabled, pair[1].enabled);
+        gate.assert_is_const(ctx, &bad, &Fr::zero());
+    }
+
+    let root = match w.shape.hash {
+        NodeHash::Poseidon => membership(ctx, range, PoseidonChip::new(), w, &slots),
+        NodeHash::StockPoseidon => {
+            let chip = StockPoseidonChip::new(ctx);
+            membership(ctx, range, chip, w, &slots)
+        }
+    };
+    let committee = poseidon.hash_leaf(ctx, &[root, ivk_words[0], ivk_words[1]]);
+
+    // count <= n - t, with t and n - t - count range checked.
+    let bits = (usize::BITS - w.shape.n.leading_zeros()) as usize + 1;
+    let threshold = ctx.load_witness(Fr::from(w.instance.threshold));
+    range.range_check(ctx, threshold, bits);
+    let count = gate.sum(ctx, slots.iter().map(|s| s.enabled));
+    let room = gate.sub(ctx, Constant(Fr::from(w.shape.n as u64)), threshold);
+    let room = gate.sub(ctx, room, count);
+    range.range_check(ctx, room, bits);
+
+    // avk = ivk - sum of the enabled slots' keys.
+    let mut avk = ivk;
+    for (key, slot) in keys.into_iter().zip(&slots) {
+        let diff = g1.sub_unequal(ctx, avk.clone(), key, true);
+        avk = g1.select(ctx, diff, avk, slot.enabled);
+    }
+
+    Laid {
+        publics: vec![committee, message, threshold],
+        avk,
+        hm,
+    }
+}
+
+/// Constrains the slots' membership and returns the committee root.
+fn membership<H: HashInstructions>(
+    ctx: &mut Context<Fr>,
+    range: &RangeChip<Fr>,
+    hasher: H,
+    w: &AtmsWitness,
+    slots: &[SlotCells],
+) -> AssignedValue<Fr> {
+    let gate = range.gate();
+    let depth = w.shape.depth();
+    let cut = w.shape.cut();
+    let levels = w.committee.levels(&H::Native::default());
+
+    let mut tops = Vec::with_capacity(slots.len());
+    let mut positions = Vec::with_capacity(slots.len());
+    for (slot, native) in slots.iter().zip(&w.slots) {
+        let bits = gate.num_to_bits(ctx, slot.index, depth);
+        let mut node = hasher.hash_leaf(ctx, &slot.words);
+        for (level, bit) in bits.iter().enumerate().take(cut) {
+            let sibling = ctx.load_witness(levels[level][(native.index >> level) ^ 1]);
+            let left = gate.select(ctx, sibling, node, *bit);
+            let right = gate.select(ctx, node, sibling, *bit);
+            node = hasher.hash_node(ctx, left, right);
+        }
+        tops.push(node);
+        if cut < depth {
+            let weights = (0..depth - cut).map(|i| Constant(Fr::from(1u64 << i)));
+            positions.push(gate.inner_product(ctx, bits[cut..].iter().copied(), weights));
+        }
+    }
+    // Strictly increasing indices among enabled slots.
+    for pair in slots.windows(2) {
+        let lt = range.is_less_than(ctx, pair[0].index, pair[1].index, depth + 1);
+        let bad = gate.mul_not(ctx, lt, pair[1].enabled);
+        gate.assert_is_const(ctx, &bad, &Fr::zero());
+    }
+
+    if cut == depth {
+        let root = ctx.load_witness(levels[depth][0]);
+        for (top, slot) in tops.iter().zip(slots) {
+            let checked = gate.select(ctx, *top, root, slot.enabled);
+            ctx.constrain_equal(&checked, &root);
+        }
+        return root;
+    }
+
+    let row = ctx.assign_witnesses(levels[cut].iter().copied());
+    let root = MerkleChip::new(hasher, range).compute_root_of_all(ctx, &row);
+
+    // Multiplicities: how many enabled slots sit under each row entry.
+    let mut counts = vec![0u64; row.len()];
+    for slot in w.slots.iter().filter(|s| s.enabled) {
+        if let Some(c) = counts.get_mut(slot.index >> cut) {
+            *c += 1;
+        }
+    }
+    let mult = ctx.assign_witnesses(counts.iter().map(|c| Fr::from(*c)));
+    let mult_bits = (usize::BITS - slots.len().leading_zeros()) as usize;
+    for m in &mult {
+        range.range_check(ctx, *m, mult_bits);
+    }
+
+    // Transcript: root (binds the row), tops, positions with flags, multiplicities.
+    let mut transcript = vec![root];
+    transcript.extend_from_slice(&tops);
+    let flagged: Vec<AssignedValue<Fr>> = positions
+        .iter()
+        .zip(slots)
+        .map(|(p, s)| gate.mul_add(ctx, *p, Constant(Fr::from(2)), s.enabled))
+        .collect();
+    transcript.extend(pack(ctx, range, &flagged, depth - cut + 1));
+    transcript.extend(pack(ctx, range, &mult, mult_bits));
+    let poseidon = PoseidonChip::new();
+    let beta = poseidon.hash_leaf(ctx, &transcript);
+    let one = ctx.load_constant(Fr::one());
+    let gamma = poseidon.hash_node(ctx, beta, one);
+
+    let mut lhs = Vec::with_capacity(slots.len());
+    for ((top, pos), slot) in tops.iter().zip(&positions).zip(slots) {
+        let u = gate.mul_add(ctx, beta, *pos, *top);
+        let d = gate.sub(ctx, gamma, u);
+        lhs.push(gate.div_unsafe(ctx, slot.enabled, d));
+    }
+    let mut rhs = Vec::with_capacity(row.len());
+    for (i, (r, m)) in row.iter().zip(&mult).enumerate() {
+        let u = gate.mul_add(ctx, beta, Constant(Fr::from(i as u64)), *r);
+        let d = gate.sub(ctx, gamma, u);
+        rhs.push(gate.div_unsafe(ctx, *m, d));
+    }
+    let lhs = gate.sum(ctx, lhs);
+    let rhs = gate.sum(ctx, rhs);
+    ctx.constrain_equal(&lhs, &rhs);
+    root
+}
+
+/// Packs values known to be below `2^bits` into as few words as fit injectively.
+fn pack(
+    ctx: &mut Context<Fr>,
+    range: &RangeChip<Fr>,
+    values: &[AssignedValue<Fr>],
+    bits: usize,
+) -> Vec<AssignedValue<Fr>> {
+    let per_word = (250 / bits.max(1)).max(1);
+    values
+        .chunks(per_word)
+        .map(|chunk| {
+            let weights =
+                (0..chunk.len()).map(|i| Constant(Fr::from(2u64).pow_vartime([(i * bits) as u64])));
+            range
+                .gate()
+                .inner_product(ctx, chunk.iter().copied(), weights)
+        })
+        .collect()
+}
+
+/// Constrains `q` to lie in G2: `[x0 + 1]Q + psi([x0]Q) + psi^2([x0]Q) == psi^3([2 x0]Q)`
+/// (El Housni, Guillevic, Piellard 2022, for BN curves). Every addition is strict (distinct
+/// x-coordinates constrained), so no step can hide a degenerate case.
+fn assert_in_g2(ctx: &mut Context<Fr>, g2: &EccChip<Fr, Fp2Chip<Fr>>, q: &G2Point) {
+    let (cx, cy) = psi_constants();
+    let cx = g2.field_chip().load_constant(ctx, cx);
+    let cy = g2.field_chip().load_constant(ctx, cy);
+    let psi =
+        |ctx: &mut Context<Fr>, p: G2Point| twisted_frobenius(g2, ctx, p, cx.clone(), cy.clone());
+    // [x0]Q by double-and-add from the top bit.
+    let mut a = q.clone();
+    for i in (0..63 - X0.leading_zeros() as usize).rev() {
+        a = g2.double(ctx, a);
+        if (X0 >> i) & 1 == 1 {
+            a = g2.add_unequal(ctx, a, q.clone(), true);
+        }
+    }
+    let psi_a = psi(ctx, a.clone());
+    let psi2_a = psi(ctx, psi_a.clone());
+    let mut lhs = g2.add_unequal(ctx, a.clone(), q.clone(), true);
+    lhs = g2.add_unequal(ctx, lhs, psi_a, true);
+    lhs = g2.add_unequal(ctx, lhs, psi2_a, true);
+    let mut rhs = g2.double(ctx, a);
+    for _ in 0..3 {
+        rhs = psi(ctx, rhs);
+    }
+    g2.assert_equal(ctx, lhs, rhs);
+}
+
+/// `sigma` in G2 and `e(avk, H(m)) * e(-g1, sigma) == 1`, the Fp12 result constrained to one.
+fn pairing_check(
+    ctx: &mut Context<Fr>,
+    fp: &FpChip<Fr>,
+    avk: &G1Point,
+    hm: &G2Point,
+    signature: &G2Affine,
+) {
+    let fp2 = Fp2Chip::<Fr>::new(fp);
+    let g2 = EccChip::new(&fp2);
+    let sigma = g2.load_private::<G2Affine>(ctx, (signature.x, signature.y));
+    assert_in_g2(ctx, &g2, &sigma);
+    let g1 = EccChip::new(fp);
+    let neg_g1 = g1.assign_constant_point(ctx, -G1Affine::generator());
+    let pairing = PairingChip::new(fp);
+    let f = pairing.multi_miller_loop(ctx, vec![(avk, hm), (&neg_g1, &sigma)]);
+    let f = pairing.final_exp(ctx, f);
+    let fp12 = Fp12Chip::<Fr>::new(fp);
+    let one = fp12.load_constant(ctx, Fq12::one());
+    fp12.assert_equal(ctx, f, one);
+}

@@ -1,0 +1,151 @@
+//! `setup / keygen / prove / verify`.
+
+use halo2_base::{
+    gates::circuit::{builder::BaseCircuitBuilder, BaseCircuitParams, CircuitBuilderStage},
+    halo2_proofs::{
+        halo2curves::bn256::{Bn256, G1Affine},
+        plonk::{keygen_pk, keygen_vk, ProvingKey, VerifyingKey},
+        poly::kzg::commitment::ParamsKZG,
+    },
+};
+use rand::SeedableRng;
+use tms_gadgets::{
+    bls::{hash_to_g2, SecretKey, MESSAGE_DST},
+    proving::{prove_shplonk, verify_shplonk},
+    testing::{kzg_params, CircuitStats, UNUSABLE_ROWS},
+    Fr,
+};
+
+use crate::{circuit::synthesize, AtmsError, AtmsInstance, AtmsShape, AtmsWitness, Committee};
+
+/// Proving and verifying keys of one circuit shape, with the layout the prover must reproduce.
+#[derive(Clone, Debug)]
+pub struct AtmsKeys {
+    /// The shape the keys are for.
+    pub shape: AtmsShape,
+    /// The proving key (contains the verifying key).
+    pub pk: ProvingKey<G1Affine>,
+    /// Column configuration.
+    pub config: BaseCircuitParams,
+    /// Where the virtual columns break into physical ones.
+    pub break_points: Vec<Vec<usize>>,
+    /// Cells, columns, k.
+    pub stats: CircuitStats,
+}
+
+impl AtmsKeys {
+    /// The verifying key.
+    pub fn vk(&self) -> &VerifyingKey<G1Affine> {
+        self.pk.get_vk()
+    }
+}
+
+/// KZG parameters for `2^k` rows.
+///
+/// **Insecure, for tests and benchmarks**: made from a fixed public seed (and cached under
+/// `params/`). Production use needs parameters from a powers-of-tau ceremony.
+pub fn setup(k: u32) -> ParamsKZG<Bn256> {
+    kzg_params(k)
+}
+
+fn builder(shape: &AtmsShape, stage: CircuitBuilderStage) -> BaseCircuitBuilder<Fr> {
+    BaseCircuitBuilder::from_stage(stage)
+        .use_k(shape.k as usize)
+        .use_lookup_bits(shape.k as usize - 1)
+        .use_instance_columns(1)
+}
+
+/// An honest witness of the right shape from a deterministic committee, for keygen.
+pub(crate) fn keygen_witness(shape: AtmsShape) -> Result<AtmsWitness, AtmsError> {
+    shape.validate()?;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(shape.n as u64);
+    let sks: Vec<SecretKey> = (0..shape.n).map(|_| SecretKey::random(&mut rng)).collect();
+    let committee = Committee::from_keys(sks.iter().map(SecretKey::public_key).collect())?;
+    let non_signers: Vec<usize> = (0..shape.capacity.min(shape.n - 1)).collect();
+    let hm = hash_to_g2(b"keygen", MESSAGE_DST);
+    let signing: Fr = sks[non_signers.len()..].iter().map(|s| s.0).sum();
+    let sigma = halo2_base::halo2_proofs::halo2curves::group::Curve::to_affine(&(hm * signing));
+    AtmsWitness::from_parts(
+        shape,
+        &committee,
+        hm,
+        sigma,
+        &non_signers,
+        (shape.n - non_signers.len()) as u64,
+    )
+}
+
+/// Lays out `shape` with the keygen witness and returns its statistics (no keys made).
+pub fn measure(shape: AtmsShape) -> Result<CircuitStats, AtmsError> {
+    let witness = keygen_witness(shape)?;
+    let mut b = builder(&shape, CircuitBuilderStage::Keygen);
+    let range = b.range_chip();
+    let publics = synthesize(b.main(0), &range, &witness);
+    b.assigned_instances = vec![publics];
+    let config = b.calculate_params(Some(UNUSABLE_ROWS));
+    Ok(CircuitStats::of(&b, &config))
+}
+
+/// Proving and verifying keys for `shape` (one-time work per shape).
+pub fn keygen(params: &ParamsKZG<Bn256>, shape: AtmsShape) -> Result<AtmsKeys, AtmsError> {
+    let witness = keygen_witness(shape)?;
+    let mut b = builder(&shape, CircuitBuilderStage::Keygen);
+    let range = b.range_chip();
+    let publics = synthesize(b.main(0), &range, &witness);
+    b.assigned_instances = vec![publics];
+    let config = b.calculate_params(Some(UNUSABLE_ROWS));
+    let stats = CircuitStats::of(&b, &config);
+    let vk = keygen_vk(params, &b).map_err(|_| AtmsError::CircuitTooLarge(shape.k))?;
+    let pk = keygen_pk(params, vk, &b).map_err(|_| AtmsError::CircuitTooLarge(shape.k))?;
+    Ok(AtmsKeys {
+        shape,
+        pk,
+        config,
+        break_points: b.break_points(),
+        stats,
+    })
+}
+
+/// A proof that `witness.instance` holds.
+pub fn prove(
+    params: &ParamsKZG<Bn256>,
+    keys: &AtmsKeys,
+    witness: &AtmsWitness,
+) -> Result<Vec<u8>, AtmsError> {
+    if witness.shape != keys.shape {
+        return Err(AtmsError::ShapeMismatch);
+    }
+    witness.check_layout()?;
+    let mut b = BaseCircuitBuilder::prover(keys.config.clone(), keys.break_points.clone());
+    let range = b.range_chip();
+    let publics = synthesize(b.main(0), &range, witness);
+    b.assigned_instances = vec![publics];
+    prove_shplonk(params, &keys.pk, b, &witness.instance.to_public_inputs())
+        .ok_or(AtmsError::CircuitTooLarge(keys.shape.k))
+}
+
+/// Checks `proof` for `instance`.
+pub fn verify(
+    params: &ParamsKZG<Bn256>,
+    keys: &AtmsKeys,
+    instance: &AtmsInstance,
+    proof: &[u8],
+) -> Result<(), AtmsError> {
+    verify_with_vk(params, &keys.shape, keys.vk(), instance, proof)
+}
+
+/// Checks `proof` for `instance` with only the verifying key of `shape`.
+pub fn verify_with_vk(
+    params: &ParamsKZG<Bn256>,
+    shape: &AtmsShape,
+    vk: &VerifyingKey<G1Affine>,
+    instance: &AtmsInstance,
+    proof: &[u8],
+) -> Result<(), AtmsError> {
+    instance.validate(shape)?;
+    if verify_shplonk(params, vk, proof, &instance.to_public_inputs()) {
+        Ok(())
+    } else {
+        Err(AtmsError::ProofRejected)
+    }
+}

@@ -1,0 +1,391 @@
+//! BLS ATMS: membership positives for every strategy (MockProver, pairing left out at small k),
+//! one-change negatives naming the failing check, native errors; full-pairing MockProver runs
+//! and a real round trip with a pinned verifying key.
+//!
+//! The full-pairing tests are long (see the README for the commands and their cost).
+
+use bls_atms::{
+    keygen, prove, setup, synthesize, synthesize_membership, verify, AtmsError, AtmsShape,
+    AtmsWitness, Committee, NodeHash, Strategy,
+};
+use halo2_base::halo2_proofs::halo2curves::{
+    bn256::{G1Affine, G2Affine, G1, G2},
+    group::{prime::PrimeCurveAffine, Curve},
+};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use tms_gadgets::{
+    bls::{hash_to_g2, PublicKey, SecretKey, Signature, MESSAGE_DST},
+    testing::{CircuitHarness, MockRun, Rejection},
+};
+
+/// k of the membership-only MockProver runs.
+const K_MEMBERSHIP: u32 = 15;
+/// k of the full circuit (about 4.4 M advice cells at n = 8).
+const K_FULL: u32 = 20;
+const MESSAGE: &[u8] = b"sidechain epoch 42";
+
+struct Setting {
+    sks: Vec<SecretKey>,
+    committee: Committee,
+}
+
+fn setting(n: usize) -> Setting {
+    let mut rng = ChaCha8Rng::seed_from_u64(n as u64 + 7);
+    let sks: Vec<SecretKey> = (0..n).map(|_| SecretKey::random(&mut rng)).collect();
+    let members: Vec<(PublicKey, Signature)> = sks
+        .iter()
+        .map(|sk| (sk.public_key(), sk.prove_possession()))
+        .collect();
+    Setting {
+        committee: Committee::register(&members).unwrap(),
+        sks,
+    }
+}
+
+impl Setting {
+    fn signatures(&self, signers: &[usize], message: &[u8]) -> Vec<(usize, Signature)> {
+        signers
+            .iter()
+            .map(|i| (*i, self.sks[*i].sign(message)))
+            .collect()
+    }
+
+    fn shape(&self, capacity: usize, strategy: Strategy, hash: NodeHash, k: u32) -> AtmsShape {
+        AtmsShape {
+            n: self.sks.len(),
+            capacity,
+            strategy,
+            hash,
+            k,
+        }
+    }
+
+    /// n = 8, non-signers 1, 4, 6; t = 5; four slots (one disabled).
+    fn witness(&self, strategy: Strategy, hash: NodeHash, k: u32) -> AtmsWitness {
+        let signers = [0, 2, 3, 5, 7];
+        AtmsWitness::new(
+            self.shape(4, strategy, hash, k),
+            &self.committee,
+            MESSAGE,
+            &self.signatures(&signers, MESSAGE),
+            5,
+        )
+        .unwrap()
+    }
+}
+
+fn expected_avk(s: &Setting, non_signers: &[usize]) -> G1Affine {
+    let sum: G1 = non_signers
+        .iter()
+        .map(|i| G1::from(s.committee.keys()[*i].0))
+        .sum();
+    (G1::from(s.committee.ivk()) - sum).to_affine()
+}
+
+/// MockProver on the membership part against the witness's own statement.
+fn mock_membership(w: &AtmsWitness) -> MockRun<G1Affine> {
+    CircuitHarness::new(K_MEMBERSHIP).mock_with_public(
+        |ctx, range| {
+            let out = synthesize_membership(ctx, range, w);
+            (out.avk, out.publics)
+        },
+        |_| w.instance.to_public_inputs(),
+    )
+}
+
+/// MockProver on the full circuit against the witness's own statement.
+fn mock_full(w: &AtmsWitness) -> MockRun<()> {
+    CircuitHarness::new(K_FULL).mock_with_public(
+        |ctx, range| ((), synthesize(ctx, range, w)),
+        |_| w.instance.to_public_inputs(),
+    )
+}
+
+const STRATEGIES: [Strategy; 3] = [
+    Strategy::Paths,
+    Strategy::SharedUpper { cut: 1 },
+    Strategy::AllLeaves,
+];
+
+#[test]
+fn every_strategy_accepts_an_honest_certificate() {
+    let s = setting(8);
+    for strategy in STRATEGIES {
+        let w = s.witness(strategy, NodeHash::Poseidon, K_MEMBERSHIP);
+        let run = mock_membership(&w);
+        run.assert_satisfied();
+        assert_eq!(run.public_values, w.instance.to_public_inputs());
+        assert_eq!(run.output, expected_avk(&s, &[1, 4, 6]));
+        println!(
+            "record: membership n=8 capacity=4 {strategy}: {}",
+            run.stats
+        );
+    }
+    // The note's baseline: paths with halo2-base's stock Poseidon.
+    let w = s.witness(Strategy::Paths, NodeHash::StockPoseidon, K_MEMBERSHIP);
+    let run = mock_membership(&w);
+    run.assert_satisfied();
+    println!(
+        "record: membership n=8 capacity=4 paths stock: {}",
+        run.stats
+    );
+}
+
+#[test]
+fn a_full_capacity_and_a_non_power_of_two_committee_are_accepted() {
+    // n = 6 (two empty leaf slots), every slot used, non-signers at the edges.
+    let s = setting(6);
+    for strategy in STRATEGIES {
+        let shape = s.shape(3, strategy, NodeHash::Poseidon, K_MEMBERSHIP);
+        let w = AtmsWitness::new(
+            shape,
+            &s.committee,
+            MESSAGE,
+            &s.signatures(&[1, 2, 3], MESSAGE),
+            3,
+        )
+        .unwrap();
+        let run = mock_membership(&w);
+        run.assert_satisfied();
+        assert_eq!(run.output, expected_avk(&s, &[0, 4, 5]));
+    }
+}
+
+fn tampered(
+    strategy: Strategy,
+    change: impl FnOnce(&Setting, &mut AtmsWitness),
+) -> MockRun<G1Affine> {
+    let s = setting(8);
+    let mut w = s.witness(strategy, NodeHash::Poseidon, K_MEMBERSHIP);
+    mock_membership(&w).assert_satisfied();
+    change(&s, &mut w);
+    mock_membership(&w)
+}
+
+fn outsider() -> G1Affine {
+    SecretKey::random(&mut ChaCha8Rng::seed_from_u64(99))
+        .public_key()
+        .0
+}
+
+#[test]
+fn a_non_signer_key_not_in_the_tree_is_rejected() {
+    for strategy in STRATEGIES {
+        tampered(strategy, |_, w| w.slots[1].key = outsider())
+            .assert_rejected_by(Rejection::AdviceCopy);
+    }
+}
+
+#[test]
+fn the_same_non_signer_twice_is_rejected() {
+    for strategy in STRATEGIES {
+        // The disabled fourth slot repeats the third non-signer.
+        tampered(strategy, |_, w| {
+            w.slots[3] = w.slots[2];
+        })
+        .assert_rejected_by_copy();
+    }
+}
+
+#[test]
+fn a_disabled_slot_before_an_enabled_one_is_rejected() {
+    tampered(Strategy::AllLeaves, |_, w| {
+        w.slots[0].enabled = false;
+    })
+    .assert_rejected_by_copy();
+}
+
+#[test]
+fn more_than_n_minus_t_non_signers_is_rejected() {
+    // Three non-signers, t raised from 5 to 6: n - t = 2.
+    tampered(Strategy::AllLeaves, |_, w| w.instance.threshold = 6)
+        .assert_rejected_by(Rejection::Lookup);
+}
+
+#[test]
+fn a_wrong_ivk_is_rejected() {
+    for strategy in STRATEGIES {
+        tampered(strategy, |_, w| {
+            w.ivk = (G1::from(w.ivk) + G1Affine::generator()).to_affine();
+        })
+        .assert_rejected_by(Rejection::PublicInput(0));
+    }
+}
+
+#[test]
+fn a_wrong_message_point_is_rejected_by_the_digest() {
+    tampered(Strategy::AllLeaves, |_, w| {
+        w.hm = hash_to_g2(b"another message", MESSAGE_DST);
+    })
+    .assert_rejected_by(Rejection::PublicInput(1));
+}
+
+#[test]
+fn a_negated_key_is_rejected() {
+    // -vk has the same x: the leaf's parity word tells them apart.
+    tampered(Strategy::Paths, |_, w| w.slots[0].key = -w.slots[0].key)
+        .assert_rejected_by(Rejection::AdviceCopy);
+}
+
+#[test]
+fn the_native_builder_refuses_bad_certificates() {
+    let s = setting(8);
+    let shape = s.shape(2, Strategy::AllLeaves, NodeHash::Poseidon, K_MEMBERSHIP);
+    let sigs = s.signatures(&[0, 2, 3, 5, 7], MESSAGE);
+    assert_eq!(
+        AtmsWitness::new(shape, &s.committee, MESSAGE, &sigs, 5).unwrap_err(),
+        AtmsError::TooManyNonSigners {
+            non_signers: 3,
+            capacity: 2
+        }
+    );
+    let shape = s.shape(4, Strategy::AllLeaves, NodeHash::Poseidon, K_MEMBERSHIP);
+    assert_eq!(
+        AtmsWitness::new(shape, &s.committee, MESSAGE, &sigs, 6).unwrap_err(),
+        AtmsError::BelowThreshold {
+            count: 5,
+            threshold: 6
+        }
+    );
+    assert_eq!(
+        AtmsWitness::new(shape, &s.committee, b"other", &sigs, 5).unwrap_err(),
+        AtmsError::InvalidSignature
+    );
+    let mut swapped = sigs.clone();
+    swapped.swap(0, 1);
+    assert_eq!(
+        AtmsWitness::new(shape, &s.committee, MESSAGE, &swapped, 5).unwrap_err(),
+        AtmsError::SignersNotIncreasing(1)
+    );
+    assert_eq!(
+        AtmsWitness::new(shape, &s.committee, MESSAGE, &sigs, 0).unwrap_err(),
+        AtmsError::ThresholdOutOfRange { threshold: 0, n: 8 }
+    );
+    // Registration: a proof of possession for another key, a repeated key.
+    let pk0 = s.sks[0].public_key();
+    assert_eq!(
+        Committee::register(&[
+            (pk0, s.sks[0].prove_possession()),
+            (s.sks[1].public_key(), s.sks[0].prove_possession())
+        ])
+        .unwrap_err(),
+        AtmsError::InvalidPossession(1)
+    );
+    assert_eq!(
+        Committee::from_keys(vec![pk0, s.sks[1].public_key(), pk0]).unwrap_err(),
+        AtmsError::DuplicateMember {
+            first: 0,
+            second: 2
+        }
+    );
+    // The prover's entry check: sigma outside G2.
+    let mut w = s.witness(Strategy::AllLeaves, NodeHash::Poseidon, K_MEMBERSHIP);
+    w.signature = G2Affine::identity();
+    assert_eq!(
+        w.check_layout().unwrap_err(),
+        AtmsError::InvalidPoint("sigma")
+    );
+}
+
+#[test]
+fn the_cheapest_strategy_follows_the_cost_model() {
+    // One non-signer slot in a big committee: paths; half the committee: the whole tree.
+    assert_eq!(Strategy::cheapest(2048, 1), Strategy::Paths);
+    assert!(Strategy::cheapest(2048, 1024).cut(11) <= 1);
+    assert_eq!(Strategy::cheapest(32, 16), Strategy::AllLeaves);
+    let mid = Strategy::cheapest(2048, 32);
+    assert!(matches!(mid, Strategy::SharedUpper { .. }), "{mid}");
+}
+
+// ---- Full circuit (pairing included) ----
+
+#[test]
+fn full_circuit_accepts_an_honest_certificate() {
+    let s = setting(8);
+    let w = s.witness(Strategy::AllLeaves, NodeHash::Poseidon, K_FULL);
+    let run = mock_full(&w);
+    run.assert_satisfied();
+    println!("record: full n=8 capacity=4: {}", run.stats);
+}
+
+fn tampered_full(change: impl FnOnce(&Setting, &mut AtmsWitness)) -> MockRun<()> {
+    let s = setting(8);
+    let mut w = s.witness(Strategy::AllLeaves, NodeHash::Poseidon, K_FULL);
+    change(&s, &mut w);
+    mock_full(&w)
+}
+
+#[test]
+fn full_circuit_rejects_a_wrong_signature() {
+    // A signature of one signer too few (still in G2).
+    tampered_full(|s, w| {
+        w.signature = (G2::from(w.signature) - s.sks[0].sign(MESSAGE).0).to_affine();
+    })
+    .assert_rejected_by_copy();
+}
+
+#[test]
+#[ignore = "full pairing MockProver, about 4.4 M cells, ~20 s and 2.6 GB each: see the README"]
+fn full_circuit_rejects_a_wrong_message() {
+    // Statement and H(m) for another message; the signature is on MESSAGE.
+    tampered_full(|_, w| {
+        w.hm = hash_to_g2(b"another message", MESSAGE_DST);
+        w.instance.message = bls_atms::message_digest(&w.hm);
+    })
+    .assert_rejected_by_copy();
+}
+
+#[test]
+#[ignore = "full pairing MockProver, about 4.4 M cells, ~20 s and 2.6 GB each: see the README"]
+fn full_circuit_rejects_a_signer_key_subtracted() {
+    // Signer 7 listed as a fourth non-signer (4 <= n - t = 3? no: t lowered to 4 so the count
+    // passes and only the pairing can object).
+    tampered_full(|s, w| {
+        w.instance.threshold = 4;
+        w.slots[3] = bls_atms::NonSignerSlot {
+            enabled: true,
+            index: 7,
+            key: s.committee.keys()[7].0,
+        };
+    })
+    .assert_rejected_by_copy();
+}
+
+#[test]
+#[ignore = "keygen, a real proof and verification at k = 20: see the README"]
+fn real_round_trip_with_pinned_key_and_size() {
+    let s = setting(8);
+    let w = s.witness(Strategy::AllLeaves, NodeHash::Poseidon, K_FULL);
+    let params = setup(K_FULL);
+    let keys = keygen(&params, w.shape).unwrap();
+    let start = std::time::Instant::now();
+    let proof = prove(&params, &keys, &w).unwrap();
+    let prove_s = start.elapsed().as_secs_f64();
+    let start = std::time::Instant::now();
+    verify(&params, &keys, &w.instance, &proof).unwrap();
+    let verify_ms = start.elapsed().as_secs_f64() * 1e3;
+    let fingerprint = tms_gadgets::testing::vk_fingerprint(&keys.pk);
+    println!(
+        "record: full n=8 real proof: {} proof {} bytes prove {prove_s:.1} s verify {verify_ms:.1} ms vk {fingerprint}",
+        keys.stats,
+        proof.len()
+    );
+    let mut wrong = w.instance;
+    wrong.threshold = 4;
+    assert_eq!(
+        verify(&params, &keys, &wrong, &proof),
+        Err(AtmsError::ProofRejected)
+    );
+    let mut wrong = w.instance;
+    wrong.message = bls_atms::message_digest(&hash_to_g2(b"x", MESSAGE_DST));
+    assert_eq!(
+        verify(&params, &keys, &wrong, &proof),
+        Err(AtmsError::ProofRejected)
+    );
+    assert_eq!(fingerprint, PINNED_VK);
+    assert_eq!(proof.len(), PINNED_PROOF_BYTES);
+}
+
+const PINNED_VK: &str = "unpinned";
+const PINNED_PROOF_BYTES: usize = 0;
