@@ -13,6 +13,14 @@ pub enum Error {
         /// Largest supported N.
         max: usize,
     },
+    /// Two committee members have the same public key.
+    #[error("keys {first} and {second} are equal")]
+    DuplicateKey {
+        /// The first occurrence.
+        first: usize,
+        /// The repeated one.
+        second: usize,
+    },
     /// The threshold t is zero or larger than N.
     #[error("threshold t = {t} must satisfy 1 <= t <= N = {n}")]
     ThresholdOutOfRange {

@@ -1,7 +1,8 @@
 //! The committee's Merkle tree of Lamport+ public keys (Rescue-Prime `merge` nodes, the tree
 //! winterfell's `MerkleTree<Rp64_256>` would build). N keys are padded to the next power of two
 //! with zero leaves; a zero leaf cannot sign (it would need a Lamport+ key whose accumulator is
-//! the zero digest, a Rescue preimage).
+//! the zero digest, a Rescue preimage). Keys must be distinct (a repeated key would let one
+//! signature count twice).
 
 use crate::error::Error;
 use crate::hash::{merge, Digest, ZERO_DIGEST};
@@ -24,6 +25,13 @@ impl KeyTree {
     /// Builds the tree over `keys` (N = `keys.len()`, 2 <= N <= 2^16).
     pub fn new(keys: &[PublicKey]) -> Result<Self, Error> {
         check_num_keys(keys.len())?;
+        let mut seen = std::collections::BTreeMap::new();
+        for (i, k) in keys.iter().enumerate() {
+            let id = k.0.map(|e| e.as_int());
+            if let Some(first) = seen.insert(id, i) {
+                return Err(Error::DuplicateKey { first, second: i });
+            }
+        }
         let width = keys.len().next_power_of_two();
         let mut leaves: Vec<Digest> = keys.iter().map(|k| k.0).collect();
         leaves.resize(width, ZERO_DIGEST);

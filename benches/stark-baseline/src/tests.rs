@@ -117,6 +117,30 @@ fn honest_threshold_proof_verifies() {
     verify(proof, &inputs).unwrap();
 }
 
+fn two_key_proof_verifies(msg: Message) {
+    let keys = generate_keys(2, 5);
+    let pks: Vec<_> = keys.iter().map(SecretKey::public_key).collect();
+    let tree = KeyTree::new(&pks).unwrap();
+    let sigs: Vec<_> = (0..2).map(|i| (i, keys[i].sign(&msg))).collect();
+    let (proof, inputs) = prove(&tree, &msg, &sigs).unwrap();
+    verify(proof, &inputs).unwrap();
+}
+
+#[test]
+fn smallest_committee_proof_verifies() {
+    // N = 2: one Merkle level
+    two_key_proof_verifies(Message::from_bytes(b"two keys"));
+}
+
+/// A message with no 1 bits: lanes A and B only copy, so their capacity columns are constant and
+/// their constraints vanish identically, which winterfell's debug-only degree check refuses
+/// (declared degrees cannot be zero); release builds prove and verify it.
+#[cfg(not(debug_assertions))]
+#[test]
+fn all_zero_message_proof_verifies() {
+    two_key_proof_verifies(Message::new([0; 4]).unwrap());
+}
+
 // FORGED SIGNATURE
 // ================================================================================================
 
@@ -233,6 +257,7 @@ fn outsider_leaf_not_in_merkle_input_rejected_by_prover_trace_check() {
 // WRONG ROOT, WRONG MESSAGE
 // ================================================================================================
 
+/// An honest proof checked against another root (the root is bound through Fiat-Shamir).
 #[test]
 fn wrong_root_rejected_by_verifier() {
     let fx = fixture(4, &[0, 1, 2, 3]);
@@ -240,6 +265,35 @@ fn wrong_root_rejected_by_verifier() {
     let other = fixture(5, &[]);
     inputs.root = other.tree.root();
     let r = verify(proof, &inputs);
+    assert!(matches!(r, Err(Error::Verification(_))), "{r:?}");
+}
+
+/// The honest trace, with public inputs naming another tree's root.
+fn honest_trace_with_other_root() -> (TraceTable<Felt>, PublicInputs) {
+    let fx = fixture(4, &[0, 1, 2, 3]);
+    let mut inputs = fx.inputs();
+    inputs.root = fixture(5, &[]).tree.root();
+    (fx.trace(), inputs)
+}
+
+#[cfg(debug_assertions)]
+#[test]
+fn wrong_root_claimed_rejected_by_prover_trace_check() {
+    let (trace, inputs) = honest_trace_with_other_root();
+    let msg = prover_trace_check_message(trace, inputs);
+    let step = HASH_CYCLE * 2 - 1; // slot 0, after 2 levels
+    let expected = format!(
+        "trace does not satisfy assertion main_trace({}, {step})",
+        COL_MK + 4
+    );
+    assert!(msg.starts_with(&expected), "{msg}");
+}
+
+#[cfg(not(debug_assertions))]
+#[test]
+fn wrong_root_claimed_proof_rejected_by_verifier() {
+    let (trace, inputs) = honest_trace_with_other_root();
+    let r = verifier_result_on_invalid_trace(trace, inputs);
     assert!(matches!(r, Err(Error::Verification(_))), "{r:?}");
 }
 
@@ -255,6 +309,7 @@ fn wrong_message_rejected_by_verifier() {
 // t + 1 CLAIMED
 // ================================================================================================
 
+/// An honest proof checked with t + 1 (t is bound through Fiat-Shamir).
 #[test]
 fn t_plus_one_rejected_by_verifier() {
     let fx = fixture(4, &[0, 3]);
