@@ -22,7 +22,7 @@ use tms_gadgets::{
     hash::{rescue::rescue_prime_hash, NativeHash, Poseidon, RescuePrime},
     params::{params_from_ptau, sha256_hex},
     schnorr::{Signature, SigningKey, VerifyingKey},
-    testing::{CircuitHarness, INSECURE_SEED, UNUSABLE_ROWS},
+    testing::INSECURE_SEED,
     Fr,
 };
 
@@ -46,6 +46,8 @@ fn at(path: &Path, msg: impl fmt::Display) -> CliError {
 
 /// The most advice columns keygen accepts before asking for larger parameters.
 const MAX_ADVICE_COLUMNS: usize = 32;
+/// halo2-base advice columns the demo allows itself (beside the custom gates' columns).
+const DEMO_ADVICE_COLUMNS: usize = 4;
 
 fn read_bytes(path: &Path) -> Result<Vec<u8>> {
     let bytes = fs::read(path).map_err(|e| at(path, format!("cannot read: {e}")))?;
@@ -328,20 +330,9 @@ pub fn keygen(
         k: params.k(),
     };
     shape.validate().map_err(|e| at(params_path, e))?;
-    // Measure the circuit first so that too-small parameters fail fast, with the k to use.
-    let probe = AtmsShape { k: 20, ..shape };
-    let cert = Certificate {
-        message: Fr::zero(),
-        signatures: vec![],
-    };
-    let witness =
-        AtmsWitness::new(probe, &committee, &cert, 0).map_err(|e| CliError(e.to_string()))?;
-    let (_, stats) = CircuitHarness::new(20)
-        .measure(|ctx, range| schnorr_atms::synthesize(ctx, range, &witness));
-    let rows = |k: u32| (1usize << k) - UNUSABLE_ROWS;
-    let needed = (10..=24)
-        .find(|k| stats.advice_cells.div_ceil(rows(*k)) <= MAX_ADVICE_COLUMNS)
-        .unwrap_or(25);
+    // Lay the circuit out first so that too-small parameters fail fast, with the k to use.
+    let needed =
+        schnorr_atms::min_k(&shape, MAX_ADVICE_COLUMNS).map_err(|e| CliError(e.to_string()))?;
     if params.k() < needed {
         return Err(at(
             params_path,
@@ -351,13 +342,7 @@ pub fn keygen(
             ),
         ));
     }
-    tracing::info!(
-        n,
-        ?mode,
-        k = params.k(),
-        cells = stats.advice_cells,
-        "keygen"
-    );
+    tracing::info!(n, ?mode, k = params.k(), needed, "keygen");
     let bar = spinner("generating keys");
     let start = Instant::now();
     let keys = atms_keygen(&params, shape).map_err(|e| at(params_path, e))?;
@@ -524,7 +509,6 @@ pub fn demo() -> Result<()> {
     const COMMITTEE: usize = 6;
     const SIGNERS: [usize; 4] = [0, 2, 3, 5];
     const THRESHOLD: u64 = 3;
-    const K: u32 = 17;
     let err = |e: AtmsError| CliError(e.to_string());
     let mut rng = ChaCha20Rng::seed_from_u64(2026);
     let members: Vec<SigningKey> = (0..COMMITTEE)
@@ -545,11 +529,12 @@ pub fn demo() -> Result<()> {
         })
         .collect::<Result<Vec<_>>>()?;
     let certificate = Certificate::aggregate(&committee, message, &signatures).map_err(err)?;
-    let shape = AtmsShape {
+    let mut shape = AtmsShape {
         n: COMMITTEE,
         mode: CommitmentMode::Flat,
-        k: K,
+        k: 20,
     };
+    shape.k = schnorr_atms::min_k(&shape, DEMO_ADVICE_COLUMNS).map_err(err)?;
     let witness = AtmsWitness::new(shape, &committee, &certificate, THRESHOLD).map_err(err)?;
     println!(
         "committee: {COMMITTEE} Grumpkin keys, flat Rescue-Prime commitment {}",
@@ -562,7 +547,7 @@ pub fn demo() -> Result<()> {
     eprintln!("WARNING: the demo uses INSECURE test parameters (fixed public seed)");
 
     let start = Instant::now();
-    let params = schnorr_atms::setup(K);
+    let params = schnorr_atms::setup(shape.k);
     let setup_time = start.elapsed();
     let bar = spinner("generating keys");
     let start = Instant::now();

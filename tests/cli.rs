@@ -59,7 +59,7 @@ fn full_flow_proves_and_verifies() {
         &[
             "committee",
             "--size",
-            "3",
+            "4",
             "--seed",
             "7",
             "--out",
@@ -163,7 +163,7 @@ fn full_flow_proves_and_verifies() {
             "proof.bin",
         ],
     );
-    assert!(out.starts_with("verified: at least 2 of 3"), "{out}");
+    assert!(out.starts_with("verified: at least 2 of 4"), "{out}");
 
     // The same proof against a stronger claim fails.
     let public = std::fs::read_to_string(d.join("public.json")).unwrap();
@@ -199,11 +199,11 @@ fn full_flow_proves_and_verifies() {
         "2 valid signatures are below the threshold 3",
         Some("p3.bin"),
     );
-    p[6] = "4";
+    p[6] = "5";
     fails(
         &d,
         &p,
-        "--threshold: threshold 4 is above the 3 signature slots",
+        "--threshold: threshold 5 is above the 4 signature slots",
         Some("p3.bin"),
     );
 

@@ -11,6 +11,11 @@
 //! | Grumpkin curve (add, double, scalar and multi-scalar multiplication) | `halo2curves`' `grumpkin` | [`ecc::GrumpkinChip`] |
 //! | BLS on BN254: RFC 9380 hash to G2, keys, proofs of possession, aggregation, pairing check | [`bls`] | (the BLS ATMS circuit, to come) |
 //! | Schnorr signatures on Grumpkin | [`schnorr::SigningKey`], [`schnorr::VerifyingKey`] | [`schnorr::SchnorrChip`] |
+//! | Rescue-Prime on a custom round gate (180 cells per permutation) | [`hash::RescuePrime`] | [`hash::RescueGateChip`] |
+//! | `s G + c P` on a custom Straus gate (16 cells per bit), Schnorr verification on it | `halo2curves`' `grumpkin`, [`straus::ladder_rows`] | [`straus::StrausChip`] |
+//!
+//! The custom gates live beside halo2-base's columns in one circuit, [`hybrid::HybridCircuit`],
+//! linked to halo2-base's cells through its copy manager (see [`hybrid`]).
 //!
 //! The proving backend is `halo2-axiom`, reached only through [`halo2_base`]'s re-exports so that
 //! there is one copy of every type. [`testing`] holds the harness every crate of the workspace
@@ -22,11 +27,12 @@ pub mod bls;
 pub mod ecc;
 mod error;
 pub mod hash;
-pub mod ladder;
+pub mod hybrid;
 pub mod merkle;
 pub mod params;
 pub mod proving;
 pub mod schnorr;
+pub mod straus;
 pub mod testing;
 
 pub use error::GadgetError;

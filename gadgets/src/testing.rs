@@ -40,7 +40,10 @@ use halo2_base::{
 use rand_chacha::{rand_core::SeedableRng, ChaCha20Rng};
 use sha3::{Digest, Sha3_256};
 
-use crate::Fr;
+use crate::{
+    hybrid::{CustomRegion, HybridCircuit},
+    Fr,
+};
 
 /// Rows kept free at the bottom of the circuit for blinding factors.
 pub const UNUSABLE_ROWS: usize = 9;
@@ -62,6 +65,9 @@ pub struct CircuitStats {
     pub lookup_advice_columns: usize,
     /// Fixed columns.
     pub fixed_columns: usize,
+    /// Rows used by the custom gates ([`crate::hybrid`]); their cells and columns are included
+    /// in `advice_cells` and `advice_columns`.
+    pub custom_rows: usize,
 }
 
 impl CircuitStats {
@@ -76,7 +82,20 @@ impl CircuitStats {
             advice_columns: params.num_advice_per_phase.iter().sum(),
             lookup_advice_columns: params.num_lookup_advice_per_phase.iter().sum(),
             fixed_columns: params.num_fixed,
+            custom_rows: 0,
         }
+    }
+
+    /// The statistics of a laid-out hybrid circuit (halo2-base's part configured by `params`).
+    pub fn of_hybrid(circuit: &HybridCircuit, params: &BaseCircuitParams) -> Self {
+        let mut stats = Self::of(&circuit.builder, params);
+        if circuit.custom_gates {
+            stats.advice_cells += circuit.custom.num_cells();
+            stats.advice_columns += crate::hybrid::COLUMNS;
+            stats.fixed_columns += crate::hybrid::FIXED_COLUMNS;
+            stats.custom_rows = circuit.custom_rows();
+        }
+        stats
     }
 }
 
@@ -84,14 +103,15 @@ impl std::fmt::Display for CircuitStats {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "k={} advice_cells={} lookup_cells={} fixed_cells={} advice_cols={} lookup_cols={} fixed_cols={}",
+            "k={} advice_cells={} lookup_cells={} fixed_cells={} advice_cols={} lookup_cols={} fixed_cols={} custom_rows={}",
             self.k,
             self.advice_cells,
             self.lookup_cells,
             self.fixed_cells,
             self.advice_columns,
             self.lookup_advice_columns,
-            self.fixed_columns
+            self.fixed_columns,
+            self.custom_rows
         )
     }
 }
@@ -212,6 +232,10 @@ pub struct RoundTrip {
 }
 
 /// Builds circuits from a synthesis closure and runs them under MockProver or the real prover.
+///
+/// The plain methods (`measure`, `mock`, `prove_and_verify`, ...) lay out halo2-base only; the
+/// `*_custom` ones give the closure a [`CustomRegion`] too and configure the custom gates of
+/// [`crate::hybrid`].
 #[derive(Clone, Debug)]
 pub struct CircuitHarness {
     k: u32,
@@ -226,6 +250,16 @@ pub trait Synthesis<R>:
 {
 }
 impl<R, T: Fn(&mut Context<Fr>, &RangeChip<Fr>) -> (R, Vec<AssignedValue<Fr>>)> Synthesis<R> for T {}
+
+/// A synthesis closure that also appends custom-gate rows.
+pub trait CustomSynthesis<R>:
+    Fn(&mut Context<Fr>, &RangeChip<Fr>, &CustomRegion) -> (R, Vec<AssignedValue<Fr>>)
+{
+}
+impl<R, T: Fn(&mut Context<Fr>, &RangeChip<Fr>, &CustomRegion) -> (R, Vec<AssignedValue<Fr>>)>
+    CustomSynthesis<R> for T
+{
+}
 
 impl CircuitHarness {
     /// A harness for circuits of `2^k` rows, range lookups of `k - 1` bits.
@@ -252,11 +286,28 @@ impl CircuitHarness {
         self
     }
 
-    fn builder(&self, stage: CircuitBuilderStage) -> BaseCircuitBuilder<Fr> {
-        BaseCircuitBuilder::from_stage(stage)
-            .use_k(self.k as usize)
-            .use_lookup_bits(self.lookup_bits)
-            .use_instance_columns(1)
+    fn circuit(&self, stage: CircuitBuilderStage, custom_gates: bool) -> HybridCircuit {
+        HybridCircuit {
+            builder: BaseCircuitBuilder::from_stage(stage)
+                .use_k(self.k as usize)
+                .use_lookup_bits(self.lookup_bits)
+                .use_instance_columns(1),
+            custom: CustomRegion::new(),
+            custom_gates,
+        }
+    }
+
+    /// Fixes the column configuration once the layout is done; panics if the custom rows do
+    /// not fit `2^k`.
+    fn finish(&self, circuit: &mut HybridCircuit) -> CircuitStats {
+        let rows = circuit.custom_rows() + UNUSABLE_ROWS;
+        assert!(
+            rows <= 1 << self.k,
+            "{rows} custom rows do not fit k = {}",
+            self.k
+        );
+        let params = circuit.builder.calculate_params(Some(UNUSABLE_ROWS));
+        CircuitStats::of_hybrid(circuit, &params)
     }
 
     /// Lays out the circuit and returns its statistics without running any prover.
@@ -264,11 +315,26 @@ impl CircuitHarness {
         &self,
         f: impl FnOnce(&mut Context<Fr>, &RangeChip<Fr>) -> R,
     ) -> (R, CircuitStats) {
-        let mut builder = self.builder(CircuitBuilderStage::Keygen);
-        let range = builder.range_chip();
-        let out = f(builder.main(0), &range);
-        let params = builder.calculate_params(Some(UNUSABLE_ROWS));
-        let stats = CircuitStats::of(&builder, &params);
+        self.measure_layout(false, |ctx, range, _| f(ctx, range))
+    }
+
+    /// [`Self::measure`] with the custom gates.
+    pub fn measure_custom<R>(
+        &self,
+        f: impl FnOnce(&mut Context<Fr>, &RangeChip<Fr>, &CustomRegion) -> R,
+    ) -> (R, CircuitStats) {
+        self.measure_layout(true, f)
+    }
+
+    fn measure_layout<R>(
+        &self,
+        custom_gates: bool,
+        f: impl FnOnce(&mut Context<Fr>, &RangeChip<Fr>, &CustomRegion) -> R,
+    ) -> (R, CircuitStats) {
+        let mut circuit = self.circuit(CircuitBuilderStage::Keygen, custom_gates);
+        let range = circuit.builder.range_chip();
+        let out = f(circuit.builder.main(0), &range, &circuit.custom);
+        let stats = self.finish(&mut circuit);
         (out, stats)
     }
 
@@ -287,16 +353,41 @@ impl CircuitHarness {
         f: impl FnOnce(&mut Context<Fr>, &RangeChip<Fr>) -> (R, Vec<AssignedValue<Fr>>),
         public: impl FnOnce(Vec<Fr>) -> Vec<Fr>,
     ) -> MockRun<R> {
-        let mut builder = self.builder(CircuitBuilderStage::Mock);
-        let range = builder.range_chip();
-        let (output, publics) = f(builder.main(0), &range);
+        self.mock_layout(false, |ctx, range, _| f(ctx, range), public)
+    }
+
+    /// [`Self::mock`] with the custom gates.
+    pub fn mock_custom<R>(
+        &self,
+        f: impl FnOnce(&mut Context<Fr>, &RangeChip<Fr>, &CustomRegion) -> (R, Vec<AssignedValue<Fr>>),
+    ) -> MockRun<R> {
+        self.mock_layout(true, f, |values| values)
+    }
+
+    /// [`Self::mock_with_public`] with the custom gates.
+    pub fn mock_custom_with_public<R>(
+        &self,
+        f: impl FnOnce(&mut Context<Fr>, &RangeChip<Fr>, &CustomRegion) -> (R, Vec<AssignedValue<Fr>>),
+        public: impl FnOnce(Vec<Fr>) -> Vec<Fr>,
+    ) -> MockRun<R> {
+        self.mock_layout(true, f, public)
+    }
+
+    fn mock_layout<R>(
+        &self,
+        custom_gates: bool,
+        f: impl FnOnce(&mut Context<Fr>, &RangeChip<Fr>, &CustomRegion) -> (R, Vec<AssignedValue<Fr>>),
+        public: impl FnOnce(Vec<Fr>) -> Vec<Fr>,
+    ) -> MockRun<R> {
+        let mut circuit = self.circuit(CircuitBuilderStage::Mock, custom_gates);
+        let range = circuit.builder.range_chip();
+        let (output, publics) = f(circuit.builder.main(0), &range, &circuit.custom);
         let public_values: Vec<Fr> = publics.iter().map(|v| *v.value()).collect();
-        builder.assigned_instances = vec![publics];
-        let params = builder.calculate_params(Some(UNUSABLE_ROWS));
-        let stats = CircuitStats::of(&builder, &params);
+        circuit.builder.assigned_instances = vec![publics];
+        let stats = self.finish(&mut circuit);
         let instances = public(public_values.clone());
         let prover =
-            MockProver::run(self.k, &builder, vec![instances]).expect("MockProver synthesis");
+            MockProver::run(self.k, &circuit, vec![instances]).expect("MockProver synthesis");
         MockRun {
             output,
             stats,
@@ -317,23 +408,41 @@ impl CircuitHarness {
         f: impl Synthesis<R>,
         public: impl FnOnce(Vec<Fr>) -> Vec<Fr>,
     ) -> RoundTrip {
-        let params = self.params.clone().unwrap_or_else(|| kzg_params(self.k));
-        let mut builder = self.builder(CircuitBuilderStage::Keygen);
-        let range = builder.range_chip();
-        let (_, publics) = f(builder.main(0), &range);
-        builder.assigned_instances = vec![publics];
-        let config = builder.calculate_params(Some(UNUSABLE_ROWS));
-        let stats = CircuitStats::of(&builder, &config);
-        let vk = keygen_vk(&params, &builder).expect("keygen_vk");
-        let pk = keygen_pk(&params, vk, &builder).expect("keygen_pk");
-        let break_points = builder.break_points();
-        drop(builder);
+        self.round_trip(false, |ctx, range, _| f(ctx, range), public)
+    }
 
-        let mut prover = BaseCircuitBuilder::prover(config, break_points);
-        let range = prover.range_chip();
-        let (_, publics) = f(prover.main(0), &range);
+    /// [`Self::prove_and_verify`] with the custom gates.
+    pub fn prove_and_verify_custom<R>(&self, f: impl CustomSynthesis<R>) -> RoundTrip {
+        self.round_trip(true, f, |values| values)
+    }
+
+    fn round_trip<R>(
+        &self,
+        custom_gates: bool,
+        f: impl CustomSynthesis<R>,
+        public: impl FnOnce(Vec<Fr>) -> Vec<Fr>,
+    ) -> RoundTrip {
+        let params = self.params.clone().unwrap_or_else(|| kzg_params(self.k));
+        let mut circuit = self.circuit(CircuitBuilderStage::Keygen, custom_gates);
+        let range = circuit.builder.range_chip();
+        let (_, publics) = f(circuit.builder.main(0), &range, &circuit.custom);
+        circuit.builder.assigned_instances = vec![publics];
+        let stats = self.finish(&mut circuit);
+        let vk = keygen_vk(&params, &circuit).expect("keygen_vk");
+        let pk = keygen_pk(&params, vk, &circuit).expect("keygen_pk");
+        let config = circuit.builder.config_params.clone();
+        let break_points = circuit.builder.break_points();
+        drop(circuit);
+
+        let mut prover = HybridCircuit {
+            builder: BaseCircuitBuilder::prover(config, break_points),
+            custom: CustomRegion::new(),
+            custom_gates,
+        };
+        let range = prover.builder.range_chip();
+        let (_, publics) = f(prover.builder.main(0), &range, &prover.custom);
         let public_values: Vec<Fr> = publics.iter().map(|v| *v.value()).collect();
-        prover.assigned_instances = vec![publics];
+        prover.builder.assigned_instances = vec![publics];
         let proof =
             crate::proving::prove_shplonk(&params, &pk, prover, &public_values).expect("prover");
         let claimed = public(public_values.clone());

@@ -14,7 +14,10 @@ use rand_chacha::ChaCha8Rng;
 use schnorr_atms::{
     keygen, prove, setup, verify, AtmsShape, AtmsWitness, Certificate, CommitmentMode, Committee,
 };
-use tms_gadgets::{hash::RescuePrime, schnorr::SigningKey, testing::CircuitHarness, Fr};
+use tms_gadgets::{hash::RescuePrime, schnorr::SigningKey, Fr};
+
+/// At most this many halo2-base advice columns beside the custom gates' 16.
+const BASE_COLUMNS: usize = 4;
 
 /// User + system CPU seconds of this process.
 fn cpu_seconds() -> f64 {
@@ -69,16 +72,13 @@ fn bench(c: &mut Criterion) {
             .map(|sk| (sk.verifying_key(), sk.sign(&RescuePrime, message).unwrap()))
             .collect();
         let cert = Certificate::aggregate(&committee, message, &sigs).unwrap();
-        // Measure the cells at a generous k, then pick k for about 8 advice columns.
+        // The smallest k that holds the custom rows with at most BASE_COLUMNS base columns.
         let probe = AtmsShape {
             n,
             mode: CommitmentMode::Flat,
             k: 20,
         };
-        let w = AtmsWitness::new(probe, &committee, &cert, t as u64).unwrap();
-        let (_, stats) =
-            CircuitHarness::new(20).measure(|ctx, range| schnorr_atms::synthesize(ctx, range, &w));
-        let k = ((stats.advice_cells / 8).max(1 << 16) as f64).log2().ceil() as u32;
+        let k = schnorr_atms::min_k(&probe, BASE_COLUMNS).unwrap();
         let shape = AtmsShape { k, ..probe };
         let witness = AtmsWitness::new(shape, &committee, &cert, t as u64).unwrap();
 

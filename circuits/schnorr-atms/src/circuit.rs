@@ -9,6 +9,11 @@
 //! both:    count = sum enabled_i;  threshold < 2^b;  threshold < count + 1
 //! ```
 //!
+//! The hashes (commitment, Merkle nodes, challenges) run on the Rescue-Prime round gate and each
+//! Schnorr check `s G = R + c pk` is one Straus ladder `s G + c (-pk)` on the custom gates of
+//! [`tms_gadgets::hybrid`]; curve checks, the canonical-challenge bound, counting and the
+//! threshold comparison stay on halo2-base.
+//!
 //! Not constrained: the keys and signatures of disabled slots beyond being on the curve (they
 //! do not count). In Merkle mode a disabled slot still proves a distinct committee member, so
 //! it cannot take an index a signer needs.
@@ -20,9 +25,11 @@ use halo2_base::{
 };
 use tms_gadgets::{
     ecc::{GrumpkinAffine, GrumpkinChip, GrumpkinScalar},
-    hash::{HashInstructions, RescueChip},
+    hash::{HashInstructions, RescueGateChip},
+    hybrid::CustomRegion,
     merkle::{AssignedMerklePath, MerkleChip},
-    schnorr::{SchnorrChip, Signature},
+    schnorr::Signature,
+    straus::StrausChip,
     Fr,
 };
 
@@ -36,14 +43,17 @@ fn placeholder_signature() -> Signature {
     }
 }
 
-/// Lays out the ATMS circuit for `witness` and returns the public cells in instance order.
+/// Lays out the ATMS circuit for `witness` (halo2-base cells on `ctx`, ladders and Rescue
+/// rounds on `custom`) and returns the public cells in instance order.
 pub fn synthesize(
     ctx: &mut Context<Fr>,
     range: &RangeChip<Fr>,
+    custom: &CustomRegion,
     witness: &AtmsWitness,
 ) -> Vec<AssignedValue<Fr>> {
     let ecc = GrumpkinChip::new(range);
-    let schnorr = SchnorrChip::new(ecc.clone(), RescueChip::new());
+    let hasher = RescueGateChip::new(custom.clone());
+    let straus = StrausChip::new(range, custom.clone());
     let gate = range.gate();
     let message = ctx.load_witness(witness.instance.message);
     let threshold = ctx.load_witness(Fr::from(witness.instance.threshold));
@@ -70,10 +80,10 @@ pub fn synthesize(
     let commitment = match witness.shape.mode {
         CommitmentMode::Flat => {
             let coordinates: Vec<_> = slot_keys.iter().flat_map(|p| [p.x, p.y]).collect();
-            RescueChip::new().hash_leaf(ctx, &coordinates)
+            hasher.hash_leaf(ctx, &coordinates)
         }
         CommitmentMode::Merkle { .. } => {
-            let merkle = MerkleChip::new(RescueChip::new(), range);
+            let merkle = MerkleChip::new(hasher.clone(), range);
             let leaves: Vec<_> = slot_keys
                 .iter()
                 .map(|p| merkle.hasher().hash_leaf(ctx, &[p.x, p.y]))
@@ -97,10 +107,12 @@ pub fn synthesize(
     for (slot, pk) in witness.slots.iter().zip(&slot_keys) {
         let enabled = ctx.load_witness(Fr::from(slot.signature.is_some() as u64));
         gate.assert_bit(ctx, enabled);
-        let sig = schnorr
-            .load_signature(ctx, &slot.signature.unwrap_or_else(placeholder_signature))
+        let sig = slot.signature.unwrap_or_else(placeholder_signature);
+        let r = ecc
+            .load_point(ctx, sig.r)
             .expect("signatures are validated before synthesis");
-        schnorr.verify(ctx, pk, message, &sig, enabled);
+        let c = hasher.hash_leaf(ctx, &[r.x, r.y, pk.x, pk.y, message]);
+        straus.verify_schnorr(ctx, pk, c, &r, &sig.s, enabled);
         count = gate.add(ctx, count, enabled);
     }
 

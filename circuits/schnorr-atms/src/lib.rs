@@ -25,7 +25,9 @@ mod prover;
 
 pub use circuit::synthesize;
 pub use native::{Certificate, Committee, SlotWitness};
-pub use prover::{keygen, prove, read_vk, setup, verify, verify_with_vk, AtmsKeys};
+pub use prover::{
+    custom_rows, keygen, min_k, prove, read_vk, setup, verify, verify_with_vk, AtmsKeys,
+};
 
 use thiserror::Error;
 use tms_gadgets::{Fr, GadgetError};

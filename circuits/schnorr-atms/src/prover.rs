@@ -1,7 +1,7 @@
 //! `setup / keygen / prove / verify`.
 
 use halo2_base::{
-    gates::circuit::{builder::BaseCircuitBuilder, BaseCircuitParams, CircuitBuilderStage},
+    gates::circuit::{builder::BaseCircuitBuilder, CircuitBuilderStage},
     halo2_proofs::{
         halo2curves::bn256::{Bn256, G1Affine},
         plonk::{keygen_pk, keygen_vk, ProvingKey, VerifyingKey},
@@ -11,6 +11,7 @@ use halo2_base::{
 };
 use rand::SeedableRng;
 use tms_gadgets::{
+    hybrid::{CustomRegion, HybridCircuit, HybridParams},
     proving::{prove_shplonk, verify_shplonk},
     schnorr::SigningKey,
     testing::{kzg_params, CircuitStats, UNUSABLE_ROWS},
@@ -28,7 +29,7 @@ pub struct AtmsKeys {
     /// The proving key (contains the verifying key).
     pub pk: ProvingKey<G1Affine>,
     /// Column configuration.
-    pub config: BaseCircuitParams,
+    pub config: HybridParams,
     /// Where the virtual columns break into physical ones.
     pub break_points: Vec<Vec<usize>>,
     /// Cells, columns, k.
@@ -50,11 +51,57 @@ pub fn setup(k: u32) -> ParamsKZG<Bn256> {
     kzg_params(k)
 }
 
-fn builder(shape: &AtmsShape, stage: CircuitBuilderStage) -> BaseCircuitBuilder<tms_gadgets::Fr> {
-    BaseCircuitBuilder::from_stage(stage)
-        .use_k(shape.k as usize)
-        .use_lookup_bits(shape.k as usize - 1)
-        .use_instance_columns(1)
+fn keygen_circuit(shape: &AtmsShape) -> HybridCircuit {
+    HybridCircuit {
+        builder: BaseCircuitBuilder::from_stage(CircuitBuilderStage::Keygen)
+            .use_k(shape.k as usize)
+            .use_lookup_bits(shape.k as usize - 1)
+            .use_instance_columns(1),
+        custom: CustomRegion::new(),
+        custom_gates: true,
+    }
+}
+
+/// Lays out `witness` on `circuit` and exposes the public cells.
+fn lay_out(circuit: &mut HybridCircuit, witness: &AtmsWitness) {
+    let range = circuit.builder.range_chip();
+    let publics = synthesize(circuit.builder.main(0), &range, &circuit.custom, witness);
+    circuit.builder.assigned_instances = vec![publics];
+}
+
+/// Custom rows the shape needs: a ladder and a challenge hash per slot, plus the commitment.
+pub fn custom_rows(shape: &AtmsShape) -> usize {
+    let perm = tms_gadgets::hash::rescue_gate::permutation_rows();
+    let challenge = 2 * perm;
+    let commitment = match shape.mode {
+        crate::CommitmentMode::Flat => (2 * shape.n).div_ceil(3) * perm,
+        crate::CommitmentMode::Merkle { slots } => slots * (1 + shape.depth()) * perm,
+    };
+    shape.slots() * (tms_gadgets::straus::LADDER_ROWS + challenge) + commitment
+}
+
+/// The smallest k whose rows hold the custom gates and whose halo2-base part needs at most
+/// `max_columns` advice columns.
+pub fn min_k(shape: &AtmsShape, max_columns: usize) -> Result<u32, AtmsError> {
+    let probe = AtmsShape { k: 20, ..*shape };
+    probe.validate()?;
+    let witness = keygen_witness(probe)?;
+    let mut circuit = keygen_circuit(&probe);
+    lay_out(&mut circuit, &witness);
+    let base_cells: usize = circuit
+        .builder
+        .statistics()
+        .gate
+        .total_advice_per_phase
+        .iter()
+        .sum();
+    let custom = circuit.custom_rows();
+    (10..=26)
+        .find(|k| {
+            let rows = (1usize << k) - UNUSABLE_ROWS;
+            custom <= rows && base_cells.div_ceil(rows) <= max_columns
+        })
+        .ok_or(AtmsError::CircuitTooLarge(26))
 }
 
 /// A witness of the right shape with no signatures, for keygen.
@@ -76,19 +123,20 @@ fn keygen_witness(shape: AtmsShape) -> Result<AtmsWitness, AtmsError> {
 pub fn keygen(params: &ParamsKZG<Bn256>, shape: AtmsShape) -> Result<AtmsKeys, AtmsError> {
     shape.validate()?;
     let witness = keygen_witness(shape)?;
-    let mut b = builder(&shape, CircuitBuilderStage::Keygen);
-    let range = b.range_chip();
-    let publics = synthesize(b.main(0), &range, &witness);
-    b.assigned_instances = vec![publics];
-    let config = b.calculate_params(Some(UNUSABLE_ROWS));
-    let stats = CircuitStats::of(&b, &config);
-    let vk = keygen_vk(params, &b).map_err(|_| AtmsError::CircuitTooLarge(shape.k))?;
-    let pk = keygen_pk(params, vk, &b).map_err(|_| AtmsError::CircuitTooLarge(shape.k))?;
+    let mut circuit = keygen_circuit(&shape);
+    lay_out(&mut circuit, &witness);
+    if circuit.custom_rows() + UNUSABLE_ROWS > 1 << shape.k {
+        return Err(AtmsError::CircuitTooLarge(shape.k));
+    }
+    let base = circuit.builder.calculate_params(Some(UNUSABLE_ROWS));
+    let stats = CircuitStats::of_hybrid(&circuit, &base);
+    let vk = keygen_vk(params, &circuit).map_err(|_| AtmsError::CircuitTooLarge(shape.k))?;
+    let pk = keygen_pk(params, vk, &circuit).map_err(|_| AtmsError::CircuitTooLarge(shape.k))?;
     Ok(AtmsKeys {
         shape,
         pk,
-        config,
-        break_points: b.break_points(),
+        config: circuit.params(),
+        break_points: circuit.builder.break_points(),
         stats,
     })
 }
@@ -103,12 +151,19 @@ pub fn prove(
         return Err(AtmsError::ShapeMismatch);
     }
     witness.instance.validate(&witness.shape)?;
-    let mut b = BaseCircuitBuilder::prover(keys.config.clone(), keys.break_points.clone());
-    let range = b.range_chip();
-    let publics = synthesize(b.main(0), &range, witness);
-    b.assigned_instances = vec![publics];
-    prove_shplonk(params, &keys.pk, b, &witness.instance.to_public_inputs())
-        .ok_or(AtmsError::CircuitTooLarge(keys.shape.k))
+    let mut circuit = HybridCircuit {
+        builder: BaseCircuitBuilder::prover(keys.config.base.clone(), keys.break_points.clone()),
+        custom: CustomRegion::new(),
+        custom_gates: keys.config.custom_gates,
+    };
+    lay_out(&mut circuit, witness);
+    prove_shplonk(
+        params,
+        &keys.pk,
+        circuit,
+        &witness.instance.to_public_inputs(),
+    )
+    .ok_or(AtmsError::CircuitTooLarge(keys.shape.k))
 }
 
 /// Checks `proof` for `instance`.
@@ -142,12 +197,12 @@ pub fn verify_with_vk(
 struct KeyHeader {
     format: String,
     shape: AtmsShape,
-    config: BaseCircuitParams,
+    config: HybridParams,
     break_points: Vec<Vec<usize>>,
 }
 
-const PK_FORMAT: &str = "tms-schnorr-atms-pk-v1";
-const VK_FORMAT: &str = "tms-schnorr-atms-vk-v1";
+const PK_FORMAT: &str = "tms-schnorr-atms-pk-v2";
+const VK_FORMAT: &str = "tms-schnorr-atms-vk-v2";
 
 fn with_header(
     header: &KeyHeader,
@@ -204,7 +259,7 @@ impl AtmsKeys {
     /// Reads a proving key file.
     pub fn from_pk_bytes(bytes: &[u8]) -> Result<Self, AtmsError> {
         let (header, mut body) = split_header(bytes, PK_FORMAT)?;
-        let pk = ProvingKey::read::<_, BaseCircuitBuilder<tms_gadgets::Fr>>(
+        let pk = ProvingKey::read::<_, HybridCircuit>(
             &mut body,
             SerdeFormat::RawBytes,
             header.config.clone(),
@@ -223,11 +278,8 @@ impl AtmsKeys {
 /// Reads a verifying key file: the shape and the key.
 pub fn read_vk(bytes: &[u8]) -> Result<(AtmsShape, VerifyingKey<G1Affine>), AtmsError> {
     let (header, mut body) = split_header(bytes, VK_FORMAT)?;
-    let vk = VerifyingKey::read::<_, BaseCircuitBuilder<tms_gadgets::Fr>>(
-        &mut body,
-        SerdeFormat::RawBytes,
-        header.config,
-    )
-    .map_err(|e| AtmsError::MalformedKeys(format!("verifying key: {e}")))?;
+    let vk =
+        VerifyingKey::read::<_, HybridCircuit>(&mut body, SerdeFormat::RawBytes, header.config)
+            .map_err(|e| AtmsError::MalformedKeys(format!("verifying key: {e}")))?;
     Ok((header.shape, vk))
 }

@@ -22,9 +22,11 @@ use crate::{Fr, GadgetError};
 
 pub mod poseidon;
 pub mod rescue;
+pub mod rescue_gate;
 
 pub use poseidon::{Poseidon, PoseidonChip};
 pub use rescue::{RescueChip, RescuePrime};
+pub use rescue_gate::RescueGateChip;
 
 /// The capacity tag of a fixed-length leaf hash of `len` elements: `len * 2^64`.
 pub fn leaf_tag(len: usize) -> Fr {
