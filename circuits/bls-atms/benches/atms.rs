@@ -12,7 +12,7 @@
 //! verified (`prove_cpu_s` is this process's CPU time, all threads); the two baselines are
 //! proved too when they have at most `TMS_BLS_PROVE_BASELINES_UP_TO` advice cells (default
 //! 6,000,000). Peak memory is the process's high-water mark so far (`/usr/bin/time -v` gives the
-//! same figure for a one-size run).
+//! same figure for a one-size run). `TMS_BLS_LAYOUT_ONLY=1` prints the cell counts only.
 
 use std::time::Instant;
 
@@ -131,6 +131,7 @@ fn prove_once(shape: AtmsShape, w: &AtmsWitness) -> (Proved, bls_atms::AtmsKeys)
 
 fn bench(c: &mut Criterion) {
     let oneshot = std::env::var("TMS_BLS_ONESHOT").is_ok();
+    let layout_only = std::env::var("TMS_BLS_LAYOUT_ONLY").is_ok();
     let baseline_limit: usize = std::env::var("TMS_BLS_PROVE_BASELINES_UP_TO")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -163,7 +164,8 @@ fn bench(c: &mut Criterion) {
                 k: pick_k(stats.advice_cells),
                 ..probe
             };
-            let prove_it = label == "chosen" || stats.advice_cells <= baseline_limit;
+            let prove_it =
+                !layout_only && (label == "chosen" || stats.advice_cells <= baseline_limit);
             let mut line = format!(
                 "record: bls-atms {t}-of-{n} {label} strategy={strategy} hash={hash:?} k={} advice_cells={} lookup_cells={}",
                 shape.k, stats.advice_cells, stats.lookup_cells
@@ -191,7 +193,7 @@ fn bench(c: &mut Criterion) {
             }
             println!("{line}");
         }
-        if oneshot {
+        if oneshot || layout_only {
             continue;
         }
         let (shape, w, keys) = chosen.expect("the chosen variant is proved");

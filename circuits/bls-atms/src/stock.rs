@@ -19,8 +19,15 @@ use tms_gadgets::{
 
 type Hasher = PoseidonHasher<Fr, 3, 2>;
 
+/// The spec (its constants and sparse matrices take milliseconds to derive: derived once).
+fn spec() -> OptimizedPoseidonSpec<Fr, 3, 2> {
+    static SPEC: std::sync::OnceLock<OptimizedPoseidonSpec<Fr, 3, 2>> = std::sync::OnceLock::new();
+    SPEC.get_or_init(OptimizedPoseidonSpec::new::<8, 57, 0>)
+        .clone()
+}
+
 fn hasher(ctx: &mut Context<Fr>, gate: &GateChip<Fr>) -> Hasher {
-    let mut h = Hasher::new(OptimizedPoseidonSpec::new::<8, 57, 0>());
+    let mut h = Hasher::new(spec());
     h.initialize_consts(ctx, gate);
     h
 }
