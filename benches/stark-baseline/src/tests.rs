@@ -10,10 +10,10 @@
 
 use winterfell::{math::FieldElement, Trace, TraceTable};
 
-use crate::air::{
-    num_slots, PublicInputs, ACC_DONE_ROW, COL_A, COL_ACC, COL_BIT, COL_CNT, COL_MK, C_SIG,
-    HASH_CYCLE, SLOT_LEN, TRACE_WIDTH,
-};
+use crate::air::{num_slots, PublicInputs, ACC_DONE_ROW, COL_BIT, COL_CNT, SLOT_LEN, TRACE_WIDTH};
+// used by the tests of winterfell's (debug-only) trace check
+#[cfg(debug_assertions)]
+use crate::air::{COL_A, COL_MK, C_SIG, HASH_CYCLE};
 use crate::hash::Felt;
 use crate::lamport::{generate_keys, Message, SecretKey, Signature};
 use crate::merkle::KeyTree;
@@ -21,7 +21,6 @@ use crate::trace::{build_trace, build_witness};
 use crate::{prove, security, verify, Error};
 
 struct Fixture {
-    keys: Vec<SecretKey>,
     tree: KeyTree,
     msg: Message,
     sigs: Vec<(usize, Signature)>,
@@ -34,12 +33,7 @@ fn fixture(n: usize, signers: &[usize]) -> Fixture {
     let tree = KeyTree::new(&pks).unwrap();
     let msg = Message::from_bytes(b"sidechain epoch 1234");
     let sigs = signers.iter().map(|&i| (i, keys[i].sign(&msg))).collect();
-    Fixture {
-        keys,
-        tree,
-        msg,
-        sigs,
-    }
+    Fixture { tree, msg, sigs }
 }
 
 impl Fixture {
@@ -79,6 +73,7 @@ fn verifier_result_on_invalid_trace(
     verify(proof, &inputs)
 }
 
+#[cfg(debug_assertions)]
 fn transition_failure(constraint: usize, step: usize) -> String {
     format!("main transition constraint {constraint} did not evaluate to ZERO at step {step}")
 }
@@ -456,5 +451,4 @@ fn honest_trace_shape() {
     assert_eq!(t.get(COL_CNT, 4 * SLOT_LEN - 1), Felt::new(2));
     // slot 3's first index bit
     assert_eq!(t.get(COL_BIT, 3 * SLOT_LEN), Felt::ONE);
-    let _ = (COL_ACC, &fx.keys);
 }
