@@ -392,5 +392,5 @@ fn real_round_trip_with_pinned_key_and_size() {
     assert_eq!(proof.len(), PINNED_PROOF_BYTES);
 }
 
-const PINNED_VK: &str = "unpinned";
-const PINNED_PROOF_BYTES: usize = 0;
+const PINNED_VK: &str = "62533153da8881b65ee73caa0972465f089b6f6c98c321852186f1b45371fd04";
+const PINNED_PROOF_BYTES: usize = 2304;
