@@ -517,3 +517,41 @@ pub fn override_cell(ctx: &mut Context<Fr>, cell: &AssignedValue<Fr>, value: Fr)
     let offset = cell.cell.expect("an assigned advice cell").offset;
     ctx.advice[offset] = halo2_base::halo2_proofs::plonk::Assigned::Trivial(value);
 }
+
+/// User + system CPU seconds of this process so far (all threads), from `/proc/self/stat`; 0 where
+/// that file does not exist. Benchmarks quote CPU seconds: wall time on a shared machine is noise.
+pub fn process_cpu_seconds() -> f64 {
+    let stat = fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let fields: Vec<f64> = stat
+        .rsplit(')')
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .map(|v| v.parse().unwrap_or(0.0))
+        .collect();
+    let ticks = |i: usize| fields.get(i).copied().unwrap_or(0.0);
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+/// Peak resident memory of this process so far in MiB (`VmHWM`); 0 where unknown.
+pub fn peak_rss_mib() -> f64 {
+    fs::read_to_string("/proc/self/status")
+        .unwrap_or_default()
+        .lines()
+        .find(|l| l.starts_with("VmHWM:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|kb| kb.parse::<f64>().ok())
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+/// Sizes `n/t` from the environment variable `var` (comma-separated, e.g. `6/3,9/6`), else
+/// from `default`; malformed entries are skipped.
+pub fn sizes_from_env(var: &str, default: &str) -> Vec<(usize, usize)> {
+    let spec = std::env::var(var).unwrap_or_else(|_| default.into());
+    spec.split(',')
+        .filter_map(|s| {
+            let (n, t) = s.split_once('/')?;
+            Some((n.trim().parse().ok()?, t.trim().parse().ok()?))
+        })
+        .collect()
+}

@@ -110,6 +110,22 @@ fn tampered_lambda_is_rejected_by_the_gate() {
     assert!(got.contains(&Rejection::Gate), "got {got:?}");
 }
 
+/// Mock-runs one ladder on `p` with the bits (most significant first) and the `c` given.
+fn ladder_with_bits(
+    p: GrumpkinAffine,
+    s_bits: &[bool],
+    c_bits: &[bool],
+    c: Fr,
+) -> tms_gadgets::testing::MockRun<()> {
+    CircuitHarness::new(K).mock_custom(|ctx, range, region| {
+        let ecc = GrumpkinChip::new(range);
+        let p = ecc.load_point(ctx, p).unwrap();
+        let c = ctx.load_witness(c);
+        StrausChip::new(range, region.clone()).mul_add_with_bits(ctx, s_bits, c_bits, c, &p);
+        ((), vec![])
+    })
+}
+
 #[test]
 fn non_canonical_challenge_bits_are_rejected() {
     // The bits of c + r (< 2^254 for a small c) recompose to c in the field but multiply by a
@@ -126,28 +142,14 @@ fn non_canonical_challenge_bits_are_rejected() {
         .rev()
         .map(|i| (s_repr.as_ref()[i / 8] >> (i % 8)) & 1 == 1)
         .collect();
-    let run = CircuitHarness::new(K).mock_custom(|ctx, range, region| {
-        let ecc = GrumpkinChip::new(range);
-        let p = ecc.load_point(ctx, p).unwrap();
-        let c = ctx.load_witness(c);
-        let chip = StrausChip::new(range, region.clone());
-        chip.mul_add_with_bits(ctx, &s_bits, &c_bits, c, &p);
-        ((), vec![])
-    });
+    let run = ladder_with_bits(p, &s_bits, &c_bits, c);
     run.assert_rejected_by(Rejection::Lookup);
     // The same bits of c itself pass: the bound, not the bits, rejected the run above.
     c_bits = (0..254)
         .rev()
         .map(|i| i < 64 && (5u64 >> i) & 1 == 1)
         .collect();
-    let run = CircuitHarness::new(K).mock_custom(|ctx, range, region| {
-        let ecc = GrumpkinChip::new(range);
-        let p = ecc.load_point(ctx, p).unwrap();
-        let c = ctx.load_witness(c);
-        let chip = StrausChip::new(range, region.clone());
-        chip.mul_add_with_bits(ctx, &s_bits, &c_bits, c, &p);
-        ((), vec![])
-    });
+    let run = ladder_with_bits(p, &s_bits, &c_bits, c);
     run.assert_satisfied();
 }
 
@@ -162,13 +164,7 @@ fn exceptional_addition_is_refused() {
     let mut c_bits = vec![false; 254];
     c_bits[0] = true;
     let c = Fr::from(2u64).pow_vartime([253u64]);
-    let run = CircuitHarness::new(K).mock_custom(|ctx, range, region| {
-        let ecc = GrumpkinChip::new(range);
-        let p = ecc.load_point(ctx, p).unwrap();
-        let c = ctx.load_witness(c);
-        StrausChip::new(range, region.clone()).mul_add_with_bits(ctx, &s_bits, &c_bits, c, &p);
-        ((), vec![])
-    });
+    let run = ladder_with_bits(p, &s_bits, &c_bits, c);
     run.assert_rejected_by_copy();
 }
 

@@ -24,45 +24,7 @@ use halo2_base::halo2_proofs::halo2curves::{bn256::G2, group::Curve};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use tms_gadgets::bls::{hash_to_g2, SecretKey, Signature, MESSAGE_DST};
-
-/// User + system CPU seconds of this process.
-fn cpu_seconds() -> f64 {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    let fields: Vec<&str> = stat
-        .rsplit(')')
-        .next()
-        .unwrap_or("")
-        .split_whitespace()
-        .collect();
-    let ticks = |i: usize| {
-        fields
-            .get(i)
-            .and_then(|v| v.parse::<f64>().ok())
-            .unwrap_or(0.0)
-    };
-    (ticks(11) + ticks(12)) / 100.0
-}
-
-/// Peak resident memory of this process so far, in MiB.
-fn peak_mib() -> f64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find(|l| l.starts_with("VmHWM:"))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|kb| kb.parse::<f64>().ok())
-        .map_or(0.0, |kb| kb / 1024.0)
-}
-
-fn sizes() -> Vec<(usize, usize)> {
-    let spec = std::env::var("TMS_BLS_SIZES").unwrap_or_else(|_| "32/16".into());
-    spec.split(',')
-        .filter_map(|s| {
-            let (n, t) = s.split_once('/')?;
-            Some((n.trim().parse().ok()?, t.trim().parse().ok()?))
-        })
-        .collect()
-}
+use tms_gadgets::testing::{peak_rss_mib, process_cpu_seconds, sizes_from_env};
 
 /// k for about ten advice columns (and at least 2^18 rows: the pairing alone is 4.6 M cells).
 fn pick_k(advice_cells: usize) -> u32 {
@@ -111,9 +73,9 @@ fn prove_once(shape: AtmsShape, w: &AtmsWitness) -> (Proved, bls_atms::AtmsKeys)
     let start = Instant::now();
     let keys = keygen(&params, shape).unwrap();
     let keygen_s = start.elapsed().as_secs_f64();
-    let (cpu0, wall0) = (cpu_seconds(), Instant::now());
+    let (cpu0, wall0) = (process_cpu_seconds(), Instant::now());
     let proof = prove(&params, &keys, w).unwrap();
-    let (prove_cpu, prove_wall) = (cpu_seconds() - cpu0, wall0.elapsed().as_secs_f64());
+    let (prove_cpu, prove_wall) = (process_cpu_seconds() - cpu0, wall0.elapsed().as_secs_f64());
     let start = Instant::now();
     verify(&params, &keys, &w.instance, &proof).unwrap();
     let verify_ms = start.elapsed().as_secs_f64() * 1e3;
@@ -138,7 +100,7 @@ fn bench(c: &mut Criterion) {
         .unwrap_or(6_000_000);
     let mut group = c.benchmark_group("bls_atms_prove");
     group.sample_size(10);
-    for (n, t) in sizes() {
+    for (n, t) in sizes_from_env("TMS_BLS_SIZES", "32/16") {
         let cs = case(n, t);
         let capacity = n - t;
         let variants = [
@@ -183,7 +145,7 @@ fn bench(c: &mut Criterion) {
                     p.prove_wall,
                     p.verify_ms,
                     p.proof_bytes,
-                    peak_mib()
+                    peak_rss_mib()
                 );
                 if label == "chosen" {
                     chosen = Some((shape, w, keys));

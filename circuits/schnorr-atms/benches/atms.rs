@@ -14,54 +14,16 @@ use rand_chacha::ChaCha8Rng;
 use schnorr_atms::{
     keygen, prove, setup, verify, AtmsShape, AtmsWitness, Certificate, CommitmentMode, Committee,
 };
+use tms_gadgets::testing::{peak_rss_mib, process_cpu_seconds, sizes_from_env};
 use tms_gadgets::{hash::RescuePrime, schnorr::SigningKey, Fr};
 
 /// At most this many halo2-base advice columns beside the custom gates' 16.
 const BASE_COLUMNS: usize = 4;
 
-/// User + system CPU seconds of this process.
-fn cpu_seconds() -> f64 {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    let fields: Vec<&str> = stat
-        .rsplit(')')
-        .next()
-        .unwrap_or("")
-        .split_whitespace()
-        .collect();
-    let ticks = |i: usize| {
-        fields
-            .get(i)
-            .and_then(|v| v.parse::<f64>().ok())
-            .unwrap_or(0.0)
-    };
-    (ticks(11) + ticks(12)) / 100.0
-}
-
-/// Peak resident memory of this process so far, in MiB.
-fn peak_mib() -> f64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find(|l| l.starts_with("VmHWM:"))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|kb| kb.parse::<f64>().ok())
-        .map_or(0.0, |kb| kb / 1024.0)
-}
-
-fn sizes() -> Vec<(usize, usize)> {
-    let spec = std::env::var("TMS_ATMS_SIZES").unwrap_or_else(|_| "6/3,9/6".into());
-    spec.split(',')
-        .filter_map(|s| {
-            let (n, t) = s.split_once('/')?;
-            Some((n.trim().parse().ok()?, t.trim().parse().ok()?))
-        })
-        .collect()
-}
-
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("schnorr_atms_flat_prove");
     group.sample_size(10);
-    for (n, t) in sizes() {
+    for (n, t) in sizes_from_env("TMS_ATMS_SIZES", "6/3,9/6") {
         let mut rng = ChaCha8Rng::seed_from_u64(n as u64);
         let sks: Vec<SigningKey> = (0..n).map(|_| SigningKey::random(&mut rng)).collect();
         let committee =
@@ -86,9 +48,9 @@ fn bench(c: &mut Criterion) {
         let start = Instant::now();
         let keys = keygen(&params, shape).unwrap();
         let keygen_s = start.elapsed().as_secs_f64();
-        let (cpu0, wall0) = (cpu_seconds(), Instant::now());
+        let (cpu0, wall0) = (process_cpu_seconds(), Instant::now());
         let proof = prove(&params, &keys, &witness).unwrap();
-        let (prove_cpu, prove_wall) = (cpu_seconds() - cpu0, wall0.elapsed().as_secs_f64());
+        let (prove_cpu, prove_wall) = (process_cpu_seconds() - cpu0, wall0.elapsed().as_secs_f64());
         let start = Instant::now();
         verify(&params, &keys, &witness.instance, &proof).unwrap();
         let verify_ms = start.elapsed().as_secs_f64() * 1e3;
@@ -97,7 +59,7 @@ fn bench(c: &mut Criterion) {
             keys.stats,
             keys.stats.advice_cells / n,
             proof.len(),
-            peak_mib()
+            peak_rss_mib()
         );
         group.bench_function(BenchmarkId::new("n_t", format!("{n}_{t}")), |b| {
             b.iter(|| prove(&params, &keys, &witness).unwrap())

@@ -15,29 +15,12 @@ use schnorr_atms::{
     keygen, min_k, prove, setup, verify, AtmsShape, AtmsWitness, Certificate, CommitmentMode,
     Committee,
 };
-use tms_gadgets::{hash::RescuePrime, schnorr::SigningKey, Fr};
-
-fn proc_field(file: &str, key: &str) -> f64 {
-    std::fs::read_to_string(file)
-        .unwrap_or_default()
-        .lines()
-        .find(|l| l.starts_with(key))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0.0)
-}
-
-fn cpu_seconds() -> f64 {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    let fields: Vec<f64> = stat
-        .rsplit(')')
-        .next()
-        .unwrap_or("")
-        .split_whitespace()
-        .map(|v| v.parse().unwrap_or(0.0))
-        .collect();
-    (fields.get(11).unwrap_or(&0.0) + fields.get(12).unwrap_or(&0.0)) / 100.0
-}
+use tms_gadgets::{
+    hash::RescuePrime,
+    schnorr::SigningKey,
+    testing::{peak_rss_mib, process_cpu_seconds},
+    Fr,
+};
 
 #[test]
 #[ignore = "minutes and several GiB: see the module docs for the command"]
@@ -67,10 +50,10 @@ fn large_committee_proves_and_verifies() {
     let start = Instant::now();
     let keys = keygen(&params, shape).unwrap();
     let keygen_s = start.elapsed().as_secs_f64();
-    let peak_keygen = proc_field("/proc/self/status", "VmHWM:") / 1024.0;
-    let (cpu0, wall0) = (cpu_seconds(), Instant::now());
+    let peak_keygen = peak_rss_mib();
+    let (cpu0, wall0) = (process_cpu_seconds(), Instant::now());
     let proof = prove(&params, &keys, &witness).unwrap();
-    let (prove_cpu, prove_wall) = (cpu_seconds() - cpu0, wall0.elapsed().as_secs_f64());
+    let (prove_cpu, prove_wall) = (process_cpu_seconds() - cpu0, wall0.elapsed().as_secs_f64());
     let start = Instant::now();
     verify(&params, &keys, &witness.instance, &proof).unwrap();
     let verify_ms = start.elapsed().as_secs_f64() * 1e3;
@@ -79,6 +62,6 @@ fn large_committee_proves_and_verifies() {
         keys.stats,
         keys.stats.advice_cells / n,
         proof.len(),
-        proc_field("/proc/self/status", "VmHWM:") / 1024.0
+        peak_rss_mib()
     );
 }
