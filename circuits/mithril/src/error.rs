@@ -48,6 +48,9 @@ pub enum MithrilError {
     /// identity.
     #[error("the point at infinity is not a valid key, message point, signature or commitment")]
     IdentityPoint,
+    /// A point given as a key, signature or proof commitment is not on Grumpkin.
+    #[error("the point is not on the Grumpkin curve")]
+    NotOnCurve,
     /// The unique signature (its DLEQ proof) does not verify for the key and message.
     #[error("the unique signature of signer slot {slot} does not verify")]
     InvalidSignature {

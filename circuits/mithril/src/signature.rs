@@ -62,10 +62,14 @@ pub struct UniqueSignature {
     pub s: GrumpkinScalar,
 }
 
-/// The affine coordinates of a point, refusing the identity.
+/// The affine coordinates of a point, refusing the identity and points off the curve (the
+/// fields of a `GrumpkinAffine` are public, so a caller can build one off the curve).
 pub fn coordinates(p: &GrumpkinAffine) -> Result<[Fr; 2], MithrilError> {
     if bool::from(p.is_identity()) {
         return Err(MithrilError::IdentityPoint);
+    }
+    if !bool::from(p.is_on_curve()) {
+        return Err(MithrilError::NotOnCurve);
     }
     let c = p
         .coordinates()
@@ -211,6 +215,11 @@ mod tests {
         // The identity as sigma is refused, not a panic.
         let mut t = sig;
         t.sigma = GrumpkinAffine::identity();
+        assert!(!t.verify(&pk, msg));
+        // A point off the curve is refused too.
+        let mut t = sig;
+        t.sigma.y += Fr::one();
+        assert_eq!(coordinates(&t.sigma), Err(MithrilError::NotOnCurve));
         assert!(!t.verify(&pk, msg));
     }
 
