@@ -341,6 +341,25 @@ pub fn markdown(r: &Results, chart_dir: &Path, report_dir: &Path) -> String {
         },
         m.cpus
     );
+    let ratios: Vec<f64> = r
+        .points
+        .iter()
+        .filter(|p| p.threads > 1 && p.prove_wall() > 0.0)
+        .map(|p| p.prove_cpu() / p.prove_wall())
+        .collect();
+    if !ratios.is_empty() {
+        let (lo, hi) = ratios
+            .iter()
+            .fold((f64::INFINITY, 0.0f64), |(a, b), x| (a.min(*x), b.max(*x)));
+        let _ = writeln!(
+            s,
+            "- Prove CPU time / wall time of the multi-threaded points ranged from {lo:.2} to \
+             {hi:.2}: while proving they got about that many cores' worth of CPU, whatever their \
+             thread count. A ratio near 1 with 2 threads means the other core was busy with other \
+             work, so the concurrent STARK and the Halo2 provers gained little over one thread \
+             in this run; on an idle machine the ratio approaches the thread count."
+        );
+    }
     let _ = writeln!(
         s,
         "- Peak memory is the measuring child process's maximum resident set (`ru_maxrss` from \
@@ -355,9 +374,26 @@ pub fn markdown(r: &Results, chart_dir: &Path, report_dir: &Path) -> String {
     let _ = writeln!(
         s,
         "- Sizes larger than these run with `--sizes` (for example `--sizes 8,16,32,64,128,256 \
-         --systems stark,schnorr`); each BLS proof costs tens of CPU seconds and a few GiB \
-         whatever N, because of the pairing."
+         --systems stark,schnorr`)."
     );
+    let bls: Vec<&Point> = r
+        .points
+        .iter()
+        .filter(|p| p.system == System::Bls)
+        .collect();
+    if !bls.is_empty() {
+        let cpu = bls.iter().map(|p| p.prove_cpu());
+        let (lo, hi) = cpu.fold((f64::INFINITY, 0.0f64), |(a, b), x| (a.min(x), b.max(x)));
+        let peak = bls.iter().map(|p| p.peak_mib).fold(0.0f64, f64::max);
+        let _ = writeln!(
+            s,
+            "- Each BLS ATMS proof cost {} to {} CPU seconds and up to {peak:.0} MiB in this run \
+             whatever N: the in-circuit pairing dominates, which is what limits the BLS sizes \
+             of one run on this machine.",
+            num(lo),
+            num(hi)
+        );
+    }
     if !r.failures.is_empty() {
         let _ = writeln!(s, "\n### Failures\n");
         for f in &r.failures {
