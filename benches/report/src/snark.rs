@@ -65,6 +65,62 @@ fn timed<E: std::fmt::Debug>(
     Ok((proof, wall0.elapsed().as_secs_f64(), cpu_seconds() - cpu0))
 }
 
+/// The flow both ATMS crates share: parameters, keygen, then `samples` proofs, each verified.
+/// `stats` reads the circuit statistics out of the keys.
+#[allow(clippy::too_many_arguments)]
+fn run_flow<P, K, E: std::fmt::Debug>(
+    system: System,
+    (n, t, k): (usize, usize, u32),
+    variant: String,
+    samples: usize,
+    setup: impl Fn(u32) -> P,
+    keygen: impl Fn(&P) -> Result<K, E>,
+    stats: impl Fn(&K) -> tms_gadgets::testing::CircuitStats,
+    prove: impl Fn(&P, &K) -> Result<Vec<u8>, E>,
+    verify: impl Fn(&P, &K, &[u8]) -> Result<(), E>,
+) -> Result<SnarkRun, String> {
+    progress(system, n, &format!("setup k = {k}"));
+    let start = Instant::now();
+    let params = setup(k);
+    let setup_s = start.elapsed().as_secs_f64();
+    progress(system, n, "keygen");
+    let start = Instant::now();
+    let keys = keygen(&params).map_err(|e| format!("keygen failed: {e:?}"))?;
+    let keygen_s = start.elapsed().as_secs_f64();
+    let peak_after_keygen_mib = status_mib("VmHWM:");
+    let st = stats(&keys);
+    let mut run = SnarkRun {
+        n,
+        t,
+        variant,
+        k,
+        advice_cells: st.advice_cells,
+        lookup_cells: st.lookup_cells,
+        advice_columns: st.advice_columns,
+        lookup_columns: st.lookup_advice_columns,
+        fixed_columns: st.fixed_columns,
+        threads: rayon::current_num_threads(),
+        setup_s,
+        keygen_s,
+        peak_after_keygen_mib,
+        prove_wall_s: vec![],
+        prove_cpu_s: vec![],
+        verify_ms: vec![],
+        proof_bytes: 0,
+    };
+    for i in 0..samples {
+        progress(system, n, &format!("prove {}/{samples}", i + 1));
+        let (proof, wall, cpu) = timed(|| prove(&params, &keys))?;
+        let start = Instant::now();
+        verify(&params, &keys, &proof).map_err(|e| format!("the proof does not verify: {e:?}"))?;
+        run.verify_ms.push(start.elapsed().as_secs_f64() * 1e3);
+        run.prove_wall_s.push(wall);
+        run.prove_cpu_s.push(cpu);
+        run.proof_bytes = proof.len();
+    }
+    Ok(run)
+}
+
 /// Measures `system` at committee size `n` with `t = n / 2` signers, `samples` proofs.
 pub fn measure(system: System, n: usize, samples: usize) -> Result<SnarkRun, String> {
     let t = n / 2;
@@ -107,51 +163,21 @@ fn schnorr(system: System, n: usize, t: usize, samples: usize) -> Result<SnarkRu
     let witness =
         AtmsWitness::new(shape, &committee, &cert, t as u64).map_err(|e| e.to_string())?;
 
-    progress(system, n, &format!("setup k = {k}"));
-    let start = Instant::now();
-    let params = setup(k);
-    let setup_s = start.elapsed().as_secs_f64();
-    progress(system, n, "keygen");
-    let start = Instant::now();
-    let keys = keygen(&params, shape).map_err(|e| e.to_string())?;
-    let keygen_s = start.elapsed().as_secs_f64();
-    let peak_after_keygen_mib = status_mib("VmHWM:");
-
     let variant = match mode {
         CommitmentMode::Flat => format!("flat, {n} slots"),
         CommitmentMode::Merkle { slots } => format!("Merkle, {slots} signer slots"),
     };
-    let mut run = SnarkRun {
-        n,
-        t,
+    run_flow(
+        system,
+        (n, t, k),
         variant,
-        k,
-        advice_cells: keys.stats.advice_cells,
-        lookup_cells: keys.stats.lookup_cells,
-        advice_columns: keys.stats.advice_columns,
-        lookup_columns: keys.stats.lookup_advice_columns,
-        fixed_columns: keys.stats.fixed_columns,
-        threads: rayon::current_num_threads(),
-        setup_s,
-        keygen_s,
-        peak_after_keygen_mib,
-        prove_wall_s: vec![],
-        prove_cpu_s: vec![],
-        verify_ms: vec![],
-        proof_bytes: 0,
-    };
-    for i in 0..samples {
-        progress(system, n, &format!("prove {}/{samples}", i + 1));
-        let (proof, wall, cpu) = timed(|| prove(&params, &keys, &witness))?;
-        let start = Instant::now();
-        verify(&params, &keys, &witness.instance, &proof)
-            .map_err(|e| format!("the proof does not verify: {e}"))?;
-        run.verify_ms.push(start.elapsed().as_secs_f64() * 1e3);
-        run.prove_wall_s.push(wall);
-        run.prove_cpu_s.push(cpu);
-        run.proof_bytes = proof.len();
-    }
-    Ok(run)
+        samples,
+        setup,
+        |params| keygen(params, shape),
+        |keys| keys.stats.clone(),
+        |params, keys| prove(params, keys, &witness),
+        |params, keys, proof| verify(params, keys, &witness.instance, proof),
+    )
 }
 
 /// k for about ten advice columns and at least 2^18 rows (the rule of
@@ -207,45 +233,15 @@ fn bls(n: usize, t: usize, samples: usize) -> Result<SnarkRun, String> {
         AtmsWitness::from_aggregate(shape, &committee, MESSAGE, &signers, sigma, t as u64)
             .map_err(|e| e.to_string())?;
 
-    progress(system, n, &format!("setup k = {}", shape.k));
-    let start = Instant::now();
-    let params = setup(shape.k);
-    let setup_s = start.elapsed().as_secs_f64();
-    progress(system, n, "keygen");
-    let start = Instant::now();
-    let keys = keygen(&params, shape).map_err(|e| e.to_string())?;
-    let keygen_s = start.elapsed().as_secs_f64();
-    let peak_after_keygen_mib = status_mib("VmHWM:");
-
-    let mut run = SnarkRun {
-        n,
-        t,
-        variant: format!("{strategy}, {capacity} non-signer slots"),
-        k: shape.k,
-        advice_cells: keys.stats.advice_cells,
-        lookup_cells: keys.stats.lookup_cells,
-        advice_columns: keys.stats.advice_columns,
-        lookup_columns: keys.stats.lookup_advice_columns,
-        fixed_columns: keys.stats.fixed_columns,
-        threads: rayon::current_num_threads(),
-        setup_s,
-        keygen_s,
-        peak_after_keygen_mib,
-        prove_wall_s: vec![],
-        prove_cpu_s: vec![],
-        verify_ms: vec![],
-        proof_bytes: 0,
-    };
-    for i in 0..samples {
-        progress(system, n, &format!("prove {}/{samples}", i + 1));
-        let (proof, wall, cpu) = timed(|| prove(&params, &keys, &witness))?;
-        let start = Instant::now();
-        verify(&params, &keys, &witness.instance, &proof)
-            .map_err(|e| format!("the proof does not verify: {e}"))?;
-        run.verify_ms.push(start.elapsed().as_secs_f64() * 1e3);
-        run.prove_wall_s.push(wall);
-        run.prove_cpu_s.push(cpu);
-        run.proof_bytes = proof.len();
-    }
-    Ok(run)
+    run_flow(
+        system,
+        (n, t, shape.k),
+        format!("{strategy}, {capacity} non-signer slots"),
+        samples,
+        setup,
+        |params| keygen(params, shape),
+        |keys| keys.stats.clone(),
+        |params, keys| prove(params, keys, &witness),
+        |params, keys, proof| verify(params, keys, &witness.instance, proof),
+    )
 }
