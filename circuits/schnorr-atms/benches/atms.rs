@@ -9,13 +9,11 @@
 use std::time::Instant;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
-use schnorr_atms::{
-    keygen, prove, setup, verify, AtmsShape, AtmsWitness, Certificate, CommitmentMode, Committee,
+use schnorr_atms::{keygen, prove, setup, verify, CommitmentMode};
+use tms_gadgets::{
+    testing::{peak_rss_mib, process_cpu_seconds, sizes_from_env},
+    Fr,
 };
-use tms_gadgets::testing::{peak_rss_mib, process_cpu_seconds, sizes_from_env};
-use tms_gadgets::{hash::RescuePrime, schnorr::SigningKey, Fr};
 
 /// At most this many halo2-base advice columns beside the custom gates' 16.
 const BASE_COLUMNS: usize = 4;
@@ -24,25 +22,16 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("schnorr_atms_flat_prove");
     group.sample_size(10);
     for (n, t) in sizes_from_env("TMS_ATMS_SIZES", "6/3,9/6") {
-        let mut rng = ChaCha8Rng::seed_from_u64(n as u64);
-        let sks: Vec<SigningKey> = (0..n).map(|_| SigningKey::random(&mut rng)).collect();
-        let committee =
-            Committee::new(sks.iter().map(SigningKey::verifying_key).collect()).unwrap();
-        let message = Fr::from(7u64);
-        let sigs: Vec<_> = sks[..t]
-            .iter()
-            .map(|sk| (sk.verifying_key(), sk.sign(&RescuePrime, message).unwrap()))
-            .collect();
-        let cert = Certificate::aggregate(&committee, message, &sigs).unwrap();
         // The smallest k that holds the custom rows with at most BASE_COLUMNS base columns.
-        let probe = AtmsShape {
-            n,
-            mode: CommitmentMode::Flat,
-            k: 20,
-        };
-        let k = schnorr_atms::min_k(&probe, BASE_COLUMNS).unwrap();
-        let shape = AtmsShape { k, ..probe };
-        let witness = AtmsWitness::new(shape, &committee, &cert, t as u64).unwrap();
+        let witness = schnorr_atms::example_witness(
+            (n, t),
+            CommitmentMode::Flat,
+            Fr::from(7u64),
+            n as u64,
+            BASE_COLUMNS,
+        )
+        .unwrap();
+        let (shape, k) = (witness.shape, witness.shape.k);
 
         let params = setup(k);
         let start = Instant::now();

@@ -119,6 +119,36 @@ fn keygen_witness(shape: AtmsShape) -> Result<AtmsWitness, AtmsError> {
     AtmsWitness::new(shape, &committee, &certificate, 0)
 }
 
+/// A committee of `n` members with keys drawn from `seed`, of which the first `t` sign `message`
+/// with Rescue-Prime challenges, as the witness of the smallest shape of `mode` whose halo2-base
+/// part fits `max_base_columns` advice columns (see [`min_k`]). For benchmarks and examples.
+pub fn example_witness(
+    (n, t): (usize, usize),
+    mode: crate::CommitmentMode,
+    message: tms_gadgets::Fr,
+    seed: u64,
+    max_base_columns: usize,
+) -> Result<AtmsWitness, AtmsError> {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let sks: Vec<SigningKey> = (0..n).map(|_| SigningKey::random(&mut rng)).collect();
+    let committee = Committee::new(sks.iter().map(SigningKey::verifying_key).collect())?;
+    let signatures = sks
+        .iter()
+        .take(t)
+        .map(|sk| {
+            let sig = sk.sign(&tms_gadgets::hash::RescuePrime, message)?;
+            Ok((sk.verifying_key(), sig))
+        })
+        .collect::<Result<Vec<_>, AtmsError>>()?;
+    let certificate = Certificate::aggregate(&committee, message, &signatures)?;
+    let probe = AtmsShape { n, mode, k: 20 };
+    let shape = AtmsShape {
+        k: min_k(&probe, max_base_columns)?,
+        ..probe
+    };
+    AtmsWitness::new(shape, &committee, &certificate, t as u64)
+}
+
 /// Proving and verifying keys for `shape` (one-time work per shape).
 pub fn keygen(params: &ParamsKZG<Bn256>, shape: AtmsShape) -> Result<AtmsKeys, AtmsError> {
     shape.validate()?;

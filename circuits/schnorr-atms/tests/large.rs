@@ -9,15 +9,8 @@
 
 use std::time::Instant;
 
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
-use schnorr_atms::{
-    keygen, min_k, prove, setup, verify, AtmsShape, AtmsWitness, Certificate, CommitmentMode,
-    Committee,
-};
+use schnorr_atms::{example_witness, keygen, prove, setup, verify, CommitmentMode};
 use tms_gadgets::{
-    hash::RescuePrime,
-    schnorr::SigningKey,
     testing::{peak_rss_mib, process_cpu_seconds},
     Fr,
 };
@@ -28,23 +21,9 @@ fn large_committee_proves_and_verifies() {
     let spec = std::env::var("TMS_ATMS_LARGE").unwrap_or_else(|_| "2001/1602".into());
     let (n, t) = spec.split_once('/').expect("n/t");
     let (n, t): (usize, usize) = (n.parse().unwrap(), t.parse().unwrap());
-    let mut rng = ChaCha8Rng::seed_from_u64(n as u64);
-    let sks: Vec<SigningKey> = (0..n).map(|_| SigningKey::random(&mut rng)).collect();
-    let committee = Committee::new(sks.iter().map(SigningKey::verifying_key).collect()).unwrap();
-    let message = Fr::from(2026u64);
-    let sigs: Vec<_> = sks[..t]
-        .iter()
-        .map(|sk| (sk.verifying_key(), sk.sign(&RescuePrime, message).unwrap()))
-        .collect();
-    let cert = Certificate::aggregate(&committee, message, &sigs).unwrap();
-    let probe = AtmsShape {
-        n,
-        mode: CommitmentMode::Flat,
-        k: 20,
-    };
-    let k = min_k(&probe, 4).unwrap();
-    let shape = AtmsShape { k, ..probe };
-    let witness = AtmsWitness::new(shape, &committee, &cert, t as u64).unwrap();
+    let witness =
+        example_witness((n, t), CommitmentMode::Flat, Fr::from(2026u64), n as u64, 4).unwrap();
+    let (shape, k) = (witness.shape, witness.shape.k);
     let params = setup(k);
 
     let start = Instant::now();
