@@ -132,11 +132,8 @@ pub fn measure(system: System, n: usize, samples: usize) -> Result<SnarkRun, Str
 }
 
 fn schnorr(system: System, n: usize, t: usize, samples: usize) -> Result<SnarkRun, String> {
-    use schnorr_atms::{
-        keygen, min_k, prove, setup, verify, AtmsShape, AtmsWitness, Certificate, CommitmentMode,
-        Committee,
-    };
-    use tms_gadgets::{hash::RescuePrime, schnorr::SigningKey, Fr};
+    use schnorr_atms::{example_witness, keygen, prove, setup, verify, CommitmentMode};
+    use tms_gadgets::Fr;
 
     let mode = if system == System::SchnorrMerkle {
         CommitmentMode::Merkle { slots: t.max(1) }
@@ -144,24 +141,15 @@ fn schnorr(system: System, n: usize, t: usize, samples: usize) -> Result<SnarkRu
         CommitmentMode::Flat
     };
     progress(system, n, "keys and signatures");
-    let mut rng = ChaCha8Rng::seed_from_u64(n as u64);
-    let sks: Vec<SigningKey> = (0..n).map(|_| SigningKey::random(&mut rng)).collect();
-    let committee = Committee::new(sks.iter().map(SigningKey::verifying_key).collect())
-        .map_err(|e| e.to_string())?;
-    let message = Fr::from(2026u64);
-    let sigs = sks[..t]
-        .iter()
-        .map(|sk| {
-            let sig = sk.sign(&RescuePrime, message).map_err(|e| e.to_string())?;
-            Ok((sk.verifying_key(), sig))
-        })
-        .collect::<Result<Vec<_>, String>>()?;
-    let cert = Certificate::aggregate(&committee, message, &sigs).map_err(|e| e.to_string())?;
-    let probe = AtmsShape { n, mode, k: 20 };
-    let k = min_k(&probe, SCHNORR_BASE_COLUMNS).map_err(|e| e.to_string())?;
-    let shape = AtmsShape { k, ..probe };
-    let witness =
-        AtmsWitness::new(shape, &committee, &cert, t as u64).map_err(|e| e.to_string())?;
+    let witness = example_witness(
+        (n, t),
+        mode,
+        Fr::from(2026u64),
+        n as u64,
+        SCHNORR_BASE_COLUMNS,
+    )
+    .map_err(|e| e.to_string())?;
+    let (shape, k) = (witness.shape, witness.shape.k);
 
     let variant = match mode {
         CommitmentMode::Flat => format!("flat, {n} slots"),
