@@ -87,7 +87,7 @@ fn evs(rng: &mut ChaCha20Rng, t: &BigUint, r: &BigUint) -> Vec<BigUint> {
 }
 
 #[test]
-#[ignore]
+#[ignore = "rewrites vectors/eligibility.json: cargo test -p mithril-snark --test eligibility_vectors regenerate -- --ignored"]
 fn regenerate() {
     let mut rng = ChaCha20Rng::seed_from_u64(0x006d_6974_6872_696c);
     let r = fr_modulus();

@@ -6,14 +6,9 @@
 //! columns, advice and lookup cells, cells per party, keygen, prove CPU seconds (this process,
 //! all threads) and wall seconds, verify, proof bytes and the process's peak memory so far.
 
-use std::time::Instant;
-
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use schnorr_atms::{keygen, prove, setup, verify, CommitmentMode};
-use tms_gadgets::{
-    testing::{peak_rss_mib, process_cpu_seconds, sizes_from_env},
-    Fr,
-};
+use schnorr_atms::{measure_round_trip, prove, setup, CommitmentMode};
+use tms_gadgets::{testing::sizes_from_env, Fr};
 
 /// At most this many halo2-base advice columns beside the custom gates' 16.
 const BASE_COLUMNS: usize = 4;
@@ -31,25 +26,10 @@ fn bench(c: &mut Criterion) {
             BASE_COLUMNS,
         )
         .unwrap();
-        let (shape, k) = (witness.shape, witness.shape.k);
-
-        let params = setup(k);
-        let start = Instant::now();
-        let keys = keygen(&params, shape).unwrap();
-        let keygen_s = start.elapsed().as_secs_f64();
-        let (cpu0, wall0) = (process_cpu_seconds(), Instant::now());
-        let proof = prove(&params, &keys, &witness).unwrap();
-        let (prove_cpu, prove_wall) = (process_cpu_seconds() - cpu0, wall0.elapsed().as_secs_f64());
-        let start = Instant::now();
-        verify(&params, &keys, &witness.instance, &proof).unwrap();
-        let verify_ms = start.elapsed().as_secs_f64() * 1e3;
-        println!(
-            "record: schnorr-atms flat {n}/{t}: {} cells_per_party={} keygen_s={keygen_s:.1} prove_cpu_s={prove_cpu:.1} prove_wall_s={prove_wall:.1} verify_ms={verify_ms:.1} proof_bytes={} peak_mib={:.0}",
-            keys.stats,
-            keys.stats.advice_cells / n,
-            proof.len(),
-            peak_rss_mib()
-        );
+        let params = setup(witness.shape.k);
+        let m = measure_round_trip(&params, &witness).unwrap();
+        println!("{}", m.record(&format!("schnorr-atms flat {n}/{t}"), n));
+        let keys = m.keys;
         group.bench_function(BenchmarkId::new("n_t", format!("{n}_{t}")), |b| {
             b.iter(|| prove(&params, &keys, &witness).unwrap())
         });

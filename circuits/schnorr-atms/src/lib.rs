@@ -26,8 +26,8 @@ mod prover;
 pub use circuit::synthesize;
 pub use native::{Certificate, Committee, SlotWitness};
 pub use prover::{
-    custom_rows, example_witness, keygen, min_k, prove, read_vk, setup, verify, verify_with_vk,
-    AtmsKeys,
+    custom_rows, example_witness, keygen, measure_round_trip, min_k, prove, read_vk, setup, verify,
+    verify_with_vk, AtmsKeys, MeasuredRoundTrip,
 };
 
 use thiserror::Error;

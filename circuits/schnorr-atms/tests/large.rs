@@ -7,13 +7,8 @@
 //! Prints a `record:` line: k, columns, cells, cells per party, keygen, prove (CPU seconds of
 //! this process and wall), verify, proof bytes, and the process's peak resident memory.
 
-use std::time::Instant;
-
-use schnorr_atms::{example_witness, keygen, prove, setup, verify, CommitmentMode};
-use tms_gadgets::{
-    testing::{peak_rss_mib, process_cpu_seconds},
-    Fr,
-};
+use schnorr_atms::{example_witness, measure_round_trip, setup, CommitmentMode};
+use tms_gadgets::Fr;
 
 #[test]
 #[ignore = "minutes and several GiB: see the module docs for the command"]
@@ -23,24 +18,8 @@ fn large_committee_proves_and_verifies() {
     let (n, t): (usize, usize) = (n.parse().unwrap(), t.parse().unwrap());
     let witness =
         example_witness((n, t), CommitmentMode::Flat, Fr::from(2026u64), n as u64, 4).unwrap();
-    let (shape, k) = (witness.shape, witness.shape.k);
-    let params = setup(k);
+    let params = setup(witness.shape.k);
 
-    let start = Instant::now();
-    let keys = keygen(&params, shape).unwrap();
-    let keygen_s = start.elapsed().as_secs_f64();
-    let peak_keygen = peak_rss_mib();
-    let (cpu0, wall0) = (process_cpu_seconds(), Instant::now());
-    let proof = prove(&params, &keys, &witness).unwrap();
-    let (prove_cpu, prove_wall) = (process_cpu_seconds() - cpu0, wall0.elapsed().as_secs_f64());
-    let start = Instant::now();
-    verify(&params, &keys, &witness.instance, &proof).unwrap();
-    let verify_ms = start.elapsed().as_secs_f64() * 1e3;
-    println!(
-        "record: schnorr-atms flat {n}/{t}: {} cells_per_party={} keygen_s={keygen_s:.1} prove_cpu_s={prove_cpu:.1} prove_wall_s={prove_wall:.1} verify_ms={verify_ms:.1} proof_bytes={} peak_mib_after_keygen={peak_keygen:.0} peak_mib={:.0}",
-        keys.stats,
-        keys.stats.advice_cells / n,
-        proof.len(),
-        peak_rss_mib()
-    );
+    let m = measure_round_trip(&params, &witness).unwrap();
+    println!("{}", m.record(&format!("schnorr-atms flat {n}/{t}"), n));
 }
