@@ -50,6 +50,9 @@ pub const COLUMNS: usize = 16;
 pub const FIXED_COLUMNS: usize = 2 * WIDTH;
 /// The first columns, which take part in copy constraints.
 pub const EQUALITY_COLUMNS: usize = 6;
+/// The first columns with copy constraints when the pair-MSM gate is configured
+/// ([`crate::msm`]): three more than [`EQUALITY_COLUMNS`], for its second point and scalar.
+pub const MSM_EQUALITY_COLUMNS: usize = 9;
 
 /// Which gate a custom row enables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,6 +66,27 @@ pub enum RowGate {
         /// The round index, which selects the round constants.
         round: usize,
     },
+    /// One bit of a two-point multi-scalar multiplication ([`crate::msm`]); an optional gate.
+    MsmPair,
+}
+
+/// The optional custom gates a circuit configures (only those its rows use, so that a circuit
+/// that does not use a gate pays neither its selector nor its equality columns).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct OptionalGates {
+    /// The pair-MSM gate of [`crate::msm`] (and [`MSM_EQUALITY_COLUMNS`] equality columns).
+    pub msm_pair: bool,
+}
+
+impl OptionalGates {
+    /// Columns with equality enabled.
+    pub fn equality_columns(&self) -> usize {
+        if self.msm_pair {
+            MSM_EQUALITY_COLUMNS
+        } else {
+            EQUALITY_COLUMNS
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -107,6 +131,14 @@ impl CustomRegion {
         rows.rows.iter().map(|r| r.used.count_ones() as usize).sum()
     }
 
+    /// The optional gates the rows use.
+    pub fn optional_gates(&self) -> OptionalGates {
+        let rows = self.0.lock().expect("custom rows");
+        OptionalGates {
+            msm_pair: rows.rows.iter().any(|r| r.gate == RowGate::MsmPair),
+        }
+    }
+
     /// Appends a row whose columns `used` (a bit mask) hold `values`; returns its index.
     pub fn push_row(&self, gate: RowGate, values: [Fr; COLUMNS], used: usize) -> usize {
         let mut rows = self.0.lock().expect("custom rows");
@@ -125,9 +157,13 @@ impl CustomRegion {
     }
 
     /// A virtual cell of `ctx`'s copy manager standing for the custom cell `(row, column)`,
-    /// which must be in an equality column.
+    /// which must be in an equality column ([`EQUALITY_COLUMNS`], or [`MSM_EQUALITY_COLUMNS`] in
+    /// a circuit with the pair-MSM gate).
     pub fn output(&self, ctx: &mut Context<Fr>, row: usize, column: usize) -> AssignedValue<Fr> {
-        assert!(column < EQUALITY_COLUMNS, "column {column} has no equality");
+        assert!(
+            column < MSM_EQUALITY_COLUMNS,
+            "column {column} has no equality"
+        );
         let mut rows = self.0.lock().expect("custom rows");
         let value = rows.rows[row].values[column];
         let assigned = ctx
@@ -180,8 +216,9 @@ impl CustomRegion {
             return Ok(());
         }
         let params = Fr::rescue_params();
-        let mut equality_cells: Vec<[Option<Cell>; EQUALITY_COLUMNS]> =
-            vec![[None; EQUALITY_COLUMNS]; rows.rows.len()];
+        let equality = config.equality_columns;
+        let mut equality_cells: Vec<[Option<Cell>; MSM_EQUALITY_COLUMNS]> =
+            vec![[None; MSM_EQUALITY_COLUMNS]; rows.rows.len()];
         layouter.assign_region(
             || "custom gates",
             |mut region| {
@@ -189,7 +226,7 @@ impl CustomRegion {
                     for (j, v) in row.values.iter().enumerate() {
                         if row.used & (1 << j) != 0 {
                             let cell = region.assign_advice(config.advice[j], i, Value::known(*v));
-                            if j < EQUALITY_COLUMNS {
+                            if j < equality {
                                 equality_cells[i][j] = Some(cell.cell());
                             }
                         }
@@ -197,6 +234,10 @@ impl CustomRegion {
                     match row.gate {
                         RowGate::None => {}
                         RowGate::Straus => config.q_straus.enable(&mut region, i)?,
+                        RowGate::MsmPair => config
+                            .q_msm_pair
+                            .expect("the pair-MSM gate is configured when its rows exist")
+                            .enable(&mut region, i)?,
                         RowGate::Rescue { round } => {
                             config.q_rescue.enable(&mut region, i)?;
                             let rc = &params.round_constants[round * 2 * WIDTH..];
@@ -212,8 +253,7 @@ impl CustomRegion {
         if let Some(cm) = &rows.copy_manager {
             let mut cm = cm.lock().expect("copy manager");
             for link in &rows.links {
-                let cell = equality_cells[link.row][link.column]
-                    .expect("a linked custom cell is assigned");
+                let cell = equality_cells[link.row][link.column].ok_or(Error::Synthesis)?;
                 cm.assigned_advices.insert(link.cell, cell);
             }
         }
@@ -228,14 +268,17 @@ pub struct CustomConfig {
     pub advice: [Column<Advice>; COLUMNS],
     q_straus: Selector,
     q_rescue: Selector,
+    q_msm_pair: Option<Selector>,
     round_constants: [Column<Fixed>; 2 * WIDTH],
+    equality_columns: usize,
 }
 
 impl CustomConfig {
-    /// Allocates the columns and creates both gates.
-    pub fn configure(meta: &mut ConstraintSystem<Fr>) -> Self {
+    /// Allocates the columns and creates the Straus and Rescue gates, and the `optional` ones.
+    pub fn configure(meta: &mut ConstraintSystem<Fr>, optional: OptionalGates) -> Self {
         let advice: [Column<Advice>; COLUMNS] = std::array::from_fn(|_| meta.advice_column());
-        for col in &advice[..EQUALITY_COLUMNS] {
+        let equality_columns = optional.equality_columns();
+        for col in &advice[..equality_columns] {
             meta.enable_equality(*col);
         }
         let round_constants = std::array::from_fn(|_| meta.fixed_column());
@@ -243,11 +286,18 @@ impl CustomConfig {
         let q_rescue = meta.selector();
         crate::straus::create_gate(meta, q_straus, &advice);
         crate::hash::rescue_gate::create_gate(meta, q_rescue, &advice, &round_constants);
+        let q_msm_pair = optional.msm_pair.then(|| {
+            let q = meta.selector();
+            crate::msm::create_gate(meta, q, &advice);
+            q
+        });
         Self {
             advice,
             q_straus,
             q_rescue,
+            q_msm_pair,
             round_constants,
+            equality_columns,
         }
     }
 }
@@ -274,6 +324,9 @@ pub struct HybridParams {
     pub base: BaseCircuitParams,
     /// Whether the circuit has the custom columns and gates.
     pub custom_gates: bool,
+    /// The optional custom gates (none in key files written before they existed).
+    #[serde(default)]
+    pub optional_gates: OptionalGates,
 }
 
 /// Configuration of a [`HybridCircuit`].
@@ -302,6 +355,7 @@ impl HybridCircuit {
         HybridParams {
             base: self.builder.config_params.clone(),
             custom_gates: self.custom_gates,
+            optional_gates: self.custom.optional_gates(),
         }
     }
 
@@ -329,7 +383,9 @@ impl Circuit<Fr> for HybridCircuit {
         params: HybridParams,
     ) -> HybridConfig {
         let base = BaseConfig::configure(meta, params.base);
-        let custom = params.custom_gates.then(|| CustomConfig::configure(meta));
+        let custom = params
+            .custom_gates
+            .then(|| CustomConfig::configure(meta, params.optional_gates));
         HybridConfig { base, custom }
     }
 

@@ -13,6 +13,8 @@
 //! | Schnorr signatures on Grumpkin | [`schnorr::SigningKey`], [`schnorr::VerifyingKey`] | [`schnorr::SchnorrChip`] |
 //! | Rescue-Prime on a custom round gate (180 cells per permutation) | [`hash::RescuePrime`] | [`hash::RescueGateChip`] |
 //! | `s G + c P` on a custom Straus gate (16 cells per bit), Schnorr verification on it | `halo2curves`' `grumpkin`, [`straus::ladder_rows`] | [`straus::StrausChip`] |
+//! | Schnorr batch verification: in-circuit random coefficients, one MSM on the pair gate | [`schnorr_batch::verify_native`] | [`schnorr_batch::SchnorrBatchChip`] |
+//! | `a P + b Q` for two variable points on a custom gate (16 cells per bit), MSM terms in pairs | `halo2curves`' `grumpkin`, [`msm::chain_rows`] | [`msm::MsmPairChip`] |
 //!
 //! The custom gates live beside halo2-base's columns in one circuit, [`hybrid::HybridCircuit`],
 //! linked to halo2-base's cells through its copy manager (see [`hybrid`]).
@@ -29,9 +31,11 @@ mod error;
 pub mod hash;
 pub mod hybrid;
 pub mod merkle;
+pub mod msm;
 pub mod params;
 pub mod proving;
 pub mod schnorr;
+pub mod schnorr_batch;
 pub mod straus;
 pub mod testing;
 

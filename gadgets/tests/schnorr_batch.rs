@@ -1,0 +1,167 @@
+//! Batch Schnorr verification (`tms_gadgets::schnorr_batch`): the circuit, its native twin and
+//! per-signature verification agree on valid batches, on batches with one bad signature, and on
+//! bad signatures in disabled slots; one-change negatives are rejected.
+
+use halo2_base::halo2_proofs::halo2curves::{ff::Field, group::Curve};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use tms_gadgets::{
+    ecc::{GrumpkinAffine, GrumpkinChip, GrumpkinScalar},
+    hash::{RescueGateChip, RescuePrime},
+    schnorr::{challenge, SigningKey, VerifyingKey},
+    schnorr_batch::{verify_native, BatchItem, NativeBatchItem, SchnorrBatchChip},
+    testing::{CircuitHarness, MockRun},
+    Fr,
+};
+
+const K: u32 = 13;
+
+struct Batch {
+    items: Vec<NativeBatchItem>,
+    message: Fr,
+}
+
+/// `n` slots signed on one message; slots in `disabled` do not count.
+fn batch(n: usize, disabled: &[usize]) -> Batch {
+    let mut rng = ChaCha8Rng::seed_from_u64(0xba7c);
+    let message = Fr::random(&mut rng);
+    let items = (0..n)
+        .map(|i| {
+            let sk = SigningKey::random(&mut rng);
+            let pk = sk.verifying_key();
+            let sig = sk.sign(&RescuePrime, message).unwrap();
+            NativeBatchItem {
+                pk: pk.0,
+                r: sig.r,
+                c: challenge(&RescuePrime, &sig.r, &pk, message).unwrap(),
+                s: sig.s,
+                enabled: !disabled.contains(&i),
+            }
+        })
+        .collect();
+    Batch { items, message }
+}
+
+impl Batch {
+    /// Recomputes slot `i`'s challenge after a change to its `R` or key (or the message).
+    fn rehash(&mut self, i: usize) {
+        let it = &mut self.items[i];
+        it.c = challenge(&RescuePrime, &it.r, &VerifyingKey(it.pk), self.message).unwrap();
+    }
+
+    fn per_signature_valid(&self) -> bool {
+        self.items.iter().all(|it| {
+            !it.enabled
+                || (GrumpkinAffine::generator() * it.s).to_affine()
+                    == (it.r + it.pk * tms_gadgets::schnorr::base_to_scalar(it.c)).to_affine()
+        })
+    }
+
+    fn mock(&self) -> MockRun<()> {
+        CircuitHarness::new(K).mock_custom(|ctx, range, region| {
+            let ecc = GrumpkinChip::new(range);
+            let items: Vec<BatchItem> = self
+                .items
+                .iter()
+                .map(|it| BatchItem {
+                    pk: ecc.load_point(ctx, it.pk).unwrap(),
+                    r: ecc.load_point(ctx, it.r).unwrap(),
+                    c: ctx.load_witness(it.c),
+                    s: it.s,
+                    enabled: ctx.load_witness(Fr::from(it.enabled as u64)),
+                })
+                .collect();
+            let hasher = RescueGateChip::new(region.clone());
+            SchnorrBatchChip::new(range, region.clone(), hasher).verify(ctx, &items);
+            ((), vec![])
+        })
+    }
+
+    /// The circuit, the native batch check and per-signature checks all give `expected`.
+    fn assert_agree(&self, expected: bool) {
+        assert_eq!(
+            self.per_signature_valid(),
+            expected,
+            "per-signature verdict"
+        );
+        assert_eq!(
+            verify_native(&RescuePrime, &self.items),
+            expected,
+            "native batch verdict"
+        );
+        let run = self.mock();
+        if expected {
+            run.assert_satisfied();
+        } else {
+            assert!(
+                !run.rejections().is_empty(),
+                "the circuit accepted a bad batch"
+            );
+        }
+    }
+}
+
+#[test]
+fn valid_batches_are_accepted() {
+    batch(1, &[]).assert_agree(true);
+    batch(3, &[]).assert_agree(true);
+    batch(4, &[1]).assert_agree(true);
+}
+
+#[test]
+fn a_bad_signature_in_a_disabled_slot_does_not_matter() {
+    let mut b = batch(3, &[1]);
+    b.items[1].s += GrumpkinScalar::ONE;
+    b.assert_agree(true);
+}
+
+#[test]
+fn tampered_s_is_rejected() {
+    let mut b = batch(3, &[]);
+    b.items[2].s += GrumpkinScalar::ONE;
+    b.assert_agree(false);
+    b.mock().assert_rejected_by_copy();
+}
+
+#[test]
+fn tampered_r_is_rejected() {
+    let mut b = batch(3, &[]);
+    b.items[0].r = (b.items[0].r + GrumpkinAffine::generator()).to_affine();
+    b.rehash(0);
+    b.assert_agree(false);
+}
+
+#[test]
+fn signature_under_another_key_is_rejected() {
+    let mut b = batch(3, &[]);
+    b.items[1].pk = b.items[2].pk;
+    b.rehash(1);
+    b.assert_agree(false);
+}
+
+#[test]
+fn wrong_message_is_rejected() {
+    let mut b = batch(2, &[]);
+    b.message += Fr::ONE;
+    b.rehash(0);
+    b.rehash(1);
+    b.assert_agree(false);
+}
+
+#[test]
+fn enabling_a_bad_slot_is_rejected() {
+    let mut b = batch(3, &[1]);
+    b.items[1].s += GrumpkinScalar::ONE;
+    b.items[1].enabled = true;
+    b.assert_agree(false);
+}
+
+#[test]
+fn two_errors_that_cancel_without_coefficients_are_rejected() {
+    // s_0 + d and s_1 - d: the plain sum of the equations holds, the random combination does not.
+    let mut b = batch(2, &[]);
+    let d = GrumpkinScalar::from(12345);
+    b.items[0].s += d;
+    b.items[1].s -= d;
+    b.assert_agree(false);
+}
