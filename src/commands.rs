@@ -328,6 +328,7 @@ pub fn keygen(
         n,
         mode,
         k: params.k(),
+        verification: schnorr_atms::Verification::PerSignature,
     };
     shape.validate().map_err(|e| at(params_path, e))?;
     // Lay the circuit out first so that too-small parameters fail fast, with the k to use.
@@ -533,6 +534,7 @@ pub fn demo() -> Result<()> {
         n: COMMITTEE,
         mode: CommitmentMode::Flat,
         k: 20,
+        verification: schnorr_atms::Verification::PerSignature,
     };
     shape.k = schnorr_atms::min_k(&shape, DEMO_ADVICE_COLUMNS).map_err(err)?;
     let witness = AtmsWitness::new(shape, &committee, &certificate, THRESHOLD).map_err(err)?;

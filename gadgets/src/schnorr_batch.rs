@@ -11,9 +11,10 @@
 //! ```
 //! where `s[j]` are the 88-bit limbs of `s_i`. The MSM runs on the pair gate of [`crate::msm`]:
 //! the 254-bit terms `(G, S)` and `(-pk_i, e_i)` two per chain, the 128-bit terms `(-R_i, rho_i)`
-//! two per chain of 128 rows; the chain results (each shifted by `2^L O`) are summed with
-//! incomplete additions that constrain distinct `x`, and the sum must equal the constant
-//! `sum 2^L O`.
+//! two per chain of 128 rows; the chain results (each shifted by `2^L O`) are added to a start
+//! point `T` ([`sum_start`]) with incomplete additions that constrain distinct `x`, and the sum
+//! must equal the constant `T + sum 2^L O`. (Without `T`, two chains of disabled slots, both
+//! ending at `2^L O`, would meet at an equal `x`.)
 //!
 //! # Soundness
 //! A satisfied circuit gives `sum_i rho_i D_i = O` with `D_i = s_i G - c_i pk_i - R_i` (the
@@ -38,6 +39,7 @@ use halo2_base::{
         bn256::Fq,
         ff::{Field, PrimeField},
         group::{Curve, Group},
+        CurveExt,
     },
     utils::{biguint_to_fe, fe_to_biguint},
     AssignedValue, Context,
@@ -272,11 +274,14 @@ impl<'r, H: HashInstructions> SchnorrBatchChip<'r, H> {
                 offset += offset_point() * GrumpkinScalar::from(2).pow_vartime([bits as u64]);
             }
         }
-        let mut total = outputs[0];
-        for out in &outputs[1..] {
+        // The sum starts at an independent constant point: chains of disabled slots all end at
+        // the same 2^L O, which must never meet the running sum at an equal x.
+        let start = sum_start();
+        let mut total = ecc.load_constant(ctx, start);
+        for out in &outputs {
             total = ecc.add_unequal(ctx, &total, out);
         }
-        let expected = ecc.load_constant(ctx, offset.to_affine());
+        let expected = ecc.load_constant(ctx, (offset + start).to_affine());
         ecc.assert_equal(ctx, &total, &expected);
         rhos
     }
@@ -298,6 +303,12 @@ impl<'r, H: HashInstructions> SchnorrBatchChip<'r, H> {
         ctx.constrain_equal(&back, &h);
         lo
     }
+}
+
+/// Where the sum of the chain results starts: a hash to curve of its own tag, so that nobody knows
+/// its discrete logarithm to `O`, `G` or any key and honest additions never meet an equal `x`.
+pub fn sum_start() -> GrumpkinAffine {
+    crate::ecc::Grumpkin::hash_to_curve("tms-grumpkin-batch-sum")(b"start").to_affine()
 }
 
 /// FpChip's limbs (little-endian, the last below 2^78 after `carry_mod`) as MSM limbs, most

@@ -144,6 +144,7 @@ fn schnorr(system: System, n: usize, t: usize, samples: usize) -> Result<SnarkRu
     let witness = example_witness(
         (n, t),
         mode,
+        schnorr_atms::Verification::PerSignature,
         Fr::from(2026u64),
         n as u64,
         SCHNORR_BASE_COLUMNS,

@@ -7,11 +7,15 @@
 //! Merkle:  slot j: pk on-curve -> leaf -> path(index_j) -> root_j; root_j = root_0 = commitment
 //!          index_0 < index_1 < ... (distinct members); enabled_j => Schnorr(pk, message, sig_j)
 //! both:    count = sum enabled_i;  threshold < 2^b;  threshold < count + 1
+//! batch:   instead of a check per slot, sum_i rho_i enabled_i (s_i G - R_i - c_i pk_i) = O
+//!          with rho_i derived in-circuit from every slot's (c_i, s_i, enabled_i)
 //! ```
 //!
 //! The hashes (commitment, Merkle nodes, challenges) run on the Rescue-Prime round gate and each
 //! Schnorr check `s G = R + c pk` is one Straus ladder `s G + c (-pk)` on the custom gates of
-//! [`tms_gadgets::hybrid`]; curve checks, the canonical-challenge bound, counting and the
+//! [`tms_gadgets::hybrid`] ([`Verification::PerSignature`]), or all checks are one random linear
+//! combination verified by a multi-scalar multiplication ([`Verification::Batch`], soundness
+//! argued in [`tms_gadgets::schnorr_batch`]); curve checks, the canonical-challenge bound, counting and the
 //! threshold comparison stay on halo2-base.
 //!
 //! Not constrained: the keys and signatures of disabled slots beyond being on the curve (they
@@ -29,11 +33,12 @@ use tms_gadgets::{
     hybrid::CustomRegion,
     merkle::{AssignedMerklePath, MerkleChip},
     schnorr::Signature,
+    schnorr_batch::{BatchItem, SchnorrBatchChip},
     straus::StrausChip,
     Fr,
 };
 
-use crate::{AtmsWitness, CommitmentMode};
+use crate::{AtmsWitness, CommitmentMode, Verification};
 
 /// What a disabled slot carries in place of a signature (any on-curve R and scalar s would do).
 fn placeholder_signature() -> Signature {
@@ -104,6 +109,7 @@ pub fn synthesize(
     };
 
     let mut count = ctx.load_zero();
+    let mut batch = Vec::with_capacity(witness.slots.len());
     for (slot, pk) in witness.slots.iter().zip(&slot_keys) {
         let enabled = ctx.load_witness(Fr::from(slot.signature.is_some() as u64));
         gate.assert_bit(ctx, enabled);
@@ -112,8 +118,22 @@ pub fn synthesize(
             .load_point(ctx, sig.r)
             .expect("signatures are validated before synthesis");
         let c = hasher.hash_leaf(ctx, &[r.x, r.y, pk.x, pk.y, message]);
-        straus.verify_schnorr(ctx, pk, c, &r, &sig.s, enabled);
+        match witness.shape.verification {
+            Verification::PerSignature => {
+                straus.verify_schnorr(ctx, pk, c, &r, &sig.s, enabled);
+            }
+            Verification::Batch => batch.push(BatchItem {
+                pk: *pk,
+                r,
+                c,
+                s: sig.s,
+                enabled,
+            }),
+        }
         count = gate.add(ctx, count, enabled);
+    }
+    if !batch.is_empty() {
+        SchnorrBatchChip::new(range, custom.clone(), hasher.clone()).verify(ctx, &batch);
     }
 
     // count >= threshold, i.e. threshold < count + 1, both below 2^bits.

@@ -46,6 +46,20 @@ pub enum CommitmentMode {
     },
 }
 
+/// How the circuit checks the signatures.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verification {
+    /// One Straus ladder `s G + c (-pk)` per slot ([`tms_gadgets::straus`]).
+    #[default]
+    PerSignature,
+    /// All slots at once: random coefficients derived in-circuit and one multi-scalar
+    /// multiplication on the pair gate ([`tms_gadgets::schnorr_batch`]).
+    Batch,
+}
+
 /// The circuit's shape: everything keygen depends on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct AtmsShape {
@@ -55,6 +69,9 @@ pub struct AtmsShape {
     pub mode: CommitmentMode,
     /// log2 of the number of rows.
     pub k: u32,
+    /// How signatures are checked (per signature in key files written before batch mode).
+    #[serde(default)]
+    pub verification: Verification,
 }
 
 impl AtmsShape {

@@ -72,6 +72,7 @@ impl Committee {
             n: self.keys.len(),
             mode: CommitmentMode::Flat,
             k: 10,
+            verification: crate::Verification::PerSignature,
         }
         .depth();
         MerkleTree::with_depth(RescuePrime, leaves, depth).expect("n fits its own depth")

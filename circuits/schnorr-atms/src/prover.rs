@@ -69,7 +69,8 @@ fn lay_out(circuit: &mut HybridCircuit, witness: &AtmsWitness) {
     circuit.builder.assigned_instances = vec![publics];
 }
 
-/// Custom rows the shape needs: a ladder and a challenge hash per slot, plus the commitment.
+/// Custom rows the shape needs: a challenge hash per slot, the commitment, and either a ladder
+/// per slot or the batch check (seed and coefficient hashes, MSM chains).
 pub fn custom_rows(shape: &AtmsShape) -> usize {
     let perm = tms_gadgets::hash::rescue_gate::permutation_rows();
     let challenge = 2 * perm;
@@ -77,7 +78,18 @@ pub fn custom_rows(shape: &AtmsShape) -> usize {
         crate::CommitmentMode::Flat => (2 * shape.n).div_ceil(3) * perm,
         crate::CommitmentMode::Merkle { slots } => slots * (1 + shape.depth()) * perm,
     };
-    shape.slots() * (tms_gadgets::straus::LADDER_ROWS + challenge) + commitment
+    let slots = shape.slots();
+    let signatures = match shape.verification {
+        crate::Verification::PerSignature => slots * tms_gadgets::straus::LADDER_ROWS,
+        crate::Verification::Batch => {
+            let seed = (3 * slots).div_ceil(3) * perm;
+            let coefficients = slots * perm;
+            let long = (slots + 1).div_ceil(2) * (254 + 1);
+            let short = slots.div_ceil(2) * (tms_gadgets::schnorr_batch::COEFFICIENT_BITS + 1);
+            seed + coefficients + long + short
+        }
+    };
+    slots * challenge + commitment + signatures
 }
 
 /// The smallest k whose rows hold the custom gates and whose halo2-base part needs at most
@@ -125,6 +137,7 @@ fn keygen_witness(shape: AtmsShape) -> Result<AtmsWitness, AtmsError> {
 pub fn example_witness(
     (n, t): (usize, usize),
     mode: crate::CommitmentMode,
+    verification: crate::Verification,
     message: tms_gadgets::Fr,
     seed: u64,
     max_base_columns: usize,
@@ -141,7 +154,12 @@ pub fn example_witness(
         })
         .collect::<Result<Vec<_>, AtmsError>>()?;
     let certificate = Certificate::aggregate(&committee, message, &signatures)?;
-    let probe = AtmsShape { n, mode, k: 20 };
+    let probe = AtmsShape {
+        n,
+        mode,
+        k: 20,
+        verification,
+    };
     let shape = AtmsShape {
         k: min_k(&probe, max_base_columns)?,
         ..probe

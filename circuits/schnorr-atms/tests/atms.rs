@@ -1,12 +1,15 @@
 //! Schnorr ATMS: positive runs for both commitment modes, threshold edge cases, one-change
 //! negatives (MockProver naming the failing check), native errors, and a real round trip.
+//!
+//! Every MockProver case runs in both verification modes (per-signature ladders and the batch
+//! MSM) and asserts the same verdict, with the same failing check where the check is shared.
 
 use halo2_base::halo2_proofs::halo2curves::{ff::Field, group::Curve};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use schnorr_atms::{
     keygen, prove, setup, synthesize, verify, AtmsError, AtmsShape, AtmsWitness, Certificate,
-    CommitmentMode, Committee,
+    CommitmentMode, Committee, Verification,
 };
 use tms_gadgets::{
     ecc::{GrumpkinAffine, GrumpkinScalar},
@@ -18,6 +21,8 @@ use tms_gadgets::{
 
 const K: u32 = 11;
 const PINNED_VK_FLAT_3: &str = "9fc8797367f5b5ed418d7d9aaddb877d2b5e5e60491e6e9865918ac0e70fd669";
+const PINNED_VK_FLAT_3_BATCH: &str =
+    "ff97ae7cdf2685444503ce019d1cec6318707fe6314dace3470283298a16f6c3";
 
 struct Setting {
     sks: Vec<SigningKey>,
@@ -54,6 +59,7 @@ impl Setting {
             n: self.sks.len(),
             mode,
             k: K,
+            verification: Verification::PerSignature,
         };
         let cert = Certificate::aggregate(&self.committee, self.message, &self.signed_by(signers))
             .unwrap();
@@ -62,11 +68,62 @@ impl Setting {
 }
 
 /// MockProver against the witness's own public statement, as the real verifier would see it.
-fn mock(w: &AtmsWitness) -> MockRun<()> {
+fn mock_one(w: &AtmsWitness) -> MockRun<()> {
     CircuitHarness::new(K).mock_custom_with_public(
         |ctx, range, region| ((), synthesize(ctx, range, region, w)),
         |_| w.instance.to_public_inputs(),
     )
+}
+
+/// The runs of one witness in both verification modes, whose verdicts must agree.
+struct BothModes {
+    per_signature: MockRun<()>,
+    batch: MockRun<()>,
+}
+
+impl BothModes {
+    fn runs(&self) -> [&MockRun<()>; 2] {
+        [&self.per_signature, &self.batch]
+    }
+
+    fn assert_satisfied(&self) -> &MockRun<()> {
+        self.runs().iter().for_each(|r| {
+            r.assert_satisfied();
+        });
+        assert_eq!(self.per_signature.public_values, self.batch.public_values);
+        &self.per_signature
+    }
+
+    fn assert_rejected_by_copy(&self) {
+        self.runs().iter().for_each(|r| {
+            r.assert_rejected_by_copy();
+        });
+    }
+
+    fn assert_rejected_by(&self, expected: Rejection) {
+        self.runs().iter().for_each(|r| {
+            r.assert_rejected_by(expected.clone());
+        });
+    }
+
+    fn assert_rejected(&self) {
+        self.runs()
+            .iter()
+            .for_each(|r| assert!(r.result.is_err(), "a mode accepted it"));
+    }
+}
+
+/// [`mock_one`] in both verification modes.
+fn mock(w: &AtmsWitness) -> BothModes {
+    let with = |verification| {
+        let mut w = w.clone();
+        w.shape.verification = verification;
+        mock_one(&w)
+    };
+    BothModes {
+        per_signature: with(Verification::PerSignature),
+        batch: with(Verification::Batch),
+    }
 }
 
 const FLAT: CommitmentMode = CommitmentMode::Flat;
@@ -76,15 +133,17 @@ const MERKLE: CommitmentMode = CommitmentMode::Merkle { slots: 2 };
 fn flat_mode_accepts_a_valid_certificate() {
     let s = setting(3);
     let w = s.witness(FLAT, &[0, 2], 2);
-    let run = mock(&w);
-    run.assert_satisfied();
+    let both = mock(&w);
+    let run = both.assert_satisfied();
     assert_eq!(run.public_values, w.instance.to_public_inputs());
     assert_eq!(w.instance.commitment, s.committee.flat_commitment());
-    println!(
-        "record: flat n=3: {} ({} cells per party)",
-        run.stats,
-        run.stats.advice_cells / 3
-    );
+    for (mode, run) in [("per-signature", run), ("batch", &both.batch)] {
+        println!(
+            "record: flat n=3 {mode}: {} ({} cells per party)",
+            run.stats,
+            run.stats.advice_cells / 3
+        );
+    }
 }
 
 #[test]
@@ -92,8 +151,10 @@ fn merkle_mode_accepts_a_valid_certificate() {
     let s = setting(4);
     let w = s.witness(MERKLE, &[1, 3], 2);
     let run = mock(&w);
-    run.assert_satisfied();
-    assert_eq!(run.public_values, w.instance.to_public_inputs());
+    assert_eq!(
+        run.assert_satisfied().public_values,
+        w.instance.to_public_inputs()
+    );
     assert_eq!(w.instance.commitment, s.committee.tree().root());
 }
 
@@ -116,7 +177,7 @@ fn count_below_threshold_is_rejected() {
     let mut w = s.witness(MERKLE, &[0, 1], 2);
     w.instance.threshold = 3;
     // 3 is also above the slot count: the threshold's range check or the comparison rejects it.
-    assert!(mock(&w).result.is_err());
+    mock(&w).assert_rejected();
 }
 
 #[test]
@@ -126,6 +187,7 @@ fn native_builder_refuses_bad_certificates() {
         n: 3,
         mode: FLAT,
         k: K,
+        verification: Verification::PerSignature,
     };
     let sigs = s.signed_by(&[0, 1]);
     let cert = Certificate::aggregate(&s.committee, s.message, &sigs).unwrap();
@@ -172,7 +234,7 @@ fn native_builder_refuses_bad_certificates() {
     );
 }
 
-fn tampered(mode: CommitmentMode, change: impl FnOnce(&Setting, &mut AtmsWitness)) -> MockRun<()> {
+fn tampered(mode: CommitmentMode, change: impl FnOnce(&Setting, &mut AtmsWitness)) -> BothModes {
     let s = setting(3);
     let mut w = s.witness(mode, &[0, 2], 2);
     mock(&w).assert_satisfied();
@@ -235,6 +297,32 @@ fn key_not_in_the_committee_is_rejected() {
         })
         .assert_rejected_by(Rejection::PublicInput(0));
     }
+}
+
+#[test]
+fn real_round_trip_flat_n3_batch() {
+    let s = setting(3);
+    let mut w = s.witness(FLAT, &[0, 2], 2);
+    w.shape.verification = Verification::Batch;
+    let params = setup(K);
+    let keys = keygen(&params, w.shape).unwrap();
+    let proof = prove(&params, &keys, &w).unwrap();
+    verify(&params, &keys, &w.instance, &proof).unwrap();
+    let fingerprint = tms_gadgets::testing::vk_fingerprint(&keys.pk);
+    println!(
+        "record: flat n=3 batch real proof: {} proof {} bytes vk {fingerprint}",
+        keys.stats,
+        proof.len(),
+    );
+    // Pinned: the optional pair-MSM gate adds a selector and three equality columns.
+    assert_eq!(fingerprint, PINNED_VK_FLAT_3_BATCH);
+    assert_eq!(proof.len(), 3744);
+    let mut wrong = w.instance;
+    wrong.message += Fr::ONE;
+    assert_eq!(
+        verify(&params, &keys, &wrong, &proof),
+        Err(AtmsError::ProofRejected)
+    );
 }
 
 #[test]
