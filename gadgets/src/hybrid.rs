@@ -1,11 +1,12 @@
 //! Custom gates beside halo2-base's columns: one circuit that holds a [`BaseCircuitBuilder`]
-//! and a bank of [`COLUMNS`] advice columns with two specialised gates.
+//! and a bank of [`COLUMNS`] advice columns with specialised gates.
 //!
 //! halo2-base lays everything on one generic gate `a + b * c = d`, about 90 cells per bit of a
-//! Grumpkin scalar multiplication and 2,247 per Rescue-Prime permutation. The two gates here do
-//! the same work in 16 cells per bit ([`crate::straus`]) and 180 cells per permutation
-//! ([`crate::hash::RescueGateChip`]), and the rest of a circuit (curve checks, range checks,
-//! counting, Merkle logic) stays on halo2-base.
+//! Grumpkin scalar multiplication, 2,247 per Rescue-Prime permutation and 2,214 per Poseidon
+//! permutation. The gates here do the same work in 16 cells per bit ([`crate::straus`]), 180
+//! cells per Rescue-Prime permutation ([`crate::hash::RescueGateChip`]) and 183 per Poseidon
+//! permutation ([`crate::hash::PoseidonGateChip`], three row kinds), and the rest of a circuit
+//! (curve checks, range checks, counting, Merkle logic) stays on halo2-base.
 //!
 //! # How the two halves are linked
 //! Witness generation happens before `synthesize`, on halo2-base's virtual [`Context`]. A gadget
@@ -19,10 +20,12 @@
 //!
 //! ```text
 //! advice:  halo2-base columns | c0 .. c5 (equality) | c6 .. c15       fixed: halo2-base | rc0 .. rc7
-//!          basic gate, lookups | Straus rows ... then Rescue rows, stacked in one region
+//!          basic gate, lookups | Straus, Rescue and Poseidon rows, stacked in one region in the
+//!                              | order the gadgets append them
 //! ```
-//! Both gates have degree at most 5 with their selector, which makes the circuit's degree 5 (the
-//! extended domain is 4x; the permutation argument then chunks 3 columns per product).
+//! Every gate has degree at most 5 with its selector, which makes the circuit's degree 5 (the
+//! extended domain is 4x; the permutation argument then chunks 3 columns per product). Rescue
+//! and Poseidon rows share the fixed round-constant columns: each row assigns its own.
 
 use std::sync::{Arc, Mutex};
 
@@ -40,13 +43,16 @@ use halo2_base::{
 
 use crate::{
     ecc::GrumpkinAffine,
-    hash::rescue::{RescueField, WIDTH},
+    hash::{
+        poseidon_gate::{self, PoseidonSelectors},
+        rescue::{RescueField, WIDTH},
+    },
     Fr,
 };
 
 /// Advice columns of the custom gates (cells per Straus row and per Rescue round).
 pub const COLUMNS: usize = 16;
-/// Fixed columns of the custom gates (the Rescue round constants).
+/// Fixed columns of the custom gates (the round constants of a Rescue or a Poseidon row).
 pub const FIXED_COLUMNS: usize = 2 * WIDTH;
 /// The first columns, which take part in copy constraints.
 pub const EQUALITY_COLUMNS: usize = 6;
@@ -62,6 +68,12 @@ pub enum RowGate {
     Rescue {
         /// The round index, which selects the round constants.
         round: usize,
+    },
+    /// Row `row` of a Poseidon permutation ([`crate::hash::PoseidonGateChip`]): selects the
+    /// row's gate (two full rounds or a run of partial rounds) and its round constants.
+    Poseidon {
+        /// The row's index in the permutation's rows (the output row excluded).
+        row: usize,
     },
 }
 
@@ -204,6 +216,13 @@ impl CustomRegion {
                                 region.assign_fixed(*col, i, *c);
                             }
                         }
+                        RowGate::Poseidon { row } => {
+                            let (gate, constants) = poseidon_gate::row_constants(row);
+                            config.q_poseidon.0[gate].enable(&mut region, i)?;
+                            for (col, c) in config.round_constants.iter().zip(constants) {
+                                region.assign_fixed(*col, i, c);
+                            }
+                        }
                     }
                 }
                 Ok(())
@@ -228,11 +247,12 @@ pub struct CustomConfig {
     pub advice: [Column<Advice>; COLUMNS],
     q_straus: Selector,
     q_rescue: Selector,
+    q_poseidon: PoseidonSelectors,
     round_constants: [Column<Fixed>; 2 * WIDTH],
 }
 
 impl CustomConfig {
-    /// Allocates the columns and creates both gates.
+    /// Allocates the columns and creates the gates (Straus, Rescue, the three Poseidon rows).
     pub fn configure(meta: &mut ConstraintSystem<Fr>) -> Self {
         let advice: [Column<Advice>; COLUMNS] = std::array::from_fn(|_| meta.advice_column());
         for col in &advice[..EQUALITY_COLUMNS] {
@@ -243,10 +263,12 @@ impl CustomConfig {
         let q_rescue = meta.selector();
         crate::straus::create_gate(meta, q_straus, &advice);
         crate::hash::rescue_gate::create_gate(meta, q_rescue, &advice, &round_constants);
+        let q_poseidon = poseidon_gate::create_gates(meta, &advice, &round_constants);
         Self {
             advice,
             q_straus,
             q_rescue,
+            q_poseidon,
             round_constants,
         }
     }
