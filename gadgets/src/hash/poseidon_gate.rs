@@ -14,16 +14,19 @@
 //!     t_i  = sum_j M_ij u_j^2 (s_j + ca_j)               (round a: t = M (s + ca)^5)
 //!     v_i  = (t_i + cb_i)^2
 //!     s'_i = sum_j M_ij v_j^2 (t_j + cb_j)               (round b; s' = the next row's s)
-//! rows 2..9 (seven partial rounds), row 10 (one partial round):   fixed: a_1..a_k
-//!     s0..s2 | u_1 | x_2 u_2 | x_3 u_3 | ... | x_k u_k                 (k = 7, or k = 1)
+//! rows 2..9 (seven partial rounds), row 10 (one partial round):   fixed: a_1..a_k, f (rc7)
+//!     s0..s2 | u_1 | x_2 u_2 | x_3 u_3 | ... | x_k u_k          (k = 7, f = 0; or k = 1, f = 1)
 //!     x_1 = s0 + a_1 (no cell);  u_r = x_r^2;  y_r = u_r^2 x_r = x_r^5
 //!     state_1 = (s0, s1, s2);  state_{r+1} = M (y_r, state_r[1], state_r[2])
 //!     x_r = state_r[0] + a_r  (r >= 2);   s' = state_{k+1}
 //! row 13: s0..s2 = the permutation's output (no gate: read by row 12's gate)
 //! ```
-//! Every constraint has degree at most 3 and is multiplied by its row kind's selector (degree 4
-//! in all), so the circuit's degree stays 5. The partial-round states `state_r` are linear
-//! combinations of the row's cells and of the `y_r` (degree 3), written out as flat sums.
+//! Every constraint has degree at most 3. The full-row gate multiplies them by its selector
+//! (degree 4); the partial-row gate, one selector for both partial row kinds, multiplies the
+//! seven-round constraints by `q (1 - f)` and the one-round constraints by `q f`, `f` a fixed
+//! column (degree 5), so the circuit's degree stays 5 and Poseidon adds two selector columns.
+//! The partial-round states `state_r` are linear combinations of the row's cells and of the
+//! `y_r` (degree 3), written out as flat sums.
 //!
 //! # Folded constants
 //! Only word 0 of a partial round goes through the S-box, so the constants added to words 1 and
@@ -73,6 +76,8 @@ pub const PERMUTATION_CELLS: usize =
 
 const PARTIAL_ROWS: usize = PARTIAL_ROUNDS.div_ceil(PARTIAL_ROUNDS_PER_ROW);
 const LAST_PARTIAL: usize = PARTIAL_ROUNDS - (PARTIAL_ROWS - 1) * PARTIAL_ROUNDS_PER_ROW;
+/// The fixed column that tells the last partial row (1) from the others (0).
+const FLAG: usize = FIXED_COLUMNS - 1;
 const FULL_ROWS_BEFORE: usize = FULL_ROUNDS / 4;
 
 // Full rows.
@@ -175,8 +180,8 @@ fn gate_constants() -> Arc<GateConstants> {
         .clone()
 }
 
-/// The fixed values (round constants) of row `row` of a permutation, for the bank's fixed
-/// columns; the selector index is that of [`PoseidonSelectors`].
+/// The selector (index in [`PoseidonSelectors`]) and fixed values (round constants, and the
+/// flag of the last partial row) of row `row` of a permutation, for the bank's fixed columns.
 pub(crate) fn row_constants(row: usize) -> (usize, Vec<Fr>) {
     let k = gate_constants();
     match row_kind(row) {
@@ -188,36 +193,35 @@ pub(crate) fn row_constants(row: usize) -> (usize, Vec<Fr>) {
                 .copied()
                 .collect(),
         ),
-        RowKind::Partial { first, rounds } => (
-            if rounds == PARTIAL_ROUNDS_PER_ROW {
-                1
-            } else {
-                2
-            },
-            k.partial[first..first + rounds].to_vec(),
-        ),
+        RowKind::Partial { first, rounds } => {
+            let mut fixed = vec![Fr::ZERO; FIXED_COLUMNS];
+            fixed[..rounds].copy_from_slice(&k.partial[first..first + rounds]);
+            if rounds != PARTIAL_ROUNDS_PER_ROW {
+                fixed[FLAG] = Fr::ONE;
+            }
+            (1, fixed)
+        }
         RowKind::Output => unreachable!("the output row has no gate"),
     }
 }
 
-/// The selectors of the Poseidon rows: full, seven partial, and the last partial row.
+/// The selectors of the Poseidon rows: full rows, partial rows.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct PoseidonSelectors(pub(crate) [Selector; 3]);
+pub(crate) struct PoseidonSelectors(pub(crate) [Selector; 2]);
 
-const _: () = assert!(2 * WIDTH <= FIXED_COLUMNS && PARTIAL_ROUNDS_PER_ROW <= FIXED_COLUMNS);
+const _: () = assert!(2 * WIDTH <= FIXED_COLUMNS && PARTIAL_ROUNDS_PER_ROW <= FLAG);
 const _: () =
     assert!(4 * WIDTH <= COLUMNS && WIDTH + 1 + 2 * (PARTIAL_ROUNDS_PER_ROW - 1) <= COLUMNS);
 
-/// Creates the three Poseidon row gates on the advice bank, the round constants in `constants`.
+/// Creates the two Poseidon row gates on the advice bank, the round constants in `constants`.
 pub(crate) fn create_gates(
     meta: &mut ConstraintSystem<Fr>,
     advice: &[Column<Advice>; COLUMNS],
     constants: &[Column<Fixed>; FIXED_COLUMNS],
 ) -> PoseidonSelectors {
-    let q: [Selector; 3] = std::array::from_fn(|_| meta.selector());
+    let q: [Selector; 2] = std::array::from_fn(|_| meta.selector());
     create_full_gate(meta, q[0], advice, constants);
-    create_partial_gate(meta, q[1], advice, constants, PARTIAL_ROUNDS_PER_ROW);
-    create_partial_gate(meta, q[2], advice, constants, LAST_PARTIAL);
+    create_partial_gate(meta, q[1], advice, constants);
     PoseidonSelectors(q)
 }
 
@@ -280,64 +284,80 @@ fn linear(coefs: &[Fr], vars: &[Expression<Fr>]) -> Expression<Fr> {
         })
 }
 
+/// The constraints (without selector) of `rounds` partial rounds on the current row, their
+/// constants in `a`.
+fn partial_constraints(
+    b: &mut BankQuery,
+    a: &[Expression<Fr>],
+    rounds: usize,
+    mds: &[[Fr; WIDTH]; WIDTH],
+) -> Vec<Expression<Fr>> {
+    let s: Vec<_> = (0..WIDTH).map(|i| b.cur(S + i)).collect();
+    let next: Vec<_> = (0..WIDTH).map(|i| b.next(S + i)).collect();
+    // Variables of the linear layer: s0, s1, s2, y_1 .. y_rounds.
+    let nvars = WIDTH + rounds;
+    let mut vars = s.clone();
+    // The state as coefficient vectors over the variables.
+    let mut state: [Vec<Fr>; WIDTH] = std::array::from_fn(|i| {
+        let mut e = vec![Fr::ZERO; nvars];
+        e[i] = Fr::ONE;
+        e
+    });
+    let mut constraints = Vec::with_capacity(2 * rounds + WIDTH);
+    for r in 1..=rounds {
+        let x = if r == 1 {
+            s[0].clone() + a[0].clone()
+        } else {
+            let x = b.cur(x_col(r));
+            constraints.push(x.clone() - linear(&state[0], &vars) - a[r - 1].clone());
+            x
+        };
+        let u = b.cur(u_col(r));
+        constraints.push(u.clone() - x.clone() * x.clone());
+        vars.push(u.clone() * u * x);
+        let mut words = state.clone();
+        words[0] = vec![Fr::ZERO; nvars];
+        words[0][WIDTH + r - 1] = Fr::ONE;
+        state = std::array::from_fn(|i| {
+            (0..nvars)
+                .map(|v| (0..WIDTH).fold(Fr::ZERO, |acc, j| acc + mds[i][j] * words[j][v]))
+                .collect()
+        });
+    }
+    for i in 0..WIDTH {
+        constraints.push(next[i].clone() - linear(&state[i], &vars));
+    }
+    constraints
+}
+
+/// The partial-row gate: seven rounds where the flag column holds 0, the last row's rounds
+/// where it holds 1 (one selector for both: a selector is a fixed column and an opening).
 fn create_partial_gate(
     meta: &mut ConstraintSystem<Fr>,
     q: Selector,
     advice: &[Column<Advice>; COLUMNS],
     constants: &[Column<Fixed>; FIXED_COLUMNS],
-    rounds: usize,
 ) {
     let mds = gate_constants().mds;
-    let name = if rounds == PARTIAL_ROUNDS_PER_ROW {
-        "poseidon seven partial rounds"
-    } else {
-        "poseidon last partial rounds"
-    };
-    meta.create_gate(name, |m| {
+    meta.create_gate("poseidon partial rounds", |m| {
         let q = m.query_selector(q);
-        let a: Vec<Expression<Fr>> = constants[..rounds]
+        let a: Vec<Expression<Fr>> = constants[..PARTIAL_ROUNDS_PER_ROW]
             .iter()
             .map(|col| m.query_fixed(*col, Rotation::cur()))
             .collect();
+        let last = m.query_fixed(constants[FLAG], Rotation::cur());
         let mut b = BankQuery { meta: m, advice };
-        let s: Vec<_> = (0..WIDTH).map(|i| b.cur(S + i)).collect();
-        let next: Vec<_> = (0..WIDTH).map(|i| b.next(S + i)).collect();
-        // Variables of the linear layer: s0, s1, s2, y_1 .. y_rounds.
-        let nvars = WIDTH + rounds;
-        let mut vars = s.clone();
-        // The state as coefficient vectors over the variables.
-        let mut state: [Vec<Fr>; WIDTH] = std::array::from_fn(|i| {
-            let mut e = vec![Fr::ZERO; nvars];
-            e[i] = Fr::ONE;
-            e
-        });
-        let mut constraints = Vec::with_capacity(2 * rounds + WIDTH);
-        for r in 1..=rounds {
-            let x = if r == 1 {
-                s[0].clone() + a[0].clone()
-            } else {
-                let x = b.cur(x_col(r));
-                constraints.push(x.clone() - linear(&state[0], &vars) - a[r - 1].clone());
-                x
-            };
-            let u = b.cur(u_col(r));
-            constraints.push(u.clone() - x.clone() * x.clone());
-            vars.push(u.clone() * u * x);
-            let mut words = state.clone();
-            words[0] = vec![Fr::ZERO; nvars];
-            words[0][WIDTH + r - 1] = Fr::ONE;
-            state = std::array::from_fn(|i| {
-                (0..nvars)
-                    .map(|v| (0..WIDTH).fold(Fr::ZERO, |acc, j| acc + mds[i][j] * words[j][v]))
-                    .collect()
-            });
-        }
-        for i in 0..WIDTH {
-            constraints.push(next[i].clone() - linear(&state[i], &vars));
-        }
-        constraints
+        let seven = partial_constraints(&mut b, &a, PARTIAL_ROUNDS_PER_ROW, &mds);
+        let rest = partial_constraints(&mut b, &a, LAST_PARTIAL, &mds);
+        let q_seven = q.clone() * (Expression::Constant(Fr::ONE) - last.clone());
+        let q_rest = q * last;
+        seven
             .into_iter()
-            .map(|e| q.clone() * e)
+            .map(|e| ("seven rounds", q_seven.clone() * e))
+            .chain(
+                rest.into_iter()
+                    .map(|e| ("last partial row", q_rest.clone() * e)),
+            )
             .collect::<Vec<_>>()
     });
 }
