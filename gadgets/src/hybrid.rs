@@ -5,7 +5,7 @@
 //! Grumpkin scalar multiplication, 2,247 per Rescue-Prime permutation and 2,214 per Poseidon
 //! permutation. The gates here do the same work in 16 cells per bit ([`crate::straus`]), 180
 //! cells per Rescue-Prime permutation ([`crate::hash::RescueGateChip`]) and 183 per Poseidon
-//! permutation ([`crate::hash::PoseidonGateChip`], three row kinds), and the rest of a circuit
+//! permutation ([`crate::hash::PoseidonGateChip`], two gates), and the rest of a circuit
 //! (curve checks, range checks, counting, Merkle logic) stays on halo2-base.
 //!
 //! # How the two halves are linked
@@ -252,7 +252,7 @@ pub struct CustomConfig {
 }
 
 impl CustomConfig {
-    /// Allocates the columns and creates the gates (Straus, Rescue, the three Poseidon rows).
+    /// Allocates the columns and creates the gates (Straus, Rescue, Poseidon's full and partial rows).
     pub fn configure(meta: &mut ConstraintSystem<Fr>) -> Self {
         let advice: [Column<Advice>; COLUMNS] = std::array::from_fn(|_| meta.advice_column());
         for col in &advice[..EQUALITY_COLUMNS] {

@@ -33,9 +33,9 @@
 //! 2 are carried forward through `M` instead of being added: the partial rows hold the state
 //! minus a known constant vector `d` (zero at the first partial round, `d' = M (0, c1 + d1, c2 +
 //! d2)` after each), round `r`'s one constant is `a_r = c_r0 + d_r0`, and the vector left after the
-//! last partial round is added to the constants of the first full round after them. The values of
-//! every cell other than the partial rows' `s` are those of the textbook permutation, and the
-//! outputs are exactly [`super::poseidon::permute`]'s.
+//! last partial round is added to the constants of the first full round after them. Every cell
+//! holds the textbook permutation's value except the `s` cells of rows 3 to 11 (the shifted
+//! states), and the outputs are exactly [`super::poseidon::permute`]'s.
 //!
 //! The state columns are the bank's equality columns: inputs (row 0's `s`) and outputs (row 13)
 //! are linked to halo2-base cells by copy constraints. Every cell of the 14 rows is determined by
