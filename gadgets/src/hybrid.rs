@@ -1,11 +1,12 @@
 //! Custom gates beside halo2-base's columns: one circuit that holds a [`BaseCircuitBuilder`]
-//! and a bank of [`COLUMNS`] advice columns with two specialised gates.
+//! and a bank of [`COLUMNS`] advice columns with specialised gates.
 //!
 //! halo2-base lays everything on one generic gate `a + b * c = d`, about 90 cells per bit of a
-//! Grumpkin scalar multiplication and 2,247 per Rescue-Prime permutation. The two gates here do
-//! the same work in 16 cells per bit ([`crate::straus`]) and 180 cells per permutation
-//! ([`crate::hash::RescueGateChip`]), and the rest of a circuit (curve checks, range checks,
-//! counting, Merkle logic) stays on halo2-base.
+//! Grumpkin scalar multiplication, 2,247 per Rescue-Prime permutation and 2,214 per Poseidon
+//! permutation. The gates here do the same work in 16 cells per bit ([`crate::straus`]), 180
+//! cells per Rescue-Prime permutation ([`crate::hash::RescueGateChip`]) and 183 per Poseidon
+//! permutation ([`crate::hash::PoseidonGateChip`], two gates), and the rest of a circuit
+//! (curve checks, range checks, counting, Merkle logic) stays on halo2-base.
 //!
 //! # How the two halves are linked
 //! Witness generation happens before `synthesize`, on halo2-base's virtual [`Context`]. A gadget
@@ -19,10 +20,15 @@
 //!
 //! ```text
 //! advice:  halo2-base columns | c0 .. c5 (equality) | c6 .. c15       fixed: halo2-base | rc0 .. rc7
-//!          basic gate, lookups | Straus rows ... then Rescue rows, stacked in one region
+//!          basic gate, lookups | Straus, Rescue and Poseidon rows, stacked in one region in the
+//!                              | order the gadgets append them
 //! ```
-//! Both gates have degree at most 5 with their selector, which makes the circuit's degree 5 (the
-//! extended domain is 4x; the permutation argument then chunks 3 columns per product).
+//! The Straus and Rescue gates exist in every hybrid circuit; the pair-MSM gate ([`crate::msm`],
+//! with three more equality columns c6 .. c8) and the Poseidon gates are [`OptionalGates`],
+//! configured only in circuits whose rows use them, so that adding a gate to the bank changes no
+//! other circuit's keys or proof size. Every gate has degree at most 5 with its selector, which makes the circuit's degree 5 (the
+//! extended domain is 4x; the permutation argument then chunks 3 columns per product). Rescue
+//! and Poseidon rows share the fixed round-constant columns: each row assigns its own.
 
 use std::sync::{Arc, Mutex};
 
@@ -40,13 +46,16 @@ use halo2_base::{
 
 use crate::{
     ecc::GrumpkinAffine,
-    hash::rescue::{RescueField, WIDTH},
+    hash::{
+        poseidon_gate::{self, PoseidonSelectors},
+        rescue::{RescueField, WIDTH},
+    },
     Fr,
 };
 
 /// Advice columns of the custom gates (cells per Straus row and per Rescue round).
 pub const COLUMNS: usize = 16;
-/// Fixed columns of the custom gates (the Rescue round constants).
+/// Fixed columns of the custom gates (the round constants of a Rescue or a Poseidon row).
 pub const FIXED_COLUMNS: usize = 2 * WIDTH;
 /// The first columns, which take part in copy constraints.
 pub const EQUALITY_COLUMNS: usize = 6;
@@ -68,14 +77,25 @@ pub enum RowGate {
     },
     /// One bit of a two-point multi-scalar multiplication ([`crate::msm`]); an optional gate.
     MsmPair,
+    /// Row `row` of a Poseidon permutation ([`crate::hash::PoseidonGateChip`]): selects the
+    /// row's gate (two full rounds or a run of partial rounds) and its round constants; an
+    /// optional gate.
+    Poseidon {
+        /// The row's index in the permutation's rows (the output row excluded).
+        row: usize,
+    },
 }
 
 /// The optional custom gates a circuit configures (only those its rows use, so that a circuit
-/// that does not use a gate pays neither its selector nor its equality columns).
+/// that does not use a gate pays neither its selectors nor its equality columns).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct OptionalGates {
     /// The pair-MSM gate of [`crate::msm`] (and [`MSM_EQUALITY_COLUMNS`] equality columns).
+    #[serde(default)]
     pub msm_pair: bool,
+    /// The Poseidon round gates of [`crate::hash::PoseidonGateChip`].
+    #[serde(default)]
+    pub poseidon: bool,
 }
 
 impl OptionalGates {
@@ -136,6 +156,10 @@ impl CustomRegion {
         let rows = self.0.lock().expect("custom rows");
         OptionalGates {
             msm_pair: rows.rows.iter().any(|r| r.gate == RowGate::MsmPair),
+            poseidon: rows
+                .rows
+                .iter()
+                .any(|r| matches!(r.gate, RowGate::Poseidon { .. })),
         }
     }
 
@@ -245,6 +269,18 @@ impl CustomRegion {
                                 region.assign_fixed(*col, i, *c);
                             }
                         }
+                        RowGate::Poseidon { row } => {
+                            let (gate, constants) = poseidon_gate::row_constants(row);
+                            config
+                                .q_poseidon
+                                .as_ref()
+                                .expect("the Poseidon gates are configured when their rows exist")
+                                .0[gate]
+                                .enable(&mut region, i)?;
+                            for (col, c) in config.round_constants.iter().zip(constants) {
+                                region.assign_fixed(*col, i, c);
+                            }
+                        }
                     }
                 }
                 Ok(())
@@ -269,6 +305,7 @@ pub struct CustomConfig {
     q_straus: Selector,
     q_rescue: Selector,
     q_msm_pair: Option<Selector>,
+    q_poseidon: Option<PoseidonSelectors>,
     round_constants: [Column<Fixed>; 2 * WIDTH],
     equality_columns: usize,
 }
@@ -291,11 +328,15 @@ impl CustomConfig {
             crate::msm::create_gate(meta, q, &advice);
             q
         });
+        let q_poseidon = optional
+            .poseidon
+            .then(|| poseidon_gate::create_gates(meta, &advice, &round_constants));
         Self {
             advice,
             q_straus,
             q_rescue,
             q_msm_pair,
+            q_poseidon,
             round_constants,
             equality_columns,
         }

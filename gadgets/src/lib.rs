@@ -12,6 +12,7 @@
 //! | BLS on BN254: RFC 9380 hash to G2, keys, proofs of possession, aggregation, pairing check | [`bls`] | (the BLS ATMS circuit, to come) |
 //! | Schnorr signatures on Grumpkin | [`schnorr::SigningKey`], [`schnorr::VerifyingKey`] | [`schnorr::SchnorrChip`] |
 //! | Rescue-Prime on a custom round gate (180 cells per permutation) | [`hash::RescuePrime`] | [`hash::RescueGateChip`] |
+//! | Poseidon on custom round gates (183 cells per permutation) | [`hash::Poseidon`] | [`hash::PoseidonGateChip`] |
 //! | `s G + c P` on a custom Straus gate (16 cells per bit), Schnorr verification on it | `halo2curves`' `grumpkin`, [`straus::ladder_rows`] | [`straus::StrausChip`] |
 //! | Schnorr batch verification: in-circuit random coefficients, one MSM on the pair gate | [`schnorr_batch::verify_native`] | [`schnorr_batch::SchnorrBatchChip`] |
 //! | `a P + b Q` for two variable points on a custom gate (16 cells per bit), MSM terms in pairs | `halo2curves`' `grumpkin`, [`msm::chain_rows`] | [`msm::MsmPairChip`] |

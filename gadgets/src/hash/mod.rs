@@ -21,10 +21,12 @@ use halo2_base::{AssignedValue, Context};
 use crate::{Fr, GadgetError};
 
 pub mod poseidon;
+pub mod poseidon_gate;
 pub mod rescue;
 pub mod rescue_gate;
 
 pub use poseidon::{Poseidon, PoseidonChip};
+pub use poseidon_gate::PoseidonGateChip;
 pub use rescue::{RescueChip, RescuePrime};
 pub use rescue_gate::RescueGateChip;
 

@@ -16,6 +16,8 @@
 //!
 //! # Cost (measured by the tests, advice cells)
 //! One permutation: 2,214 cells; one Merkle node with its index-bit swap: about 2,230.
+//! The same permutation on custom round gates ([`super::PoseidonGateChip`], inside a
+//! [`crate::hybrid::HybridCircuit`]) takes 183 cells.
 
 use std::sync::{Arc, OnceLock};
 
