@@ -58,6 +58,8 @@ pub enum RowGate {
     None,
     /// One bit of the Straus ladder ([`crate::straus`]).
     Straus,
+    /// One bit of the variable-base DLEQ ladder ([`crate::dleq`]).
+    Dleq,
     /// Round `round` of a Rescue-Prime permutation ([`crate::hash::RescueGateChip`]).
     Rescue {
         /// The round index, which selects the round constants.
@@ -197,6 +199,7 @@ impl CustomRegion {
                     match row.gate {
                         RowGate::None => {}
                         RowGate::Straus => config.q_straus.enable(&mut region, i)?,
+                        RowGate::Dleq => config.q_dleq.enable(&mut region, i)?,
                         RowGate::Rescue { round } => {
                             config.q_rescue.enable(&mut region, i)?;
                             let rc = &params.round_constants[round * 2 * WIDTH..];
@@ -227,6 +230,7 @@ pub struct CustomConfig {
     /// The advice bank.
     pub advice: [Column<Advice>; COLUMNS],
     q_straus: Selector,
+    q_dleq: Selector,
     q_rescue: Selector,
     round_constants: [Column<Fixed>; 2 * WIDTH],
 }
@@ -240,12 +244,15 @@ impl CustomConfig {
         }
         let round_constants = std::array::from_fn(|_| meta.fixed_column());
         let q_straus = meta.selector();
+        let q_dleq = meta.selector();
         let q_rescue = meta.selector();
         crate::straus::create_gate(meta, q_straus, &advice);
+        crate::dleq::create_gate(meta, q_dleq, &advice);
         crate::hash::rescue_gate::create_gate(meta, q_rescue, &advice, &round_constants);
         Self {
             advice,
             q_straus,
+            q_dleq,
             q_rescue,
             round_constants,
         }
