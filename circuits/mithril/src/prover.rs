@@ -335,6 +335,16 @@ pub fn min_k(shape: &MithrilShape, max_columns: usize) -> Result<u32, MithrilErr
     Ok(k)
 }
 
+/// The cells, columns and custom rows of `shape` laid out (no keygen): for cost accounting.
+pub fn layout_stats(shape: &MithrilShape) -> Result<CircuitStats, MithrilError> {
+    shape.validate()?;
+    let witness = keygen_witness(*shape)?;
+    let mut circuit = keygen_circuit(shape.k);
+    lay_out(&mut circuit, &witness);
+    let base = circuit.builder.calculate_params(Some(UNUSABLE_ROWS));
+    Ok(CircuitStats::of_hybrid(&circuit, &base))
+}
+
 /// Proving and verifying keys for `shape` (one-time work per shape).
 pub fn keygen(params: &ParamsKZG<Bn256>, shape: MithrilShape) -> Result<MithrilKeys, MithrilError> {
     shape.validate()?;

@@ -234,6 +234,33 @@ fn other_signers_sigma_is_rejected() {
     mock(&bad).assert_rejected_by_copy();
 }
 
+/// Marginal cells of a signer slot and of an index slot at depth 13 (printed for the README).
+#[test]
+fn cells_per_slot() {
+    let cells = |signer_slots, index_slots| {
+        mithril_snark::layout_stats(&MithrilShape {
+            signer_slots,
+            index_slots,
+            depth: 13,
+            k: 17,
+        })
+        .unwrap()
+    };
+    let base = cells(1, 1);
+    let two_signers = cells(2, 1);
+    let two_indices = cells(1, 2);
+    let eight = cells(8, 8);
+    let per_signer = two_signers.advice_cells - base.advice_cells;
+    let per_index = two_indices.advice_cells - base.advice_cells;
+    println!(
+        "depth 13: 1/1 slots {} cells; per signer slot {per_signer} (custom rows {}); per index slot {per_index} (1 signer slot); 8/8 slots {} cells",
+        base.advice_cells,
+        two_signers.custom_rows - base.custom_rows,
+        eight.advice_cells
+    );
+    assert_eq!(two_signers.custom_rows - base.custom_rows, 510);
+}
+
 /// Keygen, a real SHPLONK proof and its verification at the smallest k (about a minute in the
 /// default optimised test profile on two cores).
 #[test]
