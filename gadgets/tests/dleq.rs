@@ -193,3 +193,30 @@ fn variable_ladder_reads_the_first_ladders_bits() {
     let failures = format!("{:?}", r.result);
     assert!(failures.contains("dleq"), "the dleq gate sees the bit");
 }
+
+#[test]
+fn exceptional_addition_is_refused() {
+    // H = 2 O: the first row's D = 2 A = 2 O has the x of H, so the slope of D + H is
+    // undetermined; the row's inverse witness of the x differences cannot exist.
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let h = (tms_gadgets::ecc::offset_point() + tms_gadgets::ecc::offset_point()).to_affine();
+    let x = GrumpkinScalar::random(&mut rng);
+    let n = GrumpkinScalar::random(&mut rng);
+    let g = GrumpkinAffine::generator();
+    let c = Fr::random(&mut rng);
+    let d = Dleq {
+        p: (g * x).to_affine(),
+        h,
+        q: (h * x).to_affine(),
+        a: (g * n).to_affine(),
+        b: (h * n).to_affine(),
+        c,
+        s: n + base_to_scalar(c) * x,
+    };
+    let r = run(d, |_, _| {});
+    assert!(
+        r.rejections().contains(&Rejection::Gate),
+        "{:?}",
+        r.rejections()
+    );
+}

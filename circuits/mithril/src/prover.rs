@@ -7,6 +7,7 @@ use halo2_base::{
         halo2curves::bn256::{Bn256, G1Affine},
         plonk::{keygen_pk, keygen_vk, ProvingKey, VerifyingKey},
         poly::kzg::commitment::ParamsKZG,
+        SerdeFormat,
     },
 };
 use rand::{Rng, SeedableRng};
@@ -592,4 +593,96 @@ pub fn measure_round_trip(
         verify_ms,
         peak_after_keygen_mib,
     })
+}
+
+/// The header of a key file: what is needed to read the key back and rebuild the layout.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct KeyHeader {
+    format: String,
+    shape: MithrilShape,
+    config: HybridParams,
+    break_points: Vec<Vec<usize>>,
+}
+
+const PK_FORMAT: &str = "tms-mithril-pk-v1";
+const VK_FORMAT: &str = "tms-mithril-vk-v1";
+
+fn with_header(
+    header: &KeyHeader,
+    body: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>,
+) -> Vec<u8> {
+    let json = serde_json::to_vec(header).expect("header serializes");
+    let mut out = (json.len() as u32).to_le_bytes().to_vec();
+    out.extend(json);
+    body(&mut out).expect("writing to memory");
+    out
+}
+
+fn split_header<'a>(bytes: &'a [u8], format: &str) -> Result<(KeyHeader, &'a [u8]), MithrilError> {
+    let bad = |m: &str| MithrilError::ShapeMismatch(format!("malformed key file: {m}"));
+    let len = bytes.get(..4).ok_or_else(|| bad("too short"))?;
+    let len = u32::from_le_bytes(len.try_into().expect("4 bytes")) as usize;
+    let json = bytes
+        .get(4..4 + len)
+        .ok_or_else(|| bad("truncated header"))?;
+    let header: KeyHeader =
+        serde_json::from_slice(json).map_err(|e| bad(&format!("header: {e}")))?;
+    if header.format != format {
+        return Err(bad(&format!(
+            "expected a {format} file, found {}",
+            header.format
+        )));
+    }
+    Ok((header, &bytes[4 + len..]))
+}
+
+impl MithrilKeys {
+    /// The proving key file: a JSON header (shape, column configuration, break points) and
+    /// halo2's raw proving key.
+    pub fn pk_bytes(&self) -> Vec<u8> {
+        let header = self.header(PK_FORMAT);
+        with_header(&header, |out| self.pk.write(out, SerdeFormat::RawBytes))
+    }
+
+    /// The verifying key file: the same header and halo2's raw verifying key.
+    pub fn vk_bytes(&self) -> Vec<u8> {
+        let header = self.header(VK_FORMAT);
+        with_header(&header, |out| self.vk().write(out, SerdeFormat::RawBytes))
+    }
+
+    fn header(&self, format: &str) -> KeyHeader {
+        KeyHeader {
+            format: format.into(),
+            shape: self.shape,
+            config: self.config.clone(),
+            break_points: self.break_points.clone(),
+        }
+    }
+
+    /// Reads a proving key file.
+    pub fn from_pk_bytes(bytes: &[u8]) -> Result<Self, MithrilError> {
+        let (header, mut body) = split_header(bytes, PK_FORMAT)?;
+        let pk = ProvingKey::read::<_, HybridCircuit>(
+            &mut body,
+            SerdeFormat::RawBytes,
+            header.config.clone(),
+        )
+        .map_err(|e| MithrilError::ShapeMismatch(format!("malformed proving key: {e}")))?;
+        Ok(Self {
+            shape: header.shape,
+            pk,
+            config: header.config,
+            break_points: header.break_points,
+            stats: CircuitStats::default(),
+        })
+    }
+}
+
+/// Reads a verifying key file: the shape and the key.
+pub fn read_vk(bytes: &[u8]) -> Result<(MithrilShape, VerifyingKey<G1Affine>), MithrilError> {
+    let (header, mut body) = split_header(bytes, VK_FORMAT)?;
+    let vk =
+        VerifyingKey::read::<_, HybridCircuit>(&mut body, SerdeFormat::RawBytes, header.config)
+            .map_err(|e| MithrilError::ShapeMismatch(format!("malformed verifying key: {e}")))?;
+    Ok((header.shape, vk))
 }

@@ -279,4 +279,13 @@ fn real_round_trip() {
         mithril_snark::prover::verify(&params, &measured.keys, &other, &measured.proof),
         Err(mithril_snark::MithrilError::ProofRejected)
     );
+    // The verifying key file (header + raw key) verifies the proof on its own; the proving key
+    // file reads back and proves again.
+    let (shape, vk) = mithril_snark::read_vk(&measured.keys.vk_bytes()).unwrap();
+    assert_eq!(shape, w.shape);
+    mithril_snark::prover::verify_with_vk(&params, &shape, &vk, &ex.instance(), &measured.proof)
+        .unwrap();
+    let keys = mithril_snark::MithrilKeys::from_pk_bytes(&measured.keys.pk_bytes()).unwrap();
+    let proof = mithril_snark::prove(&params, &keys, &w).unwrap();
+    mithril_snark::prover::verify_with_vk(&params, &shape, &vk, &ex.instance(), &proof).unwrap();
 }
