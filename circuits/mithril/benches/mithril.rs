@@ -12,7 +12,7 @@ use mithril_snark::{example_certificate, measure_round_trip, prove, setup, Param
 use tms_gadgets::testing::sizes_from_env;
 
 /// At most this many halo2-base advice columns beside the custom gates' 16.
-const BASE_COLUMNS: usize = 8;
+const BASE_COLUMNS: usize = 16;
 /// Registration tree depth (mainnet: about 3,000 pools).
 const DEPTH: usize = 13;
 

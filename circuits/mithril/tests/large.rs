@@ -4,7 +4,7 @@
 //! TMS_MITHRIL_SIZES=256/32 cargo test --release -p mithril-snark --test large -- --ignored --nocapture measure_quorums
 //! cargo test --release -p mithril-snark --test large -- --ignored --nocapture mainnet
 //! ```
-//! `TMS_MITHRIL_BASE_COLUMNS` (default 8) caps the halo2-base advice columns (a lower k with more
+//! `TMS_MITHRIL_BASE_COLUMNS` (default 16) caps the halo2-base advice columns (a lower k with more
 //! columns). Each prints the `record:` line of [`mithril_snark::MeasuredRoundTrip::record`]
 //! (`parties/quorum` pairs; m = 10,000, phi_f = 0.2, tree depth 13, uniform stakes).
 //! `mainnet` uses `Parameters::MAINNET` (k = 1944, m = 16948, phi_f = 0.2) with 3,000 parties
@@ -19,7 +19,7 @@ fn base_columns() -> usize {
     std::env::var("TMS_MITHRIL_BASE_COLUMNS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(8)
+        .unwrap_or(16)
 }
 const DEPTH: usize = 13;
 
