@@ -24,11 +24,13 @@
 //!                              | order the gadgets append them
 //! ```
 //! The Straus and Rescue gates exist in every hybrid circuit; the pair-MSM gate ([`crate::msm`],
-//! with three more equality columns c6 .. c8) and the Poseidon gates are [`OptionalGates`],
-//! configured only in circuits whose rows use them, so that adding a gate to the bank changes no
-//! other circuit's keys or proof size. Every gate has degree at most 5 with its selector, which makes the circuit's degree 5 (the
-//! extended domain is 4x; the permutation argument then chunks 3 columns per product). Rescue
-//! and Poseidon rows share the fixed round-constant columns: each row assigns its own.
+//! with three more equality columns c6 .. c8), the Poseidon gates and the variable-base DLEQ
+//! ladder of [`crate::dleq`] are [`OptionalGates`], configured only in circuits whose rows use
+//! them (read from the laid-out rows), so that adding a gate to the bank changes no other
+//! circuit's keys or proof size. Every gate has degree at most 5 with its selector, which makes
+//! the circuit's degree 5 (the extended domain is 4x; the permutation argument then chunks 3
+//! columns per product). Rescue and Poseidon rows share the fixed round-constant columns: each
+//! row assigns its own.
 
 use std::sync::{Arc, Mutex};
 
@@ -70,6 +72,8 @@ pub enum RowGate {
     None,
     /// One bit of the Straus ladder ([`crate::straus`]).
     Straus,
+    /// One bit of the variable-base DLEQ ladder ([`crate::dleq`]).
+    Dleq,
     /// Round `round` of a Rescue-Prime permutation ([`crate::hash::RescueGateChip`]).
     Rescue {
         /// The round index, which selects the round constants.
@@ -96,6 +100,9 @@ pub struct OptionalGates {
     /// The Poseidon round gates of [`crate::hash::PoseidonGateChip`].
     #[serde(default)]
     pub poseidon: bool,
+    /// The variable-base DLEQ ladder of [`crate::dleq`].
+    #[serde(default)]
+    pub dleq: bool,
 }
 
 impl OptionalGates {
@@ -160,6 +167,7 @@ impl CustomRegion {
                 .rows
                 .iter()
                 .any(|r| matches!(r.gate, RowGate::Poseidon { .. })),
+            dleq: rows.rows.iter().any(|r| r.gate == RowGate::Dleq),
         }
     }
 
@@ -262,6 +270,10 @@ impl CustomRegion {
                             .q_msm_pair
                             .expect("the pair-MSM gate is configured when its rows exist")
                             .enable(&mut region, i)?,
+                        RowGate::Dleq => config
+                            .q_dleq
+                            .expect("a DLEQ row needs the DLEQ gate configured")
+                            .enable(&mut region, i)?,
                         RowGate::Rescue { round } => {
                             config.q_rescue.enable(&mut region, i)?;
                             let rc = &params.round_constants[round * 2 * WIDTH..];
@@ -303,6 +315,7 @@ pub struct CustomConfig {
     /// The advice bank.
     pub advice: [Column<Advice>; COLUMNS],
     q_straus: Selector,
+    q_dleq: Option<Selector>,
     q_rescue: Selector,
     q_msm_pair: Option<Selector>,
     q_poseidon: Option<PoseidonSelectors>,
@@ -322,6 +335,11 @@ impl CustomConfig {
         let q_straus = meta.selector();
         let q_rescue = meta.selector();
         crate::straus::create_gate(meta, q_straus, &advice);
+        let q_dleq = optional.dleq.then(|| {
+            let q = meta.selector();
+            crate::dleq::create_gate(meta, q, &advice);
+            q
+        });
         crate::hash::rescue_gate::create_gate(meta, q_rescue, &advice, &round_constants);
         let q_msm_pair = optional.msm_pair.then(|| {
             let q = meta.selector();
@@ -334,6 +352,7 @@ impl CustomConfig {
         Self {
             advice,
             q_straus,
+            q_dleq,
             q_rescue,
             q_msm_pair,
             q_poseidon,

@@ -16,6 +16,7 @@
 //! | `s G + c P` on a custom Straus gate (16 cells per bit), Schnorr verification on it | `halo2curves`' `grumpkin`, [`straus::ladder_rows`] | [`straus::StrausChip`] |
 //! | Schnorr batch verification: in-circuit random coefficients, one MSM on the pair gate | [`schnorr_batch::verify_native`] | [`schnorr_batch::SchnorrBatchChip`] |
 //! | `a P + b Q` for two variable points on a custom gate (16 cells per bit), MSM terms in pairs | `halo2curves`' `grumpkin`, [`msm::chain_rows`] | [`msm::MsmPairChip`] |
+//! | DLEQ `s G = A + c P`, `s H = B + c Q` (variable `H`: a second ladder reading the first's bits) | `halo2curves`' `grumpkin`, [`dleq::variable_ladder_rows`] | [`dleq::DleqChip`] |
 //!
 //! The custom gates live beside halo2-base's columns in one circuit, [`hybrid::HybridCircuit`],
 //! linked to halo2-base's cells through its copy manager (see [`hybrid`]).
@@ -27,6 +28,7 @@
 #![deny(missing_docs)]
 
 pub mod bls;
+pub mod dleq;
 pub mod ecc;
 mod error;
 pub mod hash;

@@ -186,6 +186,7 @@ fn hybrid_circuit_degree_stays_five() {
         optional_gates: OptionalGates {
             msm_pair: true,
             poseidon: true,
+            dleq: true,
         },
     };
     <HybridCircuit as halo2_base::halo2_proofs::plonk::Circuit<Fr>>::configure_with_params(
