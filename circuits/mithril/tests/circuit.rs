@@ -258,7 +258,11 @@ fn cells_per_slot() {
         two_signers.custom_rows - base.custom_rows,
         eight.advice_cells
     );
-    assert_eq!(two_signers.custom_rows - base.custom_rows, 510);
+    // Two DLEQ ladders (2 x 255 rows) and 21 Poseidon permutations on the round gates.
+    assert_eq!(
+        two_signers.custom_rows - base.custom_rows,
+        510 + 21 * tms_gadgets::hash::poseidon_gate::PERMUTATION_ROWS
+    );
 }
 
 /// Keygen, a real SHPLONK proof and its verification at the smallest k (about a minute in the
