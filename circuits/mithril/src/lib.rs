@@ -28,9 +28,8 @@ pub mod stm;
 pub use error::MithrilError;
 pub use params::{Parameters, PhiF};
 pub use prover::{
-    custom_rows, example_certificate, keygen, layout_stats, measure_round_trip, min_k, prove,
-    read_vk, setup, Example, MeasuredRoundTrip, MithrilInstance, MithrilKeys, MithrilShape,
-    MithrilWitness,
+    example_certificate, keygen, layout_stats, measure_round_trip, min_k, prove, read_vk, setup,
+    Example, MeasuredRoundTrip, MithrilInstance, MithrilKeys, MithrilShape, MithrilWitness,
 };
 pub use registration::{Registration, RegistrationCommitment};
 pub use stm::{aggregate, verify, Certificate, Signer, SingleSignature};

@@ -296,38 +296,34 @@ fn lay_out(circuit: &mut HybridCircuit, witness: &MithrilWitness) {
     circuit.builder.assigned_instances = vec![publics];
 }
 
-/// Custom rows of a shape: two ladders per signer slot.
-pub fn custom_rows(shape: &MithrilShape) -> usize {
-    shape.signer_slots * 2 * tms_gadgets::straus::LADDER_ROWS
-}
-
 /// The smallest k whose rows hold the custom gates and whose halo2-base part needs at most
 /// `max_columns` advice columns (the range lookups use `k - 1` bits).
 pub fn min_k(shape: &MithrilShape, max_columns: usize) -> Result<u32, MithrilError> {
-    let base_cells = |k: u32| -> Result<usize, MithrilError> {
+    // (halo2-base cells, custom rows) of the shape laid out with lookups of k - 1 bits.
+    let layout = |k: u32| -> Result<(usize, usize), MithrilError> {
         let probe = MithrilShape { k, ..*shape };
         let witness = keygen_witness(probe)?;
         let mut circuit = keygen_circuit(k);
         lay_out(&mut circuit, &witness);
-        Ok(circuit
+        let cells = circuit
             .builder
             .statistics()
             .gate
             .total_advice_per_phase
             .iter()
-            .sum())
+            .sum();
+        Ok((cells, circuit.custom_rows()))
     };
-    let custom = custom_rows(shape);
-    let fits = |k: u32, cells: usize| {
+    let fits = |k: u32, (cells, custom): (usize, usize)| {
         let rows = (1usize << k) - UNUSABLE_ROWS;
         custom <= rows && cells.div_ceil(rows) <= max_columns
     };
-    let estimate = base_cells(20)?;
+    let estimate = layout(20)?;
     let mut k = (10..=26)
         .find(|&k| fits(k, estimate))
         .ok_or(MithrilError::CircuitTooLarge(26))?;
     // The cell count depends slightly on the lookup width (k - 1 bits): confirm at k.
-    while !fits(k, base_cells(k)?) {
+    while !fits(k, layout(k)?) {
         k += 1;
         if k > 26 {
             return Err(MithrilError::CircuitTooLarge(26));

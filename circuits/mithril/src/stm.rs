@@ -167,8 +167,10 @@ fn check_indices(indices: impl Iterator<Item = u64>, m: u64) -> Result<(), Mithr
 }
 
 /// Aggregates single signatures into a certificate of exactly `k` index slots. Invalid single
-/// signatures are skipped; repeated submissions and indices won by several signers are
-/// de-duplicated (an index goes to the lowest registration index that won it).
+/// signatures are skipped and repeated submissions de-duplicated. The indices are chosen to need
+/// few signer slots (each costs the circuit a Merkle path and a DLEQ proof, an index slot far
+/// less): greedily, the signer with the most indices not yet taken goes first (ties to the lower
+/// registration index), and the first `k` indices taken, in index order, form the certificate.
 pub fn aggregate(
     registration: &Registration,
     msg: Fr,
@@ -181,19 +183,33 @@ pub fn aggregate(
             valid.insert(sig.party, sig);
         }
     }
-    let mut winners: BTreeMap<u64, usize> = BTreeMap::new();
-    for (&party, sig) in &valid {
-        for &j in &sig.indices {
-            winners.entry(j).or_insert(party);
+    let k = params.k() as usize;
+    let mut remaining: BTreeMap<usize, Vec<u64>> = valid
+        .iter()
+        .map(|(&party, sig)| (party, sig.indices.clone()))
+        .collect();
+    let mut taken: BTreeMap<u64, usize> = BTreeMap::new();
+    while taken.len() < k {
+        let fresh = |indices: &[u64]| indices.iter().filter(|j| !taken.contains_key(j)).count();
+        let best = remaining
+            .iter()
+            .map(|(&party, indices)| (fresh(indices), std::cmp::Reverse(party)))
+            .max();
+        let Some((count, std::cmp::Reverse(party))) = best.filter(|&(count, _)| count > 0) else {
+            return Err(MithrilError::NotEnoughIndices {
+                found: taken.len(),
+                k: params.k(),
+            });
+        };
+        debug_assert!(count > 0);
+        for j in remaining
+            .remove(&party)
+            .expect("the best party is remaining")
+        {
+            taken.entry(j).or_insert(party);
         }
     }
-    if (winners.len() as u64) < params.k() {
-        return Err(MithrilError::NotEnoughIndices {
-            found: winners.len(),
-            k: params.k(),
-        });
-    }
-    let chosen: Vec<(u64, usize)> = winners.into_iter().take(params.k() as usize).collect();
+    let chosen: Vec<(u64, usize)> = taken.into_iter().take(k).collect();
     let mut used: Vec<usize> = chosen.iter().map(|&(_, p)| p).collect();
     used.sort_unstable();
     used.dedup();
