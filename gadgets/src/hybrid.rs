@@ -21,6 +21,10 @@
 //! advice:  halo2-base columns | c0 .. c5 (equality) | c6 .. c15       fixed: halo2-base | rc0 .. rc7
 //!          basic gate, lookups | Straus rows ... then Rescue rows, stacked in one region
 //! ```
+//! A third gate, the variable-base DLEQ ladder of [`crate::dleq`], is configured only in circuits
+//! that lay out DLEQ rows ([`HybridParams::dleq_gate`], read from the rows), so that the keys of
+//! circuits without it do not change.
+//!
 //! Both gates have degree at most 5 with their selector, which makes the circuit's degree 5 (the
 //! extended domain is 4x; the permutation argument then chunks 3 columns per product).
 
@@ -58,6 +62,8 @@ pub enum RowGate {
     None,
     /// One bit of the Straus ladder ([`crate::straus`]).
     Straus,
+    /// One bit of the variable-base DLEQ ladder ([`crate::dleq`]).
+    Dleq,
     /// Round `round` of a Rescue-Prime permutation ([`crate::hash::RescueGateChip`]).
     Rescue {
         /// The round index, which selects the round constants.
@@ -99,6 +105,13 @@ impl CustomRegion {
     /// Number of rows appended so far.
     pub fn num_rows(&self) -> usize {
         self.0.lock().expect("custom rows").rows.len()
+    }
+
+    /// Whether a row of the DLEQ ladder ([`crate::dleq`]) was appended: only then does the
+    /// circuit configure that gate (so circuits without it keep their keys).
+    pub fn uses_dleq(&self) -> bool {
+        let rows = self.0.lock().expect("custom rows");
+        rows.rows.iter().any(|r| r.gate == RowGate::Dleq)
     }
 
     /// Number of cells assigned so far.
@@ -197,6 +210,10 @@ impl CustomRegion {
                     match row.gate {
                         RowGate::None => {}
                         RowGate::Straus => config.q_straus.enable(&mut region, i)?,
+                        RowGate::Dleq => config
+                            .q_dleq
+                            .expect("a DLEQ row needs the DLEQ gate configured")
+                            .enable(&mut region, i)?,
                         RowGate::Rescue { round } => {
                             config.q_rescue.enable(&mut region, i)?;
                             let rc = &params.round_constants[round * 2 * WIDTH..];
@@ -227,13 +244,14 @@ pub struct CustomConfig {
     /// The advice bank.
     pub advice: [Column<Advice>; COLUMNS],
     q_straus: Selector,
+    q_dleq: Option<Selector>,
     q_rescue: Selector,
     round_constants: [Column<Fixed>; 2 * WIDTH],
 }
 
 impl CustomConfig {
-    /// Allocates the columns and creates both gates.
-    pub fn configure(meta: &mut ConstraintSystem<Fr>) -> Self {
+    /// Allocates the columns and creates the gates (the DLEQ gate only if `dleq`).
+    pub fn configure(meta: &mut ConstraintSystem<Fr>, dleq: bool) -> Self {
         let advice: [Column<Advice>; COLUMNS] = std::array::from_fn(|_| meta.advice_column());
         for col in &advice[..EQUALITY_COLUMNS] {
             meta.enable_equality(*col);
@@ -242,10 +260,16 @@ impl CustomConfig {
         let q_straus = meta.selector();
         let q_rescue = meta.selector();
         crate::straus::create_gate(meta, q_straus, &advice);
+        let q_dleq = dleq.then(|| {
+            let q = meta.selector();
+            crate::dleq::create_gate(meta, q, &advice);
+            q
+        });
         crate::hash::rescue_gate::create_gate(meta, q_rescue, &advice, &round_constants);
         Self {
             advice,
             q_straus,
+            q_dleq,
             q_rescue,
             round_constants,
         }
@@ -274,6 +298,9 @@ pub struct HybridParams {
     pub base: BaseCircuitParams,
     /// Whether the circuit has the custom columns and gates.
     pub custom_gates: bool,
+    /// Whether it also has the DLEQ gate ([`crate::dleq`]); set from the laid-out rows.
+    #[serde(default)]
+    pub dleq_gate: bool,
 }
 
 /// Configuration of a [`HybridCircuit`].
@@ -302,6 +329,7 @@ impl HybridCircuit {
         HybridParams {
             base: self.builder.config_params.clone(),
             custom_gates: self.custom_gates,
+            dleq_gate: self.custom_gates && self.custom.uses_dleq(),
         }
     }
 
@@ -329,7 +357,9 @@ impl Circuit<Fr> for HybridCircuit {
         params: HybridParams,
     ) -> HybridConfig {
         let base = BaseConfig::configure(meta, params.base);
-        let custom = params.custom_gates.then(|| CustomConfig::configure(meta));
+        let custom = params
+            .custom_gates
+            .then(|| CustomConfig::configure(meta, params.dleq_gate));
         HybridConfig { base, custom }
     }
 

@@ -13,6 +13,7 @@
 //! | Schnorr signatures on Grumpkin | [`schnorr::SigningKey`], [`schnorr::VerifyingKey`] | [`schnorr::SchnorrChip`] |
 //! | Rescue-Prime on a custom round gate (180 cells per permutation) | [`hash::RescuePrime`] | [`hash::RescueGateChip`] |
 //! | `s G + c P` on a custom Straus gate (16 cells per bit), Schnorr verification on it | `halo2curves`' `grumpkin`, [`straus::ladder_rows`] | [`straus::StrausChip`] |
+//! | DLEQ `s G = A + c P`, `s H = B + c Q` (variable `H`: a second ladder reading the first's bits) | `halo2curves`' `grumpkin`, [`dleq::variable_ladder_rows`] | [`dleq::DleqChip`] |
 //!
 //! The custom gates live beside halo2-base's columns in one circuit, [`hybrid::HybridCircuit`],
 //! linked to halo2-base's cells through its copy manager (see [`hybrid`]).
@@ -24,6 +25,7 @@
 #![deny(missing_docs)]
 
 pub mod bls;
+pub mod dleq;
 pub mod ecc;
 mod error;
 pub mod hash;

@@ -105,6 +105,18 @@ pub enum MithrilError {
     /// The certificate was made for another registration (root, total stake or parameters).
     #[error("the certificate does not match the registration commitment")]
     WrongRegistration,
+    /// A circuit shape that cannot be built (no slots, k out of range, ...).
+    #[error("invalid circuit shape: {0}")]
+    BadShape(String),
+    /// A statement or certificate that does not fit the circuit shape.
+    #[error("the statement or certificate does not fit the circuit shape: {0}")]
+    ShapeMismatch(String),
+    /// The circuit does not fit `2^k` rows.
+    #[error("the circuit needs more than 2^{0} rows")]
+    CircuitTooLarge(u32),
+    /// The verifier rejected the proof.
+    #[error("the proof does not verify for this statement")]
+    ProofRejected,
     /// An error of the shared gadgets (hashing, Merkle paths).
     #[error(transparent)]
     Gadget(#[from] GadgetError),

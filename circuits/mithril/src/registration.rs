@@ -92,6 +92,24 @@ impl Registration {
     /// Registers `(key, stake)` pairs: rejects an empty list, zero stakes, repeated keys, the
     /// identity as a key and a total above `u64::MAX`.
     pub fn new(params: Parameters, entries: &[(VerifyingKey, u64)]) -> Result<Self, MithrilError> {
+        Self::build(params, entries, None)
+    }
+
+    /// [`Self::new`] in a tree of the given `depth` (at least the smallest that holds every
+    /// party; the extra slots are empty), e.g. to prove with a mainnet-depth circuit.
+    pub fn with_depth(
+        params: Parameters,
+        entries: &[(VerifyingKey, u64)],
+        depth: usize,
+    ) -> Result<Self, MithrilError> {
+        Self::build(params, entries, Some(depth))
+    }
+
+    fn build(
+        params: Parameters,
+        entries: &[(VerifyingKey, u64)],
+        depth: Option<usize>,
+    ) -> Result<Self, MithrilError> {
         if entries.is_empty() {
             return Err(MithrilError::EmptyRegistration);
         }
@@ -124,7 +142,10 @@ impl Registration {
             .iter()
             .map(Party::leaf)
             .collect::<Result<Vec<_>, _>>()?;
-        let tree = MerkleTree::new(Poseidon, leaves)?;
+        let tree = match depth {
+            None => MerkleTree::new(Poseidon, leaves)?,
+            Some(d) => MerkleTree::with_depth(Poseidon, leaves, d)?,
+        };
         Ok(Self {
             params,
             parties,

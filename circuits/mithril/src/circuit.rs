@@ -1,0 +1,267 @@
+//! The SNARK-Mithril circuit: one layout function shared by MockProver, keygen and the prover.
+//!
+//! ```text
+//! public:  [registration digest, message, H.x, H.y]       H = H_G(Poseidon(MESSAGE, digest, message))
+//! params:  m, phi num, phi den (witnesses), k = index slots and depth (constants of the shape)
+//!          params digest = Poseidon_leaf(PARAMS, m, k, num, den);  m < 2^32
+//!          digest = Poseidon_leaf(REGISTRATION, root, total, depth, params digest)   == public
+//! signer slot s (S of them):
+//!          pk on-curve; leaf = Poseidon_leaf(pk.x, pk.y, stake, T); Merkle path -> root_s = root
+//!          sigma, A, B on-curve; c = Poseidon_leaf(CHALLENGE, pk, H, sigma, A, B)
+//!          DLEQ: s G = A + c pk  and  s H = B + c sigma   (tms_gadgets::dleq, shared bits)
+//!          T = T_hi 2^128 + T_lo canonically (below r)
+//! index slot i (exactly k of them):
+//!          j_i < 2^32;  j_0 < j_1 < ... < j_{k-1} < m
+//!          signer number n_i: one-hot indicator over the S signer slots (sum = 1)
+//!          (sigma, T_hi, T_lo) selected by the indicator
+//!          ev = Poseidon_leaf(LOTTERY, sigma.x, sigma.y, j_i) = hi 2^128 + lo (hi < 2^126, lo < 2^128)
+//!          (hi, lo) < (T_hi, T_lo) lexicographically
+//! ```
+//!
+//! # Soundness argument (what a verifier learns)
+//! An accepting proof for public `(digest, message, H)`, where the verifier computed `digest` from
+//! a [`RegistrationCommitment`] and `H = H_G(commitment.message(message))` natively, shows:
+//! - **Registration and parameters.** The digest is recomputed in-circuit from the root every
+//!   signer slot's path reaches, the total stake, the shape's depth and `(m, k, phi_f)` with `k`
+//!   the number of index slots. Poseidon is collision resistant, so these are the commitment's.
+//! - **Signers.** Each signer slot's leaf `(pk, stake, T)` is under that root (so its `T` is the
+//!   registered target; changing the stake or `T` changes the leaf). `pk`, `sigma`, `A`, `B` are
+//!   on the curve (and not the identity: affine coordinates). The DLEQ relation with the
+//!   in-circuit challenge is the native verification, so (see [`crate::signature`]) `sigma` is
+//!   the unique `sk H` of the registered key: the lottery values are not grindable.
+//! - **Indices.** Exactly `k` index slots with `j_0 < ... < j_{k-1} < m` (all range-checked to
+//!   32 bits, `m` too, so the comparisons are exact integer ones): `k` distinct indices below `m`.
+//! - **Lottery.** Each index slot selects exactly one signer slot (the indicator of a number
+//!   below `S` sums to one; any other number gives an all-zero indicator, refused), and its
+//!   value `ev` wins against that signer's `T`. `T`'s 128-bit limbs are canonical (the integer is
+//!   below r), so `T_int` is `T`'s integer. `ev`'s limbs are not checked canonical and need not
+//!   be: they give an integer `X < 2^254` with `X = ev mod r`; `X < T_int < r` forces `X` to be
+//!   `ev`'s canonical integer. A non-canonical decomposition (`ev + r`) only loses.
+//!
+//! # Not constrained (and why that is fine)
+//! - Signer slots need not be distinct or increasing, nor all used: the statement is about `k`
+//!   distinct winning indices, each won by some registered key's unique signature (Mithril's
+//!   rule). The prover pads unused signer slots with copies of a used one.
+//! - The stake itself is not range-checked: it is only hashed into the leaf.
+//! - `message` is only exposed: it is bound through `H`, which the verifier derives from it.
+//! - `H` is on the curve (checked) but its relation to `message` is the verifier's native hash
+//!   to curve: the circuit cannot recompute a try-and-increment or SvdW map uniquely.
+
+use halo2_base::{
+    gates::{GateInstructions, RangeChip, RangeInstructions},
+    halo2_proofs::halo2curves::ff::{Field, PrimeField},
+    utils::{biguint_to_fe, fe_to_biguint},
+    AssignedValue, Context,
+    QuantumCell::Constant,
+};
+use tms_gadgets::{
+    dleq::DleqChip,
+    ecc::{fr_modulus, AssignedPoint, GrumpkinAffine, GrumpkinChip},
+    hash::{HashInstructions, PoseidonChip},
+    hybrid::CustomRegion,
+    merkle::{AssignedMerklePath, MerkleChip},
+    Fr,
+};
+
+use crate::{
+    params::Tag,
+    prover::{MithrilWitness, PreparedSigner},
+    registration::RegistrationCommitment,
+};
+
+/// The in-circuit hash (the native one is [`tms_gadgets::hash::Poseidon`]). Swapping the chip
+/// (e.g. for a custom-gate Poseidon with the same outputs) is this one line and [`hasher`].
+pub type Hasher = PoseidonChip;
+
+/// The in-circuit hash chip.
+pub fn hasher(_custom: &CustomRegion) -> Hasher {
+    PoseidonChip::new()
+}
+
+/// Low limb width of the 254-bit comparisons.
+const LO_BITS: usize = 128;
+/// High limb width (`254 - 128`).
+const HI_BITS: usize = 126;
+
+/// Splits `x` into `(hi, lo)` with `lo < 2^128`, `hi < 2^126` and `x = hi 2^128 + lo` in the
+/// field. With `canonical`, also constrains the integer below r.
+fn split(
+    ctx: &mut Context<Fr>,
+    range: &RangeChip<Fr>,
+    x: AssignedValue<Fr>,
+    canonical: bool,
+) -> (AssignedValue<Fr>, AssignedValue<Fr>) {
+    let gate = range.gate();
+    let v = fe_to_biguint(x.value());
+    let lo = ctx.load_witness(biguint_to_fe(
+        &(&v % (num_bigint::BigUint::from(1u8) << LO_BITS)),
+    ));
+    let hi = ctx.load_witness(biguint_to_fe(&(&v >> LO_BITS)));
+    range.range_check(ctx, lo, LO_BITS);
+    range.range_check(ctx, hi, HI_BITS);
+    let two_128 = Fr::from_u128(1) * Fr::from(2u64).pow_vartime([LO_BITS as u64]);
+    let recomposed = gate.mul_add(ctx, hi, Constant(two_128), lo);
+    ctx.constrain_equal(&recomposed, &x);
+    if canonical {
+        let r = fr_modulus();
+        let r_lo: Fr = biguint_to_fe(&(&r % (num_bigint::BigUint::from(1u8) << LO_BITS)));
+        let r_hi: Fr = biguint_to_fe(&(&r >> LO_BITS));
+        let below = less_than(ctx, range, (hi, lo), (Constant(r_hi), Constant(r_lo)));
+        gate.assert_is_const(ctx, &below, &Fr::ONE);
+    }
+    (hi, lo)
+}
+
+/// `(a_hi, a_lo) < (b_hi, b_lo)` lexicographically (limbs of 126 and 128 bits), as a bit.
+fn less_than(
+    ctx: &mut Context<Fr>,
+    range: &RangeChip<Fr>,
+    a: (AssignedValue<Fr>, AssignedValue<Fr>),
+    b: (
+        impl Into<halo2_base::QuantumCell<Fr>> + Copy,
+        impl Into<halo2_base::QuantumCell<Fr>> + Copy,
+    ),
+) -> AssignedValue<Fr> {
+    let gate = range.gate();
+    let hi_lt = range.is_less_than(ctx, a.0, b.0, HI_BITS);
+    let hi_eq = gate.is_equal(ctx, a.0, b.0);
+    let lo_lt = range.is_less_than(ctx, a.1, b.1, LO_BITS);
+    gate.mul_add(ctx, hi_eq, lo_lt, hi_lt)
+}
+
+/// One laid-out signer slot: what the index slots select from.
+struct SignerCells {
+    sigma: AssignedPoint,
+    t_hi: AssignedValue<Fr>,
+    t_lo: AssignedValue<Fr>,
+}
+
+/// Lays out the circuit for `witness` (halo2-base cells on `ctx`, DLEQ ladders on `custom`) and
+/// returns the public cells in instance order: `[digest, message, H.x, H.y]`.
+pub fn synthesize(
+    ctx: &mut Context<Fr>,
+    range: &RangeChip<Fr>,
+    custom: &CustomRegion,
+    witness: &MithrilWitness,
+) -> Vec<AssignedValue<Fr>> {
+    let shape = witness.shape;
+    let gate = range.gate();
+    let ecc = GrumpkinChip::new(range);
+    let hash = hasher(custom);
+    let merkle = MerkleChip::new(hash.clone(), range);
+    let dleq = DleqChip::new(range, custom.clone());
+    let tag = |ctx: &mut Context<Fr>, t: Tag| ctx.load_constant(t.value());
+
+    let commitment: &RegistrationCommitment = &witness.instance.commitment;
+    let params = commitment.params;
+    let message = ctx.load_witness(witness.instance.message);
+    let h = ecc
+        .load_point(ctx, witness.h)
+        .expect("H is not the identity");
+
+    // Parameters: m is a witness bound by the digest; k and the depth are the shape's.
+    let m = ctx.load_witness(Fr::from(params.m()));
+    range.range_check(ctx, m, 32);
+    let phi_num = ctx.load_witness(Fr::from(params.phi_f().num()));
+    let phi_den = ctx.load_witness(Fr::from(params.phi_f().den()));
+    let params_tag = tag(ctx, Tag::Params);
+    let k_const = ctx.load_constant(Fr::from(shape.index_slots as u64));
+    let params_digest = hash.hash_leaf(ctx, &[params_tag, m, k_const, phi_num, phi_den]);
+
+    // Signer slots.
+    let mut root: Option<AssignedValue<Fr>> = None;
+    let signers: Vec<SignerCells> = witness
+        .signers
+        .iter()
+        .map(|slot| signer_slot(ctx, range, &ecc, &hash, &merkle, &dleq, &h, slot, &mut root))
+        .collect();
+    let root = root.expect("at least one signer slot");
+
+    let total = ctx.load_witness(Fr::from(commitment.total_stake));
+    let reg_tag = tag(ctx, Tag::Registration);
+    let depth = ctx.load_constant(Fr::from(shape.depth as u64));
+    let digest = hash.hash_leaf(ctx, &[reg_tag, root, total, depth, params_digest]);
+
+    // Index slots.
+    let lottery_tag = tag(ctx, Tag::Lottery);
+    let mut previous: Option<AssignedValue<Fr>> = None;
+    for slot in &witness.indices {
+        let j = ctx.load_witness(Fr::from(slot.index));
+        range.range_check(ctx, j, 32);
+        if let Some(p) = previous {
+            range.check_less_than(ctx, p, j, 32);
+        }
+        previous = Some(j);
+        let number = ctx.load_witness(Fr::from(slot.signer as u64));
+        let indicator = gate.idx_to_indicator(ctx, number, signers.len());
+        let ones = gate.sum(ctx, indicator.iter().copied());
+        gate.assert_is_const(ctx, &ones, &Fr::ONE);
+        let mut pick = |f: &dyn Fn(&SignerCells) -> AssignedValue<Fr>| {
+            gate.select_by_indicator(ctx, signers.iter().map(f), indicator.iter().copied())
+        };
+        let sx = pick(&|s| s.sigma.x);
+        let sy = pick(&|s| s.sigma.y);
+        let t_hi = pick(&|s| s.t_hi);
+        let t_lo = pick(&|s| s.t_lo);
+        let ev = hash.hash_leaf(ctx, &[lottery_tag, sx, sy, j]);
+        let ev_limbs = split(ctx, range, ev, false);
+        let wins = less_than(ctx, range, ev_limbs, (t_hi, t_lo));
+        gate.assert_is_const(ctx, &wins, &Fr::ONE);
+    }
+    let last = previous.expect("at least one index slot");
+    range.check_less_than(ctx, last, m, 32);
+
+    vec![digest, message, h.x, h.y]
+}
+
+#[allow(clippy::too_many_arguments)]
+fn signer_slot(
+    ctx: &mut Context<Fr>,
+    range: &RangeChip<Fr>,
+    ecc: &GrumpkinChip,
+    hash: &Hasher,
+    merkle: &MerkleChip<Hasher>,
+    dleq: &DleqChip,
+    h: &AssignedPoint,
+    slot: &PreparedSigner,
+    root: &mut Option<AssignedValue<Fr>>,
+) -> SignerCells {
+    let load = |ctx: &mut Context<Fr>, p: &GrumpkinAffine| {
+        ecc.load_point(ctx, *p)
+            .expect("certificate points are validated before synthesis")
+    };
+    let pk = load(ctx, &slot.key);
+    let stake = ctx.load_witness(Fr::from(slot.stake));
+    let target = ctx.load_witness(slot.target);
+    let leaf = hash.hash_leaf(ctx, &[pk.x, pk.y, stake, target]);
+    let path = AssignedMerklePath::load(ctx, &slot.path);
+    let computed = merkle.compute_root(ctx, leaf, &path);
+    match root {
+        Some(r) => ctx.constrain_equal(r, &computed),
+        None => *root = Some(computed),
+    }
+
+    let sigma = load(ctx, &slot.signature.sigma);
+    let a = load(ctx, &slot.signature.a);
+    let b = load(ctx, &slot.signature.b);
+    let challenge_tag = ctx.load_constant(Tag::Challenge.value());
+    let c = hash.hash_leaf(
+        ctx,
+        &[
+            challenge_tag,
+            pk.x,
+            pk.y,
+            h.x,
+            h.y,
+            sigma.x,
+            sigma.y,
+            a.x,
+            a.y,
+            b.x,
+            b.y,
+        ],
+    );
+    dleq.verify(ctx, &pk, h, &sigma, &a, &b, c, &slot.signature.s);
+    let (t_hi, t_lo) = split(ctx, range, target, true);
+    SignerCells { sigma, t_hi, t_lo }
+}

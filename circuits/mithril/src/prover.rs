@@ -1,0 +1,595 @@
+//! The circuit's typed statement and witness, and `setup / keygen / prove / verify` (KZG with
+//! SHPLONK over BN254, through `tms_gadgets::proving`).
+
+use halo2_base::{
+    gates::circuit::{builder::BaseCircuitBuilder, CircuitBuilderStage},
+    halo2_proofs::{
+        halo2curves::bn256::{Bn256, G1Affine},
+        plonk::{keygen_pk, keygen_vk, ProvingKey, VerifyingKey},
+        poly::kzg::commitment::ParamsKZG,
+    },
+};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+use tms_gadgets::{
+    ecc::{GrumpkinAffine, GrumpkinScalar},
+    hybrid::{CustomRegion, HybridCircuit, HybridParams},
+    merkle::MerklePath,
+    proving::{prove_shplonk, verify_shplonk},
+    schnorr::SigningKey,
+    testing::{kzg_params, CircuitStats, UNUSABLE_ROWS},
+    Fr,
+};
+
+use crate::{
+    circuit::synthesize,
+    signature::{coordinates, hash_to_grumpkin, UniqueSignature},
+    stm::{lottery_value, wins, IndexSlot, SingleSignature},
+    Certificate, MithrilError, Parameters, PhiF, Registration, RegistrationCommitment,
+};
+
+/// The circuit's shape: everything keygen depends on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct MithrilShape {
+    /// Signer slots (each: Merkle path, DLEQ proof).
+    pub signer_slots: usize,
+    /// Index slots: exactly the quorum `k` of the parameters.
+    pub index_slots: usize,
+    /// Registration tree depth.
+    pub depth: usize,
+    /// log2 of the number of rows.
+    pub k: u32,
+}
+
+impl MithrilShape {
+    /// Checks the shape can be built.
+    pub fn validate(&self) -> Result<(), MithrilError> {
+        if self.signer_slots == 0 || self.index_slots == 0 {
+            return Err(MithrilError::BadShape(
+                "at least one signer slot and one index slot".into(),
+            ));
+        }
+        if !(1..=tms_gadgets::merkle::MAX_DEPTH).contains(&self.depth) {
+            return Err(MithrilError::BadShape(format!("depth {}", self.depth)));
+        }
+        if !(10..=26).contains(&self.k) {
+            return Err(MithrilError::BadShape(format!(
+                "k = {} is outside 10..=26",
+                self.k
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// The public statement: a registration commitment and the application message. The verifier
+/// derives the circuit's public inputs from it natively ([`Self::to_public_inputs`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MithrilInstance {
+    /// Root, total stake, depth, parameters.
+    pub commitment: RegistrationCommitment,
+    /// The application message (the signed element is `commitment.message(message)`).
+    pub message: Fr,
+}
+
+impl MithrilInstance {
+    /// Offset of the registration digest in the instance column.
+    pub const DIGEST: usize = 0;
+    /// Offset of the message.
+    pub const MESSAGE: usize = 1;
+    /// Offsets of `H = H_G(signed message)`'s coordinates.
+    pub const H: [usize; 2] = [2, 3];
+
+    /// Checks the statement fits `shape`: the tree depth and `k` = the number of index slots.
+    pub fn validate(&self, shape: &MithrilShape) -> Result<(), MithrilError> {
+        if self.commitment.depth != shape.depth {
+            return Err(MithrilError::ShapeMismatch(format!(
+                "registration depth {} vs circuit depth {}",
+                self.commitment.depth, shape.depth
+            )));
+        }
+        if self.commitment.params.k() != shape.index_slots as u64 {
+            return Err(MithrilError::ShapeMismatch(format!(
+                "quorum k = {} vs {} index slots",
+                self.commitment.params.k(),
+                shape.index_slots
+            )));
+        }
+        Ok(())
+    }
+
+    /// `H = H_G(commitment.message(message))`, the base of the unique signatures.
+    pub fn h(&self) -> Result<GrumpkinAffine, MithrilError> {
+        hash_to_grumpkin(self.commitment.message(self.message))
+    }
+
+    /// The instance column: `[registration digest, message, H.x, H.y]`.
+    pub fn to_public_inputs(&self) -> Result<Vec<Fr>, MithrilError> {
+        let [hx, hy] = coordinates(&self.h()?)?;
+        Ok(vec![self.commitment.digest(), self.message, hx, hy])
+    }
+}
+
+/// A signer slot as the circuit reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PreparedSigner {
+    /// The verifying key.
+    pub key: GrumpkinAffine,
+    /// The stake in the leaf.
+    pub stake: u64,
+    /// The eligibility target in the leaf.
+    pub target: Fr,
+    /// The Merkle path.
+    pub path: MerklePath,
+    /// The unique signature and its DLEQ proof.
+    pub signature: UniqueSignature,
+}
+
+/// Everything the prover needs. The fields are public so that tests can play a cheating prover.
+#[derive(Clone, Debug)]
+pub struct MithrilWitness {
+    /// The circuit shape.
+    pub shape: MithrilShape,
+    /// The statement.
+    pub instance: MithrilInstance,
+    /// `H`, as the verifier derives it.
+    pub h: GrumpkinAffine,
+    /// Exactly `shape.signer_slots` signer slots.
+    pub signers: Vec<PreparedSigner>,
+    /// Exactly `shape.index_slots` index slots.
+    pub indices: Vec<IndexSlot>,
+}
+
+impl MithrilWitness {
+    /// The witness of `certificate` for `instance` in `shape`: checks the sizes (not the
+    /// signatures: the circuit does) and pads unused signer slots with copies of the last one.
+    pub fn new(
+        shape: MithrilShape,
+        instance: MithrilInstance,
+        certificate: &Certificate,
+    ) -> Result<Self, MithrilError> {
+        instance.validate(&shape)?;
+        let mismatch = |m: String| Err(MithrilError::ShapeMismatch(m));
+        if certificate.indices.len() != shape.index_slots {
+            return mismatch(format!(
+                "{} indices for {} index slots",
+                certificate.indices.len(),
+                shape.index_slots
+            ));
+        }
+        if certificate.signers.is_empty() || certificate.signers.len() > shape.signer_slots {
+            return mismatch(format!(
+                "{} signers for {} signer slots",
+                certificate.signers.len(),
+                shape.signer_slots
+            ));
+        }
+        if let Some((i, slot)) = certificate
+            .indices
+            .iter()
+            .enumerate()
+            .find(|(_, s)| s.signer >= certificate.signers.len())
+        {
+            return Err(MithrilError::SignerSlotOutOfRange {
+                index_slot: i,
+                signer_slot: slot.signer,
+            });
+        }
+        let mut signers = Vec::with_capacity(shape.signer_slots);
+        for (i, slot) in certificate.signers.iter().enumerate() {
+            if slot.path.siblings.len() != shape.depth {
+                return Err(MithrilError::NotInTree(i));
+            }
+            for p in [
+                &slot.party.key.0,
+                &slot.signature.sigma,
+                &slot.signature.a,
+                &slot.signature.b,
+            ] {
+                coordinates(p)?;
+            }
+            signers.push(PreparedSigner {
+                key: slot.party.key.0,
+                stake: slot.party.stake,
+                target: slot.party.target,
+                path: slot.path.clone(),
+                signature: slot.signature,
+            });
+        }
+        while signers.len() < shape.signer_slots {
+            signers.push(signers.last().expect("non-empty").clone());
+        }
+        Ok(Self {
+            shape,
+            instance,
+            h: instance.h()?,
+            signers,
+            indices: certificate.indices.clone(),
+        })
+    }
+}
+
+/// A witness of the right shape with placeholder values, for keygen (which needs the layout,
+/// not a satisfying assignment).
+fn keygen_witness(shape: MithrilShape) -> Result<MithrilWitness, MithrilError> {
+    let g = GrumpkinAffine::generator();
+    let k = shape.index_slots as u64;
+    let params = Parameters::new(k, k, PhiF::new(1, 2)?)?;
+    let instance = MithrilInstance {
+        commitment: RegistrationCommitment {
+            root: Fr::zero(),
+            total_stake: 1,
+            depth: shape.depth,
+            params,
+        },
+        message: Fr::zero(),
+    };
+    let signer = PreparedSigner {
+        key: g,
+        stake: 1,
+        target: Fr::one(),
+        path: MerklePath {
+            index: 0,
+            siblings: vec![Fr::zero(); shape.depth],
+        },
+        signature: UniqueSignature {
+            sigma: g,
+            a: g,
+            b: g,
+            s: GrumpkinScalar::one(),
+        },
+    };
+    Ok(MithrilWitness {
+        shape,
+        instance,
+        h: instance.h()?,
+        signers: vec![signer; shape.signer_slots],
+        indices: (0..k).map(|index| IndexSlot { index, signer: 0 }).collect(),
+    })
+}
+
+/// Proving and verifying keys of one shape, with the layout the prover must reproduce.
+#[derive(Clone, Debug)]
+pub struct MithrilKeys {
+    /// The shape the keys are for.
+    pub shape: MithrilShape,
+    /// The proving key (contains the verifying key).
+    pub pk: ProvingKey<G1Affine>,
+    /// Column configuration.
+    pub config: HybridParams,
+    /// Where the virtual columns break into physical ones.
+    pub break_points: Vec<Vec<usize>>,
+    /// Cells, columns, k.
+    pub stats: CircuitStats,
+}
+
+impl MithrilKeys {
+    /// The verifying key.
+    pub fn vk(&self) -> &VerifyingKey<G1Affine> {
+        self.pk.get_vk()
+    }
+}
+
+/// KZG parameters for `2^k` rows.
+///
+/// **Insecure, for tests and benchmarks**: made from a fixed public seed (and cached under
+/// `params/`). Production use needs parameters from a powers-of-tau ceremony.
+pub fn setup(k: u32) -> ParamsKZG<Bn256> {
+    kzg_params(k)
+}
+
+fn keygen_circuit(k: u32) -> HybridCircuit {
+    HybridCircuit {
+        builder: BaseCircuitBuilder::from_stage(CircuitBuilderStage::Keygen)
+            .use_k(k as usize)
+            .use_lookup_bits(k as usize - 1)
+            .use_instance_columns(1),
+        custom: CustomRegion::new(),
+        custom_gates: true,
+    }
+}
+
+fn lay_out(circuit: &mut HybridCircuit, witness: &MithrilWitness) {
+    let range = circuit.builder.range_chip();
+    let publics = synthesize(circuit.builder.main(0), &range, &circuit.custom, witness);
+    circuit.builder.assigned_instances = vec![publics];
+}
+
+/// Custom rows of a shape: two ladders per signer slot.
+pub fn custom_rows(shape: &MithrilShape) -> usize {
+    shape.signer_slots * 2 * tms_gadgets::straus::LADDER_ROWS
+}
+
+/// The smallest k whose rows hold the custom gates and whose halo2-base part needs at most
+/// `max_columns` advice columns (the range lookups use `k - 1` bits).
+pub fn min_k(shape: &MithrilShape, max_columns: usize) -> Result<u32, MithrilError> {
+    let base_cells = |k: u32| -> Result<usize, MithrilError> {
+        let probe = MithrilShape { k, ..*shape };
+        let witness = keygen_witness(probe)?;
+        let mut circuit = keygen_circuit(k);
+        lay_out(&mut circuit, &witness);
+        Ok(circuit
+            .builder
+            .statistics()
+            .gate
+            .total_advice_per_phase
+            .iter()
+            .sum())
+    };
+    let custom = custom_rows(shape);
+    let fits = |k: u32, cells: usize| {
+        let rows = (1usize << k) - UNUSABLE_ROWS;
+        custom <= rows && cells.div_ceil(rows) <= max_columns
+    };
+    let estimate = base_cells(20)?;
+    let mut k = (10..=26)
+        .find(|&k| fits(k, estimate))
+        .ok_or(MithrilError::CircuitTooLarge(26))?;
+    // The cell count depends slightly on the lookup width (k - 1 bits): confirm at k.
+    while !fits(k, base_cells(k)?) {
+        k += 1;
+        if k > 26 {
+            return Err(MithrilError::CircuitTooLarge(26));
+        }
+    }
+    Ok(k)
+}
+
+/// The cells, columns and custom rows of `shape` laid out (no keygen): for cost accounting.
+pub fn layout_stats(shape: &MithrilShape) -> Result<CircuitStats, MithrilError> {
+    shape.validate()?;
+    let witness = keygen_witness(*shape)?;
+    let mut circuit = keygen_circuit(shape.k);
+    lay_out(&mut circuit, &witness);
+    let base = circuit.builder.calculate_params(Some(UNUSABLE_ROWS));
+    Ok(CircuitStats::of_hybrid(&circuit, &base))
+}
+
+/// Proving and verifying keys for `shape` (one-time work per shape).
+pub fn keygen(params: &ParamsKZG<Bn256>, shape: MithrilShape) -> Result<MithrilKeys, MithrilError> {
+    shape.validate()?;
+    let witness = keygen_witness(shape)?;
+    let mut circuit = keygen_circuit(shape.k);
+    lay_out(&mut circuit, &witness);
+    if circuit.custom_rows() + UNUSABLE_ROWS > 1 << shape.k {
+        return Err(MithrilError::CircuitTooLarge(shape.k));
+    }
+    let base = circuit.builder.calculate_params(Some(UNUSABLE_ROWS));
+    let stats = CircuitStats::of_hybrid(&circuit, &base);
+    let vk = keygen_vk(params, &circuit).map_err(|_| MithrilError::CircuitTooLarge(shape.k))?;
+    let pk = keygen_pk(params, vk, &circuit).map_err(|_| MithrilError::CircuitTooLarge(shape.k))?;
+    Ok(MithrilKeys {
+        shape,
+        pk,
+        config: circuit.params(),
+        break_points: circuit.builder.break_points(),
+        stats,
+    })
+}
+
+/// A proof that `witness.instance` holds.
+pub fn prove(
+    params: &ParamsKZG<Bn256>,
+    keys: &MithrilKeys,
+    witness: &MithrilWitness,
+) -> Result<Vec<u8>, MithrilError> {
+    if witness.shape != keys.shape {
+        return Err(MithrilError::ShapeMismatch(
+            "the witness shape differs from the proving key's".into(),
+        ));
+    }
+    witness.instance.validate(&witness.shape)?;
+    let public = witness.instance.to_public_inputs()?;
+    let mut circuit = HybridCircuit {
+        builder: BaseCircuitBuilder::prover(keys.config.base.clone(), keys.break_points.clone()),
+        custom: CustomRegion::new(),
+        custom_gates: keys.config.custom_gates,
+    };
+    lay_out(&mut circuit, witness);
+    prove_shplonk(params, &keys.pk, circuit, &public)
+        .ok_or(MithrilError::CircuitTooLarge(keys.shape.k))
+}
+
+/// Checks `proof` for `instance`.
+pub fn verify(
+    params: &ParamsKZG<Bn256>,
+    keys: &MithrilKeys,
+    instance: &MithrilInstance,
+    proof: &[u8],
+) -> Result<(), MithrilError> {
+    verify_with_vk(params, &keys.shape, keys.vk(), instance, proof)
+}
+
+/// Checks `proof` for `instance` with only the verifying key of `shape`.
+pub fn verify_with_vk(
+    params: &ParamsKZG<Bn256>,
+    shape: &MithrilShape,
+    vk: &VerifyingKey<G1Affine>,
+    instance: &MithrilInstance,
+    proof: &[u8],
+) -> Result<(), MithrilError> {
+    instance.validate(shape)?;
+    if verify_shplonk(params, vk, proof, &instance.to_public_inputs()?) {
+        Ok(())
+    } else {
+        Err(MithrilError::ProofRejected)
+    }
+}
+
+/// A registration, a message and a certificate of exactly `k` indices for it.
+#[derive(Clone, Debug)]
+pub struct Example {
+    /// The registration.
+    pub registration: Registration,
+    /// The application message.
+    pub message: Fr,
+    /// The aggregated certificate.
+    pub certificate: Certificate,
+}
+
+impl Example {
+    /// The statement.
+    pub fn instance(&self) -> MithrilInstance {
+        MithrilInstance {
+            commitment: self.registration.commitment(),
+            message: self.message,
+        }
+    }
+
+    /// The smallest shape (signer slots = the certificate's signers) whose halo2-base part needs
+    /// at most `max_columns` advice columns, and the witness in it.
+    pub fn witness(&self, max_columns: usize) -> Result<MithrilWitness, MithrilError> {
+        let probe = MithrilShape {
+            signer_slots: self.certificate.signers.len(),
+            index_slots: self.certificate.indices.len(),
+            depth: self.registration.tree().depth(),
+            k: 20,
+        };
+        let shape = MithrilShape {
+            k: min_k(&probe, max_columns)?,
+            ..probe
+        };
+        MithrilWitness::new(shape, self.instance(), &self.certificate)
+    }
+}
+
+/// `parties` keys drawn from `seed` with stakes (uniform in `[1, 1000]`, or `skewed`: party `i`
+/// has `1_000_000 / (i + 1)`, a Zipf-like distribution), registered at tree `depth` (`None`:
+/// the smallest); every party signs a message; the lotteries are played index by index only
+/// until `k` distinct indices are won (cheap for large `m`), and the aggregator builds the
+/// certificate.
+pub fn example_certificate(
+    params: Parameters,
+    parties: usize,
+    depth: Option<usize>,
+    seed: u64,
+    skewed: bool,
+) -> Result<Example, MithrilError> {
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    let sks: Vec<SigningKey> = (0..parties).map(|_| SigningKey::random(&mut rng)).collect();
+    let entries: Vec<_> = sks
+        .iter()
+        .enumerate()
+        .map(|(i, sk)| {
+            let stake = if skewed {
+                (1_000_000 / (i as u64 + 1)).max(1)
+            } else {
+                rng.gen_range(1..=1000)
+            };
+            (sk.verifying_key(), stake)
+        })
+        .collect();
+    let registration = match depth {
+        Some(d) => Registration::with_depth(params, &entries, d)?,
+        None => Registration::new(params, &entries)?,
+    };
+    let message = Fr::from(rng.gen::<u64>());
+    let signed = registration.commitment().message(message);
+    let signatures: Vec<UniqueSignature> = sks
+        .iter()
+        .map(|sk| crate::signature::sign(sk, signed))
+        .collect::<Result<_, _>>()?;
+    let mut won: Vec<Vec<u64>> = vec![Vec::new(); parties];
+    let mut distinct = 0u64;
+    for j in 0..params.m() {
+        let mut any = false;
+        for (p, sig) in signatures.iter().enumerate() {
+            if wins(
+                lottery_value(&sig.sigma, j)?,
+                registration.parties()[p].target,
+            ) {
+                won[p].push(j);
+                any = true;
+            }
+        }
+        distinct += any as u64;
+        if distinct == params.k() {
+            break;
+        }
+    }
+    let singles: Vec<SingleSignature> = won
+        .into_iter()
+        .zip(signatures)
+        .enumerate()
+        .filter(|(_, (indices, _))| !indices.is_empty())
+        .map(|(party, (indices, signature))| SingleSignature {
+            party,
+            signature,
+            indices,
+        })
+        .collect();
+    let certificate = crate::aggregate(&registration, message, &singles)?;
+    Ok(Example {
+        registration,
+        message,
+        certificate,
+    })
+}
+
+/// One timed keygen, proof and verification: what the benchmarks record.
+#[derive(Debug)]
+pub struct MeasuredRoundTrip {
+    /// The keys.
+    pub keys: MithrilKeys,
+    /// The proof.
+    pub proof: Vec<u8>,
+    /// Keygen wall seconds.
+    pub keygen_s: f64,
+    /// Prove CPU seconds of this process (all threads).
+    pub prove_cpu_s: f64,
+    /// Prove wall seconds.
+    pub prove_wall_s: f64,
+    /// Verify milliseconds.
+    pub verify_ms: f64,
+    /// Peak resident memory after keygen, MiB.
+    pub peak_after_keygen_mib: f64,
+}
+
+impl MeasuredRoundTrip {
+    /// The `record:` line of the benchmarks (peak memory read now).
+    pub fn record(&self, label: &str) -> String {
+        let shape = self.keys.shape;
+        format!(
+            "record: {label}: {} signer_slots={} index_slots={} depth={} keygen_s={:.1} prove_cpu_s={:.1} prove_wall_s={:.1} verify_ms={:.1} proof_bytes={} peak_mib_after_keygen={:.0} peak_mib={:.0}",
+            self.keys.stats,
+            shape.signer_slots,
+            shape.index_slots,
+            shape.depth,
+            self.keygen_s,
+            self.prove_cpu_s,
+            self.prove_wall_s,
+            self.verify_ms,
+            self.proof.len(),
+            self.peak_after_keygen_mib,
+            tms_gadgets::testing::peak_rss_mib()
+        )
+    }
+}
+
+/// Keygen, one proof and its verification of `witness`, timed.
+pub fn measure_round_trip(
+    params: &ParamsKZG<Bn256>,
+    witness: &MithrilWitness,
+) -> Result<MeasuredRoundTrip, MithrilError> {
+    use std::time::Instant;
+    use tms_gadgets::testing::{peak_rss_mib, process_cpu_seconds};
+    let start = Instant::now();
+    let keys = keygen(params, witness.shape)?;
+    let keygen_s = start.elapsed().as_secs_f64();
+    let peak_after_keygen_mib = peak_rss_mib();
+    let (cpu0, wall0) = (process_cpu_seconds(), Instant::now());
+    let proof = prove(params, &keys, witness)?;
+    let (prove_cpu_s, prove_wall_s) = (process_cpu_seconds() - cpu0, wall0.elapsed().as_secs_f64());
+    let start = Instant::now();
+    verify(params, &keys, &witness.instance, &proof)?;
+    let verify_ms = start.elapsed().as_secs_f64() * 1e3;
+    Ok(MeasuredRoundTrip {
+        keys,
+        proof,
+        keygen_s,
+        prove_cpu_s,
+        prove_wall_s,
+        verify_ms,
+        peak_after_keygen_mib,
+    })
+}

@@ -1,0 +1,282 @@
+//! The SNARK-Mithril circuit under MockProver: a certificate of the native aggregator is
+//! accepted; each negative starts from that satisfied witness, changes one thing, and asserts
+//! which kind of check rejects it. One real keygen / prove / verify round trip.
+//!
+//! The verifier is always given the public inputs of the honest statement
+//! ([`MithrilInstance::to_public_inputs`]), as a real verifier computes them.
+
+use std::sync::OnceLock;
+
+use halo2_base::halo2_proofs::halo2curves::ff::Field;
+use mithril_snark::{
+    circuit::synthesize,
+    example_certificate, signature,
+    stm::{lottery_value, wins},
+    Example, MithrilInstance, MithrilShape, MithrilWitness, Parameters, PhiF,
+};
+use rand::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+use tms_gadgets::{
+    schnorr::SigningKey,
+    testing::{CircuitHarness, MockRun, Rejection},
+    Fr,
+};
+
+const K: u32 = 14;
+
+/// Preprod-like parameters at a small quorum: m = 40, k = 3, phi_f = 0.7; five parties.
+fn example() -> &'static (Example, MithrilWitness) {
+    static EXAMPLE: OnceLock<(Example, MithrilWitness)> = OnceLock::new();
+    EXAMPLE.get_or_init(|| {
+        let params = Parameters::new(40, 3, PhiF::new(7, 10).unwrap()).unwrap();
+        let ex = example_certificate(params, 5, None, 11, false).unwrap();
+        mithril_snark::verify(&ex.registration.commitment(), ex.message, &ex.certificate).unwrap();
+        let shape = MithrilShape {
+            signer_slots: ex.certificate.signers.len(),
+            index_slots: 3,
+            depth: ex.registration.tree().depth(),
+            k: K,
+        };
+        let w = MithrilWitness::new(shape, ex.instance(), &ex.certificate).unwrap();
+        (ex, w)
+    })
+}
+
+/// MockProver on `w`, the verifier holding `public`.
+fn mock_with(w: &MithrilWitness, public: Vec<Fr>) -> MockRun<()> {
+    CircuitHarness::new(K).mock_custom_with_public(
+        |ctx, range, region| ((), synthesize(ctx, range, region, w)),
+        |_| public,
+    )
+}
+
+/// MockProver on `w` against the honest statement.
+fn mock(w: &MithrilWitness) -> MockRun<()> {
+    mock_with(w, example().0.instance().to_public_inputs().unwrap())
+}
+
+/// Whether the signer of signer slot `s` wins index `j`.
+fn signer_wins(w: &MithrilWitness, s: usize, j: u64) -> bool {
+    let signer = &w.signers[s];
+    wins(
+        lottery_value(&signer.signature.sigma, j).unwrap(),
+        signer.target,
+    )
+}
+
+#[test]
+fn aggregated_certificate_is_accepted() {
+    let (ex, w) = example();
+    let run = mock(w);
+    run.assert_satisfied();
+    assert_eq!(run.public_values, ex.instance().to_public_inputs().unwrap());
+    println!(
+        "signers={} indices={} depth={} {}",
+        w.signers.len(),
+        w.indices.len(),
+        w.shape.depth,
+        run.stats
+    );
+}
+
+#[test]
+fn padded_signer_slots_are_accepted() {
+    let (ex, w) = example();
+    let shape = MithrilShape {
+        signer_slots: w.shape.signer_slots + 1,
+        ..w.shape
+    };
+    let padded = MithrilWitness::new(shape, ex.instance(), &ex.certificate).unwrap();
+    mock(&padded).assert_satisfied();
+}
+
+#[test]
+fn index_at_or_above_m_is_rejected() {
+    let (_, w) = example();
+    let mut bad = w.clone();
+    let last = bad.indices.len() - 1;
+    let s = bad.indices[last].signer;
+    // An index >= m that the same signer wins: only the bound `j < m` is violated.
+    let m = w.instance.commitment.params.m();
+    let j = (m..m + 10_000)
+        .find(|&j| signer_wins(w, s, j))
+        .expect("some index above m is won");
+    bad.indices[last].index = j;
+    mock(&bad).assert_rejected_by(Rejection::Lookup);
+}
+
+#[test]
+fn repeated_index_is_rejected() {
+    let (_, w) = example();
+    let mut bad = w.clone();
+    // Slot 1 repeats slot 0 (same index, same signer: it wins).
+    bad.indices[1] = bad.indices[0];
+    mock(&bad).assert_rejected_by(Rejection::Lookup);
+}
+
+#[test]
+fn decreasing_indices_are_rejected() {
+    let (_, w) = example();
+    let mut bad = w.clone();
+    bad.indices.swap(0, 1);
+    mock(&bad).assert_rejected_by(Rejection::Lookup);
+}
+
+#[test]
+fn lost_lottery_is_rejected() {
+    let (_, w) = example();
+    let m = w.instance.commitment.params.m();
+    // Move one index slot to an index its signer loses, keeping the order strict.
+    let mut found = None;
+    for i in 0..w.indices.len() {
+        let lo = if i == 0 {
+            0
+        } else {
+            w.indices[i - 1].index + 1
+        };
+        let hi = w.indices.get(i + 1).map_or(m, |s| s.index);
+        if let Some(j) = (lo..hi).find(|&j| !signer_wins(w, w.indices[i].signer, j)) {
+            found = Some((i, j));
+            break;
+        }
+    }
+    let (i, j) = found.expect("some in-order index is lost");
+    let mut bad = w.clone();
+    bad.indices[i].index = j;
+    mock(&bad).assert_rejected_by_copy();
+}
+
+#[test]
+fn signature_under_another_key_is_rejected() {
+    let (ex, w) = example();
+    let other = SigningKey::random(&mut ChaCha20Rng::seed_from_u64(99));
+    let signed = ex.registration.commitment().message(ex.message);
+    let mut bad = w.clone();
+    bad.signers[0].signature = signature::sign(&other, signed).unwrap();
+    // The DLEQ equations fail (copy constraints of the ladder results).
+    mock(&bad).assert_rejected_by_copy();
+}
+
+#[test]
+fn leaf_not_in_the_tree_is_rejected() {
+    let (ex, w) = example();
+    // A fresh key with a valid signature of the message, in slot 0, same stake and target.
+    let other = SigningKey::random(&mut ChaCha20Rng::seed_from_u64(98));
+    let signed = ex.registration.commitment().message(ex.message);
+    let mut bad = w.clone();
+    bad.signers[0].key = other.verifying_key().0;
+    bad.signers[0].signature = signature::sign(&other, signed).unwrap();
+    // Its leaf is not under the root: the recomputed registration digest is not the public one.
+    mock(&bad).assert_rejected_by(Rejection::PublicInput(MithrilInstance::DIGEST));
+}
+
+#[test]
+fn fewer_than_k_indices_are_rejected() {
+    let (ex, w) = example();
+    // The witness builder refuses a certificate with fewer than k indices ...
+    let mut short = ex.certificate.clone();
+    short.indices.pop();
+    assert!(MithrilWitness::new(w.shape, ex.instance(), &short).is_err());
+    // ... and a circuit with k - 1 index slots proves a statement about k - 1 (its k enters
+    // the parameter digest), not the public one.
+    let mut bad = w.clone();
+    bad.shape.index_slots -= 1;
+    bad.indices.pop();
+    mock(&bad).assert_rejected_by(Rejection::PublicInput(MithrilInstance::DIGEST));
+}
+
+#[test]
+fn wrong_message_is_rejected() {
+    let (ex, w) = example();
+    let other = MithrilInstance {
+        message: ex.message + Fr::ONE,
+        ..ex.instance()
+    };
+    let run = mock_with(w, other.to_public_inputs().unwrap());
+    run.assert_rejected_by(Rejection::PublicInput(MithrilInstance::H[0]));
+    run.assert_rejected_by(Rejection::PublicInput(MithrilInstance::MESSAGE));
+}
+
+#[test]
+fn changed_stake_in_the_leaf_is_rejected() {
+    let (_, w) = example();
+    let mut bad = w.clone();
+    bad.signers[0].stake += 1;
+    mock(&bad).assert_rejected_by(Rejection::PublicInput(MithrilInstance::DIGEST));
+}
+
+#[test]
+fn raised_target_is_rejected() {
+    let (_, w) = example();
+    // A target that every lottery value would beat ... changes the leaf.
+    let mut bad = w.clone();
+    bad.signers[0].target = -Fr::ONE;
+    mock(&bad).assert_rejected_by(Rejection::PublicInput(MithrilInstance::DIGEST));
+}
+
+#[test]
+fn signer_number_out_of_range_is_rejected() {
+    let (_, w) = example();
+    let mut bad = w.clone();
+    bad.indices[0].signer = w.signers.len();
+    mock(&bad).assert_rejected_by_copy();
+}
+
+#[test]
+fn other_signers_sigma_is_rejected() {
+    let (_, w) = example();
+    if w.signers.len() < 2 {
+        return;
+    }
+    // Slot 0 claims slot 1's sigma (a valid point of someone else): its DLEQ fails.
+    let mut bad = w.clone();
+    bad.signers[0].signature.sigma = w.signers[1].signature.sigma;
+    mock(&bad).assert_rejected_by_copy();
+}
+
+/// Marginal cells of a signer slot and of an index slot at depth 13 (printed for the README).
+#[test]
+fn cells_per_slot() {
+    let cells = |signer_slots, index_slots| {
+        mithril_snark::layout_stats(&MithrilShape {
+            signer_slots,
+            index_slots,
+            depth: 13,
+            k: 17,
+        })
+        .unwrap()
+    };
+    let base = cells(1, 1);
+    let two_signers = cells(2, 1);
+    let two_indices = cells(1, 2);
+    let eight = cells(8, 8);
+    let per_signer = two_signers.advice_cells - base.advice_cells;
+    let per_index = two_indices.advice_cells - base.advice_cells;
+    println!(
+        "depth 13: 1/1 slots {} cells; per signer slot {per_signer} (custom rows {}); per index slot {per_index} (1 signer slot); 8/8 slots {} cells",
+        base.advice_cells,
+        two_signers.custom_rows - base.custom_rows,
+        eight.advice_cells
+    );
+    assert_eq!(two_signers.custom_rows - base.custom_rows, 510);
+}
+
+/// Keygen, a real SHPLONK proof and its verification at the smallest k (about a minute in the
+/// default optimised test profile on two cores).
+#[test]
+fn real_round_trip() {
+    let (ex, _) = example();
+    let w = ex.witness(8).unwrap();
+    let params = mithril_snark::setup(w.shape.k);
+    let measured = mithril_snark::measure_round_trip(&params, &w).unwrap();
+    println!("{}", measured.record("mithril m=40 k=3"));
+    // The same proof for another message is refused.
+    let other = MithrilInstance {
+        message: ex.message + Fr::ONE,
+        ..ex.instance()
+    };
+    assert_eq!(
+        mithril_snark::prover::verify(&params, &measured.keys, &other, &measured.proof),
+        Err(mithril_snark::MithrilError::ProofRejected)
+    );
+}

@@ -1,0 +1,47 @@
+//! Long one-shot measurements, ignored by default.
+//!
+//! ```text
+//! TMS_MITHRIL_SIZES=256/32 cargo test --release -p mithril-snark --test large -- --ignored --nocapture measure_quorums
+//! cargo test --release -p mithril-snark --test large -- --ignored --nocapture mainnet
+//! ```
+//! Each prints the `record:` line of [`mithril_snark::MeasuredRoundTrip::record`]
+//! (`parties/quorum` pairs; m = 10,000, phi_f = 0.2, tree depth 13, uniform stakes).
+//! `mainnet` uses `Parameters::MAINNET` (k = 1944, m = 16948, phi_f = 0.2) with 3,000 parties
+//! of skewed (Zipf-like) stake at depth 13; with halo2-base's generic-gate Poseidon it is far
+//! beyond this machine (see the README).
+
+use mithril_snark::{example_certificate, measure_round_trip, setup, Parameters, PhiF};
+use tms_gadgets::testing::sizes_from_env;
+
+const BASE_COLUMNS: usize = 8;
+const DEPTH: usize = 13;
+
+#[test]
+#[ignore = "long: minutes per size"]
+fn measure_quorums() {
+    for (parties, quorum) in sizes_from_env("TMS_MITHRIL_SIZES", "256/32") {
+        let params = Parameters::new(10_000, quorum as u64, PhiF::new(1, 5).unwrap()).unwrap();
+        let example = example_certificate(params, parties, Some(DEPTH), 7, false).unwrap();
+        let witness = example.witness(BASE_COLUMNS).unwrap();
+        let kzg = setup(witness.shape.k);
+        let m = measure_round_trip(&kzg, &witness).unwrap();
+        println!(
+            "{}",
+            m.record(&format!("mithril parties={parties} quorum={quorum}"))
+        );
+    }
+}
+
+#[test]
+#[ignore = "mainnet parameters: hours and far more memory than this machine has"]
+fn mainnet() {
+    let example = example_certificate(Parameters::MAINNET, 3000, Some(DEPTH), 7, true).unwrap();
+    let witness = example.witness(BASE_COLUMNS).unwrap();
+    println!(
+        "mainnet: {} signer slots, {} index slots, k = {}",
+        witness.shape.signer_slots, witness.shape.index_slots, witness.shape.k
+    );
+    let kzg = setup(witness.shape.k);
+    let m = measure_round_trip(&kzg, &witness).unwrap();
+    println!("{}", m.record("mithril mainnet"));
+}
