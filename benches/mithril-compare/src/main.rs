@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! mithril-compare --quorum 32 [--parties 3000] [--depth 13] [--m 10000] [--phi-f 0.2]
-//!                 [--stakes zipf|uniform] [--seed 1] [--system stm|both]
+//!                 [--stakes zipf|uniform] [--seed 1] [--system stm|ours|both]
 //!                 [--srs-dir DIR] [--srs-file FILE]
 //! ```
 //!
@@ -12,6 +12,7 @@
 //! markdown table row per system goes to stdout, progress to stderr.
 #![deny(missing_docs)]
 
+mod ours;
 mod report;
 mod stakes;
 mod stm;
@@ -46,20 +47,24 @@ pub struct Config {
 enum System {
     /// mithril-stm 0.13.0, feature `snark`.
     Stm,
+    /// Our `mithril-snark` circuit.
+    Ours,
 }
 
 impl System {
-    const ALL: [System; 1] = [System::Stm];
+    const ALL: [System; 2] = [System::Stm, System::Ours];
 
     fn name(self) -> &'static str {
         match self {
             System::Stm => "stm",
+            System::Ours => "ours",
         }
     }
 
     fn parse(text: &str) -> Option<Vec<System>> {
         match text {
             "stm" => Some(vec![System::Stm]),
+            "ours" => Some(vec![System::Ours]),
             "both" | "all" => Some(System::ALL.to_vec()),
             _ => None,
         }
@@ -77,7 +82,7 @@ struct Options {
 
 const USAGE: &str =
     "usage: mithril-compare --quorum K [--parties N] [--depth D] [--m M] [--phi-f F] \
-[--stakes zipf|uniform] [--seed S] [--system stm|both] [--srs-dir DIR] [--srs-file FILE]";
+[--stakes zipf|uniform] [--seed S] [--system stm|ours|both] [--srs-dir DIR] [--srs-file FILE]";
 
 fn parse_args(args: &[String]) -> Result<Options, String> {
     let mut config = Config {
@@ -89,7 +94,7 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
         stakes: StakeDistribution::Zipf,
         seed: 1,
     };
-    let mut systems = vec![System::Stm];
+    let mut systems = System::ALL.to_vec();
     let mut srs_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("srs-cache");
     let mut srs_file = None;
     let mut child = false;
@@ -121,7 +126,7 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
                     StakeDistribution::parse(value).ok_or_else(|| bad("uniform or zipf"))?
             }
             "--seed" => config.seed = value.parse().map_err(|_| bad("not an integer"))?,
-            "--system" => systems = System::parse(value).ok_or_else(|| bad("stm or both"))?,
+            "--system" => systems = System::parse(value).ok_or_else(|| bad("stm, ours or both"))?,
             "--srs-dir" => srs_dir = PathBuf::from(value),
             "--srs-file" => srs_file = Some(PathBuf::from(value)),
             _ => return Err(format!("unknown option {flag}\n{USAGE}")),
@@ -166,6 +171,7 @@ fn run_here(options: &Options, system: System) -> Result<(), String> {
             let _ = std::fs::remove_dir_all(&key_cache);
             measured?.row(&options.config)
         }
+        System::Ours => ours::run(&options.config)?.row(&options.config),
     };
     println!("{row}");
     Ok(())

@@ -8,11 +8,12 @@ use sha2::{Digest, Sha256};
 /// How stake is spread over the registered parties.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StakeDistribution {
-    /// Every party holds the same stake (1,000,000).
+    /// Stakes drawn uniformly from [1, 1000] by the seed.
     Uniform,
-    /// Zipf with exponent 1: the party of rank `r` (1-based) holds `floor(10^12 / r)`; ranks are
-    /// shuffled over the registration order by the seed. With 3,000 parties the largest holds
-    /// about 11.6 % of the stake and the smallest 0.004 %.
+    /// Zipf with exponent 1: party `i` (0-based, registration order) holds
+    /// `max(1, 1,000,000 / (i + 1))`, as `mithril_snark::example_certificate(.., skewed = true)`
+    /// draws them. With 3,000 parties the largest holds about 11.6 % of the stake and the
+    /// smallest 0.004 %.
     Zipf,
 }
 
@@ -39,20 +40,13 @@ impl StakeDistribution {
 /// the seed.
 pub fn stakes(distribution: StakeDistribution, parties: usize, seed: u64) -> Vec<u64> {
     match distribution {
-        StakeDistribution::Uniform => vec![1_000_000; parties],
-        StakeDistribution::Zipf => {
-            let mut ranks: Vec<u64> = (1..=parties as u64).collect();
+        StakeDistribution::Uniform => {
             let mut rng = ChaCha20Rng::seed_from_u64(seed ^ 0x5354_414b_4553);
-            // Fisher-Yates shuffle of the ranks over the registration order.
-            for i in (1..ranks.len()).rev() {
-                let j = (rng.next_u64() % (i as u64 + 1)) as usize;
-                ranks.swap(i, j);
-            }
-            ranks
-                .into_iter()
-                .map(|rank| 1_000_000_000_000 / rank)
-                .collect()
+            (0..parties).map(|_| 1 + rng.next_u64() % 1000).collect()
         }
+        StakeDistribution::Zipf => (0..parties as u64)
+            .map(|i| (1_000_000 / (i + 1)).max(1))
+            .collect(),
     }
 }
 
