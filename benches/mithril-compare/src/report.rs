@@ -1,0 +1,75 @@
+//! One measured run and its markdown table row.
+
+use std::time::Duration;
+
+use crate::usage::Timing;
+
+/// Timings of one run's phases.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Timings {
+    /// One-time public setup: SRS generation or loading (stands in for a ceremony file).
+    pub setup: Timing,
+    /// One-time key generation (proving and verifying keys of the circuit).
+    pub keygen: Timing,
+    /// One proof, from the collected signatures to the proof bytes.
+    pub prove: Timing,
+    /// One verification (median of repeated runs).
+    pub verify: Duration,
+}
+
+/// What one system measured on one certificate.
+#[derive(Clone, Debug)]
+pub struct Measurement {
+    /// The system's name.
+    pub system: &'static str,
+    /// Circuit size as the system reports it (rows, degree).
+    pub circuit: String,
+    /// Number of distinct signatures handed to the prover.
+    pub signers: usize,
+    /// Phase timings.
+    pub timings: Timings,
+    /// Bytes of the proof itself.
+    pub proof_bytes: usize,
+    /// Bytes of the proof as the system serialises it for transport (with its envelope).
+    pub serialized_bytes: usize,
+    /// Peak resident memory during proving (VmHWM reset before the prover), if measurable.
+    pub prove_peak_bytes: Option<u64>,
+    /// Peak resident memory of the whole process (`ru_maxrss`).
+    pub process_peak_bytes: u64,
+}
+
+/// The markdown table header matching [`Measurement::row`].
+pub const HEADER: &str = "| system | k | m | phi_f | parties | stakes | depth | signers | circuit | setup s | keygen s (CPU-s) | prove CPU-s | prove wall s | proof B (serialised) | verify ms | prove peak MiB | process peak MiB |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|";
+
+fn mib(bytes: u64) -> String {
+    format!("{:.0}", bytes as f64 / (1024.0 * 1024.0))
+}
+
+impl Measurement {
+    /// One markdown table row, the certificate's parameters taken from `config`.
+    pub fn row(&self, config: &crate::Config) -> String {
+        let t = &self.timings;
+        format!(
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1} | {:.1} ({:.1}) | {:.1} | {:.1} | {} ({}) | {:.1} | {} | {} |",
+            self.system,
+            config.quorum,
+            config.m,
+            config.phi_f,
+            config.parties,
+            config.stakes.name(),
+            config.depth,
+            self.signers,
+            self.circuit,
+            t.setup.wall.as_secs_f64(),
+            t.keygen.wall.as_secs_f64(),
+            t.keygen.cpu.as_secs_f64(),
+            t.prove.cpu.as_secs_f64(),
+            t.prove.wall.as_secs_f64(),
+            self.proof_bytes,
+            self.serialized_bytes,
+            t.verify.as_secs_f64() * 1e3,
+            self.prove_peak_bytes.map(mib).unwrap_or_else(|| "-".into()),
+            mib(self.process_peak_bytes),
+        )
+    }
+}
