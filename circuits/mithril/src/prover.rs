@@ -452,9 +452,9 @@ impl Example {
 
 /// `parties` keys drawn from `seed` with stakes (uniform in `[1, 1000]`, or `skewed`: party `i`
 /// has `1_000_000 / (i + 1)`, a Zipf-like distribution), registered at tree `depth` (`None`:
-/// the smallest); every party signs a message; the lotteries are played index by index only
-/// until `k` distinct indices are won (cheap for large `m`), and the aggregator builds the
-/// certificate.
+/// the smallest). Parties sign a message largest stake first (ties: lower registration index),
+/// each playing all `m` lotteries, until their wins cover `k` distinct indices (as a signer
+/// pool collects signatures until it can aggregate); the aggregator builds the certificate.
 pub fn example_certificate(
     params: Parameters,
     parties: usize,
@@ -482,37 +482,38 @@ pub fn example_certificate(
     };
     let message = Fr::from(rng.gen::<u64>());
     let signed = registration.commitment().message(message);
-    let signatures: Vec<UniqueSignature> = sks
-        .iter()
-        .map(|sk| crate::signature::sign(sk, signed))
-        .collect::<Result<_, _>>()?;
+    let mut order: Vec<usize> = (0..parties).collect();
+    order.sort_by_key(|&p| (std::cmp::Reverse(entries[p].1), p));
     let mut won: Vec<Vec<u64>> = vec![Vec::new(); parties];
-    let mut distinct = 0u64;
-    for j in 0..params.m() {
-        let mut any = false;
-        for (p, sig) in signatures.iter().enumerate() {
+    let mut signatures: Vec<Option<UniqueSignature>> = vec![None; parties];
+    let mut distinct = std::collections::BTreeSet::new();
+    for p in order {
+        if distinct.len() as u64 >= params.k() {
+            break;
+        }
+        let sig = crate::signature::sign(&sks[p], signed)?;
+        for j in 0..params.m() {
             if wins(
                 lottery_value(&sig.sigma, j)?,
                 registration.parties()[p].target,
             ) {
                 won[p].push(j);
-                any = true;
+                distinct.insert(j);
             }
         }
-        distinct += any as u64;
-        if distinct == params.k() {
-            break;
-        }
+        signatures[p] = Some(sig);
     }
     let singles: Vec<SingleSignature> = won
         .into_iter()
         .zip(signatures)
         .enumerate()
-        .filter(|(_, (indices, _))| !indices.is_empty())
-        .map(|(party, (indices, signature))| SingleSignature {
-            party,
-            signature,
-            indices,
+        .filter_map(|(party, (indices, signature))| {
+            let signature = signature.filter(|_| !indices.is_empty())?;
+            Some(SingleSignature {
+                party,
+                signature,
+                indices,
+            })
         })
         .collect();
     let certificate = crate::aggregate(&registration, message, &singles)?;
