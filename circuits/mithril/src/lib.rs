@@ -1,8 +1,9 @@
-//! SNARK-friendly Mithril (stake-based threshold multisignatures), native part.
+//! SNARK-friendly Mithril (stake-based threshold multisignatures): the native scheme and its
+//! circuit.
 //!
 //! The scheme of Mithril's STM (parameters `m` lotteries, quorum `k`, `phi_f`), redone with
-//! circuit-friendly primitives over BN254 so that a Halo2 circuit (KZG over BN254, to come) can
-//! verify a certificate (the circuit is [`circuit`]):
+//! circuit-friendly primitives over BN254 so that a Halo2 circuit (KZG over BN254, [`circuit`])
+//! verifies a certificate:
 //!
 //! | piece | here | module |
 //! |---|---|---|

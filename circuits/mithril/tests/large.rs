@@ -8,8 +8,8 @@
 //! columns). Each prints the `record:` line of [`mithril_snark::MeasuredRoundTrip::record`]
 //! (`parties/quorum` pairs; m = 10,000, phi_f = 0.2, tree depth 13, uniform stakes).
 //! `mainnet` uses `Parameters::MAINNET` (k = 1944, m = 16948, phi_f = 0.2) with 3,000 parties
-//! of skewed (Zipf-like) stake at depth 13; with halo2-base's generic-gate Poseidon it is far
-//! beyond this machine (see the README).
+//! of skewed (Zipf-like) stake at depth 13: measured here at k = 18, 52 signer slots, about
+//! 2 minutes of keygen and 2.5 of proving, 2.8 GiB peak (see the README).
 
 use mithril_snark::{example_certificate, measure_round_trip, setup, Parameters, PhiF};
 use tms_gadgets::testing::sizes_from_env;
@@ -40,7 +40,7 @@ fn measure_quorums() {
 }
 
 #[test]
-#[ignore = "mainnet parameters: hours and far more memory than this machine has"]
+#[ignore = "mainnet parameters: about 5 minutes and 3 GiB"]
 fn mainnet() {
     let example = example_certificate(Parameters::MAINNET, 3000, Some(DEPTH), 7, true).unwrap();
     let witness = example.witness(base_columns()).unwrap();
