@@ -341,7 +341,7 @@ fn real_round_trip_flat_n3_with_pinned_key_and_size() {
     );
     // Pinned: a change to the circuit's layout changes the verifying key (insecure test params).
     assert_eq!(fingerprint, PINNED_VK_FLAT_3);
-    assert_eq!(proof.len(), 3040);
+    assert_eq!(proof.len(), 2976);
     let mut wrong = w.instance;
     wrong.threshold = 3;
     assert_eq!(
