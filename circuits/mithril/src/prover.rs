@@ -16,7 +16,7 @@ use tms_gadgets::{
     ecc::{GrumpkinAffine, GrumpkinScalar},
     hybrid::{CustomRegion, HybridCircuit, HybridParams},
     merkle::MerklePath,
-    proving::{prove_shplonk, verify_shplonk},
+    proving::{prove_shplonk, read_key_file, verify_shplonk, write_key_file, KeyHeader},
     schnorr::SigningKey,
     testing::{kzg_params, CircuitStats, UNUSABLE_ROWS},
     Fr,
@@ -592,45 +592,15 @@ pub fn measure_round_trip(
     })
 }
 
-/// The header of a key file: what is needed to read the key back and rebuild the layout.
-#[derive(serde::Serialize, serde::Deserialize)]
-struct KeyHeader {
-    format: String,
-    shape: MithrilShape,
-    config: HybridParams,
-    break_points: Vec<Vec<usize>>,
-}
-
 const PK_FORMAT: &str = "tms-mithril-pk-v1";
 const VK_FORMAT: &str = "tms-mithril-vk-v1";
 
-fn with_header(
-    header: &KeyHeader,
-    body: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>,
-) -> Vec<u8> {
-    let json = serde_json::to_vec(header).expect("header serializes");
-    let mut out = (json.len() as u32).to_le_bytes().to_vec();
-    out.extend(json);
-    body(&mut out).expect("writing to memory");
-    out
-}
-
-fn split_header<'a>(bytes: &'a [u8], format: &str) -> Result<(KeyHeader, &'a [u8]), MithrilError> {
-    let bad = |m: &str| MithrilError::ShapeMismatch(format!("malformed key file: {m}"));
-    let len = bytes.get(..4).ok_or_else(|| bad("too short"))?;
-    let len = u32::from_le_bytes(len.try_into().expect("4 bytes")) as usize;
-    let json = bytes
-        .get(4..4 + len)
-        .ok_or_else(|| bad("truncated header"))?;
-    let header: KeyHeader =
-        serde_json::from_slice(json).map_err(|e| bad(&format!("header: {e}")))?;
-    if header.format != format {
-        return Err(bad(&format!(
-            "expected a {format} file, found {}",
-            header.format
-        )));
-    }
-    Ok((header, &bytes[4 + len..]))
+fn split_header<'a>(
+    bytes: &'a [u8],
+    format: &str,
+) -> Result<(KeyHeader<MithrilShape>, &'a [u8]), MithrilError> {
+    read_key_file(bytes, format)
+        .map_err(|m| MithrilError::ShapeMismatch(format!("malformed key file: {m}")))
 }
 
 impl MithrilKeys {
@@ -638,16 +608,16 @@ impl MithrilKeys {
     /// halo2's raw proving key.
     pub fn pk_bytes(&self) -> Vec<u8> {
         let header = self.header(PK_FORMAT);
-        with_header(&header, |out| self.pk.write(out, SerdeFormat::RawBytes))
+        write_key_file(&header, |out| self.pk.write(out, SerdeFormat::RawBytes))
     }
 
     /// The verifying key file: the same header and halo2's raw verifying key.
     pub fn vk_bytes(&self) -> Vec<u8> {
         let header = self.header(VK_FORMAT);
-        with_header(&header, |out| self.vk().write(out, SerdeFormat::RawBytes))
+        write_key_file(&header, |out| self.vk().write(out, SerdeFormat::RawBytes))
     }
 
-    fn header(&self, format: &str) -> KeyHeader {
+    fn header(&self, format: &str) -> KeyHeader<MithrilShape> {
         KeyHeader {
             format: format.into(),
             shape: self.shape,

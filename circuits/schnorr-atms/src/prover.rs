@@ -12,7 +12,7 @@ use halo2_base::{
 use rand::SeedableRng;
 use tms_gadgets::{
     hybrid::{CustomRegion, HybridCircuit, HybridParams},
-    proving::{prove_shplonk, verify_shplonk},
+    proving::{prove_shplonk, read_key_file, verify_shplonk, write_key_file, KeyHeader},
     schnorr::SigningKey,
     testing::{kzg_params, CircuitStats, UNUSABLE_ROWS},
 };
@@ -305,45 +305,14 @@ pub fn verify_with_vk(
     }
 }
 
-/// The header of a key file: what is needed to read the key back and rebuild the layout.
-#[derive(serde::Serialize, serde::Deserialize)]
-struct KeyHeader {
-    format: String,
-    shape: AtmsShape,
-    config: HybridParams,
-    break_points: Vec<Vec<usize>>,
-}
-
 const PK_FORMAT: &str = "tms-schnorr-atms-pk-v2";
 const VK_FORMAT: &str = "tms-schnorr-atms-vk-v2";
 
-fn with_header(
-    header: &KeyHeader,
-    body: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>,
-) -> Vec<u8> {
-    let json = serde_json::to_vec(header).expect("header serializes");
-    let mut out = (json.len() as u32).to_le_bytes().to_vec();
-    out.extend(json);
-    body(&mut out).expect("writing to memory");
-    out
-}
-
-fn split_header<'a>(bytes: &'a [u8], format: &str) -> Result<(KeyHeader, &'a [u8]), AtmsError> {
-    let bad = |m: &str| AtmsError::MalformedKeys(m.to_string());
-    let len = bytes.get(..4).ok_or_else(|| bad("too short"))?;
-    let len = u32::from_le_bytes(len.try_into().expect("4 bytes")) as usize;
-    let json = bytes
-        .get(4..4 + len)
-        .ok_or_else(|| bad("truncated header"))?;
-    let header: KeyHeader =
-        serde_json::from_slice(json).map_err(|e| bad(&format!("header: {e}")))?;
-    if header.format != format {
-        return Err(bad(&format!(
-            "expected a {format} file, found {}",
-            header.format
-        )));
-    }
-    Ok((header, &bytes[4 + len..]))
+fn split_header<'a>(
+    bytes: &'a [u8],
+    format: &str,
+) -> Result<(KeyHeader<AtmsShape>, &'a [u8]), AtmsError> {
+    read_key_file(bytes, format).map_err(AtmsError::MalformedKeys)
 }
 
 impl AtmsKeys {
@@ -351,16 +320,16 @@ impl AtmsKeys {
     /// halo2's raw proving key.
     pub fn pk_bytes(&self) -> Vec<u8> {
         let header = self.header(PK_FORMAT);
-        with_header(&header, |out| self.pk.write(out, SerdeFormat::RawBytes))
+        write_key_file(&header, |out| self.pk.write(out, SerdeFormat::RawBytes))
     }
 
     /// The verifying key file: the same header and halo2's raw verifying key.
     pub fn vk_bytes(&self) -> Vec<u8> {
         let header = self.header(VK_FORMAT);
-        with_header(&header, |out| self.vk().write(out, SerdeFormat::RawBytes))
+        write_key_file(&header, |out| self.vk().write(out, SerdeFormat::RawBytes))
     }
 
-    fn header(&self, format: &str) -> KeyHeader {
+    fn header(&self, format: &str) -> KeyHeader<AtmsShape> {
         KeyHeader {
             format: format.into(),
             shape: self.shape,
