@@ -59,6 +59,20 @@ fn load_limbs(
         .collect()
 }
 
+/// The terms of a 254-bit chain: `a` in limbs 78/88/88, `b` (128 bits) padded with a zero limb.
+fn long_terms(ctx: &mut Context<Fr>, range: &RangeChip<Fr>, c: &Case) -> (MsmTerm, MsmTerm) {
+    let ecc = GrumpkinChip::new(range);
+    let p = MsmTerm {
+        point: ecc.load_point(ctx, c.p).unwrap(),
+        limbs: load_limbs(ctx, range, &c.a, &[78, 88, 88]),
+    };
+    let q = MsmTerm {
+        point: ecc.load_point(ctx, c.q).unwrap(),
+        limbs: load_limbs(ctx, range, &c.b, &[126, 128]),
+    };
+    (p, q)
+}
+
 /// `2^bits O`.
 fn shift(bits: usize) -> GrumpkinAffine {
     let two = GrumpkinScalar::from(2);
@@ -89,15 +103,7 @@ fn run_chain(
     tamper: impl FnOnce(&tms_gadgets::hybrid::CustomRegion, usize),
 ) -> MockRun<(Fr, Fr)> {
     CircuitHarness::new(K).mock_custom(|ctx, range, region| {
-        let ecc = GrumpkinChip::new(range);
-        let p = MsmTerm {
-            point: ecc.load_point(ctx, c.p).unwrap(),
-            limbs: load_limbs(ctx, range, &c.a, &[78, 88, 88]),
-        };
-        let q = MsmTerm {
-            point: ecc.load_point(ctx, c.q).unwrap(),
-            limbs: load_limbs(ctx, range, &c.b, &[126, 128]),
-        };
+        let (p, q) = long_terms(ctx, range, c);
         let chip = MsmPairChip::new(range, region.clone());
         let (out, first) = match &bits {
             None => chip.mul_add_pair(ctx, &p, &q),
@@ -155,15 +161,7 @@ fn pair_chain_cost() {
     let mut rng = rng();
     let c = case(&mut rng);
     let (custom, stats) = CircuitHarness::new(K).measure_custom(|ctx, range, region| {
-        let ecc = GrumpkinChip::new(range);
-        let p = MsmTerm {
-            point: ecc.load_point(ctx, c.p).unwrap(),
-            limbs: load_limbs(ctx, range, &c.a, &[78, 88, 88]),
-        };
-        let q = MsmTerm {
-            point: ecc.load_point(ctx, c.q).unwrap(),
-            limbs: load_limbs(ctx, range, &c.b, &[126, 128]),
-        };
+        let (p, q) = long_terms(ctx, range, &c);
         MsmPairChip::new(range, region.clone()).mul_add_pair(ctx, &p, &q);
         region.num_cells()
     });
@@ -245,15 +243,7 @@ fn real_proof_with_the_optional_gate() {
     let c = case(&mut rng);
     let want = expected(&c, 254);
     let trip = CircuitHarness::new(K).prove_and_verify_custom(|ctx, range, region| {
-        let ecc = GrumpkinChip::new(range);
-        let p = MsmTerm {
-            point: ecc.load_point(ctx, c.p).unwrap(),
-            limbs: load_limbs(ctx, range, &c.a, &[78, 88, 88]),
-        };
-        let q = MsmTerm {
-            point: ecc.load_point(ctx, c.q).unwrap(),
-            limbs: load_limbs(ctx, range, &c.b, &[126, 128]),
-        };
+        let (p, q) = long_terms(ctx, range, &c);
         let (out, _) = MsmPairChip::new(range, region.clone()).mul_add_pair(ctx, &p, &q);
         let gate = range.gate();
         let x = gate.add(ctx, out.x, halo2_base::QuantumCell::Constant(Fr::ZERO));
