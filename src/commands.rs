@@ -20,9 +20,8 @@ use schnorr_atms::{
 use serde::{de::DeserializeOwned, Serialize};
 use tms_gadgets::{
     hash::{rescue::rescue_prime_hash, NativeHash, Poseidon, RescuePrime},
-    params::{params_from_ptau, sha256_hex},
-    schnorr::{Signature, SigningKey, VerifyingKey},
-    testing::INSECURE_SEED,
+    proving::params::{params_from_ptau, sha256_hex, INSECURE_SEED},
+    signature::schnorr::{Signature, SigningKey, VerifyingKey},
     Fr,
 };
 

@@ -9,7 +9,7 @@
 use halo2_base::halo2_proofs::halo2curves::{ff::PrimeField, group::GroupEncoding};
 use serde::{Deserialize, Serialize};
 use tms_gadgets::{
-    ecc::{GrumpkinAffine, GrumpkinScalar},
+    curve::{GrumpkinAffine, GrumpkinScalar},
     Fr,
 };
 

@@ -7,7 +7,7 @@ use std::{
 };
 
 use halo2_base::halo2_proofs::halo2curves::group::GroupEncoding;
-use tms_gadgets::ecc::GrumpkinAffine;
+use tms_gadgets::curve::GrumpkinAffine;
 
 fn tms(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tms"))

@@ -14,10 +14,12 @@ use halo2_base::{
 use tms_gadgets::{
     hash::{
         poseidon, rescue::RescueField, HashInstructions, NativeHash, Poseidon, PoseidonChip,
-        RescueChip, RescuePrime,
+        RescuePrime,
     },
     merkle::{AssignedMerklePath, MerkleChip, MerklePath, MerkleTree},
-    testing::{kzg_params, CircuitHarness, UNUSABLE_ROWS},
+    proving::{params::kzg_params, stats::UNUSABLE_ROWS},
+    reference::RescueChip,
+    testing::CircuitHarness,
     Fr,
 };
 

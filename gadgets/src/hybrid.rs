@@ -1,313 +1,43 @@
-//! Custom gates beside halo2-base's columns: one circuit that holds a [`BaseCircuitBuilder`]
-//! and a bank of [`COLUMNS`] advice columns with specialised gates.
+//! The circuit every custom-gate circuit runs in: halo2-base's [`BaseCircuitBuilder`] beside the
+//! bank of [`crate::bank`], and the registry that configures the bank's gates.
 //!
 //! halo2-base lays everything on one generic gate `a + b * c = d`, about 90 cells per bit of a
 //! Grumpkin scalar multiplication, 2,247 per Rescue-Prime permutation and 2,214 per Poseidon
-//! permutation. The gates here do the same work in 16 cells per bit ([`crate::straus`]), 180
-//! cells per Rescue-Prime permutation ([`crate::hash::RescueGateChip`]) and 183 per Poseidon
-//! permutation ([`crate::hash::PoseidonGateChip`], two gates), and the rest of a circuit
-//! (curve checks, range checks, counting, Merkle logic) stays on halo2-base.
+//! permutation. The bank's gates do the same work in 16 cells per bit
+//! ([`crate::curve::straus`]), 180 cells per Rescue-Prime permutation
+//! ([`crate::hash::RescueGateChip`]) and 183 per Poseidon permutation
+//! ([`crate::hash::PoseidonGateChip`], two gates), and the rest of a circuit (curve checks, range
+//! checks, counting, Merkle logic) stays on halo2-base. [`crate::bank`] explains how the two
+//! halves' cells are linked.
 //!
-//! # How the two halves are linked
-//! Witness generation happens before `synthesize`, on halo2-base's virtual [`Context`]. A gadget
-//! that needs a custom row appends the row's values to the [`CustomRegion`] and gets, for every
-//! cell it must link, a virtual cell of halo2-base's copy manager (`mock_external_assigned`). An
-//! input is linked by an equality in the copy manager between the caller's cell and that virtual
-//! cell, a constant by a constant equality. In [`HybridCircuit::synthesize`] the custom rows are
-//! assigned first, each linked virtual cell is pointed at its raw cell, and then halo2-base's own
-//! `synthesize` assigns its region and imposes every equality, ours included. Nothing is copied
-//! by value alone: a custom cell a circuit reads is always one of these linked cells.
-//!
-//! ```text
-//! advice:  halo2-base columns | c0 .. c5 (equality) | c6 .. c15       fixed: halo2-base | rc0 .. rc7
-//!          basic gate, lookups | Straus, Rescue and Poseidon rows, stacked in one region in the
-//!                              | order the gadgets append them
-//! ```
-//! The Straus and Rescue gates exist in every hybrid circuit; the pair-MSM gate ([`crate::msm`],
-//! with three more equality columns c6 .. c8), the Poseidon gates and the variable-base DLEQ
-//! ladder of [`crate::dleq`] are [`OptionalGates`], configured only in circuits whose rows use
-//! them (read from the laid-out rows), so that adding a gate to the bank changes no other
-//! circuit's keys or proof size. Every gate has degree at most 5 with its selector, which makes
-//! the circuit's degree 5 (the extended domain is 4x; the permutation argument then chunks 3
-//! columns per product). Rescue and Poseidon rows share the fixed round-constant columns: each
-//! row assigns its own.
-
-use std::sync::{Arc, Mutex};
+//! # The gate registry
+//! [`CustomConfig::configure`] is the one place that knows every gate. The Straus and Rescue
+//! gates exist in every hybrid circuit; the pair-MSM gate ([`crate::curve::msm`], with three more
+//! equality columns c6 .. c8), the Poseidon gates and the variable-base DLEQ ladder of
+//! [`crate::curve::dleq`] are [`OptionalGates`], configured only in circuits whose rows use them
+//! (read from the laid-out rows), so that adding a gate to the bank changes no other circuit's
+//! keys or proof size. Every gate has degree at most 5 with its selector, which makes the
+//! circuit's degree 5 (the extended domain is 4x; the permutation argument then chunks 3 columns
+//! per product). Rescue and Poseidon rows share the fixed round-constant columns: each row
+//! assigns its own.
 
 use halo2_base::{
     gates::circuit::{builder::BaseCircuitBuilder, BaseCircuitParams, BaseConfig},
     halo2_proofs::{
-        circuit::{Cell, Layouter, SimpleFloorPlanner, Value},
-        halo2curves::{ff::Field, CurveAffine},
-        plonk::{Advice, Circuit, Column, ConstraintSystem, Error, Expression, Fixed, Selector},
-        poly::Rotation,
+        circuit::{Layouter, Region, SimpleFloorPlanner},
+        plonk::{Advice, Circuit, Column, ConstraintSystem, Error, Fixed, Selector},
     },
-    virtual_region::copy_constraints::SharedCopyConstraintManager,
-    AssignedValue, Context, ContextCell,
 };
 
 use crate::{
-    ecc::GrumpkinAffine,
+    bank::{CustomRegion, OptionalGates, RowGate, COLUMNS, FIXED_COLUMNS},
+    curve::{dleq, msm, straus},
     hash::{
         poseidon_gate::{self, PoseidonSelectors},
-        rescue::{RescueField, WIDTH},
+        rescue_gate,
     },
     Fr,
 };
-
-/// Advice columns of the custom gates (cells per Straus row and per Rescue round).
-pub const COLUMNS: usize = 16;
-/// Fixed columns of the custom gates (the round constants of a Rescue or a Poseidon row).
-pub const FIXED_COLUMNS: usize = 2 * WIDTH;
-/// The first columns, which take part in copy constraints.
-pub const EQUALITY_COLUMNS: usize = 6;
-/// The first columns with copy constraints when the pair-MSM gate is configured
-/// ([`crate::msm`]): three more than [`EQUALITY_COLUMNS`], for its second point and scalar.
-pub const MSM_EQUALITY_COLUMNS: usize = 9;
-
-/// Which gate a custom row enables.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RowGate {
-    /// No gate: an output row read by the previous row's gate.
-    None,
-    /// One bit of the Straus ladder ([`crate::straus`]).
-    Straus,
-    /// One bit of the variable-base DLEQ ladder ([`crate::dleq`]).
-    Dleq,
-    /// Round `round` of a Rescue-Prime permutation ([`crate::hash::RescueGateChip`]).
-    Rescue {
-        /// The round index, which selects the round constants.
-        round: usize,
-    },
-    /// One bit of a two-point multi-scalar multiplication ([`crate::msm`]); an optional gate.
-    MsmPair,
-    /// Row `row` of a Poseidon permutation ([`crate::hash::PoseidonGateChip`]): selects the
-    /// row's gate (two full rounds or a run of partial rounds) and its round constants; an
-    /// optional gate.
-    Poseidon {
-        /// The row's index in the permutation's rows (the output row excluded).
-        row: usize,
-    },
-}
-
-/// The optional custom gates a circuit configures (only those its rows use, so that a circuit
-/// that does not use a gate pays neither its selectors nor its equality columns).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct OptionalGates {
-    /// The pair-MSM gate of [`crate::msm`] (and [`MSM_EQUALITY_COLUMNS`] equality columns).
-    #[serde(default)]
-    pub msm_pair: bool,
-    /// The Poseidon round gates of [`crate::hash::PoseidonGateChip`].
-    #[serde(default)]
-    pub poseidon: bool,
-    /// The variable-base DLEQ ladder of [`crate::dleq`].
-    #[serde(default)]
-    pub dleq: bool,
-}
-
-impl OptionalGates {
-    /// Columns with equality enabled.
-    pub fn equality_columns(&self) -> usize {
-        if self.msm_pair {
-            MSM_EQUALITY_COLUMNS
-        } else {
-            EQUALITY_COLUMNS
-        }
-    }
-}
-
-#[derive(Clone, Debug)]
-struct Row {
-    values: [Fr; COLUMNS],
-    used: usize,
-    gate: RowGate,
-}
-
-#[derive(Clone, Copy, Debug)]
-struct Link {
-    cell: ContextCell,
-    column: usize,
-    row: usize,
-}
-
-#[derive(Debug, Default)]
-struct Rows {
-    rows: Vec<Row>,
-    links: Vec<Link>,
-    copy_manager: Option<SharedCopyConstraintManager<Fr>>,
-}
-
-/// The custom rows of one circuit, shared by the gadgets that append to them (a cheap handle).
-#[derive(Clone, Debug, Default)]
-pub struct CustomRegion(Arc<Mutex<Rows>>);
-
-impl CustomRegion {
-    /// An empty region.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Number of rows appended so far.
-    pub fn num_rows(&self) -> usize {
-        self.0.lock().expect("custom rows").rows.len()
-    }
-
-    /// Number of cells assigned so far.
-    pub fn num_cells(&self) -> usize {
-        let rows = self.0.lock().expect("custom rows");
-        rows.rows.iter().map(|r| r.used.count_ones() as usize).sum()
-    }
-
-    /// The optional gates the rows use.
-    pub fn optional_gates(&self) -> OptionalGates {
-        let rows = self.0.lock().expect("custom rows");
-        OptionalGates {
-            msm_pair: rows.rows.iter().any(|r| r.gate == RowGate::MsmPair),
-            poseidon: rows
-                .rows
-                .iter()
-                .any(|r| matches!(r.gate, RowGate::Poseidon { .. })),
-            dleq: rows.rows.iter().any(|r| r.gate == RowGate::Dleq),
-        }
-    }
-
-    /// Appends a row whose columns `used` (a bit mask) hold `values`; returns its index.
-    pub fn push_row(&self, gate: RowGate, values: [Fr; COLUMNS], used: usize) -> usize {
-        let mut rows = self.0.lock().expect("custom rows");
-        rows.rows.push(Row { values, used, gate });
-        rows.rows.len() - 1
-    }
-
-    /// The value at `(row, column)`.
-    pub fn value(&self, row: usize, column: usize) -> Fr {
-        self.0.lock().expect("custom rows").rows[row].values[column]
-    }
-
-    /// Overwrites the value at `(row, column)`: for tests that play a cheating prover.
-    pub fn override_value(&self, row: usize, column: usize, value: Fr) {
-        self.0.lock().expect("custom rows").rows[row].values[column] = value;
-    }
-
-    /// A virtual cell of `ctx`'s copy manager standing for the custom cell `(row, column)`,
-    /// which must be in an equality column ([`EQUALITY_COLUMNS`], or [`MSM_EQUALITY_COLUMNS`] in
-    /// a circuit with the pair-MSM gate).
-    pub fn output(&self, ctx: &mut Context<Fr>, row: usize, column: usize) -> AssignedValue<Fr> {
-        assert!(
-            column < MSM_EQUALITY_COLUMNS,
-            "column {column} has no equality"
-        );
-        let mut rows = self.0.lock().expect("custom rows");
-        let value = rows.rows[row].values[column];
-        let assigned = ctx
-            .copy_manager
-            .lock()
-            .expect("copy manager")
-            .mock_external_assigned(value);
-        let cell = assigned.cell.expect("virtual cells have a context cell");
-        rows.links.push(Link { cell, column, row });
-        if rows.copy_manager.is_none() {
-            rows.copy_manager = Some(ctx.copy_manager.clone());
-        }
-        assigned
-    }
-
-    /// Constrains the custom cell `(row, column)` equal to `input`.
-    pub fn bind(
-        &self,
-        ctx: &mut Context<Fr>,
-        input: &AssignedValue<Fr>,
-        row: usize,
-        column: usize,
-    ) {
-        let external = self.output(ctx, row, column);
-        if let (Some(a), Some(b)) = (input.cell, external.cell) {
-            ctx.copy_manager
-                .lock()
-                .expect("copy manager")
-                .advice_equalities
-                .push((a, b));
-        }
-    }
-
-    /// Constrains the custom cell `(row, column)` equal to the constant `c`.
-    pub fn bind_constant(&self, ctx: &mut Context<Fr>, c: Fr, row: usize, column: usize) {
-        let external = self.output(ctx, row, column);
-        let cell = external.cell.expect("virtual cells have a context cell");
-        ctx.copy_manager
-            .lock()
-            .expect("copy manager")
-            .constant_equalities
-            .push((c, cell));
-    }
-
-    /// Assigns the rows (one region at row 0 of the custom columns) and points every linked
-    /// virtual cell at its raw cell.
-    fn assign(&self, config: &CustomConfig, layouter: &mut impl Layouter<Fr>) -> Result<(), Error> {
-        let rows = self.0.lock().expect("custom rows");
-        if rows.rows.is_empty() {
-            return Ok(());
-        }
-        let params = Fr::rescue_params();
-        let equality = config.equality_columns;
-        let mut equality_cells: Vec<[Option<Cell>; MSM_EQUALITY_COLUMNS]> =
-            vec![[None; MSM_EQUALITY_COLUMNS]; rows.rows.len()];
-        layouter.assign_region(
-            || "custom gates",
-            |mut region| {
-                for (i, row) in rows.rows.iter().enumerate() {
-                    for (j, v) in row.values.iter().enumerate() {
-                        if row.used & (1 << j) != 0 {
-                            let cell = region.assign_advice(config.advice[j], i, Value::known(*v));
-                            if j < equality {
-                                equality_cells[i][j] = Some(cell.cell());
-                            }
-                        }
-                    }
-                    match row.gate {
-                        RowGate::None => {}
-                        RowGate::Straus => config.q_straus.enable(&mut region, i)?,
-                        RowGate::MsmPair => config
-                            .q_msm_pair
-                            .expect("the pair-MSM gate is configured when its rows exist")
-                            .enable(&mut region, i)?,
-                        RowGate::Dleq => config
-                            .q_dleq
-                            .expect("a DLEQ row needs the DLEQ gate configured")
-                            .enable(&mut region, i)?,
-                        RowGate::Rescue { round } => {
-                            config.q_rescue.enable(&mut region, i)?;
-                            let rc = &params.round_constants[round * 2 * WIDTH..];
-                            for (col, c) in config.round_constants.iter().zip(rc) {
-                                region.assign_fixed(*col, i, *c);
-                            }
-                        }
-                        RowGate::Poseidon { row } => {
-                            let (gate, constants) = poseidon_gate::row_constants(row);
-                            config
-                                .q_poseidon
-                                .as_ref()
-                                .expect("the Poseidon gates are configured when their rows exist")
-                                .0[gate]
-                                .enable(&mut region, i)?;
-                            for (col, c) in config.round_constants.iter().zip(constants) {
-                                region.assign_fixed(*col, i, c);
-                            }
-                        }
-                    }
-                }
-                Ok(())
-            },
-        )?;
-        if let Some(cm) = &rows.copy_manager {
-            let mut cm = cm.lock().expect("copy manager");
-            for link in &rows.links {
-                let cell = equality_cells[link.row][link.column].ok_or(Error::Synthesis)?;
-                cm.assigned_advices.insert(link.cell, cell);
-            }
-        }
-        Ok(())
-    }
-}
 
 /// The custom columns, selectors and round-constant columns.
 #[derive(Clone, Debug)]
@@ -319,7 +49,7 @@ pub struct CustomConfig {
     q_rescue: Selector,
     q_msm_pair: Option<Selector>,
     q_poseidon: Option<PoseidonSelectors>,
-    round_constants: [Column<Fixed>; 2 * WIDTH],
+    round_constants: [Column<Fixed>; FIXED_COLUMNS],
     equality_columns: usize,
 }
 
@@ -334,16 +64,16 @@ impl CustomConfig {
         let round_constants = std::array::from_fn(|_| meta.fixed_column());
         let q_straus = meta.selector();
         let q_rescue = meta.selector();
-        crate::straus::create_gate(meta, q_straus, &advice);
+        straus::create_gate(meta, q_straus, &advice);
         let q_dleq = optional.dleq.then(|| {
             let q = meta.selector();
-            crate::dleq::create_gate(meta, q, &advice);
+            dleq::create_gate(meta, q, &advice);
             q
         });
-        crate::hash::rescue_gate::create_gate(meta, q_rescue, &advice, &round_constants);
+        rescue_gate::create_gate(meta, q_rescue, &advice, &round_constants);
         let q_msm_pair = optional.msm_pair.then(|| {
             let q = meta.selector();
-            crate::msm::create_gate(meta, q, &advice);
+            msm::create_gate(meta, q, &advice);
             q
         });
         let q_poseidon = optional
@@ -360,20 +90,44 @@ impl CustomConfig {
             equality_columns,
         }
     }
-}
 
-/// A query helper for gates: `cur(i)` and `next(i)` of the advice bank.
-pub(crate) struct BankQuery<'a, 'm> {
-    pub(crate) meta: &'a mut halo2_base::halo2_proofs::plonk::VirtualCells<'m, Fr>,
-    pub(crate) advice: &'a [Column<Advice>; COLUMNS],
-}
-
-impl BankQuery<'_, '_> {
-    pub(crate) fn cur(&mut self, i: usize) -> Expression<Fr> {
-        self.meta.query_advice(self.advice[i], Rotation::cur())
-    }
-    pub(crate) fn next(&mut self, i: usize) -> Expression<Fr> {
-        self.meta.query_advice(self.advice[i], Rotation::next())
+    /// Switches on the gate of custom row `row`: its selector and, for hash rounds, its round
+    /// constants.
+    fn enable(&self, region: &mut Region<'_, Fr>, row: usize, gate: RowGate) -> Result<(), Error> {
+        match gate {
+            RowGate::None => {}
+            RowGate::Straus => self.q_straus.enable(region, row)?,
+            RowGate::MsmPair => self
+                .q_msm_pair
+                .expect("the pair-MSM gate is configured when its rows exist")
+                .enable(region, row)?,
+            RowGate::Dleq => self
+                .q_dleq
+                .expect("a DLEQ row needs the DLEQ gate configured")
+                .enable(region, row)?,
+            RowGate::Rescue { round } => {
+                self.q_rescue.enable(region, row)?;
+                for (col, c) in self
+                    .round_constants
+                    .iter()
+                    .zip(rescue_gate::round_constants(round))
+                {
+                    region.assign_fixed(*col, row, *c);
+                }
+            }
+            RowGate::Poseidon { row: poseidon_row } => {
+                let (gate, constants) = poseidon_gate::row_constants(poseidon_row);
+                self.q_poseidon
+                    .as_ref()
+                    .expect("the Poseidon gates are configured when their rows exist")
+                    .0[gate]
+                    .enable(region, row)?;
+                for (col, c) in self.round_constants.iter().zip(constants) {
+                    region.assign_fixed(*col, row, c);
+                }
+            }
+        }
+        Ok(())
     }
 }
 
@@ -459,7 +213,12 @@ impl Circuit<Fr> for HybridCircuit {
         mut layouter: impl Layouter<Fr>,
     ) -> Result<(), Error> {
         match &config.custom {
-            Some(custom) => self.custom.assign(custom, &mut layouter)?,
+            Some(custom) => self.custom.assign(
+                &custom.advice,
+                custom.equality_columns,
+                &mut layouter,
+                |region, row, gate| custom.enable(region, row, gate),
+            )?,
             None => assert_eq!(
                 self.custom.num_rows(),
                 0,
@@ -468,16 +227,4 @@ impl Circuit<Fr> for HybridCircuit {
         }
         self.builder.synthesize(config.base, layouter)
     }
-}
-
-/// The coordinates of a non-identity point.
-pub(crate) fn xy(p: &GrumpkinAffine) -> (Fr, Fr) {
-    let c = p.coordinates().expect("not the identity");
-    (*c.x(), *c.y())
-}
-
-/// `x^(1/5)`, the inverse of the Rescue S-box.
-pub(crate) fn fifth_root(x: Fr) -> Fr {
-    let alpha_inv = Fr::rescue_params().alpha_inv.to_u64_digits();
-    x.pow_vartime(&alpha_inv)
 }

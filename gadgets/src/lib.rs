@@ -1,45 +1,48 @@
 //! Shared gadgets for threshold multisignature circuits over the BN254 scalar field.
 //!
-//! Every in-circuit gadget here has a native twin that computes the same value off-circuit, and
-//! tests that the two agree on random inputs:
+//! # Layout
+//! The modules are layered; each imports only from the layers above it in this table, so no
+//! import runs in a circle (`tests/structure/import_graph.py` checks it in CI).
 //!
-//! | gadget | native | in-circuit |
+//! | layer | module | what |
 //! |---|---|---|
-//! | Poseidon (width 3, x^5, 8 full + 57 partial rounds) | [`hash::Poseidon`] | [`hash::PoseidonChip`] |
-//! | Rescue-Prime (width 4, rate 3, alpha 5, 11 rounds) | [`hash::RescuePrime`], [`hash::rescue::RescuePrimeParams`] | [`hash::RescueChip`] |
-//! | Merkle path, batch of paths, whole tree | [`merkle::MerkleTree`] | [`merkle::MerkleChip`] |
-//! | Grumpkin curve (add, double, scalar and multi-scalar multiplication) | `halo2curves`' `grumpkin` | [`ecc::GrumpkinChip`] |
-//! | BLS on BN254: RFC 9380 hash to G2, keys, proofs of possession, aggregation, pairing check | [`bls`] | (the BLS ATMS circuit, to come) |
-//! | Schnorr signatures on Grumpkin | [`schnorr::SigningKey`], [`schnorr::VerifyingKey`] | [`schnorr::SchnorrChip`] |
-//! | Rescue-Prime on a custom round gate (180 cells per permutation) | [`hash::RescuePrime`] | [`hash::RescueGateChip`] |
-//! | Poseidon on custom round gates (183 cells per permutation) | [`hash::Poseidon`] | [`hash::PoseidonGateChip`] |
-//! | `s G + c P` on a custom Straus gate (16 cells per bit), Schnorr verification on it | `halo2curves`' `grumpkin`, [`straus::ladder_rows`] | [`straus::StrausChip`] |
-//! | Schnorr batch verification: in-circuit random coefficients, one MSM on the pair gate | [`schnorr_batch::verify_native`] | [`schnorr_batch::SchnorrBatchChip`] |
-//! | `a P + b Q` for two variable points on a custom gate (16 cells per bit), MSM terms in pairs | `halo2curves`' `grumpkin`, [`msm::chain_rows`] | [`msm::MsmPairChip`] |
-//! | DLEQ `s G = A + c P`, `s H = B + c Q` (variable `H`: a second ladder reading the first's bits) | `halo2curves`' `grumpkin`, [`dleq::variable_ladder_rows`] | [`dleq::DleqChip`] |
+//! | 0 | [`GadgetError`], [`Fr`] | the error type and the circuit field |
+//! | 1 | [`bank`] | the custom-gate bank: columns, the rows gadgets append, which gate a row enables |
+//! | 2 | [`hash`] | Poseidon and Rescue-Prime: native, on the generic gate (Poseidon), on custom round gates |
+//! | 2 | [`curve`] | Grumpkin: the generic-gate chip and the custom ladders (Straus, pair MSM, DLEQ) |
+//! | 3 | [`merkle`] | Merkle trees over any hash: native trees and in-circuit paths, batches, whole trees |
+//! | 3 | [`signature`] | Schnorr (single, batch) and BLS on BN254 |
+//! | 4 | [`hybrid`] | the circuit that holds halo2-base's builder and the bank; the registry that configures every gate |
+//! | 5 | [`proving`] | KZG parameters, key files, prove/verify, circuit statistics |
+//! | 6 | [`testing`] | the MockProver and round-trip harness; [`reference`](mod@reference): generic-gate cross-checks |
 //!
-//! The custom gates live beside halo2-base's columns in one circuit, [`hybrid::HybridCircuit`],
-//! linked to halo2-base's cells through its copy manager (see [`hybrid`]).
+//! # Which implementation each circuit uses
+//! | primitive | native twin | in-circuit (used by) | reference |
+//! |---|---|---|---|
+//! | Poseidon (width 3, x^5, 8 + 57 rounds) | [`hash::Poseidon`] | [`hash::PoseidonGateChip`], 183 cells (SNARK-Mithril); [`hash::PoseidonChip`], generic gate (BLS ATMS) | `light-poseidon`, circomlib's vector |
+//! | Rescue-Prime (width 4, rate 3, 11 rounds) | [`hash::RescuePrime`] | [`hash::RescueGateChip`], 180 cells (Schnorr ATMS) | [`reference::RescueChip`]; the Python reference |
+//! | Merkle path, batch, whole tree | [`merkle::MerkleTree`] | [`merkle::MerkleChip`] over any hash chip (all three circuits) | |
+//! | Grumpkin add, double, canonical scalars | `halo2curves`' `grumpkin` | [`curve::GrumpkinChip`] (all Grumpkin circuits) | |
+//! | `s G + c P` | `halo2curves` | [`curve::straus::StrausChip`], 16 cells per bit | [`reference::GenericLadder`] |
+//! | `a P + b Q` | `halo2curves`, [`curve::msm::chain_rows`] | [`curve::msm::MsmPairChip`] (Schnorr ATMS batch mode) | [`reference::GenericLadder`] |
+//! | DLEQ `s G = A + c P`, `s H = B + c Q` | `halo2curves`, [`curve::dleq::variable_ladder_rows`] | [`curve::dleq::DleqChip`] (SNARK-Mithril) | |
+//! | Schnorr on Grumpkin | [`signature::schnorr::SigningKey`] | [`signature::schnorr::SchnorrChip`] (Schnorr ATMS) | [`reference::GenericSchnorrChip`] |
+//! | Schnorr batch verification | [`signature::batch::verify_native`] | [`signature::batch::SchnorrBatchChip`] (Schnorr ATMS batch mode) | |
+//! | BLS on BN254 (RFC 9380 hash to G2, proofs of possession) | [`signature::bls`] | the BLS ATMS circuit (halo2-ecc's pairing chip) | gnark-crypto vectors, py_ecc |
 //!
 //! The proving backend is `halo2-axiom`, reached only through [`halo2_base`]'s re-exports so that
-//! there is one copy of every type. [`testing`] holds the harness every crate of the workspace
-//! uses: MockProver runs that report the failing constraint, and real KZG round trips with
-//! cached (insecure, test-only) parameters.
+//! there is one copy of every type.
 #![deny(missing_docs)]
 
-pub mod bls;
-pub mod dleq;
-pub mod ecc;
+pub mod bank;
+pub mod curve;
 mod error;
 pub mod hash;
 pub mod hybrid;
 pub mod merkle;
-pub mod msm;
-pub mod params;
 pub mod proving;
-pub mod schnorr;
-pub mod schnorr_batch;
-pub mod straus;
+pub mod reference;
+pub mod signature;
 pub mod testing;
 
 pub use error::GadgetError;

@@ -1,7 +1,9 @@
 //! The test harness shared by every crate of the workspace, in the builder style of halo2-base's
 //! `utils::testing`, with what that one lacks here: public instances, the list of failures a
-//! rejected MockProver run reports (so negative tests can assert *which* check failed), circuit
-//! statistics, and KZG parameters cached under the workspace's `params/`.
+//! rejected MockProver run reports (so negative tests can assert *which* check failed), custom-gate
+//! circuits, and real round trips on the cached insecure parameters of
+//! [`crate::proving::params::kzg_params`]. Statistics and parameters belong to proving
+//! ([`crate::proving`]); this module holds only what tests need.
 //!
 //! ```no_run
 //! use tms_gadgets::{testing::CircuitHarness, Fr};
@@ -12,109 +14,31 @@
 //! run.assert_satisfied();
 //! ```
 //!
-//! # Parameters
-//! [`kzg_params`] reads `params/kzg_bn254_<k>.insecure-test.srs`, creating it from a fixed seed
-//! when absent. **Such parameters are insecure**: anyone can recompute the toxic waste. They are
-//! for tests and benchmarks only. Set `TMS_PARAMS_DIR` to use another folder.
 
-use std::{
-    fs::{self, File},
-    io::{BufReader, BufWriter},
-    path::PathBuf,
+use crate::{
+    bank::CustomRegion,
+    hybrid::HybridCircuit,
+    proving::{
+        params::kzg_params,
+        prove_shplonk,
+        stats::{vk_fingerprint, CircuitStats, UNUSABLE_ROWS},
+        verify_shplonk,
+    },
+    Fr,
 };
-
 use halo2_base::{
     gates::{
-        circuit::{builder::BaseCircuitBuilder, BaseCircuitParams, CircuitBuilderStage},
+        circuit::{builder::BaseCircuitBuilder, CircuitBuilderStage},
         RangeChip,
     },
     halo2_proofs::{
         dev::{FailureLocation, MockProver, VerifyFailure},
-        halo2curves::bn256::{Bn256, G1Affine},
-        plonk::{keygen_pk, keygen_vk, ProvingKey},
+        halo2curves::bn256::Bn256,
+        plonk::{keygen_pk, keygen_vk},
         poly::{commitment::Params, kzg::commitment::ParamsKZG},
-        SerdeFormat,
     },
     AssignedValue, Context,
 };
-use rand_chacha::{rand_core::SeedableRng, ChaCha20Rng};
-use sha3::{Digest, Sha3_256};
-
-use crate::{
-    hybrid::{CustomRegion, HybridCircuit},
-    Fr,
-};
-
-/// Rows kept free at the bottom of the circuit for blinding factors.
-pub const UNUSABLE_ROWS: usize = 9;
-
-/// Shape and size of a synthesized circuit.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct CircuitStats {
-    /// log2 of the number of rows.
-    pub k: u32,
-    /// Advice cells of the basic gate.
-    pub advice_cells: usize,
-    /// Advice cells copied into lookup (range-check) columns.
-    pub lookup_cells: usize,
-    /// Distinct constants (fixed cells).
-    pub fixed_cells: usize,
-    /// Advice columns of the basic gate.
-    pub advice_columns: usize,
-    /// Advice columns with a lookup.
-    pub lookup_advice_columns: usize,
-    /// Fixed columns.
-    pub fixed_columns: usize,
-    /// Rows used by the custom gates ([`crate::hybrid`]); their cells and columns are included
-    /// in `advice_cells` and `advice_columns`.
-    pub custom_rows: usize,
-}
-
-impl CircuitStats {
-    /// The statistics of a laid-out builder whose parameters are `params`.
-    pub fn of(builder: &BaseCircuitBuilder<Fr>, params: &BaseCircuitParams) -> Self {
-        let s = builder.statistics();
-        Self {
-            k: params.k as u32,
-            advice_cells: s.gate.total_advice_per_phase.iter().sum(),
-            lookup_cells: s.total_lookup_advice_per_phase.iter().sum(),
-            fixed_cells: s.gate.total_fixed,
-            advice_columns: params.num_advice_per_phase.iter().sum(),
-            lookup_advice_columns: params.num_lookup_advice_per_phase.iter().sum(),
-            fixed_columns: params.num_fixed,
-            custom_rows: 0,
-        }
-    }
-
-    /// The statistics of a laid-out hybrid circuit (halo2-base's part configured by `params`).
-    pub fn of_hybrid(circuit: &HybridCircuit, params: &BaseCircuitParams) -> Self {
-        let mut stats = Self::of(&circuit.builder, params);
-        if circuit.custom_gates {
-            stats.advice_cells += circuit.custom.num_cells();
-            stats.advice_columns += crate::hybrid::COLUMNS;
-            stats.fixed_columns += crate::hybrid::FIXED_COLUMNS;
-            stats.custom_rows = circuit.custom_rows();
-        }
-        stats
-    }
-}
-
-impl std::fmt::Display for CircuitStats {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "k={} advice_cells={} lookup_cells={} fixed_cells={} advice_cols={} lookup_cols={} fixed_cols={} custom_rows={}",
-            self.k,
-            self.advice_cells,
-            self.lookup_cells,
-            self.fixed_cells,
-            self.advice_columns,
-            self.lookup_advice_columns,
-            self.fixed_columns,
-            self.custom_rows
-        )
-    }
-}
 
 /// Which kind of check rejected a MockProver run.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -443,10 +367,9 @@ impl CircuitHarness {
         let (_, publics) = f(prover.builder.main(0), &range, &prover.custom);
         let public_values: Vec<Fr> = publics.iter().map(|v| *v.value()).collect();
         prover.builder.assigned_instances = vec![publics];
-        let proof =
-            crate::proving::prove_shplonk(&params, &pk, prover, &public_values).expect("prover");
+        let proof = prove_shplonk(&params, &pk, prover, &public_values).expect("prover");
         let claimed = public(public_values.clone());
-        let verified = crate::proving::verify_shplonk(&params, pk.get_vk(), &proof, &claimed);
+        let verified = verify_shplonk(&params, pk.get_vk(), &proof, &claimed);
         RoundTrip {
             stats,
             proof,
@@ -457,91 +380,11 @@ impl CircuitHarness {
     }
 }
 
-/// SHA3-256 (hex) of a verifying key's raw bytes: pins a circuit's shape in tests.
-pub fn vk_fingerprint(pk: &ProvingKey<G1Affine>) -> String {
-    let bytes = pk.get_vk().to_bytes(SerdeFormat::RawBytes);
-    Sha3_256::digest(&bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
-/// The folder holding cached parameters: `$TMS_PARAMS_DIR`, else the workspace's `params/`.
-pub fn params_dir() -> PathBuf {
-    std::env::var_os("TMS_PARAMS_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("..")
-                .join("params")
-        })
-}
-
-/// The seed of the insecure test parameters.
-pub const INSECURE_SEED: [u8; 32] = *b"tms insecure test params, seed 1";
-
-/// KZG parameters for `2^k` rows: read from the cache, or made from [`INSECURE_SEED`] and cached.
-///
-/// **Insecure**: the toxic waste is a function of a public seed. Tests and benchmarks only.
-pub fn kzg_params(k: u32) -> ParamsKZG<Bn256> {
-    let dir = params_dir();
-    let path = dir.join(format!("kzg_bn254_{k}.insecure-test.srs"));
-    if let Ok(file) = File::open(&path) {
-        if let Ok(params) = ParamsKZG::<Bn256>::read(&mut BufReader::new(file)) {
-            if params.k() == k {
-                return params;
-            }
-        }
-    }
-    eprintln!(
-        "WARNING: making INSECURE KZG parameters for k = {k} from a fixed public seed (tests only): {}",
-        path.display()
-    );
-    let params = ParamsKZG::<Bn256>::setup(k, ChaCha20Rng::from_seed(INSECURE_SEED));
-    // Written to a temporary name then renamed, so a concurrent reader never sees half a file.
-    if fs::create_dir_all(&dir).is_ok() {
-        let tmp = dir.join(format!(".kzg_bn254_{k}.{}.tmp", std::process::id()));
-        let written = File::create(&tmp).and_then(|f| params.write(&mut BufWriter::new(f)));
-        if written.is_ok() {
-            let _ = fs::rename(&tmp, &path);
-        } else {
-            let _ = fs::remove_file(&tmp);
-        }
-    }
-    params
-}
-
 /// Overwrites the witness value of an assigned cell, as a cheating prover would: the
 /// constraints that involve the cell are left as they are. Use it in negative tests.
 pub fn override_cell(ctx: &mut Context<Fr>, cell: &AssignedValue<Fr>, value: Fr) {
     let offset = cell.cell.expect("an assigned advice cell").offset;
     ctx.advice[offset] = halo2_base::halo2_proofs::plonk::Assigned::Trivial(value);
-}
-
-/// User + system CPU seconds of this process so far (all threads), from `/proc/self/stat`; 0 where
-/// that file does not exist. Benchmarks quote CPU seconds: wall time on a shared machine is noise.
-pub fn process_cpu_seconds() -> f64 {
-    let stat = fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    let fields: Vec<f64> = stat
-        .rsplit(')')
-        .next()
-        .unwrap_or("")
-        .split_whitespace()
-        .map(|v| v.parse().unwrap_or(0.0))
-        .collect();
-    let ticks = |i: usize| fields.get(i).copied().unwrap_or(0.0);
-    (ticks(11) + ticks(12)) / 100.0
-}
-
-/// Peak resident memory of this process so far in MiB (`VmHWM`); 0 where unknown.
-pub fn peak_rss_mib() -> f64 {
-    fs::read_to_string("/proc/self/status")
-        .unwrap_or_default()
-        .lines()
-        .find(|l| l.starts_with("VmHWM:"))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|kb| kb.parse::<f64>().ok())
-        .map_or(0.0, |kb| kb / 1024.0)
 }
 
 /// Sizes `n/t` from the environment variable `var` (comma-separated, e.g. `6/3,9/6`), else

@@ -10,7 +10,7 @@ use num_bigint::BigUint;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
-use tms_gadgets::bls::{
+use tms_gadgets::signature::bls::{
     expand_message_xmd, hash_to_g2, is_in_g2, psi, verify_aggregate, PublicKey, SecretKey,
     Signature, MESSAGE_DST, POP_DST,
 };
@@ -78,7 +78,7 @@ fn hash_to_g2_is_in_the_subgroup_deterministic_and_separated() {
     assert_ne!(a, hash_to_g2(b"epoch 2", MESSAGE_DST));
     assert_ne!(a, hash_to_g2(b"epoch 1", POP_DST));
     // A point of the twist outside G2 is detected: the map's output before cofactor clearing.
-    let raw = tms_gadgets::bls::map_to_curve_svdw(Fq2::ONE).to_affine();
+    let raw = tms_gadgets::signature::bls::map_to_curve_svdw(Fq2::ONE).to_affine();
     assert!(!is_in_g2(&raw));
 }
 

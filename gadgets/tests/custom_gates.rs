@@ -12,14 +12,14 @@ use halo2_base::{
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tms_gadgets::{
-    ecc::{fr_modulus, ladder_shift, offset_point, GrumpkinAffine, GrumpkinChip, GrumpkinScalar},
+    bank::COLUMNS,
+    curve::straus::{StrausChip, LADDER_CELLS},
+    curve::{fr_modulus, ladder_shift, offset_point, GrumpkinAffine, GrumpkinChip, GrumpkinScalar},
     hash::{
         rescue::{RescueField, WIDTH},
         HashInstructions, NativeHash, RescueGateChip, RescuePrime,
     },
-    hybrid::COLUMNS,
-    schnorr::{base_to_scalar, challenge, Signature, SigningKey},
-    straus::{StrausChip, LADDER_CELLS},
+    signature::schnorr::{base_to_scalar, challenge, SchnorrChip, Signature, SigningKey},
     testing::{CircuitHarness, Rejection},
     Fr,
 };
@@ -184,7 +184,7 @@ fn schnorr_run(
         let hasher = RescueGateChip::new(region.clone());
         let c = hasher.hash_leaf(ctx, &[r.x, r.y, pk.x, pk.y, m]);
         let one = ctx.load_constant(Fr::ONE);
-        StrausChip::new(range, region.clone()).verify_schnorr(ctx, &pk, c, &r, &sig.s, one);
+        SchnorrChip::new(range, region.clone()).verify(ctx, &pk, c, &r, &sig.s, one);
         ((), vec![m])
     })
 }
@@ -227,7 +227,7 @@ fn schnorr_disabled_slot_accepts_anything() {
         let m = ctx.load_witness(m);
         let c = RescueGateChip::new(region.clone()).hash_leaf(ctx, &[r.x, r.y, pk.x, pk.y, m]);
         let zero = ctx.load_zero();
-        StrausChip::new(range, region.clone()).verify_schnorr(ctx, &pk, c, &r, &sig.s, zero);
+        SchnorrChip::new(range, region.clone()).verify(ctx, &pk, c, &r, &sig.s, zero);
         ((), vec![])
     });
     run.assert_satisfied();
@@ -322,7 +322,7 @@ fn hybrid_circuit_real_round_trip() {
         let mc = ctx.load_witness(m);
         let c = RescueGateChip::new(region.clone()).hash_leaf(ctx, &[r.x, r.y, pkc.x, pkc.y, mc]);
         let one = ctx.load_constant(Fr::ONE);
-        StrausChip::new(range, region.clone()).verify_schnorr(ctx, &pkc, c, &r, &sig.s, one);
+        SchnorrChip::new(range, region.clone()).verify(ctx, &pkc, c, &r, &sig.s, one);
         ((), vec![mc])
     });
     assert!(trip.verified);

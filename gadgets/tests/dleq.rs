@@ -1,4 +1,4 @@
-//! The DLEQ gadget (`tms_gadgets::dleq`): agreement with native Grumpkin arithmetic on random
+//! The DLEQ gadget (`tms_gadgets::curve::dleq`): agreement with native Grumpkin arithmetic on random
 //! inputs, and one-change negatives (wrong point, wrong response, a tampered cell of the
 //! variable-base ladder, a base that changes between rows, bits that differ from the first
 //! ladder's).
@@ -7,10 +7,10 @@ use halo2_base::halo2_proofs::halo2curves::{ff::Field, group::Curve, CurveAffine
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tms_gadgets::{
-    dleq::{DleqChip, DleqPosition, VARIABLE_LADDER_CELLS},
-    ecc::{ladder_shift, GrumpkinAffine, GrumpkinChip, GrumpkinScalar},
-    schnorr::base_to_scalar,
-    straus::LADDER_CELLS,
+    curve::dleq::{DleqChip, DleqPosition, VARIABLE_LADDER_CELLS},
+    curve::straus::LADDER_CELLS,
+    curve::{ladder_shift, GrumpkinAffine, GrumpkinChip, GrumpkinScalar},
+    signature::schnorr::base_to_scalar,
     testing::{CircuitHarness, MockRun, Rejection},
     Fr,
 };
@@ -53,7 +53,7 @@ fn honest(rng: &mut impl Rng) -> Dleq {
 /// Runs the gadget; `edit` may tamper with the custom region afterwards.
 fn run(
     d: Dleq,
-    edit: impl FnOnce(&tms_gadgets::hybrid::CustomRegion, DleqPosition),
+    edit: impl FnOnce(&tms_gadgets::bank::CustomRegion, DleqPosition),
 ) -> MockRun<(DleqPosition, GrumpkinAffine)> {
     CircuitHarness::new(K).mock_custom(|ctx, range, region| {
         let ecc = GrumpkinChip::new(range);
@@ -199,7 +199,7 @@ fn exceptional_addition_is_refused() {
     // H = 2 O: the first row's D = 2 A = 2 O has the x of H, so the slope of D + H is
     // undetermined; the row's inverse witness of the x differences cannot exist.
     let mut rng = ChaCha8Rng::seed_from_u64(5);
-    let h = (tms_gadgets::ecc::offset_point() + tms_gadgets::ecc::offset_point()).to_affine();
+    let h = (tms_gadgets::curve::offset_point() + tms_gadgets::curve::offset_point()).to_affine();
     let x = GrumpkinScalar::random(&mut rng);
     let n = GrumpkinScalar::random(&mut rng);
     let g = GrumpkinAffine::generator();

@@ -13,10 +13,11 @@ use num_bigint::BigUint;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use tms_gadgets::{
-    ecc::{
+    curve::{
         fr_modulus, grumpkin_order, ladder_shift, AssignedPoint, Grumpkin, GrumpkinAffine,
         GrumpkinChip, GrumpkinScalar,
     },
+    reference::GenericLadder,
     testing::{CircuitHarness, Rejection},
     Fr, GadgetError,
 };

@@ -13,8 +13,9 @@ use tms_gadgets::{
     hash::{
         poseidon,
         rescue::{rescue_prime_hash, RescueField},
-        HashInstructions, NativeHash, Poseidon, PoseidonChip, RescueChip, RescuePrime,
+        HashInstructions, NativeHash, Poseidon, PoseidonChip, RescuePrime,
     },
+    reference::RescueChip,
     testing::{override_cell, CircuitHarness, Rejection},
     Fr,
 };

@@ -1,4 +1,4 @@
-//! The pair-MSM gate of `tms_gadgets::msm`: agreement with native scalar multiplication on
+//! The pair-MSM gate of `tms_gadgets::curve::msm`: agreement with native scalar multiplication on
 //! random inputs, every cell constrained, limbs bound to the bits, the exceptional addition
 //! refused, and a real proof through the hybrid circuit (the gate is optional: configured only
 //! when used).
@@ -12,9 +12,9 @@ use num_bigint::BigUint;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tms_gadgets::{
-    ecc::{offset_point, GrumpkinAffine, GrumpkinChip, GrumpkinScalar},
-    hybrid::{COLUMNS, MSM_EQUALITY_COLUMNS},
-    msm::{chain_cells, MsmPairChip, MsmTerm},
+    bank::{COLUMNS, MSM_EQUALITY_COLUMNS},
+    curve::msm::{chain_cells, MsmPairChip, MsmTerm},
+    curve::{offset_point, GrumpkinAffine, GrumpkinChip, GrumpkinScalar},
     testing::{CircuitHarness, MockRun, Rejection},
     Fr,
 };
@@ -100,7 +100,7 @@ fn case(rng: &mut ChaCha8Rng) -> Case {
 fn run_chain(
     c: &Case,
     bits: Option<(Vec<bool>, Vec<bool>)>,
-    tamper: impl FnOnce(&tms_gadgets::hybrid::CustomRegion, usize),
+    tamper: impl FnOnce(&tms_gadgets::bank::CustomRegion, usize),
 ) -> MockRun<(Fr, Fr)> {
     CircuitHarness::new(K).mock_custom(|ctx, range, region| {
         let (p, q) = long_terms(ctx, range, c);
@@ -211,7 +211,7 @@ fn bits_other_than_the_limbs_are_rejected() {
         run_chain(&c, Some((pb, honest.1.clone())), |_, _| {}).assert_rejected_by_copy();
     }
     // a + r as the bits of a (the same point modulo r in the accumulator, not as a scalar).
-    let r = tms_gadgets::ecc::fr_modulus();
+    let r = tms_gadgets::curve::fr_modulus();
     let wrapped = &c.a + &r;
     if wrapped.bits() <= 254 {
         run_chain(&c, Some((msb_bits(&wrapped, 254), honest.1)), |_, _| {})

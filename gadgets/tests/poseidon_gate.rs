@@ -15,12 +15,13 @@ use halo2_base::{
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use tms_gadgets::{
+    bank::OptionalGates,
     hash::{
         poseidon::{self, WIDTH},
         poseidon_gate::{PERMUTATION_CELLS, PERMUTATION_ROWS},
         HashInstructions, NativeHash, Poseidon, PoseidonChip, PoseidonGateChip,
     },
-    hybrid::{HybridCircuit, HybridParams, OptionalGates},
+    hybrid::{HybridCircuit, HybridParams},
     testing::{CircuitHarness, MockRun},
     Fr,
 };

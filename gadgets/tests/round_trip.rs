@@ -55,7 +55,7 @@ fn parameters_imported_from_a_snarkjs_ptau_prove_and_verify() {
     // tests/vectors/pot10_tms_test.ptau: `snarkjs powersoftau new bn128 10` plus one contribution
     // (snarkjs 0.7.6, `powersoftau verify` passed). Test data only: its entropy is public.
     let bytes = include_bytes!("../../tests/vectors/pot10_tms_test.ptau");
-    let params = tms_gadgets::params::params_from_ptau(bytes, 10).unwrap();
+    let params = tms_gadgets::proving::params::params_from_ptau(bytes, 10).unwrap();
     let (_, circuit) = membership(4, 2);
     let harness = CircuitHarness::new(10).with_params(params);
     assert!(harness.prove_and_verify(&circuit).verified);
@@ -68,7 +68,7 @@ fn parameters_imported_from_a_snarkjs_ptau_prove_and_verify() {
 
 #[test]
 fn malformed_ptau_files_are_refused() {
-    use tms_gadgets::{params::params_from_ptau, GadgetError};
+    use tms_gadgets::{proving::params::params_from_ptau, GadgetError};
     let bytes = include_bytes!("../../tests/vectors/pot10_tms_test.ptau");
     let err = |b: &[u8], k| match params_from_ptau(b, k) {
         Err(GadgetError::MalformedPtau(m)) => m,

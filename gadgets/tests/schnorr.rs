@@ -8,9 +8,10 @@ use halo2_base::halo2_proofs::halo2curves::{
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use tms_gadgets::{
-    ecc::{GrumpkinAffine, GrumpkinChip, GrumpkinScalar},
-    hash::{HashInstructions, NativeHash, Poseidon, PoseidonChip, RescueChip, RescuePrime},
-    schnorr::{SchnorrChip, Signature, SigningKey, VerifyingKey},
+    curve::{GrumpkinAffine, GrumpkinChip, GrumpkinScalar},
+    hash::{HashInstructions, NativeHash, Poseidon, PoseidonChip, RescuePrime},
+    reference::{GenericSchnorrChip, RescueChip},
+    signature::schnorr::{Signature, SigningKey, VerifyingKey},
     testing::{CircuitHarness, MockRun},
     Fr,
 };
@@ -61,7 +62,7 @@ fn slot<H: HashInstructions + Default>(
     enabled: bool,
 ) -> MockRun<()> {
     CircuitHarness::new(17).mock(|ctx, range| {
-        let chip = SchnorrChip::new(GrumpkinChip::new(range), H::default());
+        let chip = GenericSchnorrChip::new(GrumpkinChip::new(range), H::default());
         let pk = chip.ecc.load_point(ctx, pk.0).unwrap();
         let msg = ctx.load_witness(msg);
         let sig = chip.load_signature(ctx, &sig).unwrap();
@@ -169,6 +170,6 @@ fn identity_values_are_refused_natively() {
         GrumpkinAffine::generator().coordinates().is_some()
     ));
     assert!(bool::from(
-        tms_gadgets::ecc::Grumpkin::identity().is_identity()
+        tms_gadgets::curve::Grumpkin::identity().is_identity()
     ));
 }

@@ -1,4 +1,4 @@
-//! Batch Schnorr verification (`tms_gadgets::schnorr_batch`): the circuit, its native twin and
+//! Batch Schnorr verification (`tms_gadgets::signature::batch`): the circuit, its native twin and
 //! per-signature verification agree on valid batches, on batches with one bad signature, and on
 //! bad signatures in disabled slots; one-change negatives are rejected.
 
@@ -6,10 +6,10 @@ use halo2_base::halo2_proofs::halo2curves::{ff::Field, group::Curve};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use tms_gadgets::{
-    ecc::{GrumpkinAffine, GrumpkinChip, GrumpkinScalar},
+    curve::{GrumpkinAffine, GrumpkinChip, GrumpkinScalar},
     hash::{RescueGateChip, RescuePrime},
-    schnorr::{challenge, SigningKey, VerifyingKey},
-    schnorr_batch::{verify_native, BatchItem, NativeBatchItem, SchnorrBatchChip},
+    signature::batch::{verify_native, BatchItem, NativeBatchItem, SchnorrBatchChip},
+    signature::schnorr::{challenge, SigningKey, VerifyingKey},
     testing::{CircuitHarness, MockRun},
     Fr,
 };
@@ -53,7 +53,8 @@ impl Batch {
         self.items.iter().all(|it| {
             !it.enabled
                 || (GrumpkinAffine::generator() * it.s).to_affine()
-                    == (it.r + it.pk * tms_gadgets::schnorr::base_to_scalar(it.c)).to_affine()
+                    == (it.r + it.pk * tms_gadgets::signature::schnorr::base_to_scalar(it.c))
+                        .to_affine()
         })
     }
 

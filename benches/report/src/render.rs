@@ -226,7 +226,7 @@ pub fn markdown(r: &Results, chart_dir: &Path, report_dir: &Path) -> String {
          security is about **100 bits** after the TNFS attacks on its pairing target group \
          (Kim-Barbulescu 2016; Barbulescu-Duquesne 2019 estimate roughly 100-103 bits), not the \
          128 it was designed for. **The KZG parameters used here are insecure test parameters**: \
-         made from a fixed public seed (`tms_gadgets::testing::INSECURE_SEED`), so anyone can \
+         made from a fixed public seed (`tms_gadgets::proving::params::INSECURE_SEED`), so anyone can \
          forge proofs under them; they are cached under `params/`. Production use needs an SRS \
          from a powers-of-tau ceremony. Times and sizes do not depend on which SRS is used."
     );

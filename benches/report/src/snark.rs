@@ -75,7 +75,7 @@ fn run_flow<P, K, E: std::fmt::Debug>(
     samples: usize,
     setup: impl Fn(u32) -> P,
     keygen: impl Fn(&P) -> Result<K, E>,
-    stats: impl Fn(&K) -> tms_gadgets::testing::CircuitStats,
+    stats: impl Fn(&K) -> tms_gadgets::proving::stats::CircuitStats,
     prove: impl Fn(&P, &K) -> Result<Vec<u8>, E>,
     verify: impl Fn(&P, &K, &[u8]) -> Result<(), E>,
 ) -> Result<SnarkRun, String> {
@@ -180,7 +180,7 @@ fn bls(n: usize, t: usize, samples: usize) -> Result<SnarkRun, String> {
         keygen, measure, prove, setup, verify, AtmsShape, AtmsWitness, Committee, NodeHash,
         Strategy,
     };
-    use tms_gadgets::bls::{SecretKey, Signature};
+    use tms_gadgets::signature::bls::{SecretKey, Signature};
 
     let system = System::Bls;
     const MESSAGE: &[u8] = b"tms-report epoch";

@@ -23,8 +23,11 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use halo2_base::halo2_proofs::halo2curves::{bn256::G2, group::Curve};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use tms_gadgets::bls::{hash_to_g2, SecretKey, Signature, MESSAGE_DST};
-use tms_gadgets::testing::{peak_rss_mib, process_cpu_seconds, sizes_from_env};
+use tms_gadgets::signature::bls::{hash_to_g2, SecretKey, Signature, MESSAGE_DST};
+use tms_gadgets::{
+    proving::stats::{peak_rss_mib, process_cpu_seconds},
+    testing::sizes_from_env,
+};
 
 /// k for about ten advice columns (and at least 2^18 rows: the pairing alone is 4.6 M cells).
 fn pick_k(advice_cells: usize) -> u32 {

@@ -35,16 +35,17 @@ use halo2_ecc::{
     fields::{vector::FieldVector, FieldChip},
 };
 use tms_gadgets::{
-    bls::X0,
     hash::{HashInstructions, PoseidonChip},
     merkle::MerkleChip,
+    signature::bls::X0,
     Fr,
 };
 
 use crate::{
     native::{limb_shift, psi_constants},
+    native::{NodeHash, LIMB_BITS, NUM_LIMBS},
     stock::StockPoseidonChip,
-    AtmsWitness, NodeHash, LIMB_BITS, NUM_LIMBS,
+    witness::AtmsWitness,
 };
 
 type G1Point = EcPoint<Fr, ProperCrtUint<Fr>>;

@@ -1,24 +1,39 @@
-//! The native side: encodings, digests, committees, witnesses, the cost model.
+//! The native scheme: encodings, digests, committees and their trees.
 
 use halo2_base::{
     halo2_proofs::halo2curves::{
-        bn256::{Fq, Fq2, G1Affine, G2Affine, G1},
+        bn256::{Fq, Fq2, G1Affine, G2Affine},
         ff::{Field, PrimeField},
-        group::{prime::PrimeCurveAffine, Curve},
-        CurveAffine,
     },
     utils::{decompose_biguint, fe_to_biguint},
 };
 use tms_gadgets::{
-    bls::{hash_to_g2, is_in_g2, verify_aggregate, PublicKey, Signature, MESSAGE_DST},
     hash::{NativeHash, Poseidon},
+    signature::bls::{PublicKey, Signature},
     Fr,
 };
 
-use crate::{
-    depth_of, stock::StockPoseidon, AtmsError, AtmsInstance, AtmsShape, AtmsWitness, NodeHash,
-    Strategy, LIMB_BITS, NUM_LIMBS,
-};
+use crate::{error::AtmsError, stock::StockPoseidon};
+
+/// Bits per limb of the non-native BN254 base field.
+pub const LIMB_BITS: usize = 88;
+/// Limbs per Fq element.
+pub const NUM_LIMBS: usize = 3;
+
+/// The hash of the committee tree (digests always use [`tms_gadgets::hash::PoseidonChip`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NodeHash {
+    /// Our one-permutation Poseidon ([`tms_gadgets::hash::PoseidonChip`]).
+    Poseidon,
+    /// halo2-base's stock `hash_fix_len_array` (two permutations per node): the ATMS note's
+    /// baseline, kept to measure against ([`crate::stock`]).
+    StockPoseidon,
+}
+
+/// Merkle depth of a committee of `n` (at least 1).
+pub fn depth_of(n: usize) -> usize {
+    (usize::BITS - n.saturating_sub(1).leading_zeros()).max(1) as usize
+}
 
 /// `2^88`, the weight of the second limb in a packed word.
 pub(crate) fn limb_shift() -> Fr {
@@ -168,186 +183,12 @@ impl Committee {
     }
 }
 
-/// One non-signer slot of the circuit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NonSignerSlot {
-    /// Whether the slot holds a non-signer (disabled slots contribute nothing).
-    pub enabled: bool,
-    /// The leaf index (committee position).
-    pub index: usize,
-    /// The key subtracted from `ivk` when enabled.
-    pub key: G1Affine,
-}
-
-impl NonSignerSlot {
-    /// What a disabled slot holds: index 0 and the generator (any on-curve point would do).
-    pub fn disabled() -> Self {
-        Self {
-            enabled: false,
-            index: 0,
-            key: G1Affine::generator(),
-        }
-    }
-}
-
-impl AtmsWitness {
-    /// The witness proving that the members at `signatures`' indices (strictly increasing)
-    /// signed `message`, for threshold `threshold`. Checks everything the circuit will: the
-    /// aggregate signature verifies, at least `threshold` signed, the non-signers fit the slots.
-    pub fn new(
-        shape: AtmsShape,
-        committee: &Committee,
-        message: &[u8],
-        signatures: &[(usize, Signature)],
-        threshold: u64,
-    ) -> Result<Self, AtmsError> {
-        let sigma = Signature::aggregate(&signatures.iter().map(|(_, s)| *s).collect::<Vec<_>>());
-        let signers: Vec<usize> = signatures.iter().map(|(i, _)| *i).collect();
-        Self::from_aggregate(shape, committee, message, &signers, sigma, threshold)
-    }
-
-    /// As [`Self::new`] for an aggregator that holds only the sum `sigma` of the signatures of
-    /// the members at `signers` (strictly increasing).
-    pub fn from_aggregate(
-        shape: AtmsShape,
-        committee: &Committee,
-        message: &[u8],
-        signers: &[usize],
-        sigma: Signature,
-        threshold: u64,
-    ) -> Result<Self, AtmsError> {
-        shape.validate()?;
-        if committee.len() != shape.n {
-            return Err(AtmsError::CommitteeSize {
-                expected: shape.n,
-                got: committee.len(),
-            });
-        }
-        for (pos, i) in signers.iter().enumerate() {
-            if *i >= shape.n {
-                return Err(AtmsError::NotInCommittee(pos));
-            }
-            if pos > 0 && signers[pos - 1] >= *i {
-                return Err(AtmsError::SignersNotIncreasing(pos));
-            }
-        }
-        if (signers.len() as u64) < threshold {
-            return Err(AtmsError::BelowThreshold {
-                count: signers.len(),
-                threshold,
-            });
-        }
-        let signer_keys: Vec<PublicKey> = signers.iter().map(|i| committee.keys()[*i]).collect();
-        if signers.is_empty()
-            || !verify_aggregate(&PublicKey::aggregate(&signer_keys), message, &sigma)
-        {
-            return Err(AtmsError::InvalidSignature);
-        }
-        let non_signers: Vec<usize> = (0..shape.n)
-            .filter(|i| signers.binary_search(i).is_err())
-            .collect();
-        let hm = hash_to_g2(message, MESSAGE_DST);
-        Self::from_parts(shape, committee, hm, sigma.0, &non_signers, threshold)
-    }
-
-    /// The witness from its parts, unchecked beyond the statement's range (keygen uses it).
-    pub(crate) fn from_parts(
-        shape: AtmsShape,
-        committee: &Committee,
-        hm: G2Affine,
-        signature: G2Affine,
-        non_signers: &[usize],
-        threshold: u64,
-    ) -> Result<Self, AtmsError> {
-        if non_signers.len() > shape.capacity {
-            return Err(AtmsError::TooManyNonSigners {
-                non_signers: non_signers.len(),
-                capacity: shape.capacity,
-            });
-        }
-        let instance = AtmsInstance {
-            committee: committee.digest(shape.hash),
-            message: message_digest(&hm),
-            threshold,
-        };
-        instance.validate(&shape)?;
-        let mut slots: Vec<NonSignerSlot> = non_signers
-            .iter()
-            .map(|&index| NonSignerSlot {
-                enabled: true,
-                index,
-                key: committee.keys()[index].0,
-            })
-            .collect();
-        slots.resize(shape.capacity, NonSignerSlot::disabled());
-        Ok(Self {
-            shape,
-            committee: committee.clone(),
-            instance,
-            ivk: committee.ivk(),
-            hm,
-            signature,
-            slots,
-        })
-    }
-
-    /// Checks the witness can be laid out without a panic (the prover's entry check): slot
-    /// count and indices, every point valid (sigma in G2), and no step of `ivk - sum` hitting
-    /// an x-coordinate collision (which the circuit's strict subtraction refuses).
-    pub fn check_layout(&self) -> Result<(), AtmsError> {
-        self.shape.validate()?;
-        self.instance.validate(&self.shape)?;
-        if self.committee.len() != self.shape.n {
-            return Err(AtmsError::CommitteeSize {
-                expected: self.shape.n,
-                got: self.committee.len(),
-            });
-        }
-        if self.slots.len() != self.shape.capacity {
-            return Err(AtmsError::SlotCount {
-                expected: self.shape.capacity,
-                got: self.slots.len(),
-            });
-        }
-        let g1_ok = |p: &G1Affine| !bool::from(p.is_identity()) && bool::from(p.is_on_curve());
-        let g2_ok = |p: &G2Affine| !bool::from(p.is_identity()) && bool::from(p.is_on_curve());
-        if !g1_ok(&self.ivk) {
-            return Err(AtmsError::InvalidPoint("ivk"));
-        }
-        if !g2_ok(&self.hm) {
-            return Err(AtmsError::InvalidPoint("H(m)"));
-        }
-        if !g2_ok(&self.signature) || !is_in_g2(&self.signature) {
-            return Err(AtmsError::InvalidPoint("sigma"));
-        }
-        let mut acc = self.ivk;
-        for (j, slot) in self.slots.iter().enumerate() {
-            if slot.index >= 1 << self.shape.depth() {
-                return Err(AtmsError::SlotOutOfRange(j));
-            }
-            if !g1_ok(&slot.key) {
-                return Err(AtmsError::InvalidPoint("non-signer key"));
-            }
-            if acc.x == slot.key.x {
-                return Err(AtmsError::InvalidPoint("ivk minus non-signers"));
-            }
-            if slot.enabled {
-                acc = (G1::from(acc) - slot.key).to_affine();
-                if bool::from(acc.is_identity()) {
-                    return Err(AtmsError::InvalidPoint("avk"));
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 /// The x0-ladder subgroup test of G2, natively (the circuit lays out the same steps):
 /// `[x0 + 1]Q + psi([x0]Q) + psi^2([x0]Q) == psi^3([2 x0]Q)`.
 pub(crate) fn g2_subgroup_identity(q: &G2Affine) -> bool {
     use halo2_base::halo2_proofs::halo2curves::{bn256::G2, group::Group};
-    use tms_gadgets::bls::{psi, X0};
+    use tms_gadgets::signature::bls::{psi, X0};
     let q = G2::from(*q);
     let a = q * halo2_base::halo2_proofs::halo2curves::bn256::Fr::from(X0);
     let lhs = a + q + psi(&a) + psi(&psi(&a));
@@ -367,38 +208,14 @@ pub(crate) fn psi_constants() -> (Fq2, Fq2) {
 }
 
 // Cost model (advice cells), calibrated on measured layouts (see the crate README).
-/// A node hash with its index-bit swap, our Poseidon.
-const NODE: usize = 2_262;
-/// A node hash with halo2-base's stock Poseidon (two permutations).
-const NODE_STOCK: usize = 4_528;
-/// Transcript and LogUp work per slot (half a permutation for its node, an inversion).
-const LOOKUP_SLOT: usize = 1_200;
-/// LogUp work per row entry (an inversion, a multiplicity range check and packing).
-const LOOKUP_ROW: usize = 30;
-
-/// Estimated membership advice cells that depend on the strategy, for a committee of `n`,
-/// `capacity` slots: path segments, the upper tree, the lookup. (The per-slot key work, the
-/// digests and the pairing are the same for every strategy and left out.)
-pub fn estimate_cells(n: usize, capacity: usize, strategy: Strategy, hash: NodeHash) -> usize {
-    let depth = depth_of(n);
-    let cut = strategy.cut(depth);
-    let node = match hash {
-        NodeHash::Poseidon => NODE,
-        NodeHash::StockPoseidon => NODE_STOCK,
-    };
-    let mut cells = capacity * cut * node;
-    if cut < depth {
-        let row = 1usize << (depth - cut);
-        cells += (row - 1) * node + capacity * LOOKUP_SLOT + row * LOOKUP_ROW;
-    }
-    cells
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use halo2_base::halo2_proofs::halo2curves::group::Curve;
     use rand::SeedableRng;
-    use tms_gadgets::bls::{clear_cofactor, map_to_curve_svdw};
+    use tms_gadgets::signature::bls::{
+        clear_cofactor, hash_to_g2, is_in_g2, map_to_curve_svdw, MESSAGE_DST,
+    };
 
     #[test]
     fn g2_subgroup_test_separates_g2_from_the_twist() {
@@ -425,7 +242,10 @@ mod tests {
             x: x * cx,
             y: y * cy,
         };
-        assert_eq!(mine, tms_gadgets::bls::psi(&q.into()).to_affine());
+        assert_eq!(
+            mine,
+            tms_gadgets::signature::bls::psi(&q.into()).to_affine()
+        );
     }
 
     #[test]

@@ -10,13 +10,21 @@ use halo2_base::{
 };
 use rand::SeedableRng;
 use tms_gadgets::{
-    bls::{hash_to_g2, SecretKey, MESSAGE_DST},
+    proving::{
+        params::kzg_params,
+        stats::{CircuitStats, UNUSABLE_ROWS},
+    },
     proving::{prove_shplonk, verify_shplonk},
-    testing::{kzg_params, CircuitStats, UNUSABLE_ROWS},
+    signature::bls::{hash_to_g2, SecretKey, MESSAGE_DST},
     Fr,
 };
 
-use crate::{circuit::synthesize, AtmsError, AtmsInstance, AtmsShape, AtmsWitness, Committee};
+use crate::{
+    circuit::synthesize,
+    error::AtmsError,
+    native::Committee,
+    witness::{AtmsInstance, AtmsShape, AtmsWitness},
+};
 
 /// Proving and verifying keys of one circuit shape, with the layout the prover must reproduce.
 #[derive(Clone, Debug)]

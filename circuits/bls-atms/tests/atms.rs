@@ -15,7 +15,7 @@ use halo2_base::halo2_proofs::halo2curves::{
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use tms_gadgets::{
-    bls::{hash_to_g2, PublicKey, SecretKey, Signature, MESSAGE_DST},
+    signature::bls::{hash_to_g2, PublicKey, SecretKey, Signature, MESSAGE_DST},
     testing::{CircuitHarness, MockRun, Rejection},
 };
 
@@ -370,7 +370,7 @@ fn real_round_trip_with_pinned_key_and_size() {
     let start = std::time::Instant::now();
     verify(&params, &keys, &w.instance, &proof).unwrap();
     let verify_ms = start.elapsed().as_secs_f64() * 1e3;
-    let fingerprint = tms_gadgets::testing::vk_fingerprint(&keys.pk);
+    let fingerprint = tms_gadgets::proving::stats::vk_fingerprint(&keys.pk);
     println!(
         "record: full n=8 real proof: {} proof {} bytes prove {prove_s:.1} s verify {verify_ms:.1} ms vk {fingerprint}",
         keys.stats,

@@ -8,7 +8,7 @@
 //! signer slot s (S of them):
 //!          pk on-curve; leaf = Poseidon_leaf(pk.x, pk.y, stake, T); Merkle path -> root_s = root
 //!          sigma, A, B on-curve; c = Poseidon_leaf(CHALLENGE, pk, H, sigma, A, B)
-//!          DLEQ: s G = A + c pk  and  s H = B + c sigma   (tms_gadgets::dleq, shared bits)
+//!          DLEQ: s G = A + c pk  and  s H = B + c sigma   (tms_gadgets::curve::dleq, shared bits)
 //!          T = T_hi 2^128 + T_lo canonically (below r)
 //! index slot i (exactly k of them):
 //!          j_i < 2^32;  j_0 < j_1 < ... < j_{k-1} < m
@@ -55,18 +55,18 @@ use halo2_base::{
     QuantumCell::Constant,
 };
 use tms_gadgets::{
-    dleq::DleqChip,
-    ecc::{fr_modulus, AssignedPoint, GrumpkinAffine, GrumpkinChip},
+    bank::CustomRegion,
+    curve::dleq::DleqChip,
+    curve::{fr_modulus, AssignedPoint, GrumpkinAffine, GrumpkinChip},
     hash::{HashInstructions, PoseidonGateChip},
-    hybrid::CustomRegion,
     merkle::{AssignedMerklePath, MerkleChip},
     Fr,
 };
 
 use crate::{
     params::Tag,
-    prover::{MithrilWitness, PreparedSigner},
     registration::RegistrationCommitment,
+    witness::{MithrilWitness, PreparedSigner},
 };
 
 /// The in-circuit hash: Poseidon on the custom round gates, 183 cells per permutation (the

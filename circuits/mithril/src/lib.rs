@@ -12,25 +12,28 @@
 //! | registration | Poseidon leaves `(pk.x, pk.y, stake, T)` in a `MerkleTree<Poseidon>` | [`registration`] |
 //! | unique signature | `sigma = sk H_G(m)` on Grumpkin with a Chaum-Pedersen DLEQ proof | [`signature`] |
 //! | lottery, signer, aggregator, verifier | `ev = Poseidon(tag, sigma, j) < T` | [`stm`] |
-//! | the Halo2 circuit (KZG over BN254) | signer slots (path, DLEQ) and `k` index slots | [`circuit`], [`prover`] |
+//! | the circuit's shape, statement and witness | | [`witness`] |
+//! | the Halo2 circuit (KZG over BN254) | signer slots (path, DLEQ) and `k` index slots | [`circuit`] |
+//! | setup, keygen, prove, verify, key files | | [`prover`] |
+//!
+//! The native scheme's modules live under [`native`] (re-exported at the crate root).
 //!
 //! See the crate's README for the design and the independent check of the eligibility rule.
 #![deny(missing_docs)]
 
 pub mod circuit;
-pub mod eligibility;
 mod error;
-pub mod params;
+pub mod native;
 pub mod prover;
-pub mod registration;
-pub mod signature;
-pub mod stm;
+pub mod witness;
 
 pub use error::MithrilError;
+pub use native::{eligibility, params, registration, signature, stm};
 pub use params::{Parameters, PhiF};
 pub use prover::{
     example_certificate, keygen, layout_stats, measure_round_trip, min_k, prove, read_vk, setup,
-    Example, MeasuredRoundTrip, MithrilInstance, MithrilKeys, MithrilShape, MithrilWitness,
+    Example, MeasuredRoundTrip, MithrilKeys,
 };
 pub use registration::{Registration, RegistrationCommitment};
 pub use stm::{aggregate, verify, Certificate, Signer, SingleSignature};
+pub use witness::{MithrilInstance, MithrilShape, MithrilWitness};

@@ -1,5 +1,5 @@
-//! The circuit's typed statement and witness, and `setup / keygen / prove / verify` (KZG with
-//! SHPLONK over BN254, through `tms_gadgets::proving`).
+//! `setup / keygen / prove / verify` (KZG with SHPLONK over BN254, through
+//! `tms_gadgets::proving`), key files, example certificates and measured round trips.
 
 use halo2_base::{
     gates::circuit::{builder::BaseCircuitBuilder, CircuitBuilderStage},
@@ -13,202 +13,33 @@ use halo2_base::{
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use tms_gadgets::{
-    ecc::{GrumpkinAffine, GrumpkinScalar},
-    hybrid::{CustomRegion, HybridCircuit, HybridParams},
+    bank::CustomRegion,
+    curve::{GrumpkinAffine, GrumpkinScalar},
+    hybrid::{HybridCircuit, HybridParams},
     merkle::MerklePath,
-    proving::{prove_shplonk, read_key_file, verify_shplonk, write_key_file, KeyHeader},
-    schnorr::SigningKey,
-    testing::{kzg_params, CircuitStats, UNUSABLE_ROWS},
+    proving::{
+        keys::{read_key_file, write_key_file, KeyHeader},
+        prove_shplonk, verify_shplonk,
+    },
+    proving::{
+        params::kzg_params,
+        stats::{CircuitStats, UNUSABLE_ROWS},
+    },
+    signature::schnorr::SigningKey,
     Fr,
 };
 
 use crate::{
     circuit::synthesize,
-    signature::{coordinates, hash_to_grumpkin, UniqueSignature},
-    stm::{lottery_value, wins, IndexSlot, SingleSignature},
-    Certificate, MithrilError, Parameters, PhiF, Registration, RegistrationCommitment,
+    error::MithrilError,
+    native::{
+        params::{Parameters, PhiF},
+        registration::{Registration, RegistrationCommitment},
+        signature::UniqueSignature,
+        stm::{lottery_value, wins, Certificate, IndexSlot, SingleSignature},
+    },
+    witness::{MithrilInstance, MithrilShape, MithrilWitness, PreparedSigner},
 };
-
-/// The circuit's shape: everything keygen depends on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub struct MithrilShape {
-    /// Signer slots (each: Merkle path, DLEQ proof).
-    pub signer_slots: usize,
-    /// Index slots: exactly the quorum `k` of the parameters.
-    pub index_slots: usize,
-    /// Registration tree depth.
-    pub depth: usize,
-    /// log2 of the number of rows.
-    pub k: u32,
-}
-
-impl MithrilShape {
-    /// Checks the shape can be built.
-    pub fn validate(&self) -> Result<(), MithrilError> {
-        if self.signer_slots == 0 || self.index_slots == 0 {
-            return Err(MithrilError::BadShape(
-                "at least one signer slot and one index slot".into(),
-            ));
-        }
-        if !(1..=tms_gadgets::merkle::MAX_DEPTH).contains(&self.depth) {
-            return Err(MithrilError::BadShape(format!("depth {}", self.depth)));
-        }
-        if !(10..=26).contains(&self.k) {
-            return Err(MithrilError::BadShape(format!(
-                "k = {} is outside 10..=26",
-                self.k
-            )));
-        }
-        Ok(())
-    }
-}
-
-/// The public statement: a registration commitment and the application message. The verifier
-/// derives the circuit's public inputs from it natively ([`Self::to_public_inputs`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MithrilInstance {
-    /// Root, total stake, depth, parameters.
-    pub commitment: RegistrationCommitment,
-    /// The application message (the signed element is `commitment.message(message)`).
-    pub message: Fr,
-}
-
-impl MithrilInstance {
-    /// Offset of the registration digest in the instance column.
-    pub const DIGEST: usize = 0;
-    /// Offset of the message.
-    pub const MESSAGE: usize = 1;
-    /// Offsets of `H = H_G(signed message)`'s coordinates.
-    pub const H: [usize; 2] = [2, 3];
-
-    /// Checks the statement fits `shape`: the tree depth and `k` = the number of index slots.
-    pub fn validate(&self, shape: &MithrilShape) -> Result<(), MithrilError> {
-        if self.commitment.depth != shape.depth {
-            return Err(MithrilError::ShapeMismatch(format!(
-                "registration depth {} vs circuit depth {}",
-                self.commitment.depth, shape.depth
-            )));
-        }
-        if self.commitment.params.k() != shape.index_slots as u64 {
-            return Err(MithrilError::ShapeMismatch(format!(
-                "quorum k = {} vs {} index slots",
-                self.commitment.params.k(),
-                shape.index_slots
-            )));
-        }
-        Ok(())
-    }
-
-    /// `H = H_G(commitment.message(message))`, the base of the unique signatures.
-    pub fn h(&self) -> Result<GrumpkinAffine, MithrilError> {
-        hash_to_grumpkin(self.commitment.message(self.message))
-    }
-
-    /// The instance column: `[registration digest, message, H.x, H.y]`.
-    pub fn to_public_inputs(&self) -> Result<Vec<Fr>, MithrilError> {
-        let [hx, hy] = coordinates(&self.h()?)?;
-        Ok(vec![self.commitment.digest(), self.message, hx, hy])
-    }
-}
-
-/// A signer slot as the circuit reads it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PreparedSigner {
-    /// The verifying key.
-    pub key: GrumpkinAffine,
-    /// The stake in the leaf.
-    pub stake: u64,
-    /// The eligibility target in the leaf.
-    pub target: Fr,
-    /// The Merkle path.
-    pub path: MerklePath,
-    /// The unique signature and its DLEQ proof.
-    pub signature: UniqueSignature,
-}
-
-/// Everything the prover needs. The fields are public so that tests can play a cheating prover.
-#[derive(Clone, Debug)]
-pub struct MithrilWitness {
-    /// The circuit shape.
-    pub shape: MithrilShape,
-    /// The statement.
-    pub instance: MithrilInstance,
-    /// `H`, as the verifier derives it.
-    pub h: GrumpkinAffine,
-    /// Exactly `shape.signer_slots` signer slots.
-    pub signers: Vec<PreparedSigner>,
-    /// Exactly `shape.index_slots` index slots.
-    pub indices: Vec<IndexSlot>,
-}
-
-impl MithrilWitness {
-    /// The witness of `certificate` for `instance` in `shape`: checks the sizes (not the
-    /// signatures: the circuit does) and pads unused signer slots with copies of the last one.
-    pub fn new(
-        shape: MithrilShape,
-        instance: MithrilInstance,
-        certificate: &Certificate,
-    ) -> Result<Self, MithrilError> {
-        instance.validate(&shape)?;
-        let mismatch = |m: String| Err(MithrilError::ShapeMismatch(m));
-        if certificate.indices.len() != shape.index_slots {
-            return mismatch(format!(
-                "{} indices for {} index slots",
-                certificate.indices.len(),
-                shape.index_slots
-            ));
-        }
-        if certificate.signers.is_empty() || certificate.signers.len() > shape.signer_slots {
-            return mismatch(format!(
-                "{} signers for {} signer slots",
-                certificate.signers.len(),
-                shape.signer_slots
-            ));
-        }
-        if let Some((i, slot)) = certificate
-            .indices
-            .iter()
-            .enumerate()
-            .find(|(_, s)| s.signer >= certificate.signers.len())
-        {
-            return Err(MithrilError::SignerSlotOutOfRange {
-                index_slot: i,
-                signer_slot: slot.signer,
-            });
-        }
-        let mut signers = Vec::with_capacity(shape.signer_slots);
-        for (i, slot) in certificate.signers.iter().enumerate() {
-            if slot.path.siblings.len() != shape.depth {
-                return Err(MithrilError::NotInTree(i));
-            }
-            for p in [
-                &slot.party.key.0,
-                &slot.signature.sigma,
-                &slot.signature.a,
-                &slot.signature.b,
-            ] {
-                coordinates(p)?;
-            }
-            signers.push(PreparedSigner {
-                key: slot.party.key.0,
-                stake: slot.party.stake,
-                target: slot.party.target,
-                path: slot.path.clone(),
-                signature: slot.signature,
-            });
-        }
-        while signers.len() < shape.signer_slots {
-            signers.push(signers.last().expect("non-empty").clone());
-        }
-        Ok(Self {
-            shape,
-            instance,
-            h: instance.h()?,
-            signers,
-            indices: certificate.indices.clone(),
-        })
-    }
-}
 
 /// A witness of the right shape with placeholder values, for keygen (which needs the layout,
 /// not a satisfying assignment).
@@ -559,7 +390,7 @@ impl MeasuredRoundTrip {
             self.verify_ms,
             self.proof.len(),
             self.peak_after_keygen_mib,
-            tms_gadgets::testing::peak_rss_mib()
+            tms_gadgets::proving::stats::peak_rss_mib()
         )
     }
 }
@@ -570,7 +401,7 @@ pub fn measure_round_trip(
     witness: &MithrilWitness,
 ) -> Result<MeasuredRoundTrip, MithrilError> {
     use std::time::Instant;
-    use tms_gadgets::testing::{peak_rss_mib, process_cpu_seconds};
+    use tms_gadgets::proving::stats::{peak_rss_mib, process_cpu_seconds};
     let start = Instant::now();
     let keys = keygen(params, witness.shape)?;
     let keygen_s = start.elapsed().as_secs_f64();

@@ -17,7 +17,7 @@ use mithril_snark::{
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use tms_gadgets::{
-    schnorr::SigningKey,
+    signature::schnorr::SigningKey,
     testing::{CircuitHarness, MockRun, Rejection},
     Fr,
 };

@@ -11,7 +11,7 @@ use num_traits::CheckedSub;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use serde::{Deserialize, Serialize};
-use tms_gadgets::{ecc::fr_modulus, Fr};
+use tms_gadgets::{curve::fr_modulus, Fr};
 
 const PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/vectors/eligibility.json");
 

@@ -16,7 +16,7 @@ use rand_chacha::ChaCha20Rng;
 use tms_gadgets::{
     hash::{NativeHash, Poseidon},
     merkle::MerkleTree,
-    schnorr::SigningKey,
+    signature::schnorr::SigningKey,
     Fr,
 };
 

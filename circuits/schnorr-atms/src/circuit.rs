@@ -15,7 +15,7 @@
 //! Schnorr check `s G = R + c pk` is one Straus ladder `s G + c (-pk)` on the custom gates of
 //! [`tms_gadgets::hybrid`] ([`Verification::PerSignature`]), or all checks are one random linear
 //! combination verified by a multi-scalar multiplication ([`Verification::Batch`], soundness
-//! argued in [`tms_gadgets::schnorr_batch`]); curve checks, the canonical-challenge bound, counting and the
+//! argued in [`tms_gadgets::signature::batch`]); curve checks, the canonical-challenge bound, counting and the
 //! threshold comparison stay on halo2-base.
 //!
 //! Not constrained: the keys and signatures of disabled slots beyond being on the curve (they
@@ -28,17 +28,19 @@ use halo2_base::{
     AssignedValue, Context,
 };
 use tms_gadgets::{
-    ecc::{GrumpkinAffine, GrumpkinChip, GrumpkinScalar},
+    bank::CustomRegion,
+    curve::{GrumpkinAffine, GrumpkinChip, GrumpkinScalar},
     hash::{HashInstructions, RescueGateChip},
-    hybrid::CustomRegion,
     merkle::{AssignedMerklePath, MerkleChip},
-    schnorr::Signature,
-    schnorr_batch::{BatchItem, SchnorrBatchChip},
-    straus::StrausChip,
+    signature::batch::{BatchItem, SchnorrBatchChip},
+    signature::schnorr::{challenge_in_circuit, SchnorrChip, Signature},
     Fr,
 };
 
-use crate::{AtmsWitness, CommitmentMode, Verification};
+use crate::{
+    native::CommitmentMode,
+    witness::{AtmsWitness, Verification},
+};
 
 /// What a disabled slot carries in place of a signature (any on-curve R and scalar s would do).
 fn placeholder_signature() -> Signature {
@@ -58,7 +60,7 @@ pub fn synthesize(
 ) -> Vec<AssignedValue<Fr>> {
     let ecc = GrumpkinChip::new(range);
     let hasher = RescueGateChip::new(custom.clone());
-    let straus = StrausChip::new(range, custom.clone());
+    let schnorr = SchnorrChip::new(range, custom.clone());
     let gate = range.gate();
     let message = ctx.load_witness(witness.instance.message);
     let threshold = ctx.load_witness(Fr::from(witness.instance.threshold));
@@ -117,10 +119,10 @@ pub fn synthesize(
         let r = ecc
             .load_point(ctx, sig.r)
             .expect("signatures are validated before synthesis");
-        let c = hasher.hash_leaf(ctx, &[r.x, r.y, pk.x, pk.y, message]);
+        let c = challenge_in_circuit(ctx, &hasher, &r, pk, message);
         match witness.shape.verification {
             Verification::PerSignature => {
-                straus.verify_schnorr(ctx, pk, c, &r, &sig.s, enabled);
+                schnorr.verify(ctx, pk, c, &r, &sig.s, enabled);
             }
             Verification::Batch => batch.push(BatchItem {
                 pk: *pk,

@@ -3,25 +3,34 @@
 use tms_gadgets::{
     hash::{NativeHash, RescuePrime},
     merkle::MerkleTree,
-    schnorr::{Signature, VerifyingKey},
+    signature::schnorr::{Signature, VerifyingKey},
     Fr,
 };
 
-use crate::{AtmsError, AtmsInstance, AtmsShape, AtmsWitness, CommitmentMode};
+use crate::error::AtmsError;
+
+/// How the committee is committed to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CommitmentMode {
+    /// One Rescue-Prime sponge over every key; one circuit slot per member.
+    Flat,
+    /// A Rescue-Prime Merkle root; `slots` signer slots with paths, indices strictly increasing.
+    Merkle {
+        /// Number of signer slots in the circuit.
+        slots: usize,
+    },
+}
+
+/// Depth of the Merkle tree of a committee of `n` members (at least 1).
+pub fn committee_depth(n: usize) -> usize {
+    (usize::BITS - n.saturating_sub(1).leading_zeros()).max(1) as usize
+}
 
 /// An ordered committee of distinct Grumpkin keys.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Committee {
     keys: Vec<VerifyingKey>,
-}
-
-/// The contents of one circuit slot.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SlotWitness {
-    /// Committee index of the slot's key (flat mode: the slot's position).
-    pub index: usize,
-    /// The member's signature, or `None` for a disabled slot.
-    pub signature: Option<Signature>,
 }
 
 impl Committee {
@@ -64,18 +73,12 @@ impl Committee {
             .expect("non-empty")
     }
 
-    /// The Merkle tree of the committee (depth as in [`AtmsShape::depth`]). It hashes every
+    /// The Merkle tree of the committee (depth [`committee_depth`]). It hashes every
     /// member: build it once and take all paths from it.
     pub fn tree(&self) -> MerkleTree<RescuePrime> {
         let leaves = (0..self.keys.len()).map(|i| self.leaf(i)).collect();
-        let depth = AtmsShape {
-            n: self.keys.len(),
-            mode: CommitmentMode::Flat,
-            k: 10,
-            verification: crate::Verification::PerSignature,
-        }
-        .depth();
-        MerkleTree::with_depth(RescuePrime, leaves, depth).expect("n fits its own depth")
+        MerkleTree::with_depth(RescuePrime, leaves, committee_depth(self.keys.len()))
+            .expect("n fits its own depth")
     }
 
     /// The commitment in `mode`.
@@ -134,93 +137,6 @@ impl Certificate {
         Ok(Self {
             message,
             signatures: indexed,
-        })
-    }
-}
-
-impl AtmsWitness {
-    /// The witness for proving `certificate` meets `threshold` in a circuit of `shape`. Checks
-    /// everything the circuit will (so a bad certificate fails here, with a reason, not in the
-    /// prover).
-    pub fn new(
-        shape: AtmsShape,
-        committee: &Committee,
-        certificate: &Certificate,
-        threshold: u64,
-    ) -> Result<Self, AtmsError> {
-        shape.validate()?;
-        if committee.keys.len() != shape.n {
-            return Err(AtmsError::CommitteeSize {
-                expected: shape.n,
-                got: committee.keys.len(),
-            });
-        }
-        let instance = AtmsInstance {
-            commitment: committee.commitment(shape.mode),
-            message: certificate.message,
-            threshold,
-        };
-        instance.validate(&shape)?;
-        for (pos, (i, sig)) in certificate.signatures.iter().enumerate() {
-            let key = committee
-                .keys
-                .get(*i)
-                .ok_or(AtmsError::NotInCommittee(pos))?;
-            if !key.verify(&RescuePrime, certificate.message, sig) {
-                return Err(AtmsError::InvalidSignature(pos));
-            }
-            if pos > 0 && certificate.signatures[pos - 1].0 >= *i {
-                return Err(AtmsError::DuplicateSigner(*i));
-            }
-        }
-        let count = certificate.signatures.len();
-        if (count as u64) < threshold {
-            return Err(AtmsError::BelowThreshold { count, threshold });
-        }
-        let slots = match shape.mode {
-            CommitmentMode::Flat => (0..shape.n)
-                .map(|index| SlotWitness {
-                    index,
-                    signature: certificate
-                        .signatures
-                        .iter()
-                        .find(|(i, _)| *i == index)
-                        .map(|(_, s)| *s),
-                })
-                .collect(),
-            CommitmentMode::Merkle { slots } => {
-                if count > slots {
-                    return Err(AtmsError::TooManySignatures {
-                        signatures: count,
-                        slots,
-                    });
-                }
-                // Signers first, then distinct non-signers as disabled slots, sorted by index.
-                let mut filled: Vec<SlotWitness> = certificate
-                    .signatures
-                    .iter()
-                    .map(|(index, sig)| SlotWitness {
-                        index: *index,
-                        signature: Some(*sig),
-                    })
-                    .collect();
-                let mut spare =
-                    (0..shape.n).filter(|i| !certificate.signatures.iter().any(|(j, _)| j == i));
-                while filled.len() < slots {
-                    filled.push(SlotWitness {
-                        index: spare.next().expect("slots <= n"),
-                        signature: None,
-                    });
-                }
-                filled.sort_by_key(|s| s.index);
-                filled
-            }
-        };
-        Ok(Self {
-            shape,
-            committee: committee.clone(),
-            instance,
-            slots,
         })
     }
 }

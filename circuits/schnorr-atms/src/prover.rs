@@ -11,14 +11,24 @@ use halo2_base::{
 };
 use rand::SeedableRng;
 use tms_gadgets::{
-    hybrid::{CustomRegion, HybridCircuit, HybridParams},
-    proving::{prove_shplonk, read_key_file, verify_shplonk, write_key_file, KeyHeader},
-    schnorr::SigningKey,
-    testing::{kzg_params, CircuitStats, UNUSABLE_ROWS},
+    bank::CustomRegion,
+    hybrid::{HybridCircuit, HybridParams},
+    proving::{
+        keys::{read_key_file, write_key_file, KeyHeader},
+        prove_shplonk, verify_shplonk,
+    },
+    proving::{
+        params::kzg_params,
+        stats::{CircuitStats, UNUSABLE_ROWS},
+    },
+    signature::schnorr::SigningKey,
 };
 
 use crate::{
-    circuit::synthesize, AtmsError, AtmsInstance, AtmsShape, AtmsWitness, Certificate, Committee,
+    circuit::synthesize,
+    error::AtmsError,
+    native::{Certificate, Committee},
+    witness::{AtmsInstance, AtmsShape, AtmsWitness},
 };
 
 /// Proving and verifying keys of one circuit shape, with the layout the prover must reproduce.
@@ -80,12 +90,12 @@ pub fn custom_rows(shape: &AtmsShape) -> usize {
     };
     let slots = shape.slots();
     let signatures = match shape.verification {
-        crate::Verification::PerSignature => slots * tms_gadgets::straus::LADDER_ROWS,
+        crate::Verification::PerSignature => slots * tms_gadgets::curve::straus::LADDER_ROWS,
         crate::Verification::Batch => {
             let seed = (3 * slots).div_ceil(3) * perm;
             let coefficients = slots * perm;
             let long = (slots + 1).div_ceil(2) * (254 + 1);
-            let short = slots.div_ceil(2) * (tms_gadgets::schnorr_batch::COEFFICIENT_BITS + 1);
+            let short = slots.div_ceil(2) * (tms_gadgets::signature::batch::COEFFICIENT_BITS + 1);
             seed + coefficients + long + short
         }
     };
@@ -246,7 +256,7 @@ impl MeasuredRoundTrip {
             self.verify_ms,
             self.proof.len(),
             self.peak_after_keygen_mib,
-            tms_gadgets::testing::peak_rss_mib()
+            tms_gadgets::proving::stats::peak_rss_mib()
         )
     }
 }
@@ -257,7 +267,7 @@ pub fn measure_round_trip(
     witness: &AtmsWitness,
 ) -> Result<MeasuredRoundTrip, AtmsError> {
     use std::time::Instant;
-    use tms_gadgets::testing::{peak_rss_mib, process_cpu_seconds};
+    use tms_gadgets::proving::stats::{peak_rss_mib, process_cpu_seconds};
     let start = Instant::now();
     let keys = keygen(params, witness.shape)?;
     let keygen_s = start.elapsed().as_secs_f64();

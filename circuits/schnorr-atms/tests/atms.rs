@@ -12,9 +12,9 @@ use schnorr_atms::{
     CommitmentMode, Committee, Verification,
 };
 use tms_gadgets::{
-    ecc::{GrumpkinAffine, GrumpkinScalar},
+    curve::{GrumpkinAffine, GrumpkinScalar},
     hash::RescuePrime,
-    schnorr::{Signature, SigningKey, VerifyingKey},
+    signature::schnorr::{Signature, SigningKey, VerifyingKey},
     testing::{CircuitHarness, MockRun, Rejection},
     Fr,
 };
@@ -308,7 +308,7 @@ fn real_round_trip_flat_n3_batch() {
     let keys = keygen(&params, w.shape).unwrap();
     let proof = prove(&params, &keys, &w).unwrap();
     verify(&params, &keys, &w.instance, &proof).unwrap();
-    let fingerprint = tms_gadgets::testing::vk_fingerprint(&keys.pk);
+    let fingerprint = tms_gadgets::proving::stats::vk_fingerprint(&keys.pk);
     println!(
         "record: flat n=3 batch real proof: {} proof {} bytes vk {fingerprint}",
         keys.stats,
@@ -333,7 +333,7 @@ fn real_round_trip_flat_n3_with_pinned_key_and_size() {
     let keys = keygen(&params, w.shape).unwrap();
     let proof = prove(&params, &keys, &w).unwrap();
     verify(&params, &keys, &w.instance, &proof).unwrap();
-    let fingerprint = tms_gadgets::testing::vk_fingerprint(&keys.pk);
+    let fingerprint = tms_gadgets::proving::stats::vk_fingerprint(&keys.pk);
     println!(
         "record: flat n=3 real proof: {} proof {} bytes vk {fingerprint}",
         keys.stats,

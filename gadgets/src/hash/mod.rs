@@ -16,7 +16,12 @@
 //! [`NativeHash`] is the off-circuit interface; [`HashInstructions`] is its in-circuit twin on
 //! halo2-base's [`Context`].
 
-use halo2_base::{AssignedValue, Context};
+use std::ops::Range;
+
+use halo2_base::{
+    gates::{GateChip, GateInstructions},
+    AssignedValue, Context, QuantumCell,
+};
 
 use crate::{Fr, GadgetError};
 
@@ -27,7 +32,7 @@ pub mod rescue_gate;
 
 pub use poseidon::{Poseidon, PoseidonChip};
 pub use poseidon_gate::PoseidonGateChip;
-pub use rescue::{RescueChip, RescuePrime};
+pub use rescue::RescuePrime;
 pub use rescue_gate::RescueGateChip;
 
 /// The capacity tag of a fixed-length leaf hash of `len` elements: `len * 2^64`.
@@ -62,4 +67,40 @@ pub trait HashInstructions: Clone {
     /// If `inputs` is empty: the number of inputs is fixed by the circuit's shape, not by user
     /// data, so this is a programming error.
     fn hash_leaf(&self, ctx: &mut Context<Fr>, inputs: &[AssignedValue<Fr>]) -> AssignedValue<Fr>;
+}
+
+/// The leaf mode on any in-circuit permutation: `state` starts as the tagged capacity and zeros
+/// (cells or constants, as the chip prefers), `inputs` are absorbed `rate.len()` at a time into
+/// the `rate` words, and the digest is word 0 after the last permutation. The first block lands on
+/// zeros, so it is placed, not added.
+///
+/// # Panics
+/// If `inputs` is empty (the number of inputs is fixed by the circuit's shape).
+pub(crate) fn sponge_leaf<S: Copy + Into<QuantumCell<Fr>>, const W: usize>(
+    ctx: &mut Context<Fr>,
+    gate: &GateChip<Fr>,
+    inputs: &[AssignedValue<Fr>],
+    mut state: [S; W],
+    rate: Range<usize>,
+    mut permute: impl FnMut(&mut Context<Fr>, [S; W]) -> [AssignedValue<Fr>; W],
+    word: impl Fn(AssignedValue<Fr>) -> S,
+) -> AssignedValue<Fr> {
+    assert!(
+        !inputs.is_empty(),
+        "a Merkle leaf commits at least one element"
+    );
+    let mut digest = None;
+    for (block, chunk) in inputs.chunks(rate.len()).enumerate() {
+        for (w, x) in state[rate.clone()].iter_mut().zip(chunk) {
+            *w = word(if block == 0 {
+                *x
+            } else {
+                gate.add(ctx, *w, *x)
+            });
+        }
+        let out = permute(ctx, state);
+        digest = Some(out[0]);
+        state = out.map(&word);
+    }
+    digest.expect("at least one block")
 }

@@ -29,7 +29,7 @@ use halo2_base::{
 };
 use poseidon_primitives::poseidon::primitives::{ConstantLength, Hash as PrimitiveHash, Spec};
 
-use super::{leaf_tag, HashInstructions, NativeHash};
+use super::{leaf_tag, sponge_leaf, HashInstructions, NativeHash};
 use crate::{Fr, GadgetError};
 
 /// State width.
@@ -262,26 +262,19 @@ impl HashInstructions for PoseidonChip {
     }
 
     fn hash_leaf(&self, ctx: &mut Context<Fr>, inputs: &[AssignedValue<Fr>]) -> AssignedValue<Fr> {
-        assert!(
-            !inputs.is_empty(),
-            "a Merkle leaf commits at least one element"
-        );
-        let mut state = [
+        let state = [
             ctx.load_constant(leaf_tag(inputs.len())),
             ctx.load_zero(),
             ctx.load_zero(),
         ];
-        for (block, chunk) in inputs.chunks(RATE).enumerate() {
-            for (word, x) in state[1..].iter_mut().zip(chunk) {
-                // The first block lands on zeros: no addition needed.
-                *word = if block == 0 {
-                    *x
-                } else {
-                    self.gate.add(ctx, *word, *x)
-                };
-            }
-            state = self.permute(ctx, state);
-        }
-        state[0]
+        sponge_leaf(
+            ctx,
+            &self.gate,
+            inputs,
+            state,
+            1..1 + RATE,
+            |ctx, s| self.permute(ctx, s),
+            |x| x,
+        )
     }
 }

@@ -46,7 +46,7 @@
 use std::sync::{Arc, OnceLock};
 
 use halo2_base::{
-    gates::{GateChip, GateInstructions},
+    gates::GateChip,
     halo2_proofs::{
         halo2curves::ff::Field,
         plonk::{Advice, Column, ConstraintSystem, Expression, Fixed, Selector},
@@ -59,10 +59,10 @@ use poseidon_primitives::poseidon::primitives::Spec;
 use super::{
     leaf_tag,
     poseidon::{Poseidon, PoseidonBn254Spec, FULL_ROUNDS, PARTIAL_ROUNDS, RATE, WIDTH},
-    HashInstructions,
+    sponge_leaf, HashInstructions,
 };
 use crate::{
-    hybrid::{BankQuery, CustomRegion, RowGate, COLUMNS, FIXED_COLUMNS},
+    bank::{BankQuery, CustomRegion, RowGate, COLUMNS, FIXED_COLUMNS},
     Fr,
 };
 
@@ -432,16 +432,12 @@ fn rows_with_sbox_witness(
 #[derive(Clone, Debug)]
 pub struct PoseidonGateChip {
     region: CustomRegion,
-    gate: GateChip<Fr>,
 }
 
 impl PoseidonGateChip {
     /// A chip appending its rows to `region`.
     pub fn new(region: CustomRegion) -> Self {
-        Self {
-            region,
-            gate: GateChip::default(),
-        }
+        Self { region }
     }
 
     /// Constrains the permutation of `state` (cells or constants); its rows are the region's
@@ -477,16 +473,7 @@ impl PoseidonGateChip {
             };
             self.region.push_row(gate, cells, used_mask(kind));
         }
-        for (i, input) in state.iter().enumerate() {
-            match input {
-                QuantumCell::Existing(cell) => self.region.bind(ctx, cell, first, S + i),
-                QuantumCell::Constant(c) => self.region.bind_constant(ctx, *c, first, S + i),
-                _ => {
-                    let cell = ctx.load_witness(*input.value());
-                    self.region.bind(ctx, &cell, first, S + i);
-                }
-            }
-        }
+        self.region.bind_inputs(ctx, &state, first, S);
         std::array::from_fn(|i| self.region.output(ctx, first + PERMUTATION_ROWS - 1, S + i))
     }
 }
@@ -511,29 +498,20 @@ impl HashInstructions for PoseidonGateChip {
     }
 
     fn hash_leaf(&self, ctx: &mut Context<Fr>, inputs: &[AssignedValue<Fr>]) -> AssignedValue<Fr> {
-        assert!(
-            !inputs.is_empty(),
-            "a Merkle leaf commits at least one element"
-        );
-        let mut state: [QuantumCell<Fr>; WIDTH] = [
+        let state = [
             QuantumCell::Constant(leaf_tag(inputs.len())),
             QuantumCell::Constant(Fr::ZERO),
             QuantumCell::Constant(Fr::ZERO),
         ];
-        for (block, chunk) in inputs.chunks(RATE).enumerate() {
-            for (word, x) in state[1..].iter_mut().zip(chunk) {
-                // The first block lands on zeros: no addition needed.
-                *word = if block == 0 {
-                    QuantumCell::Existing(*x)
-                } else {
-                    QuantumCell::Existing(self.gate.add(ctx, *word, *x))
-                };
-            }
-            state = self.permute(ctx, state).map(QuantumCell::Existing);
-        }
-        match state[0] {
-            QuantumCell::Existing(cell) => cell,
-            _ => unreachable!("the state after a permutation is assigned"),
-        }
+        let permute = |ctx: &mut Context<Fr>, s| self.permute(ctx, s);
+        sponge_leaf(
+            ctx,
+            &GateChip::default(),
+            inputs,
+            state,
+            1..1 + RATE,
+            permute,
+            QuantumCell::Existing,
+        )
     }
 }

@@ -1,5 +1,6 @@
 //! Rescue-Prime on a custom gate: one row per round, sixteen advice cells, 180 cells per
-//! permutation (against 2,247 on halo2-base's generic gate, [`super::RescueChip`]).
+//! permutation (against 2,247 on halo2-base's generic gate, the reference
+//! [`crate::reference::RescueChip`]).
 //!
 //! ```text
 //! row r:   s0..s3 | q0..q3 = s^2 | y0..y3 | z0..z3 = y^2        fixed: c1 (4), c2 (4) of round r
@@ -17,7 +18,7 @@
 //! Not constrained here: nothing about the inputs.
 
 use halo2_base::{
-    gates::{GateChip, GateInstructions},
+    gates::GateChip,
     halo2_proofs::{
         halo2curves::ff::Field,
         plonk::{Advice, Column, ConstraintSystem, Expression, Fixed, Selector},
@@ -29,10 +30,10 @@ use halo2_base::{
 use super::{
     leaf_tag,
     rescue::{RescueField, RescuePrime, RATE, WIDTH},
-    HashInstructions,
+    sponge_leaf, HashInstructions,
 };
 use crate::{
-    hybrid::{fifth_root, BankQuery, CustomRegion, RowGate, COLUMNS},
+    bank::{BankQuery, CustomRegion, RowGate, COLUMNS, FIXED_COLUMNS},
     Fr,
 };
 
@@ -41,9 +42,23 @@ const S2: usize = WIDTH;
 const Y: usize = 2 * WIDTH;
 const Y2: usize = 3 * WIDTH;
 
+// A row's round constants fill the bank's fixed columns.
+const _: () = assert!(2 * WIDTH == FIXED_COLUMNS);
+
 /// Rows of one permutation: a row per round and the output row.
 pub fn permutation_rows() -> usize {
     Fr::rescue_params().rounds + 1
+}
+
+/// The constants of round `round` (both half-rounds), in the order of the fixed columns.
+pub(crate) fn round_constants(round: usize) -> &'static [Fr] {
+    &Fr::rescue_params().round_constants[round * 2 * WIDTH..(round + 1) * 2 * WIDTH]
+}
+
+/// `x^(1/5)`, the inverse of the Rescue S-box.
+pub(crate) fn fifth_root(x: Fr) -> Fr {
+    let alpha_inv = Fr::rescue_params().alpha_inv.to_u64_digits();
+    x.pow_vartime(&alpha_inv)
 }
 
 /// Creates the round gate on the advice bank, the round constants in `constants`.
@@ -51,7 +66,7 @@ pub(crate) fn create_gate(
     meta: &mut ConstraintSystem<Fr>,
     q: Selector,
     advice: &[Column<Advice>; COLUMNS],
-    constants: &[Column<Fixed>; 2 * WIDTH],
+    constants: &[Column<Fixed>; FIXED_COLUMNS],
 ) {
     let mds = Fr::rescue_params().mds;
     meta.create_gate("rescue-prime round", |m| {
@@ -125,16 +140,12 @@ pub fn permutation_rows_of(
 #[derive(Clone, Debug)]
 pub struct RescueGateChip {
     region: CustomRegion,
-    gate: GateChip<Fr>,
 }
 
 impl RescueGateChip {
     /// A chip appending its rows to `region`.
     pub fn new(region: CustomRegion) -> Self {
-        Self {
-            region,
-            gate: GateChip::default(),
-        }
+        Self { region }
     }
 
     /// Constrains the permutation of `state` (cells or constants).
@@ -166,16 +177,7 @@ impl RescueGateChip {
                 self.region.push_row(RowGate::None, row, (1 << WIDTH) - 1);
             }
         }
-        for (i, input) in state.iter().enumerate() {
-            match input {
-                QuantumCell::Existing(cell) => self.region.bind(ctx, cell, first, S + i),
-                QuantumCell::Constant(c) => self.region.bind_constant(ctx, *c, first, S + i),
-                _ => {
-                    let cell = ctx.load_witness(*input.value());
-                    self.region.bind(ctx, &cell, first, S + i);
-                }
-            }
-        }
+        self.region.bind_inputs(ctx, &state, first, S);
         std::array::from_fn(|i| self.region.output(ctx, first + last, S + i))
     }
 }
@@ -202,30 +204,22 @@ impl HashInstructions for RescueGateChip {
     }
 
     fn hash_leaf(&self, ctx: &mut Context<Fr>, inputs: &[AssignedValue<Fr>]) -> AssignedValue<Fr> {
-        assert!(
-            !inputs.is_empty(),
-            "a Merkle leaf commits at least one element"
-        );
-        let mut state: [QuantumCell<Fr>; WIDTH] = [
-            QuantumCell::Constant(Fr::ZERO),
-            QuantumCell::Constant(Fr::ZERO),
-            QuantumCell::Constant(Fr::ZERO),
+        let zero = QuantumCell::Constant(Fr::ZERO);
+        let state = [
+            zero,
+            zero,
+            zero,
             QuantumCell::Constant(leaf_tag(inputs.len())),
         ];
-        for (block, chunk) in inputs.chunks(RATE).enumerate() {
-            for (word, x) in state.iter_mut().zip(chunk) {
-                // The first block lands on zeros: no addition needed.
-                *word = if block == 0 {
-                    QuantumCell::Existing(*x)
-                } else {
-                    QuantumCell::Existing(self.gate.add(ctx, *word, *x))
-                };
-            }
-            state = self.permute(ctx, state).map(QuantumCell::Existing);
-        }
-        match state[0] {
-            QuantumCell::Existing(cell) => cell,
-            _ => unreachable!("the state after a permutation is assigned"),
-        }
+        let permute = |ctx: &mut Context<Fr>, s| self.permute(ctx, s);
+        sponge_leaf(
+            ctx,
+            &GateChip::default(),
+            inputs,
+            state,
+            0..RATE,
+            permute,
+            QuantumCell::Existing,
+        )
     }
 }

@@ -35,7 +35,7 @@
 use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::{One, Zero};
-use tms_gadgets::ecc::fr_modulus;
+use tms_gadgets::curve::fr_modulus;
 
 use crate::{params::PhiF, MithrilError};
 

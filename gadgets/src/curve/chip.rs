@@ -1,102 +1,36 @@
-//! Grumpkin (`y^2 = x^3 - 17` over BN254 Fr, prime order q = BN254 Fq) arithmetic in-circuit,
-//! where the curve's base field is the circuit's native field.
-//!
-//! halo2-ecc 0.5.5 only has non-native curve chips; [`GrumpkinChip`] is written on halo2-base's
-//! flex gate and range chip. The native twin is `halo2curves`' `grumpkin` module, re-exported here.
-//!
-//! # Points
-//! An [`AssignedPoint`] is an affine `(x, y)` constrained to be on the curve when loaded. The
-//! identity has no affine form and is never assigned: [`GrumpkinChip::load_point`] refuses it.
+//! [`GrumpkinChip`]: Grumpkin arithmetic on halo2-base's flex gate and range chip (halo2-ecc 0.5.5
+//! only has non-native curve chips).
 //!
 //! # Exceptional cases
 //! - [`GrumpkinChip::add_unequal`] uses the incomplete formula `lambda = (y_q - y_p) / (x_q - x_p)`
 //!   and **constrains `x_q != x_p`** by witnessing the inverse of `x_q - x_p` and checking the
 //!   product is one. A proof therefore exists only when the formula is correct; honest inputs hit
-//!   `x_q = x_p` with negligible probability (see the ladders below), adversarial ones get no proof.
+//!   `x_q = x_p` with negligible probability, adversarial ones get no proof.
 //! - [`GrumpkinChip::double`] is complete on Grumpkin: `y = 0` would be a point of order 2, and
 //!   the group has prime order.
-//! - The ladders ([`GrumpkinChip::scalar_mul`], [`GrumpkinChip::fixed_base_mul`],
-//!   [`GrumpkinChip::msm`]) start from the offset point [`offset_point`] (hash to curve of a
-//!   public tag, so nobody knows its discrete logarithm to any key) and return
-//!   `offset * 2^254`-shifted results ([`ShiftedPoint`]), so that no intermediate value is the
-//!   identity. Compare shifted results with shifted results.
 //!
-//! # Scalars
-//! Grumpkin scalars live in BN254 Fq, larger than the circuit field. A scalar is carried as its
-//! 254 little-endian bits ([`AssignedScalar`]), each constrained boolean, and constrained
-//! *canonical*: as an integer below the modulus it stands for (q for a Grumpkin scalar, r for a
-//! circuit-field element reused as a scalar, e.g. a hash output). Without that check an Fr value
-//! `x` could be decomposed as `x + r < 2^254`, a different scalar.
+//! Scalars are decomposed canonically (see [`crate::curve`], "Scalars").
 
 use halo2_base::{
     gates::{GateInstructions, RangeChip, RangeInstructions},
     halo2_proofs::halo2curves::{
         ff::{Field, PrimeField},
-        group::{prime::PrimeCurveAffine, Curve, Group},
-        Coordinates, CurveAffine, CurveExt,
+        group::prime::PrimeCurveAffine,
+        Coordinates, CurveAffine,
     },
     AssignedValue, Context,
     QuantumCell::Constant,
 };
 use num_bigint::BigUint;
 
-pub use halo2_base::halo2_proofs::halo2curves::grumpkin::{
-    Fr as GrumpkinScalar, G1Affine as GrumpkinAffine, G1 as Grumpkin,
+use super::{
+    curve_b, fr_modulus, grumpkin_order, AssignedPoint, AssignedScalar, GrumpkinAffine,
+    GrumpkinScalar, ShiftedPoint,
 };
-
 use crate::{Fr, GadgetError};
 
-/// Number of bits of a scalar (both q and r are below 2^254).
-pub const SCALAR_BITS: usize = 254;
 /// Bits per limb of the canonicity check (two limbs).
 const LIMB_BITS: usize = 127;
-/// The curve constant b in y^2 = x^3 + b.
-pub fn curve_b() -> Fr {
-    -Fr::from(17)
-}
-
-/// The ladder offset: hash to curve (SvdW) of a public tag.
-pub fn offset_point() -> GrumpkinAffine {
-    Grumpkin::hash_to_curve("tms-grumpkin-ladder-offset")(b"offset").to_affine()
-}
-
-/// `2^SCALAR_BITS * offset_point()`: what every ladder result is shifted by.
-pub fn ladder_shift() -> GrumpkinAffine {
-    let mut p = Grumpkin::from(offset_point());
-    for _ in 0..SCALAR_BITS {
-        p = p.double();
-    }
-    p.to_affine()
-}
-
-/// An on-curve affine point (never the identity).
-#[derive(Clone, Copy, Debug)]
-pub struct AssignedPoint {
-    /// x coordinate.
-    pub x: AssignedValue<Fr>,
-    /// y coordinate.
-    pub y: AssignedValue<Fr>,
-}
-
-impl AssignedPoint {
-    /// The native point (for witness generation and tests).
-    pub fn value(&self) -> GrumpkinAffine {
-        GrumpkinAffine::from_xy(*self.x.value(), *self.y.value())
-            .expect("assigned points are on the curve")
-    }
-}
-
-/// A ladder result `P + 2^254 * offset`, where `P` is the true result. Only comparable with
-/// another [`ShiftedPoint`].
-#[derive(Clone, Copy, Debug)]
-pub struct ShiftedPoint(pub AssignedPoint);
-
-/// A scalar as 254 constrained little-endian bits, canonical below its modulus.
-#[derive(Clone, Debug)]
-pub struct AssignedScalar {
-    /// Little-endian bits.
-    pub bits: Vec<AssignedValue<Fr>>,
-}
 
 /// Grumpkin operations on halo2-base's gate and range chips.
 #[derive(Clone, Debug)]
@@ -220,6 +154,25 @@ impl<'r> GrumpkinChip<'r> {
         AssignedPoint { x, y }
     }
 
+    /// Constrains `p == q` when `enabled` is one and nothing when it is zero.
+    ///
+    /// # Assumptions
+    /// `enabled` is constrained boolean by the caller.
+    pub fn assert_equal_when(
+        &self,
+        ctx: &mut Context<Fr>,
+        p: &AssignedPoint,
+        q: &AssignedPoint,
+        enabled: AssignedValue<Fr>,
+    ) {
+        let g = self.gate();
+        for (l, r) in [(p.x, q.x), (p.y, q.y)] {
+            let diff = g.sub(ctx, l, r);
+            let gated = g.mul(ctx, diff, enabled);
+            g.assert_is_const(ctx, &gated, &Fr::ZERO);
+        }
+    }
+
     /// `2 p` (complete on Grumpkin).
     pub fn double(&self, ctx: &mut Context<Fr>, p: &AssignedPoint) -> AssignedPoint {
         let g = self.gate();
@@ -301,55 +254,6 @@ impl<'r> GrumpkinChip<'r> {
         (AssignedScalar { bits }, recomposed)
     }
 
-    /// `k * p + 2^254 * offset` by double-and-add from the most significant bit.
-    pub fn scalar_mul(
-        &self,
-        ctx: &mut Context<Fr>,
-        p: &AssignedPoint,
-        k: &AssignedScalar,
-    ) -> ShiftedPoint {
-        self.msm(ctx, &[*p], std::slice::from_ref(k))
-    }
-
-    /// `sum_i k_i * p_i + 2^254 * offset`, all points sharing one chain of doublings (Straus).
-    pub fn msm(
-        &self,
-        ctx: &mut Context<Fr>,
-        points: &[AssignedPoint],
-        scalars: &[AssignedScalar],
-    ) -> ShiftedPoint {
-        assert_eq!(points.len(), scalars.len(), "one scalar per point");
-        let mut acc = self.load_constant(ctx, offset_point());
-        for i in (0..SCALAR_BITS).rev() {
-            acc = self.double(ctx, &acc);
-            for (p, k) in points.iter().zip(scalars) {
-                let sum = self.add_unequal(ctx, &acc, p);
-                acc = self.select(ctx, &sum, &acc, k.bits[i]);
-            }
-        }
-        ShiftedPoint(acc)
-    }
-
-    /// `k * base + 2^254 * offset` for a constant `base`: per bit, a constant point
-    /// `2^i base` is added under the bit. The doublings are precomputed natively.
-    pub fn fixed_base_mul(
-        &self,
-        ctx: &mut Context<Fr>,
-        base: GrumpkinAffine,
-        k: &AssignedScalar,
-    ) -> ShiftedPoint {
-        // acc starts at 2^254 * offset and adds 2^i base for each set bit i.
-        let mut acc = self.load_constant(ctx, ladder_shift());
-        let mut multiple = Grumpkin::from(base);
-        for bit in &k.bits {
-            let m = self.load_constant(ctx, multiple.to_affine());
-            let sum = self.add_unequal(ctx, &acc, &m);
-            acc = self.select(ctx, &sum, &acc, *bit);
-            multiple = multiple.double();
-        }
-        ShiftedPoint(acc)
-    }
-
     /// `shifted + p` (still shifted).
     pub fn add_to_shifted(
         &self,
@@ -359,14 +263,4 @@ impl<'r> GrumpkinChip<'r> {
     ) -> ShiftedPoint {
         ShiftedPoint(self.add_unequal(ctx, &shifted.0, p))
     }
-}
-
-/// r, the BN254 scalar field's modulus (the circuit field).
-pub fn fr_modulus() -> BigUint {
-    BigUint::from_bytes_le((-Fr::ONE).to_repr().as_ref()) + 1u8
-}
-
-/// q, Grumpkin's group order (the BN254 base field's modulus).
-pub fn grumpkin_order() -> BigUint {
-    BigUint::from_bytes_le((-GrumpkinScalar::ONE).to_repr().as_ref()) + 1u8
 }

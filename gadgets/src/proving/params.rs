@@ -9,8 +9,19 @@
 //!
 //! halo2's own raw format is read by `ParamsKZG::read`. [`sha256_hex`] is what the command-line
 //! tool records beside each parameters file and checks on load.
+//!
+//! # Insecure test parameters
+//! [`kzg_params`] reads `params/kzg_bn254_<k>.insecure-test.srs`, creating it from a fixed seed
+//! ([`INSECURE_SEED`]) when absent. **Such parameters are insecure**: anyone can recompute the
+//! toxic waste. They are for tests and benchmarks only. Set `TMS_PARAMS_DIR` to use another
+//! folder.
 
-use std::collections::HashMap;
+use std::{
+    collections::HashMap,
+    fs::{self, File},
+    io::{BufReader, BufWriter},
+    path::PathBuf,
+};
 
 use halo2_base::halo2_proofs::{
     halo2curves::{
@@ -18,7 +29,7 @@ use halo2_base::halo2_proofs::{
         ff::{Field, PrimeField},
         CurveAffine,
     },
-    poly::kzg::commitment::ParamsKZG,
+    poly::{commitment::Params, kzg::commitment::ParamsKZG},
 };
 use rand_chacha::{rand_core::SeedableRng, ChaCha20Rng};
 use sha2::{Digest, Sha256};
@@ -152,4 +163,49 @@ pub fn params_from_ptau(bytes: &[u8], k: u32) -> Result<ParamsKZG<Bn256>, Gadget
     // from_parts takes a receiver only to name the type; a 2-row setup serves.
     let shell = ParamsKZG::<Bn256>::setup(1, ChaCha20Rng::from_seed([0; 32]));
     Ok(shell.from_parts(k, g, None, g2, s_g2))
+}
+
+/// The folder holding cached parameters: `$TMS_PARAMS_DIR`, else the workspace's `params/`.
+pub fn params_dir() -> PathBuf {
+    std::env::var_os("TMS_PARAMS_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("..")
+                .join("params")
+        })
+}
+
+/// The seed of the insecure test parameters.
+pub const INSECURE_SEED: [u8; 32] = *b"tms insecure test params, seed 1";
+
+/// KZG parameters for `2^k` rows: read from the cache, or made from [`INSECURE_SEED`] and cached.
+///
+/// **Insecure**: the toxic waste is a function of a public seed. Tests and benchmarks only.
+pub fn kzg_params(k: u32) -> ParamsKZG<Bn256> {
+    let dir = params_dir();
+    let path = dir.join(format!("kzg_bn254_{k}.insecure-test.srs"));
+    if let Ok(file) = File::open(&path) {
+        if let Ok(params) = ParamsKZG::<Bn256>::read(&mut BufReader::new(file)) {
+            if params.k() == k {
+                return params;
+            }
+        }
+    }
+    eprintln!(
+        "WARNING: making INSECURE KZG parameters for k = {k} from a fixed public seed (tests only): {}",
+        path.display()
+    );
+    let params = ParamsKZG::<Bn256>::setup(k, ChaCha20Rng::from_seed(INSECURE_SEED));
+    // Written to a temporary name then renamed, so a concurrent reader never sees half a file.
+    if fs::create_dir_all(&dir).is_ok() {
+        let tmp = dir.join(format!(".kzg_bn254_{k}.{}.tmp", std::process::id()));
+        let written = File::create(&tmp).and_then(|f| params.write(&mut BufWriter::new(f)));
+        if written.is_ok() {
+            let _ = fs::rename(&tmp, &path);
+        } else {
+            let _ = fs::remove_file(&tmp);
+        }
+    }
+    params
 }

@@ -9,7 +9,7 @@
 //! S     = sum rho_i s_i mod q,   e_i = rho_i c_i mod q   (halo2-ecc FpChip over BN254 Fq = Grumpkin's scalars)
 //! S G + sum e_i (-pk_i) + sum rho_i (-R_i) = O
 //! ```
-//! where `s[j]` are the 88-bit limbs of `s_i`. The MSM runs on the pair gate of [`crate::msm`]:
+//! where `s[j]` are the 88-bit limbs of `s_i`. The MSM runs on the pair gate of [`crate::curve::msm`]:
 //! the 254-bit terms `(G, S)` and `(-pk_i, e_i)` two per chain, the 128-bit terms `(-R_i, rho_i)`
 //! two per chain of 128 rows; the chain results (each shifted by `2^L O`) are added to a start
 //! point `T` ([`sum_start`]) with incomplete additions that constrain distinct `x`, and the sum
@@ -52,10 +52,13 @@ use halo2_ecc::{
 use num_bigint::BigUint;
 
 use crate::{
-    ecc::{fr_modulus, offset_point, AssignedPoint, GrumpkinAffine, GrumpkinChip, GrumpkinScalar},
+    bank::CustomRegion,
+    curve::{
+        fr_modulus,
+        msm::{MsmPairChip, MsmTerm},
+        offset_point, AssignedPoint, Grumpkin, GrumpkinAffine, GrumpkinChip, GrumpkinScalar,
+    },
     hash::{HashInstructions, NativeHash},
-    hybrid::CustomRegion,
-    msm::{MsmPairChip, MsmTerm},
     Fr,
 };
 
@@ -153,7 +156,7 @@ pub fn verify_native<H: NativeHash>(hash: &H, items: &[NativeBatchItem]) -> bool
     let to_scalar = |x: Fr| {
         GrumpkinScalar::from_repr(x.to_repr()).expect("r < q: a circuit-field element is a scalar")
     };
-    let mut sum = <crate::ecc::Grumpkin as Group>::identity();
+    let mut sum = <Grumpkin as Group>::identity();
     for (it, rho) in items.iter().zip(rhos) {
         let rho = to_scalar(rho);
         let d = GrumpkinAffine::generator() * it.s - it.pk * to_scalar(it.c) - it.r;
@@ -261,7 +264,7 @@ impl<'r, H: HashInstructions> SchnorrBatchChip<'r, H> {
         let msm = MsmPairChip::new(range, self.region.clone());
         let zero = ctx.load_zero();
         let mut outputs = Vec::new();
-        let mut offset = <crate::ecc::Grumpkin as Group>::identity();
+        let mut offset = <Grumpkin as Group>::identity();
         for (terms, bits) in [(long_terms, 254), (short_terms, COEFFICIENT_BITS)] {
             for pair in terms.chunks(2) {
                 let filler = MsmTerm {
@@ -308,7 +311,7 @@ impl<'r, H: HashInstructions> SchnorrBatchChip<'r, H> {
 /// Where the sum of the chain results starts: a hash to curve of its own tag, so that nobody knows
 /// its discrete logarithm to `O`, `G` or any key and honest additions never meet an equal `x`.
 pub fn sum_start() -> GrumpkinAffine {
-    crate::ecc::Grumpkin::hash_to_curve("tms-grumpkin-batch-sum")(b"start").to_affine()
+    Grumpkin::hash_to_curve("tms-grumpkin-batch-sum")(b"start").to_affine()
 }
 
 /// FpChip's limbs (little-endian, the last below 2^78 after `carry_mod`) as MSM limbs, most

@@ -46,12 +46,12 @@ use halo2_base::{
     QuantumCell::Constant,
 };
 
+use super::{
+    fr_modulus, ladder_step, offset_point, xy, AssignedPoint, GrumpkinAffine, GrumpkinScalar,
+    ShiftedPoint, SCALAR_BITS,
+};
 use crate::{
-    ecc::{
-        fr_modulus, ladder_shift, offset_point, AssignedPoint, GrumpkinAffine, GrumpkinChip,
-        GrumpkinScalar, ShiftedPoint, SCALAR_BITS,
-    },
-    hybrid::{xy, BankQuery, CustomRegion, RowGate, COLUMNS},
+    bank::{BankQuery, CustomRegion, RowGate, COLUMNS},
     Fr,
 };
 
@@ -145,40 +145,16 @@ pub fn ladder_rows(p: GrumpkinAffine, s_bits: &[bool], c_bits: &[bool]) -> Vec<[
     let (xp, yp) = xy(&p);
     let (mut xa, mut ya) = xy(&offset_point());
     let (mut acc, mut prod) = (Fr::ZERO, Fr::ONE);
-    let inv = |x: Fr| x.invert().unwrap_or(Fr::ZERO);
     let mut rows = Vec::with_capacity(LADDER_ROWS);
     for (&bs, &bc) in s_bits.iter().zip(c_bits) {
-        let ld = Fr::from(3) * xa.square() * inv(ya.double());
-        let xd = ld.square() - xa.double();
-        let yd = ld * (xa - xd) - ya;
-        let l1 = (gy - yd) * inv(gx - xd);
-        let x1 = l1.square() - xd - gx;
-        let y1 = l1 * (xd - x1) - yd;
-        let (xm, ym) = if bs { (x1, y1) } else { (xd, yd) };
-        let l2 = (yp - ym) * inv(xp - xm);
-        let x2 = l2.square() - xm - xp;
-        let y2 = l2 * (xm - x2) - ym;
+        let step = ladder_step((xa, ya), (gx, gy), bs, (xp, yp), bc);
         let bit = |b: bool| Fr::from(b as u64);
-        rows.push([
-            xa,
-            ya,
-            xp,
-            yp,
-            acc,
-            prod,
-            bit(bs),
-            bit(bc),
-            ld,
-            xd,
-            l1,
-            x1,
-            y1,
-            l2,
-            x2,
-            y2,
-        ]);
-        (xa, ya) = if bc { (x2, y2) } else { (xm, ym) };
-        prod *= (gx - xd) * (xp - xm);
+        let mut row = [Fr::ZERO; COLUMNS];
+        row[..LD].copy_from_slice(&[xa, ya, xp, yp, acc, prod, bit(bs), bit(bc)]);
+        row[LD..].copy_from_slice(&step.witnesses());
+        rows.push(row);
+        prod *= (gx - step.xd) * (xp - step.xm);
+        (xa, ya) = step.next;
         acc = acc.double() + bit(bc);
     }
     let mut last = [Fr::ZERO; COLUMNS];
@@ -299,30 +275,5 @@ impl<'r> StrausChip<'r> {
             y: region.output(ctx, out, YA),
         };
         (ShiftedPoint(result), pos)
-    }
-
-    /// Constrains `s G == R + c pk` when `enabled` is one (`enabled` must be constrained boolean
-    /// by the caller), with the ladder `s G + c (-pk)` and one addition `R + 2^254 O`.
-    pub fn verify_schnorr(
-        &self,
-        ctx: &mut Context<Fr>,
-        pk: &AssignedPoint,
-        c: AssignedValue<Fr>,
-        r: &AssignedPoint,
-        s: &GrumpkinScalar,
-        enabled: AssignedValue<Fr>,
-    ) -> LadderPosition {
-        let ecc = GrumpkinChip::new(self.range);
-        let minus_pk = ecc.negate(ctx, pk);
-        let (lhs, pos) = self.mul_add(ctx, s, c, &minus_pk);
-        let shift = ShiftedPoint(ecc.load_constant(ctx, ladder_shift()));
-        let rhs = ecc.add_to_shifted(ctx, &shift, r);
-        let gate = self.range.gate();
-        for (l, r) in [(lhs.0.x, rhs.0.x), (lhs.0.y, rhs.0.y)] {
-            let diff = gate.sub(ctx, l, r);
-            let gated = gate.mul(ctx, diff, enabled);
-            gate.assert_is_const(ctx, &gated, &Fr::ZERO);
-        }
-        pos
     }
 }

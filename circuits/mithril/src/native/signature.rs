@@ -2,7 +2,7 @@
 //! DLEQ proof that `log_G(pk) = log_{H_G(m)}(sigma)`.
 //!
 //! - `H_G(m)`: halo2curves' Grumpkin `hash_to_curve` (Shallue-van de Woestijne, as for
-//!   `tms_gadgets::ecc::offset_point`) with our domain [`HASH_TO_CURVE_DOMAIN`], applied to the 32-byte little-endian encoding of
+//!   `tms_gadgets::curve::offset_point`) with our domain [`HASH_TO_CURVE_DOMAIN`], applied to the 32-byte little-endian encoding of
 //!   the message `m` (a circuit-field element).
 //! - Sign: `sigma = sk H`; nonce `k` deterministic (a Poseidon PRF of `sk` and `m`, two outputs
 //!   reduced wide mod q); `A = k G`, `B = k H`;
@@ -26,7 +26,7 @@
 //! # In-circuit form (for the later circuit)
 //! The `(A, B, s)` form keeps the check to two ladders of the form `s X + c Y` compared with
 //! a witness point, without recomputing `A`, `B` as unshifted points for hashing:
-//! `s G + c (-pk) = A` (fixed base `G`: the existing Straus gate of `tms_gadgets::straus`) and
+//! `s G + c (-pk) = A` (fixed base `G`: the existing Straus gate of `tms_gadgets::curve::straus`) and
 //! `s H + c (-sigma) = B` (`H` is a variable base: `GrumpkinChip::msm`, or a Straus variant with
 //! the first base as a witness). `H_G(m)` is **not** computed in-circuit: the verifier hashes to
 //! curve natively and the circuit takes `H`'s coordinates as public input (or inside a public
@@ -38,9 +38,9 @@ use halo2_base::halo2_proofs::halo2curves::{
     CurveAffine, CurveExt,
 };
 use tms_gadgets::{
-    ecc::{Grumpkin, GrumpkinAffine, GrumpkinScalar},
+    curve::{Grumpkin, GrumpkinAffine, GrumpkinScalar},
     hash::{NativeHash, Poseidon},
-    schnorr::{base_to_scalar, SigningKey, VerifyingKey},
+    signature::schnorr::{base_to_scalar, SigningKey, VerifyingKey},
     Fr,
 };
 

@@ -18,7 +18,7 @@
 //! keeps the row at 16 cells; the highest degree is 4 (`ya'`), 5 with the selector.
 //!
 //! # Why each formula is right
-//! As in [`crate::straus`]: doubling is complete on Grumpkin (no point of order 2); the two
+//! As in [`crate::curve::straus`]: doubling is complete on Grumpkin (no point of order 2); the two
 //! incomplete additions need `xq != xd` and `xp != xm`, whose product over the chain is
 //! accumulated in `prod` and constrained invertible, so every slope is determined and every
 //! addition correct. `P` and `Q` must be on the curve (the caller loads them with a curve check);
@@ -45,9 +45,9 @@ use halo2_base::{
     QuantumCell::Constant,
 };
 
+use super::{ladder_step, offset_point, xy, AssignedPoint, GrumpkinAffine};
 use crate::{
-    ecc::{offset_point, AssignedPoint, GrumpkinAffine},
-    hybrid::{xy, BankQuery, CustomRegion, RowGate, COLUMNS, MSM_EQUALITY_COLUMNS},
+    bank::{BankQuery, CustomRegion, RowGate, COLUMNS, MSM_EQUALITY_COLUMNS},
     Fr,
 };
 
@@ -144,20 +144,10 @@ pub fn chain_rows(
     let (xq, yq) = xy(&q);
     let (mut xa, mut ya) = xy(&offset_point());
     let (mut accp, mut accq, mut prod) = (Fr::ZERO, Fr::ZERO, Fr::ONE);
-    let inv = |x: Fr| x.invert().unwrap_or(Fr::ZERO);
     let bit = |b: bool| Fr::from(b as u64);
     let mut rows = Vec::with_capacity(p_bits.len() + 1);
     for (&bp, &bq) in p_bits.iter().zip(q_bits) {
-        let ld = Fr::from(3) * xa.square() * inv(ya.double());
-        let xd = ld.square() - xa.double();
-        let yd = ld * (xa - xd) - ya;
-        let l1 = (yq - yd) * inv(xq - xd);
-        let x1 = l1.square() - xd - xq;
-        let y1 = l1 * (xd - x1) - yd;
-        let (xm, ym) = if bq { (x1, y1) } else { (xd, yd) };
-        let l2 = (yp - ym) * inv(xp - xm);
-        let x2 = l2.square() - xm - xp;
-        let y2 = l2 * (xm - x2) - ym;
+        let step = ladder_step((xa, ya), (xq, yq), bq, (xp, yp), bp);
         rows.push([
             xa,
             ya,
@@ -170,14 +160,14 @@ pub fn chain_rows(
             prod,
             bit(bp),
             bit(bq),
-            ld,
-            xd,
-            l1,
-            x1,
-            l2,
+            step.ld,
+            step.xd,
+            step.l1,
+            step.x1,
+            step.l2,
         ]);
-        (xa, ya) = if bp { (x2, y2) } else { (xm, ym) };
-        prod *= (xq - xd) * (xp - xm);
+        (xa, ya) = step.next;
+        prod *= (xq - step.xd) * (xp - step.xm);
         accp = accp.double() + bit(bp);
         accq = accq.double() + bit(bq);
     }

@@ -9,12 +9,14 @@
 //! Both coordinates of `R` and `pk` enter the challenge, so `-pk` cannot stand for `pk`.
 //! The nonce is deterministic: signing the same message twice gives the same signature.
 //!
-//! In-circuit, [`SchnorrChip::verify`] lays out the check on one slot with an `enabled` bit: when
-//! it is one the equation is constrained; when zero the slot's values are unconstrained (the
-//! ATMS circuits count only enabled slots).
+//! In-circuit, [`challenge_in_circuit`] is the one place the challenge is hashed, and
+//! [`SchnorrChip::verify`] lays out the check on one slot on the Straus gate
+//! ([`crate::curve::straus`]) with an `enabled` bit: when it is one the equation is constrained;
+//! when zero the slot's values are unconstrained (the ATMS circuits count only enabled slots).
+//! The generic-gate verifier [`crate::reference::GenericSchnorrChip`] is the cross-check.
 
 use halo2_base::{
-    gates::GateInstructions,
+    gates::RangeChip,
     halo2_proofs::halo2curves::{
         ff::{FromUniformBytes, PrimeField},
         group::{prime::PrimeCurveAffine, Curve},
@@ -26,7 +28,12 @@ use rand::RngCore;
 use sha3::{Digest, Sha3_512};
 
 use crate::{
-    ecc::{AssignedPoint, AssignedScalar, GrumpkinAffine, GrumpkinChip, GrumpkinScalar},
+    bank::CustomRegion,
+    curve::{
+        ladder_shift,
+        straus::{LadderPosition, StrausChip},
+        AssignedPoint, GrumpkinAffine, GrumpkinChip, GrumpkinScalar, ShiftedPoint,
+    },
     hash::{HashInstructions, NativeHash},
     Fr, GadgetError,
 };
@@ -115,77 +122,55 @@ impl VerifyingKey {
     }
 }
 
-/// An assigned signature: `R` on the curve, `s` as canonical bits.
-#[derive(Clone, Debug)]
-pub struct AssignedSignature {
-    /// The nonce commitment.
-    pub r: AssignedPoint,
-    /// The response's bits.
-    pub s: AssignedScalar,
+/// The in-circuit challenge `H(R.x, R.y, pk.x, pk.y, m)` (the twin of [`challenge`]).
+pub fn challenge_in_circuit<H: HashInstructions>(
+    ctx: &mut Context<Fr>,
+    hasher: &H,
+    r: &AssignedPoint,
+    pk: &AssignedPoint,
+    msg: AssignedValue<Fr>,
+) -> AssignedValue<Fr> {
+    hasher.hash_leaf(ctx, &[r.x, r.y, pk.x, pk.y, msg])
 }
 
-/// In-circuit Schnorr verification on the Grumpkin chip and a hash chip.
+/// In-circuit Schnorr verification on the Straus gate: the verifier every circuit uses.
 #[derive(Clone, Debug)]
-pub struct SchnorrChip<'r, H: HashInstructions> {
-    /// The curve chip.
-    pub ecc: GrumpkinChip<'r>,
-    /// The challenge hash.
-    pub hasher: H,
+pub struct SchnorrChip<'r> {
+    range: &'r RangeChip<Fr>,
+    straus: StrausChip<'r>,
 }
 
-impl<'r, H: HashInstructions> SchnorrChip<'r, H> {
-    /// A chip over `ecc` and `hasher`.
-    pub fn new(ecc: GrumpkinChip<'r>, hasher: H) -> Self {
-        Self { ecc, hasher }
+impl<'r> SchnorrChip<'r> {
+    /// A chip appending its ladders to `region`.
+    pub fn new(range: &'r RangeChip<Fr>, region: CustomRegion) -> Self {
+        Self {
+            range,
+            straus: StrausChip::new(range, region),
+        }
     }
 
-    /// Loads a signature (R on the curve, s canonical below q).
-    pub fn load_signature(
-        &self,
-        ctx: &mut Context<Fr>,
-        sig: &Signature,
-    ) -> Result<AssignedSignature, GadgetError> {
-        Ok(AssignedSignature {
-            r: self.ecc.load_point(ctx, sig.r)?,
-            s: self.ecc.load_scalar(ctx, sig.s),
-        })
-    }
-
-    /// The in-circuit challenge `H(R.x, R.y, pk.x, pk.y, m)`.
-    pub fn challenge(
-        &self,
-        ctx: &mut Context<Fr>,
-        r: &AssignedPoint,
-        pk: &AssignedPoint,
-        msg: AssignedValue<Fr>,
-    ) -> AssignedValue<Fr> {
-        self.hasher.hash_leaf(ctx, &[r.x, r.y, pk.x, pk.y, msg])
-    }
-
-    /// Constrains `s * G == R + c * pk` when `enabled` is one (`enabled` must be constrained
-    /// boolean by the caller). Layout: challenge hash, canonical bits of `c`, a variable-base
-    /// ladder for `c * pk`, a fixed-base ladder for `s * G`, one addition; both sides carry the
-    /// same ladder shift.
+    /// Constrains `s G == R + c pk` when `enabled` is one, with the ladder `s G + c (-pk)` and one
+    /// addition `R + 2^254 O`; returns where the ladder sits.
+    ///
+    /// # Assumptions
+    /// - `enabled` is constrained boolean by the caller.
+    /// - `pk` and `r` are on the curve (loaded by [`GrumpkinChip::load_point`]).
+    /// - `c` is the challenge of [`challenge_in_circuit`]; the ladder reads it canonically.
     pub fn verify(
         &self,
         ctx: &mut Context<Fr>,
         pk: &AssignedPoint,
-        msg: AssignedValue<Fr>,
-        sig: &AssignedSignature,
+        c: AssignedValue<Fr>,
+        r: &AssignedPoint,
+        s: &GrumpkinScalar,
         enabled: AssignedValue<Fr>,
-    ) {
-        let c = self.challenge(ctx, &sig.r, pk, msg);
-        let c_bits = self.ecc.scalar_from_base(ctx, c);
-        let c_pk = self.ecc.scalar_mul(ctx, pk, &c_bits);
-        let rhs = self.ecc.add_to_shifted(ctx, &c_pk, &sig.r);
-        let lhs = self
-            .ecc
-            .fixed_base_mul(ctx, GrumpkinAffine::generator(), &sig.s);
-        let gate = self.ecc.gate();
-        for (l, r) in [(lhs.0.x, rhs.0.x), (lhs.0.y, rhs.0.y)] {
-            let diff = gate.sub(ctx, l, r);
-            let gated = gate.mul(ctx, diff, enabled);
-            gate.assert_is_const(ctx, &gated, &Fr::zero());
-        }
+    ) -> LadderPosition {
+        let ecc = GrumpkinChip::new(self.range);
+        let minus_pk = ecc.negate(ctx, pk);
+        let (lhs, pos) = self.straus.mul_add(ctx, s, c, &minus_pk);
+        let shift = ShiftedPoint(ecc.load_constant(ctx, ladder_shift()));
+        let rhs = ecc.add_to_shifted(ctx, &shift, r);
+        ecc.assert_equal_when(ctx, &lhs.0, &rhs.0, enabled);
+        pos
     }
 }

@@ -17,7 +17,7 @@ use halo2_base::utils::biguint_to_fe;
 use tms_gadgets::{
     hash::{NativeHash, Poseidon},
     merkle::{MerklePath, MerkleTree},
-    schnorr::VerifyingKey,
+    signature::schnorr::VerifyingKey,
     Fr,
 };
 

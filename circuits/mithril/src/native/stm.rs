@@ -18,7 +18,7 @@ use halo2_base::utils::fe_to_biguint;
 use tms_gadgets::{
     hash::{NativeHash, Poseidon},
     merkle::MerklePath,
-    schnorr::{SigningKey, VerifyingKey},
+    signature::schnorr::{SigningKey, VerifyingKey},
     Fr,
 };
 
@@ -31,7 +31,7 @@ use crate::{
 
 /// `ev(sigma, j) = Poseidon_leaf(LOTTERY tag, sigma.x, sigma.y, j)`.
 pub fn lottery_value(
-    sigma: &tms_gadgets::ecc::GrumpkinAffine,
+    sigma: &tms_gadgets::curve::GrumpkinAffine,
     index: u64,
 ) -> Result<Fr, MithrilError> {
     let [x, y] = coordinates(sigma)?;

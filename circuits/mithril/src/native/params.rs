@@ -4,7 +4,7 @@ use halo2_base::halo2_proofs::halo2curves::ff::Field;
 use num_integer::Integer;
 use serde::{Deserialize, Serialize};
 use tms_gadgets::{
-    ecc::curve_b,
+    curve::curve_b,
     hash::{NativeHash, Poseidon},
     Fr,
 };

@@ -1,9 +1,9 @@
 //! Chaum-Pedersen DLEQ verification, `s G = A + c P` and `s H = B + c Q`, on two custom-gate
 //! ladders that share the bits of `s` and `c`; `H` is a **variable** base (a witness point).
 //!
-//! The first equation is the Straus ladder of [`crate::straus`] (`s G + c (-P)`, `G` constant).
+//! The first equation is the Straus ladder of [`crate::curve::straus`] (`s G + c (-P)`, `G` constant).
 //! The second is a variable-base variant laid out on the rows **right after** the first ladder,
-//! [`crate::straus::LADDER_ROWS`] rows below it, so that each of its rows reads the bits `bs`, `bc`
+//! [`crate::curve::straus::LADDER_ROWS`] rows below it, so that each of its rows reads the bits `bs`, `bc`
 //! of the same bit position from the first ladder with the fixed rotation `-LADDER_ROWS`:
 //!
 //! ```text
@@ -22,7 +22,7 @@
 //!   first ladder's `bs`, `bc` cells at the same bit position (a fixed rotation, so the prover
 //!   cannot point it elsewhere). The first ladder constrains them boolean, recomposes the bits of
 //!   `c` into its accumulator, copy-constrains the result to `c` and bounds its top bits, so they
-//!   are `c`'s canonical bits ([`crate::straus`], "Scalars"). `s` enters both ladders as one
+//!   are `c`'s canonical bits ([`crate::curve::straus`], "Scalars"). `s` enters both ladders as one
 //!   integer `S < 2^254` (its bits): `S G = A + c P` and `S H = B + c Q`, which is the DLEQ
 //!   relation with the response `S mod q`.
 //! - **Additions.** Doubling is complete (Grumpkin has prime order, no point of order 2). Both
@@ -38,7 +38,7 @@
 //!   asserts the row count), so the rotation always lands on the first ladder's bit rows.
 //!
 //! The gate's degree is 5 with its selector (`inv (xh - xd) (xq - xm)`, `xm` being of degree 2).
-//! Cells: a Straus ladder ([`crate::straus::LADDER_CELLS`]) plus [`VARIABLE_LADDER_CELLS`].
+//! Cells: a Straus ladder ([`crate::curve::straus::LADDER_CELLS`]) plus [`VARIABLE_LADDER_CELLS`].
 
 use halo2_base::{
     gates::RangeChip,
@@ -50,13 +50,13 @@ use halo2_base::{
     AssignedValue, Context,
 };
 
-use crate::{
-    ecc::{
-        ladder_shift, offset_point, AssignedPoint, GrumpkinAffine, GrumpkinChip, GrumpkinScalar,
-        ShiftedPoint, SCALAR_BITS,
-    },
-    hybrid::{xy, BankQuery, CustomRegion, RowGate, COLUMNS},
+use super::{
+    ladder_shift, ladder_step, offset_point,
     straus::{LadderPosition, StrausChip, LADDER_ROWS},
+    xy, AssignedPoint, GrumpkinAffine, GrumpkinChip, GrumpkinScalar, ShiftedPoint, SCALAR_BITS,
+};
+use crate::{
+    bank::{BankQuery, CustomRegion, RowGate, COLUMNS},
     Fr,
 };
 
@@ -80,7 +80,7 @@ const USED: usize = (1 << (INV + 1)) - 1;
 /// Columns of its output row.
 const OUTPUT_USED: usize = (1 << 6) - 1;
 
-/// The columns of the Straus ladder's bits `bs` and `bc` (see [`crate::straus`]'s row layout).
+/// The columns of the Straus ladder's bits `bs` and `bc` (see [`crate::curve::straus`]'s row layout).
 pub const STRAUS_BS: usize = 6;
 /// See [`STRAUS_BS`].
 pub const STRAUS_BC: usize = 7;
@@ -155,36 +155,13 @@ pub fn variable_ladder_rows(
     let inv = |x: Fr| x.invert().unwrap_or(Fr::ZERO);
     let mut rows = Vec::with_capacity(LADDER_ROWS);
     for (&bs, &bc) in s_bits.iter().zip(c_bits) {
-        let ld = Fr::from(3) * xa.square() * inv(ya.double());
-        let xd = ld.square() - xa.double();
-        let yd = ld * (xa - xd) - ya;
-        let l1 = (yh - yd) * inv(xh - xd);
-        let x1 = l1.square() - xd - xh;
-        let y1 = l1 * (xd - x1) - yd;
-        let (xm, ym) = if bs { (x1, y1) } else { (xd, yd) };
-        let l2 = (yq - ym) * inv(xq - xm);
-        let x2 = l2.square() - xm - xq;
-        let y2 = l2 * (xm - x2) - ym;
+        let step = ladder_step((xa, ya), (xh, yh), bs, (xq, yq), bc);
         let mut row = [Fr::ZERO; COLUMNS];
-        row[..=INV].copy_from_slice(&[
-            xa,
-            ya,
-            xq,
-            yq,
-            xh,
-            yh,
-            ld,
-            xd,
-            l1,
-            x1,
-            y1,
-            l2,
-            x2,
-            y2,
-            inv((xh - xd) * (xq - xm)),
-        ]);
+        row[..LD].copy_from_slice(&[xa, ya, xq, yq, xh, yh]);
+        row[LD..INV].copy_from_slice(&step.witnesses());
+        row[INV] = inv((xh - step.xd) * (xq - step.xm));
         rows.push(row);
-        (xa, ya) = if bc { (x2, y2) } else { (xm, ym) };
+        (xa, ya) = step.next;
     }
     let mut last = [Fr::ZERO; COLUMNS];
     last[..6].copy_from_slice(&[xa, ya, xq, yq, xh, yh]);
@@ -300,7 +277,7 @@ mod tests {
         let p = (GrumpkinAffine::generator() * GrumpkinScalar::from(5)).to_affine();
         let s_bits: Vec<bool> = (0..SCALAR_BITS).map(|i| i % 3 == 0).collect();
         let c_bits: Vec<bool> = (0..SCALAR_BITS).map(|i| i % 5 == 1).collect();
-        let rows = crate::straus::ladder_rows(p, &s_bits, &c_bits);
+        let rows = crate::curve::straus::ladder_rows(p, &s_bits, &c_bits);
         for i in 0..SCALAR_BITS {
             assert_eq!(rows[i][STRAUS_BS], Fr::from(s_bits[i] as u64));
             assert_eq!(rows[i][STRAUS_BC], Fr::from(c_bits[i] as u64));

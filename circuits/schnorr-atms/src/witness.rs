@@ -1,0 +1,213 @@
+//! What the circuit is given: its shape, the public statement and the prover's witness.
+
+use tms_gadgets::{hash::RescuePrime, signature::schnorr::Signature, Fr};
+
+use crate::{
+    error::AtmsError,
+    native::{committee_depth, Certificate, CommitmentMode, Committee},
+};
+
+/// How the circuit checks the signatures.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verification {
+    /// One Straus ladder `s G + c (-pk)` per slot ([`tms_gadgets::curve::straus`]).
+    #[default]
+    PerSignature,
+    /// All slots at once: random coefficients derived in-circuit and one multi-scalar
+    /// multiplication on the pair gate ([`tms_gadgets::signature::batch`]).
+    Batch,
+}
+
+/// The circuit's shape: everything keygen depends on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct AtmsShape {
+    /// Committee size.
+    pub n: usize,
+    /// Commitment mode.
+    pub mode: CommitmentMode,
+    /// log2 of the number of rows.
+    pub k: u32,
+    /// How signatures are checked (per signature in key files written before batch mode).
+    #[serde(default)]
+    pub verification: Verification,
+}
+
+impl AtmsShape {
+    /// Number of signature slots in the circuit.
+    pub fn slots(&self) -> usize {
+        match self.mode {
+            CommitmentMode::Flat => self.n,
+            CommitmentMode::Merkle { slots } => slots,
+        }
+    }
+
+    /// Merkle depth for the committee (at least 1).
+    pub fn depth(&self) -> usize {
+        committee_depth(self.n)
+    }
+
+    /// Checks the shape is usable.
+    pub fn validate(&self) -> Result<(), AtmsError> {
+        if self.n == 0 {
+            return Err(AtmsError::EmptyCommittee);
+        }
+        if let CommitmentMode::Merkle { slots } = self.mode {
+            if slots == 0 || slots > self.n {
+                return Err(AtmsError::BadSlots { slots, n: self.n });
+            }
+        }
+        if !(10..=26).contains(&self.k) {
+            return Err(AtmsError::BadK(self.k));
+        }
+        Ok(())
+    }
+}
+
+/// The public statement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AtmsInstance {
+    /// The committee commitment (flat hash or Merkle root).
+    pub commitment: Fr,
+    /// The signed message.
+    pub message: Fr,
+    /// The threshold t: at least t valid signatures.
+    pub threshold: u64,
+}
+
+impl AtmsInstance {
+    /// Offset of the commitment in the instance column.
+    pub const COMMITMENT: usize = 0;
+    /// Offset of the message.
+    pub const MESSAGE: usize = 1;
+    /// Offset of the threshold.
+    pub const THRESHOLD: usize = 2;
+
+    /// The instance column, in offset order.
+    pub fn to_public_inputs(&self) -> Vec<Fr> {
+        vec![self.commitment, self.message, Fr::from(self.threshold)]
+    }
+
+    /// Checks the statement is meaningful for `shape`: the threshold is at most the number of
+    /// slots (a larger one could never be met).
+    pub fn validate(&self, shape: &AtmsShape) -> Result<(), AtmsError> {
+        if self.threshold > shape.slots() as u64 {
+            return Err(AtmsError::ThresholdTooLarge {
+                threshold: self.threshold,
+                slots: shape.slots(),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Everything the prover needs: the statement and the slots' contents.
+#[derive(Clone, Debug)]
+pub struct AtmsWitness {
+    /// The circuit shape.
+    pub shape: AtmsShape,
+    /// The committee.
+    pub committee: Committee,
+    /// The public statement.
+    pub instance: AtmsInstance,
+    /// One entry per circuit slot.
+    pub slots: Vec<SlotWitness>,
+}
+
+/// The contents of one circuit slot.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SlotWitness {
+    /// Committee index of the slot's key (flat mode: the slot's position).
+    pub index: usize,
+    /// The member's signature, or `None` for a disabled slot.
+    pub signature: Option<Signature>,
+}
+
+impl AtmsWitness {
+    /// The witness for proving `certificate` meets `threshold` in a circuit of `shape`. Checks
+    /// everything the circuit will (so a bad certificate fails here, with a reason, not in the
+    /// prover).
+    pub fn new(
+        shape: AtmsShape,
+        committee: &Committee,
+        certificate: &Certificate,
+        threshold: u64,
+    ) -> Result<Self, AtmsError> {
+        shape.validate()?;
+        if committee.keys().len() != shape.n {
+            return Err(AtmsError::CommitteeSize {
+                expected: shape.n,
+                got: committee.keys().len(),
+            });
+        }
+        let instance = AtmsInstance {
+            commitment: committee.commitment(shape.mode),
+            message: certificate.message,
+            threshold,
+        };
+        instance.validate(&shape)?;
+        for (pos, (i, sig)) in certificate.signatures.iter().enumerate() {
+            let key = committee
+                .keys()
+                .get(*i)
+                .ok_or(AtmsError::NotInCommittee(pos))?;
+            if !key.verify(&RescuePrime, certificate.message, sig) {
+                return Err(AtmsError::InvalidSignature(pos));
+            }
+            if pos > 0 && certificate.signatures[pos - 1].0 >= *i {
+                return Err(AtmsError::DuplicateSigner(*i));
+            }
+        }
+        let count = certificate.signatures.len();
+        if (count as u64) < threshold {
+            return Err(AtmsError::BelowThreshold { count, threshold });
+        }
+        let slots = match shape.mode {
+            CommitmentMode::Flat => (0..shape.n)
+                .map(|index| SlotWitness {
+                    index,
+                    signature: certificate
+                        .signatures
+                        .iter()
+                        .find(|(i, _)| *i == index)
+                        .map(|(_, s)| *s),
+                })
+                .collect(),
+            CommitmentMode::Merkle { slots } => {
+                if count > slots {
+                    return Err(AtmsError::TooManySignatures {
+                        signatures: count,
+                        slots,
+                    });
+                }
+                // Signers first, then distinct non-signers as disabled slots, sorted by index.
+                let mut filled: Vec<SlotWitness> = certificate
+                    .signatures
+                    .iter()
+                    .map(|(index, sig)| SlotWitness {
+                        index: *index,
+                        signature: Some(*sig),
+                    })
+                    .collect();
+                let mut spare =
+                    (0..shape.n).filter(|i| !certificate.signatures.iter().any(|(j, _)| j == i));
+                while filled.len() < slots {
+                    filled.push(SlotWitness {
+                        index: spare.next().expect("slots <= n"),
+                        signature: None,
+                    });
+                }
+                filled.sort_by_key(|s| s.index);
+                filled
+            }
+        };
+        Ok(Self {
+            shape,
+            committee: committee.clone(),
+            instance,
+            slots,
+        })
+    }
+}
