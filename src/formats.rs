@@ -1,89 +1,137 @@
-//! The files `tms` reads and writes. Every JSON file carries `"version": 1` and `"scheme"`.
+//! The files `tms` reads and writes. Every JSON file carries `"version": 1` and `"scheme"`
+//! (`schnorr-atms`, `bls-atms` or `mithril`); the README shows one example of each.
 //!
-//! Encodings:
-//! - a circuit-field element (BN254 Fr, e.g. a message): `"0x"` + 64 hex digits, big-endian;
+//! Encodings (all `0x`-hex):
+//! - bytes (a message): `0x` + two hex digits per byte, any length;
+//! - a circuit-field element (BN254 Fr): 64 hex digits, big-endian (the command line also takes
+//!   decimal, both below r);
 //! - a Grumpkin point: its 32-byte compressed form (x little-endian, the sign of y in the top bit
-//!   of the last byte; halo2curves' `GroupEncoding`), as `"0x"` + 64 hex digits in byte order;
-//! - a Grumpkin scalar (a secret key, a signature's s): `"0x"` + 64 hex digits, big-endian.
+//!   of the last byte; halo2curves' `GroupEncoding`), in byte order;
+//! - a Grumpkin scalar (a secret key, a signature's s): 64 hex digits, big-endian;
+//! - BN254 G1 and G2 points (BLS keys, signatures): halo2curves' compressed `GroupEncoding`
+//!   (32 and 64 bytes), in byte order; a BLS secret key is an Fr element.
 
-use halo2_base::halo2_proofs::halo2curves::{ff::PrimeField, group::GroupEncoding};
+use halo2_base::halo2_proofs::halo2curves::{
+    bn256::{G1Affine, G2Affine},
+    ff::PrimeField,
+    group::GroupEncoding,
+};
+use num_bigint::BigUint;
 use serde::{Deserialize, Serialize};
 use tms_gadgets::{
-    curve::{GrumpkinAffine, GrumpkinScalar},
+    curve::{fr_modulus, GrumpkinAffine, GrumpkinScalar},
     Fr,
 };
 
+use crate::Scheme;
+
 /// The only format version so far.
 pub const VERSION: u32 = 1;
-/// The only scheme the tool handles so far.
-pub const SCHEME: &str = "schnorr-atms";
 
-fn to_hex(bytes: &[u8]) -> String {
-    let mut s = String::from("0x");
+/// `0x`-hex of bytes.
+pub fn bytes_to_hex(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(2 + 2 * bytes.len());
+    s.push_str("0x");
     s.extend(bytes.iter().map(|b| format!("{b:02x}")));
     s
 }
 
-fn from_hex(s: &str, what: &str) -> Result<[u8; 32], String> {
+/// Parses `0x`-hex bytes of any length.
+pub fn bytes_from_hex(s: &str, what: &str) -> Result<Vec<u8>, String> {
     let digits = s
         .strip_prefix("0x")
         .ok_or_else(|| format!("{what} must start with 0x"))?;
-    if digits.len() != 64 || !digits.chars().all(|c| c.is_ascii_hexdigit()) {
-        return Err(format!("{what} must be 0x followed by 64 hex digits"));
+    if digits.len() % 2 != 0 || !digits.chars().all(|c| c.is_ascii_hexdigit()) {
+        return Err(format!(
+            "{what} must be 0x followed by an even number of hex digits"
+        ));
     }
-    let mut out = [0u8; 32];
-    for (i, byte) in out.iter_mut().enumerate() {
-        *byte = u8::from_str_radix(&digits[2 * i..2 * i + 2], 16).expect("checked hex");
-    }
-    Ok(out)
+    Ok((0..digits.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&digits[i..i + 2], 16).expect("checked hex"))
+        .collect())
+}
+
+fn fixed_from_hex<const N: usize>(s: &str, what: &str) -> Result<[u8; N], String> {
+    bytes_from_hex(s, what)?
+        .try_into()
+        .map_err(|_| format!("{what} must be 0x followed by {} hex digits", 2 * N))
 }
 
 /// `0x`-hex (big-endian) of a field element.
 pub fn fr_to_hex(x: &Fr) -> String {
     let mut b = x.to_repr();
     b.as_mut().reverse();
-    to_hex(b.as_ref())
+    bytes_to_hex(b.as_ref())
 }
 
-/// Parses a field element given as `0x`-hex (big-endian, below the modulus) or decimal.
+/// Parses a field element: `0x` + 64 hex digits (big-endian) or decimal, below r.
 pub fn fr_from_str(s: &str, what: &str) -> Result<Fr, String> {
     if s.starts_with("0x") {
-        let mut b = from_hex(s, what)?;
+        let mut b = fixed_from_hex::<32>(s, what)?;
         b.reverse();
         Option::from(Fr::from_repr(b))
             .ok_or_else(|| format!("{what} is not below the BN254 scalar field modulus"))
     } else {
-        let n: u128 = s
-            .parse()
-            .map_err(|_| format!("{what} must be 0x-hex or a decimal integer below 2^128"))?;
-        Ok(Fr::from_u128(n))
+        if s.is_empty() || s.len() > 80 || !s.chars().all(|c| c.is_ascii_digit()) {
+            return Err(format!("{what} must be 0x-hex or a decimal integer"));
+        }
+        let n: BigUint = s.parse().map_err(|_| format!("{what}: not a number"))?;
+        if n >= fr_modulus() {
+            return Err(format!(
+                "{what} is not below the BN254 scalar field modulus"
+            ));
+        }
+        let mut le = n.to_bytes_le();
+        le.resize(32, 0);
+        Ok(Fr::from_repr(le.try_into().expect("32 bytes")).expect("below r"))
     }
 }
 
-/// Compressed hex of a Grumpkin point.
-pub fn point_to_hex(p: &GrumpkinAffine) -> String {
-    to_hex(p.to_bytes().as_ref())
+fn encoding_from_hex<P: GroupEncoding>(s: &str, what: &str, curve: &str) -> Result<P, String> {
+    let b = bytes_from_hex(s, what)?;
+    let mut repr = P::Repr::default();
+    if repr.as_ref().len() != b.len() {
+        return Err(format!(
+            "{what} must be 0x followed by {} hex digits",
+            2 * repr.as_ref().len()
+        ));
+    }
+    repr.as_mut().copy_from_slice(&b);
+    Option::from(P::from_bytes(&repr)).ok_or_else(|| format!("{what} is not a point on {curve}"))
+}
+
+/// Compressed hex of a point.
+pub fn point_to_hex<P: GroupEncoding>(p: &P) -> String {
+    bytes_to_hex(p.to_bytes().as_ref())
 }
 
 /// Parses a compressed Grumpkin point; refuses encodings of points not on the curve.
-pub fn point_from_hex(s: &str, what: &str) -> Result<GrumpkinAffine, String> {
-    let b = from_hex(s, what)?;
-    let mut repr = <GrumpkinAffine as GroupEncoding>::Repr::default();
-    repr.as_mut().copy_from_slice(&b);
-    Option::from(GrumpkinAffine::from_bytes(&repr))
-        .ok_or_else(|| format!("{what} is not a point on the Grumpkin curve"))
+pub fn grumpkin_from_hex(s: &str, what: &str) -> Result<GrumpkinAffine, String> {
+    encoding_from_hex(s, what, "the Grumpkin curve")
+}
+
+/// Parses a compressed BN254 G1 point (on the curve; G1 has prime order).
+pub fn g1_from_hex(s: &str, what: &str) -> Result<G1Affine, String> {
+    encoding_from_hex(s, what, "BN254 G1")
+}
+
+/// Parses a compressed BN254 G2 point (on the twist; subgroup membership is checked by the
+/// scheme where it matters).
+pub fn g2_from_hex(s: &str, what: &str) -> Result<G2Affine, String> {
+    encoding_from_hex(s, what, "the BN254 G2 twist")
 }
 
 /// `0x`-hex (big-endian) of a Grumpkin scalar.
 pub fn scalar_to_hex(x: &GrumpkinScalar) -> String {
     let mut b = x.to_repr();
     b.as_mut().reverse();
-    to_hex(b.as_ref())
+    bytes_to_hex(b.as_ref())
 }
 
 /// Parses a Grumpkin scalar (`0x`-hex, big-endian, below the group order).
 pub fn scalar_from_hex(s: &str, what: &str) -> Result<GrumpkinScalar, String> {
-    let mut b = from_hex(s, what)?;
+    let mut b = fixed_from_hex::<32>(s, what)?;
     b.reverse();
     Option::from(GrumpkinScalar::from_repr(b))
         .ok_or_else(|| format!("{what} is not below the Grumpkin group order"))
@@ -99,25 +147,27 @@ pub struct Header {
 }
 
 impl Header {
-    /// The current header.
-    pub fn current() -> Self {
+    /// The current header for `scheme`.
+    pub fn new(scheme: Scheme) -> Self {
         Self {
             version: VERSION,
-            scheme: SCHEME.into(),
+            scheme: scheme.name().into(),
         }
     }
 
-    /// Refuses other versions and schemes.
-    pub fn check(&self) -> Result<(), String> {
+    /// Refuses other versions and other schemes than `scheme`.
+    pub fn check(&self, scheme: Scheme) -> Result<(), String> {
         if self.version != VERSION {
             return Err(format!(
                 "unsupported version {} (this tool reads version {VERSION})",
                 self.version
             ));
         }
-        if self.scheme != SCHEME {
+        if self.scheme != scheme.name() {
             return Err(format!(
-                "scheme {:?} is not supported (only {SCHEME:?})",
+                "a {:?} file, expected {:?} (give --scheme {})",
+                self.scheme,
+                scheme.name(),
                 self.scheme
             ));
         }
@@ -125,23 +175,14 @@ impl Header {
     }
 }
 
-/// `committee.json`: the members' public keys in committee order.
-#[derive(Serialize, Deserialize, Debug, Clone)]
-pub struct CommitteeFile {
-    /// Version and scheme.
-    #[serde(flatten)]
-    pub header: Header,
-    /// Compressed public keys.
-    pub members: Vec<String>,
-}
-
-/// `member-<i>.json`: one member's secret key (keep it private).
+/// A member's secret key file (keep it private). Schnorr ATMS and Mithril: Grumpkin keys; BLS:
+/// an Fr secret key and a G1 public key.
 #[derive(Serialize, Deserialize, Debug, Clone)]
 pub struct MemberFile {
     /// Version and scheme.
     #[serde(flatten)]
     pub header: Header,
-    /// Position in the committee.
+    /// Position in the committee (or the stakes file).
     pub index: usize,
     /// Secret key.
     pub secret_key: String,
@@ -149,57 +190,20 @@ pub struct MemberFile {
     pub public_key: String,
 }
 
-/// A signature file.
+/// The statement a proof was made for, written by `tms prove`. A verifier never trusts it: it
+/// recomputes every public input from the committee and message it holds and refuses a file
+/// that differs.
 #[derive(Serialize, Deserialize, Debug, Clone)]
-pub struct SignatureFile {
-    /// Version and scheme.
-    #[serde(flatten)]
-    pub header: Header,
-    /// The signer's public key.
-    pub public_key: String,
-    /// The signed message.
-    pub message: String,
-    /// The nonce commitment R.
-    pub r: String,
-    /// The response s.
-    pub s: String,
-}
-
-/// One signature inside a certificate.
-#[derive(Serialize, Deserialize, Debug, Clone)]
-pub struct CertifiedSignature {
-    /// Member index.
-    pub index: usize,
-    /// R.
-    pub r: String,
-    /// s.
-    pub s: String,
-}
-
-/// `certificate.json`: valid signatures by distinct members on one message.
-#[derive(Serialize, Deserialize, Debug, Clone)]
-pub struct CertificateFile {
-    /// Version and scheme.
-    #[serde(flatten)]
-    pub header: Header,
-    /// The message.
-    pub message: String,
-    /// Signatures by increasing member index.
-    pub signatures: Vec<CertifiedSignature>,
-}
-
-/// `public.json`: the statement a proof is checked against.
-#[derive(Serialize, Deserialize, Debug, Clone)]
-pub struct PublicFile {
+pub struct PublicFile<S> {
     /// Version and scheme.
     #[serde(flatten)]
     pub header: Header,
     /// Circuit shape.
-    pub shape: schnorr_atms::AtmsShape,
-    /// Committee commitment.
+    pub shape: S,
+    /// The committee (or registration) commitment as the circuit sees it.
     pub commitment: String,
-    /// Message.
+    /// The message bytes.
     pub message: String,
-    /// Threshold.
+    /// The threshold t (ATMS) or quorum k (Mithril).
     pub threshold: u64,
 }

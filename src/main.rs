@@ -1,17 +1,20 @@
 //! `tms`: threshold multisignature certificates as Halo2 proofs.
 //!
 //! ```text
-//! tms committee --size 6 --out committee.json --keys-dir keys     # members' keys
-//! tms sign --key keys/member-0.json --message 0x...01 --out sig0.json
-//! tms certify --committee committee.json --message 0x...01 --out cert.json sig0.json sig2.json ...
-//! tms setup --k 17 --ptau ceremony.ptau --out params.srs          # or --insecure-test
-//! tms keygen --committee committee.json --params params.srs --pk atms.pk --vk atms.vk
-//! tms prove --committee committee.json --certificate cert.json --threshold 3 \
-//!           --params params.srs --pk atms.pk --proof proof.bin --public public.json
-//! tms verify --params params.srs --vk atms.vk --public public.json --proof proof.bin
-//! tms hash --hash rescue-prime --mode leaf 1 2 3
-//! tms demo
+//! tms committee --scheme schnorr-atms --size 6 --out committee.json --keys-dir keys
+//! tms sign --scheme schnorr-atms --key keys/member-0.json --message 0x68656c6c6f --out s0.json
+//! tms certify --scheme schnorr-atms --committee committee.json --message 0x68656c6c6f \
+//!             --out cert.json s0.json s2.json s3.json
+//! tms setup --k 12 --insecure-test --out params.srs        # or --ptau ceremony.ptau
+//! tms keygen --scheme schnorr-atms --committee committee.json --params params.srs --pk a.pk --vk a.vk
+//! tms prove --scheme schnorr-atms --committee committee.json --certificate cert.json --threshold 3 \
+//!           --params params.srs --pk a.pk --proof proof.bin --public public.json
+//! tms verify --scheme schnorr-atms --committee committee.json --message 0x68656c6c6f \
+//!            --threshold 3 --params params.srs --vk a.vk --proof proof.bin
+//! tms demo [--scheme bls-atms|mithril]
 //! ```
+//! BLS ATMS and SNARK-Mithril take the same commands with `--scheme`; Mithril adds `tms register`
+//! (a registration from a stakes file) and signs against it. See the README for every format.
 //! Logs: `RUST_LOG=tms=info` (or `debug`) prints what each step read, built and how long it took.
 //! Every error is one line naming the file and the problem, with a non-zero exit code; output
 //! files are written atomically, so a failed command leaves none behind.
@@ -19,10 +22,16 @@
 
 mod commands;
 mod formats;
+mod io;
 
 use std::{path::PathBuf, process::ExitCode};
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::{
+    commands::{bls, mithril, schnorr, VerifyArgs},
+    io::{message_bytes, usage, Result},
+};
 
 /// Threshold multisignature certificates as Halo2 proofs (KZG over BN254).
 #[derive(Parser, Debug)]
@@ -32,20 +41,45 @@ struct Cli {
     command: Command,
 }
 
-/// The circuit a command is for.
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+/// The scheme a command is for.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Scheme {
-    /// Schnorr ATMS on Grumpkin (the only scheme so far).
+    /// Schnorr ATMS on Grumpkin, Rescue-Prime commitments.
+    #[default]
     SchnorrAtms,
+    /// BLS ATMS on BN254: keys in G1 with proofs of possession, one pairing.
+    BlsAtms,
+    /// SNARK-Mithril: stake-based lotteries over unique Grumpkin signatures.
+    Mithril,
 }
 
-/// Committee commitment mode.
+impl Scheme {
+    /// The name in files and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scheme::SchnorrAtms => "schnorr-atms",
+            Scheme::BlsAtms => "bls-atms",
+            Scheme::Mithril => "mithril",
+        }
+    }
+}
+
+/// Committee commitment mode (Schnorr ATMS).
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
     /// One Rescue-Prime hash of all keys, one slot per member.
     Flat,
     /// A Rescue-Prime Merkle root, `--slots` signer slots.
     Merkle,
+}
+
+/// Mithril parameter presets.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Preset {
+    /// Cardano mainnet: m = 16948, k = 1944, phi_f = 0.2.
+    Mainnet,
+    /// Cardano preprod: m = 100, k = 5, phi_f = 0.7.
+    Preprod,
 }
 
 /// Hash functions for `tms hash`.
@@ -68,46 +102,102 @@ pub enum HashMode {
     Sponge,
 }
 
+/// The message: bytes, mapped to the signed field element as keccak-256(bytes) mod r.
+#[derive(Args, Debug)]
+struct MessageArgs {
+    /// The message bytes as 0x-hex (any length; `0x` is the empty message).
+    #[arg(
+        long,
+        conflicts_with = "message_file",
+        required_unless_present = "message_file"
+    )]
+    message: Option<String>,
+    /// A file holding the message bytes.
+    #[arg(long)]
+    message_file: Option<PathBuf>,
+}
+
+impl MessageArgs {
+    fn bytes(&self) -> Result<Vec<u8>> {
+        message_bytes(self.message.as_deref(), self.message_file.as_deref())
+    }
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Generate a committee's keys: public keys to `--out`, one secret key file per member.
+    /// Generate members' keys: public keys to `--out` (Mithril: a stakes file), one secret key
+    /// file per member in `--keys-dir`.
     Committee {
         /// The scheme.
-        #[arg(long, value_enum, default_value = "schnorr-atms")]
+        #[arg(long, value_enum, default_value_t)]
         scheme: Scheme,
         /// Number of members.
-        #[arg(long)]
-        size: usize,
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_048_576))]
+        size: u32,
         /// Seed for reproducible test committees; without it keys come from the OS.
         #[arg(long)]
         seed: Option<u64>,
-        /// Committee file to write.
+        /// Mithril: every party's stake in the stakes file (edit it before registering).
+        #[arg(long, default_value_t = 1000)]
+        stake: u64,
+        /// Committee (or stakes) file to write.
         #[arg(long)]
         out: PathBuf,
         /// Folder for the members' secret key files.
         #[arg(long)]
         keys_dir: PathBuf,
     },
-    /// One member signs a message (a field element).
+    /// Mithril: register the parties of a stakes file under STM parameters.
+    Register {
+        /// The stakes file (`tms committee --scheme mithril` writes one).
+        #[arg(long)]
+        stakes: PathBuf,
+        /// Parameter preset.
+        #[arg(long, value_enum)]
+        preset: Option<Preset>,
+        /// Number of lotteries m.
+        #[arg(long)]
+        m: Option<u64>,
+        /// Quorum k.
+        #[arg(long)]
+        k: Option<u64>,
+        /// phi_f as num/den (e.g. 1/5).
+        #[arg(long)]
+        phi_f: Option<String>,
+        /// Tree depth (default: the smallest that holds every party).
+        #[arg(long)]
+        depth: Option<usize>,
+        /// Registration file to write.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// One member signs a message.
     Sign {
+        /// The scheme.
+        #[arg(long, value_enum, default_value_t)]
+        scheme: Scheme,
         /// The member's secret key file.
         #[arg(long)]
         key: PathBuf,
-        /// The message: 0x-hex (big-endian) or decimal.
+        /// Mithril: the registration the signature (and its lotteries) are for.
         #[arg(long)]
-        message: String,
+        registration: Option<PathBuf>,
+        #[command(flatten)]
+        message: MessageArgs,
         /// Signature file to write.
         #[arg(long)]
         out: PathBuf,
     },
     /// Check signatures and aggregate them into a certificate.
     Certify {
-        /// The committee file.
+        /// The scheme.
+        #[arg(long, value_enum, default_value_t)]
+        scheme: Scheme,
+        /// The committee (Mithril: registration) file.
         #[arg(long)]
         committee: PathBuf,
-        /// The message every signature must be on.
-        #[arg(long)]
-        message: String,
+        #[command(flatten)]
+        message: MessageArgs,
         /// Certificate file to write.
         #[arg(long)]
         out: PathBuf,
@@ -138,17 +228,27 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
-    /// Proving and verifying keys for a committee's size and mode.
+    /// Proving and verifying keys for a committee's (or registration's) circuit; prints the
+    /// verifying key's fingerprint.
     Keygen {
-        /// The committee file (its size fixes the circuit).
+        /// The scheme.
+        #[arg(long, value_enum, default_value_t)]
+        scheme: Scheme,
+        /// The committee (Mithril: registration) file; its size fixes the circuit.
         #[arg(long)]
         committee: PathBuf,
-        /// Commitment mode.
+        /// Schnorr ATMS: commitment mode.
         #[arg(long, value_enum, default_value = "flat")]
         mode: Mode,
-        /// Signer slots (Merkle mode).
+        /// Schnorr ATMS: signer slots (Merkle mode).
         #[arg(long)]
         slots: Option<usize>,
+        /// BLS ATMS: non-signer slots (default half the committee).
+        #[arg(long)]
+        capacity: Option<usize>,
+        /// Mithril: signer slots (default the quorum k).
+        #[arg(long)]
+        signer_slots: Option<usize>,
         /// KZG parameters.
         #[arg(long)]
         params: PathBuf,
@@ -159,17 +259,20 @@ enum Command {
         #[arg(long)]
         vk: PathBuf,
     },
-    /// Prove that a certificate meets a threshold.
+    /// Prove that a certificate meets a threshold (Mithril: the registration's quorum).
     Prove {
-        /// The committee file.
+        /// The scheme.
+        #[arg(long, value_enum, default_value_t)]
+        scheme: Scheme,
+        /// The committee (Mithril: registration) file.
         #[arg(long)]
         committee: PathBuf,
         /// The certificate file.
         #[arg(long)]
         certificate: PathBuf,
-        /// The threshold t (at least t valid signatures).
+        /// ATMS: the threshold t (at least t valid signatures).
         #[arg(long)]
-        threshold: u64,
+        threshold: Option<u64>,
         /// KZG parameters.
         #[arg(long)]
         params: PathBuf,
@@ -179,24 +282,45 @@ enum Command {
         /// Proof file to write.
         #[arg(long)]
         proof: PathBuf,
-        /// Public-inputs file to write.
+        /// The statement file to write (for the verifier to compare, never to trust).
         #[arg(long)]
         public: PathBuf,
     },
-    /// Verify a proof against its public inputs.
+    /// Verify a proof against the statement built from what the verifier trusts: the committee
+    /// (or its commitment) and the message bytes.
     Verify {
+        /// The scheme.
+        #[arg(long, value_enum, default_value_t)]
+        scheme: Scheme,
         /// KZG parameters.
         #[arg(long)]
         params: PathBuf,
         /// Verifying key file.
         #[arg(long)]
         vk: PathBuf,
-        /// Public-inputs file.
-        #[arg(long)]
-        public: PathBuf,
         /// Proof file.
         #[arg(long)]
         proof: PathBuf,
+        /// The trusted committee (Mithril: registration) file.
+        #[arg(long, conflicts_with = "commitment")]
+        committee: Option<PathBuf>,
+        /// Or the trusted commitment (ATMS: the committee commitment or digest), 0x-hex.
+        #[arg(long)]
+        commitment: Option<String>,
+        #[command(flatten)]
+        message: MessageArgs,
+        /// ATMS: the threshold required (default: the prover's statement's, which is printed).
+        #[arg(long)]
+        threshold: Option<u64>,
+        /// The prover's statement file: refused if it differs from the trusted statement.
+        #[arg(long)]
+        public: Option<PathBuf>,
+        /// The verifying key file's expected SHA-256 (as keygen printed it).
+        #[arg(long)]
+        vk_fingerprint: Option<String>,
+        /// Regenerate the verifying key from its shape and the parameters, and compare.
+        #[arg(long)]
+        regenerate_vk: bool,
     },
     /// Hash field elements as the circuits do (for tooling that must match commitments).
     Hash {
@@ -206,12 +330,159 @@ enum Command {
         /// The mode.
         #[arg(long, value_enum)]
         mode: HashMode,
-        /// Field elements: 0x-hex (big-endian) or decimal.
+        /// Field elements: 0x-hex (64 digits, big-endian) or decimal, below r.
         #[arg(required = true)]
         inputs: Vec<String>,
     },
-    /// The main job on an embedded committee: keys, signatures, certificate, proof, verification.
-    Demo,
+    /// The main job on an embedded default: keys, signatures, certificate, proof, verification.
+    Demo {
+        /// The scheme (default: the fast Schnorr ATMS demo).
+        #[arg(long, value_enum, default_value_t)]
+        scheme: Scheme,
+    },
+}
+
+fn run(command: Command) -> Result<()> {
+    match command {
+        Command::Committee {
+            scheme,
+            size,
+            seed,
+            stake,
+            out,
+            keys_dir,
+        } => match scheme {
+            Scheme::SchnorrAtms => schnorr::committee(size as usize, seed, &out, &keys_dir),
+            Scheme::BlsAtms => bls::committee(size as usize, seed, &out, &keys_dir),
+            Scheme::Mithril => mithril::committee(size as usize, seed, stake, &out, &keys_dir),
+        },
+        Command::Register {
+            stakes,
+            preset,
+            m,
+            k,
+            phi_f,
+            depth,
+            out,
+        } => {
+            let params = mithril::parameters(preset, m, k, phi_f.as_deref())?;
+            mithril::register(&stakes, params, depth, &out)
+        }
+        Command::Sign {
+            scheme,
+            key,
+            registration,
+            message,
+            out,
+        } => {
+            let bytes = message.bytes()?;
+            match (scheme, registration) {
+                (Scheme::SchnorrAtms, None) => schnorr::sign(&key, &bytes, &out),
+                (Scheme::BlsAtms, None) => bls::sign(&key, &bytes, &out),
+                (Scheme::Mithril, Some(reg)) => mithril::sign(&reg, &key, &bytes, &out),
+                (Scheme::Mithril, None) => Err(usage("--scheme mithril needs --registration")),
+                (_, Some(_)) => Err(usage("--registration applies to --scheme mithril only")),
+            }
+        }
+        Command::Certify {
+            scheme,
+            committee,
+            message,
+            out,
+            signatures,
+        } => {
+            let bytes = message.bytes()?;
+            match scheme {
+                Scheme::SchnorrAtms => schnorr::certify(&committee, &bytes, &out, &signatures),
+                Scheme::BlsAtms => bls::certify(&committee, &bytes, &out, &signatures),
+                Scheme::Mithril => mithril::certify(&committee, &bytes, &out, &signatures),
+            }
+        }
+        Command::Setup {
+            k,
+            ptau,
+            halo2,
+            insecure_test: _,
+            out,
+        } => commands::setup(k, ptau.as_deref(), halo2.as_deref(), &out),
+        Command::Keygen {
+            scheme,
+            committee,
+            mode,
+            slots,
+            capacity,
+            signer_slots,
+            params,
+            pk,
+            vk,
+        } => match scheme {
+            Scheme::SchnorrAtms => schnorr::keygen(&committee, mode, slots, &params, &pk, &vk),
+            Scheme::BlsAtms => bls::keygen(&committee, capacity, &params, &pk, &vk),
+            Scheme::Mithril => mithril::keygen(&committee, signer_slots, &params, &pk, &vk),
+        },
+        Command::Prove {
+            scheme,
+            committee,
+            certificate,
+            threshold,
+            params,
+            pk,
+            proof,
+            public,
+        } => match (scheme, threshold) {
+            (Scheme::SchnorrAtms, Some(t)) => {
+                schnorr::prove(&committee, &certificate, t, &params, &pk, &proof, &public)
+            }
+            (Scheme::BlsAtms, Some(t)) => {
+                bls::prove(&committee, &certificate, t, &params, &pk, &proof, &public)
+            }
+            (Scheme::Mithril, None) => {
+                mithril::prove(&committee, &certificate, &params, &pk, &proof, &public)
+            }
+            (Scheme::Mithril, Some(_)) => Err(usage(
+                "--threshold: a Mithril certificate proves the registration's quorum k",
+            )),
+            (_, None) => Err(usage("--threshold: give the threshold t to prove")),
+        },
+        Command::Verify {
+            scheme,
+            params,
+            vk,
+            proof,
+            committee,
+            commitment,
+            message,
+            threshold,
+            public,
+            vk_fingerprint,
+            regenerate_vk,
+        } => {
+            let args = VerifyArgs {
+                scheme,
+                params,
+                vk,
+                proof,
+                committee,
+                commitment,
+                message: message.bytes()?,
+                threshold,
+                public,
+                vk_fingerprint,
+                regenerate_vk,
+            };
+            match scheme {
+                Scheme::SchnorrAtms => schnorr::verify(&args),
+                Scheme::BlsAtms => bls::verify(&args),
+                Scheme::Mithril => mithril::verify(&args),
+            }
+        }
+        Command::Hash { hash, mode, inputs } => commands::hash(hash, mode, &inputs),
+        Command::Demo { scheme } => match scheme {
+            Scheme::SchnorrAtms => schnorr::demo(),
+            Scheme::BlsAtms => bls::demo(),
+            Scheme::Mithril => mithril::demo(),
+        },
+    }
 }
 
 fn main() -> ExitCode {
@@ -221,63 +492,7 @@ fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .init();
     let cli = Cli::parse();
-    let result = match cli.command {
-        Command::Committee {
-            scheme: _,
-            size,
-            seed,
-            out,
-            keys_dir,
-        } => commands::committee(size, seed, &out, &keys_dir),
-        Command::Sign { key, message, out } => commands::sign(&key, &message, &out),
-        Command::Certify {
-            committee,
-            message,
-            out,
-            signatures,
-        } => commands::certify(&committee, &message, &out, &signatures),
-        Command::Setup {
-            k,
-            ptau,
-            halo2,
-            insecure_test: _,
-            out,
-        } => commands::setup(k, ptau.as_deref(), halo2.as_deref(), &out),
-        Command::Keygen {
-            committee,
-            mode,
-            slots,
-            params,
-            pk,
-            vk,
-        } => commands::keygen(&committee, mode, slots, &params, &pk, &vk),
-        Command::Prove {
-            committee,
-            certificate,
-            threshold,
-            params,
-            pk,
-            proof,
-            public,
-        } => commands::prove(
-            &committee,
-            &certificate,
-            threshold,
-            &params,
-            &pk,
-            &proof,
-            &public,
-        ),
-        Command::Verify {
-            params,
-            vk,
-            public,
-            proof,
-        } => commands::verify(&params, &vk, &public, &proof),
-        Command::Hash { hash, mode, inputs } => commands::hash(hash, mode, &inputs),
-        Command::Demo => commands::demo(),
-    };
-    match result {
+    match run(cli.command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");

@@ -44,6 +44,20 @@ fn fails(dir: &Path, args: &[&str], needle: &str, output: Option<&str>) {
     }
 }
 
+/// Runs `tms` with `args` (each a whitespace-free word) given as one string.
+fn ok_s(dir: &Path, args: &str) -> String {
+    ok(dir, &args.split_whitespace().collect::<Vec<_>>())
+}
+
+fn fails_s(dir: &Path, args: &str, needle: &str, output: Option<&str>) {
+    fails(
+        dir,
+        &args.split_whitespace().collect::<Vec<_>>(),
+        needle,
+        output,
+    )
+}
+
 fn workdir(name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
     let _ = std::fs::remove_dir_all(&dir);
@@ -51,220 +65,189 @@ fn workdir(name: &str) -> PathBuf {
     dir
 }
 
-#[test]
-fn full_flow_proves_and_verifies() {
-    let d = workdir("cli-flow");
-    ok(
-        &d,
-        &[
-            "committee",
-            "--size",
-            "4",
-            "--seed",
-            "7",
-            "--out",
-            "committee.json",
-            "--keys-dir",
-            "keys",
-        ],
-    );
-    ok(
-        &d,
-        &[
-            "sign",
-            "--key",
-            "keys/member-0.json",
-            "--message",
-            "1234",
-            "--out",
-            "s0.json",
-        ],
-    );
-    ok(
-        &d,
-        &[
-            "sign",
-            "--key",
-            "keys/member-2.json",
-            "--message",
-            "1234",
-            "--out",
-            "s2.json",
-        ],
-    );
-    ok(
-        &d,
-        &[
-            "certify",
-            "--committee",
-            "committee.json",
-            "--message",
-            "1234",
-            "--out",
-            "cert.json",
-            "s0.json",
-            "s2.json",
-        ],
-    );
-    ok(
-        &d,
-        &[
-            "setup",
-            "--k",
-            "15",
-            "--insecure-test",
-            "--out",
-            "params.srs",
-        ],
-    );
-    ok(
-        &d,
-        &[
-            "keygen",
-            "--committee",
-            "committee.json",
-            "--params",
-            "params.srs",
-            "--pk",
-            "atms.pk",
-            "--vk",
-            "atms.vk",
-        ],
-    );
-    let prove = [
-        "prove",
-        "--committee",
-        "committee.json",
-        "--certificate",
-        "cert.json",
-        "--threshold",
-        "2",
-        "--params",
-        "params.srs",
-        "--pk",
-        "atms.pk",
-        "--proof",
-        "proof.bin",
-        "--public",
-        "public.json",
-    ];
-    ok(&d, &prove);
-    let out = ok(
-        &d,
-        &[
-            "verify",
-            "--params",
-            "params.srs",
-            "--vk",
-            "atms.vk",
-            "--public",
-            "public.json",
-            "--proof",
-            "proof.bin",
-        ],
-    );
-    assert!(out.starts_with("verified: at least 2 of 4"), "{out}");
+const MSG: &str = "0x636f6d6d6974746565206365727469666963617465"; // "committee certificate"
+const PTAU: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/vectors/pot10_tms_test.ptau"
+);
 
-    // The same proof against a stronger claim fails.
-    let public = std::fs::read_to_string(d.join("public.json")).unwrap();
-    std::fs::write(
-        d.join("public3.json"),
-        public.replace("\"threshold\": 2", "\"threshold\": 3"),
-    )
-    .unwrap();
-    fails(
+/// A committee of 4 in `dir` (keys in `dir/keys`), members `signers` signing [`MSG`], a
+/// certificate `cert.json`.
+fn schnorr_certificate(dir: &Path, seed: u64, signers: &[usize]) {
+    ok_s(
+        dir,
+        &format!("committee --size 4 --seed {seed} --out committee.json --keys-dir keys"),
+    );
+    let mut sigs = vec![];
+    for i in signers {
+        ok_s(
+            dir,
+            &format!("sign --key keys/member-{i}.json --message {MSG} --out s{i}.json"),
+        );
+        sigs.push(format!("s{i}.json"));
+    }
+    ok_s(
+        dir,
+        &format!(
+            "certify --committee committee.json --message {MSG} --out cert.json {}",
+            sigs.join(" ")
+        ),
+    );
+}
+
+#[test]
+fn schnorr_flow_verifies_only_the_trusted_statement() {
+    let d = workdir("cli-flow");
+    schnorr_certificate(&d, 7, &[0, 2]);
+    ok_s(&d, "setup --k 13 --insecure-test --out params.srs");
+    let keygen = ok_s(
         &d,
-        &[
-            "verify",
-            "--params",
-            "params.srs",
-            "--vk",
-            "atms.vk",
-            "--public",
-            "public3.json",
-            "--proof",
-            "proof.bin",
-        ],
+        "keygen --committee committee.json --params params.srs --pk atms.pk --vk atms.vk",
+    );
+    let fp = keygen.trim().rsplit(' ').next().unwrap().to_string();
+    assert_eq!(fp.len(), 64, "{keygen}");
+    let prove = "prove --committee committee.json --certificate cert.json --threshold 2 \
+                 --params params.srs --pk atms.pk --proof proof.bin --public public.json";
+    ok_s(&d, prove);
+    let verify = format!(
+        "verify --params params.srs --vk atms.vk --proof proof.bin --committee committee.json \
+         --message {MSG}"
+    );
+    let out = ok_s(
+        &d,
+        &format!("{verify} --public public.json --vk-fingerprint {fp}"),
+    );
+    assert!(
+        out.starts_with("verified (schnorr-atms): at least 2 of 4 committee members signed"),
+        "{out}"
+    );
+    let stderr = tms(
+        &d,
+        &format!("{verify} --threshold 2")
+            .split_whitespace()
+            .collect::<Vec<_>>(),
+    )
+    .stderr;
+    assert!(
+        String::from_utf8_lossy(&stderr).contains("INSECURE"),
+        "verify warns about test parameters"
+    );
+    ok_s(&d, &format!("{verify} --threshold 2 --regenerate-vk"));
+
+    // A stronger claim than proved, another message, another committee: rejected.
+    fails_s(
+        &d,
+        &format!("{verify} --threshold 3"),
         "does not verify",
+        None,
+    );
+    fails_s(
+        &d,
+        &format!("{verify} --threshold 3 --public public.json"),
+        "public.json: threshold 2 differs from --threshold 3",
+        None,
+    );
+    fails_s(
+        &d,
+        &verify
+            .replace(MSG, "0x00")
+            .replace("--message", "--threshold 2 --message"),
+        "does not verify",
+        None,
+    );
+    fails_s(
+        &d,
+        &format!("{} --public public.json", verify.replace(MSG, "0x00")),
+        "public.json: message",
+        None,
+    );
+    fails_s(
+        &d,
+        &format!("{verify} --threshold 2 --vk-fingerprint {}", "0".repeat(64)),
+        "differs from --vk-fingerprint",
+        None,
+    );
+    fails_s(&d, &verify, "give --threshold", None);
+
+    // The attack of issue 13: a prover's own committee, all of it signing, proved with the
+    // honest proving key (keys depend only on n) and its own statement file.
+    let evil = d.join("evil");
+    std::fs::create_dir_all(&evil).unwrap();
+    schnorr_certificate(&evil, 666, &[0, 1, 2, 3]);
+    for f in ["params.srs", "params.srs.sha256", "atms.pk", "atms.vk"] {
+        std::fs::copy(d.join(f), evil.join(f)).unwrap();
+    }
+    ok_s(&evil, &prove.replace("--threshold 2", "--threshold 4"));
+    std::fs::copy(d.join("committee.json"), evil.join("honest.json")).unwrap();
+    let attack = format!(
+        "verify --params params.srs --vk atms.vk --proof proof.bin --committee honest.json \
+         --message {MSG}"
+    );
+    fails_s(
+        &evil,
+        &format!("{attack} --public public.json"),
+        "public.json: commitment",
+        None,
+    );
+    fails_s(
+        &evil,
+        &format!("{attack} --threshold 4"),
+        "does not verify",
+        None,
+    );
+    ok_s(
+        &evil,
+        &format!("{attack} --threshold 4").replace("honest.json", "committee.json"),
+    );
+
+    // A verifying key whose header was edited: refused by the fingerprint, and by regeneration.
+    let mut vk = std::fs::read(d.join("atms.vk")).unwrap();
+    let pos = vk.windows(4).position(|w| w == b"\"n\":").unwrap();
+    vk[pos + 4] = b'5';
+    std::fs::write(d.join("edited.vk"), &vk).unwrap();
+    fails_s(
+        &d,
+        &format!(
+            "{} --threshold 2 --vk-fingerprint {fp}",
+            verify.replace("atms.vk", "edited.vk")
+        ),
+        "differs from --vk-fingerprint",
         None,
     );
 
     // Threshold above what the certificate has, and above n.
-    let mut p = prove;
-    p[6] = "3";
-    p[12] = "p3.bin";
-    fails(
+    fails_s(
         &d,
-        &p,
+        &prove
+            .replace("--threshold 2", "--threshold 3")
+            .replace("proof.bin", "p3.bin"),
         "2 valid signatures are below the threshold 3",
         Some("p3.bin"),
     );
-    p[6] = "5";
-    fails(
+    fails_s(
         &d,
-        &p,
+        &prove
+            .replace("--threshold 2", "--threshold 5")
+            .replace("proof.bin", "p3.bin"),
         "--threshold: threshold 5 is above the 4 signature slots",
         Some("p3.bin"),
     );
 
-    // Parameters too small for the circuit.
-    let ptau = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/vectors/pot10_tms_test.ptau"
-    );
-    ok(
-        &d,
-        &["setup", "--k", "10", "--ptau", ptau, "--out", "small.srs"],
-    );
+    // Parameters: a ceremony file, halo2's format cut down, too small, fewer powers, changed.
+    ok_s(&d, &format!("setup --k 10 --ptau {PTAU} --out small.srs"));
     assert!(d.join("small.srs.sha256").exists());
-    // halo2's raw format, cut down from 2^15 to 2^10 rows.
-    ok(
+    ok_s(&d, "setup --k 10 --halo2 params.srs --out cut.srs");
+    fails_s(
         &d,
-        &[
-            "setup",
-            "--k",
-            "10",
-            "--halo2",
-            "params.srs",
-            "--out",
-            "cut.srs",
-        ],
-    );
-    fails(
-        &d,
-        &[
-            "setup",
-            "--k",
-            "16",
-            "--halo2",
-            "params.srs",
-            "--out",
-            "more.srs",
-        ],
-        "2^16 are needed",
+        "setup --k 14 --halo2 params.srs --out more.srs",
+        "2^14 are needed",
         Some("more.srs"),
     );
-    fails(
+    let small_keygen = "keygen --committee committee.json --params small.srs --pk x.pk --vk x.vk";
+    fails_s(&d, small_keygen, "parameters too small", Some("x.pk"));
+    fails_s(
         &d,
-        &[
-            "keygen",
-            "--committee",
-            "committee.json",
-            "--params",
-            "small.srs",
-            "--pk",
-            "x.pk",
-            "--vk",
-            "x.vk",
-        ],
-        "parameters too small",
-        Some("x.pk"),
-    );
-
-    // A ceremony file with fewer powers than asked for; a parameters file that changed.
-    fails(
-        &d,
-        &["setup", "--k", "11", "--ptau", ptau, "--out", "big.srs"],
+        &format!("setup --k 11 --ptau {PTAU} --out big.srs"),
         "2^10 powers",
         Some("big.srs"),
     );
@@ -272,51 +255,26 @@ fn full_flow_proves_and_verifies() {
     let last = srs.len() - 1;
     srs[last] ^= 1;
     std::fs::write(d.join("small.srs"), srs).unwrap();
-    fails(
-        &d,
-        &[
-            "keygen",
-            "--committee",
-            "committee.json",
-            "--params",
-            "small.srs",
-            "--pk",
-            "x.pk",
-            "--vk",
-            "x.vk",
-        ],
-        "SHA-256 differs",
-        Some("x.pk"),
-    );
+    fails_s(&d, small_keygen, "SHA-256 differs", Some("x.pk"));
 
-    // A signature over another message.
-    ok(
+    // A signature over another message; a message given twice or not at all.
+    ok_s(
         &d,
-        &[
-            "sign",
-            "--key",
-            "keys/member-1.json",
-            "--message",
-            "99",
-            "--out",
-            "s1.json",
-        ],
+        "sign --key keys/member-1.json --message 0x99 --out s1.json",
     );
-    fails(
+    fails_s(
         &d,
-        &[
-            "certify",
-            "--committee",
-            "committee.json",
-            "--message",
-            "1234",
-            "--out",
-            "c.json",
-            "s0.json",
-            "s1.json",
-        ],
+        &format!("certify --committee committee.json --message {MSG} --out c.json s0.json s1.json"),
         "s1.json: signature over another message",
         Some("c.json"),
+    );
+    std::fs::write(d.join("msg.bin"), b"committee certificate").unwrap();
+    ok_s(
+        &d,
+        &format!(
+            "{} --threshold 2",
+            verify.replace(&format!("--message {MSG}"), "--message-file msg.bin")
+        ),
     );
 }
 
@@ -345,7 +303,7 @@ fn bad_inputs_are_named_without_panic_or_output() {
             "--key",
             "keys/member-0.json",
             "--message",
-            "5",
+            "0x05",
             "--out",
             "s0.json",
         ],
@@ -356,7 +314,7 @@ fn bad_inputs_are_named_without_panic_or_output() {
             "--committee",
             file,
             "--message",
-            "5",
+            "0x05",
             "--out",
             "c.json",
             "s0.json",
@@ -420,7 +378,7 @@ fn bad_inputs_are_named_without_panic_or_output() {
             "--key",
             "keys/nobody.json",
             "--message",
-            "5",
+            "0x05",
             "--out",
             "x.json",
         ],
@@ -438,7 +396,7 @@ fn bad_inputs_are_named_without_panic_or_output() {
             "--out",
             "x.json",
         ],
-        "--message must be",
+        "--message: 0x followed by hex digits",
         Some("x.json"),
     );
 }
@@ -460,5 +418,295 @@ fn hash_matches_the_library() {
         &["hash", "--hash", "poseidon", "--mode", "node", "1"],
         "exactly two",
         None,
+    );
+}
+
+#[test]
+fn field_elements_are_accepted_in_decimal_up_to_r_minus_one() {
+    let d = workdir("cli-field");
+    let r_minus_1 = "21888242871839275222246405745257275088548364400416034343698204186575808495616";
+    let hex = "0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000000";
+    let a = ok_s(
+        &d,
+        &format!("hash --hash poseidon --mode node {r_minus_1} 1"),
+    );
+    let b = ok_s(&d, &format!("hash --hash poseidon --mode node {hex} 1"));
+    assert_eq!(a, b);
+    let r = "21888242871839275222246405745257275088548364400416034343698204186575808495617";
+    fails_s(
+        &d,
+        &format!("hash --hash poseidon --mode node {r} 1"),
+        "not below",
+        None,
+    );
+}
+
+#[test]
+fn bls_registration_checks_keys_and_certificates() {
+    let d = workdir("cli-bls");
+    ok_s(
+        &d,
+        "committee --scheme bls-atms --size 4 --seed 5 --out committee.json --keys-dir keys",
+    );
+    for i in [0, 1, 3] {
+        ok_s(
+            &d,
+            &format!(
+                "sign --scheme bls-atms --key keys/member-{i}.json --message {MSG} --out s{i}.json"
+            ),
+        );
+    }
+    let out = ok_s(
+        &d,
+        &format!("certify --scheme bls-atms --committee committee.json --message {MSG} --out cert.json s0.json s1.json s3.json"),
+    );
+    assert!(out.starts_with("certificate with 3 signers"), "{out}");
+    let cert: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("cert.json")).unwrap()).unwrap();
+    assert_eq!(cert["signers"], serde_json::json!([0, 1, 3]));
+
+    // A Schnorr file given to a BLS command, and the other way round.
+    fails_s(
+        &d,
+        &format!("certify --committee committee.json --message {MSG} --out c.json s0.json"),
+        "committee.json: a \"bls-atms\" file, expected \"schnorr-atms\" (give --scheme bls-atms)",
+        Some("c.json"),
+    );
+
+    let committee = std::fs::read_to_string(d.join("committee.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&committee).unwrap();
+    let m = &v["members"];
+    let certify = |file: &str| {
+        format!("certify --scheme bls-atms --committee {file} --message {MSG} --out c.json s0.json")
+    };
+    // Member 1's proof of possession given for member 2: refused.
+    let swapped = committee.replace(
+        m[2]["proof_of_possession"].as_str().unwrap(),
+        m[1]["proof_of_possession"].as_str().unwrap(),
+    );
+    std::fs::write(d.join("pop.json"), swapped).unwrap();
+    fails_s(&d, &certify("pop.json"), "pop.json: ", Some("c.json"));
+    let out = tms(
+        &d,
+        &certify("pop.json").split_whitespace().collect::<Vec<_>>(),
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("possession"),
+        "{out:?}"
+    );
+    // A key registered twice (with its own valid proof).
+    let dup = committee
+        .replace(
+            m[3]["public_key"].as_str().unwrap(),
+            m[0]["public_key"].as_str().unwrap(),
+        )
+        .replace(
+            m[3]["proof_of_possession"].as_str().unwrap(),
+            m[0]["proof_of_possession"].as_str().unwrap(),
+        );
+    std::fs::write(d.join("dup.json"), dup).unwrap();
+    fails_s(
+        &d,
+        &certify("dup.json"),
+        "dup.json: committee members 0 and 3",
+        Some("c.json"),
+    );
+    // A signature on another message; a signer outside the committee.
+    ok_s(
+        &d,
+        "sign --scheme bls-atms --key keys/member-2.json --message 0x01 --out other.json",
+    );
+    fails_s(
+        &d,
+        &format!("certify --scheme bls-atms --committee committee.json --message {MSG} --out c.json s0.json other.json"),
+        "other.json: signature over another message",
+        Some("c.json"),
+    );
+    ok_s(
+        &d,
+        "committee --scheme bls-atms --size 2 --seed 9 --out outsiders.json --keys-dir out",
+    );
+    ok_s(
+        &d,
+        &format!("sign --scheme bls-atms --key out/member-0.json --message {MSG} --out x.json"),
+    );
+    fails_s(
+        &d,
+        &format!("certify --scheme bls-atms --committee committee.json --message {MSG} --out c.json x.json"),
+        "x.json: the signer is not a member",
+        Some("c.json"),
+    );
+}
+
+/// Minutes (a BN254 pairing in the circuit): `cargo test --release --test cli -- --ignored`.
+#[test]
+#[ignore = "keygen and proof of a BN254 pairing: minutes; see the README"]
+fn bls_flow_proves_and_verifies() {
+    let d = workdir("cli-bls-flow");
+    ok_s(
+        &d,
+        "committee --scheme bls-atms --size 4 --seed 5 --out committee.json --keys-dir keys",
+    );
+    for i in [0, 1, 3] {
+        ok_s(
+            &d,
+            &format!(
+                "sign --scheme bls-atms --key keys/member-{i}.json --message {MSG} --out s{i}.json"
+            ),
+        );
+    }
+    ok_s(
+        &d,
+        &format!("certify --scheme bls-atms --committee committee.json --message {MSG} --out cert.json s0.json s1.json s3.json"),
+    );
+    ok_s(&d, "setup --k 20 --insecure-test --out params.srs");
+    ok_s(&d, "keygen --scheme bls-atms --committee committee.json --capacity 2 --params params.srs --pk b.pk --vk b.vk");
+    ok_s(&d, "prove --scheme bls-atms --committee committee.json --certificate cert.json --threshold 3 --params params.srs --pk b.pk --proof proof.bin --public public.json");
+    let verify = format!(
+        "verify --scheme bls-atms --params params.srs --vk b.vk --proof proof.bin --committee committee.json --message {MSG}"
+    );
+    let out = ok_s(&d, &format!("{verify} --public public.json"));
+    assert!(
+        out.starts_with("verified (bls-atms): at least 3 of 4"),
+        "{out}"
+    );
+    fails_s(
+        &d,
+        &format!("{verify} --threshold 4"),
+        "does not verify",
+        None,
+    );
+    fails_s(
+        &d,
+        &verify
+            .replace(MSG, "0x00")
+            .replace("--message", "--threshold 3 --message"),
+        "does not verify",
+        None,
+    );
+}
+
+#[test]
+fn mithril_flow_registers_signs_proves_and_verifies() {
+    let d = workdir("cli-mithril");
+    ok_s(
+        &d,
+        "committee --scheme mithril --size 6 --seed 1 --out stakes.json --keys-dir keys",
+    );
+    let out = ok_s(
+        &d,
+        "register --stakes stakes.json --preset preprod --out registration.json",
+    );
+    assert!(out.contains("m = 100, k = 5, phi_f = 7/10"), "{out}");
+    let mut sigs = vec![];
+    for i in 0..6 {
+        let out = ok_s(
+            &d,
+            &format!("sign --scheme mithril --registration registration.json --key keys/member-{i}.json --message {MSG} --out s{i}.json"),
+        );
+        if out.contains("signature written") {
+            sigs.push(format!("s{i}.json"));
+        }
+    }
+    ok_s(
+        &d,
+        &format!("certify --scheme mithril --committee registration.json --message {MSG} --out cert.json {}", sigs.join(" ")),
+    );
+    ok_s(&d, "setup --k 15 --insecure-test --out params.srs");
+    ok_s(&d, "keygen --scheme mithril --committee registration.json --params params.srs --pk m.pk --vk m.vk");
+    ok_s(&d, "prove --scheme mithril --committee registration.json --certificate cert.json --params params.srs --pk m.pk --proof proof.bin --public public.json");
+    let verify = format!(
+        "verify --scheme mithril --params params.srs --vk m.vk --proof proof.bin --committee registration.json --message {MSG}"
+    );
+    let out = ok_s(&d, &format!("{verify} --public public.json"));
+    assert!(
+        out.starts_with("verified (mithril): 5 distinct lottery indices below m = 100"),
+        "{out}"
+    );
+    // Another message, another registration (other stakes), a claimed quorum other than k.
+    fails_s(&d, &verify.replace(MSG, "0x00"), "does not verify", None);
+    let stakes = std::fs::read_to_string(d.join("stakes.json")).unwrap();
+    std::fs::write(
+        d.join("stakes2.json"),
+        stakes.replacen("\"stake\": 1000", "\"stake\": 999", 1),
+    )
+    .unwrap();
+    ok_s(
+        &d,
+        "register --stakes stakes2.json --preset preprod --out other.json",
+    );
+    fails_s(
+        &d,
+        &format!(
+            "{} --public public.json",
+            verify.replace("registration.json", "other.json")
+        ),
+        "public.json: commitment",
+        None,
+    );
+    fails_s(
+        &d,
+        &verify.replace("registration.json", "other.json"),
+        "does not verify",
+        None,
+    );
+    fails_s(
+        &d,
+        &format!("{verify} --threshold 4"),
+        "the registration's quorum is k = 5",
+        None,
+    );
+    fails_s(
+        &d,
+        &verify.replace("--committee registration.json", "--commitment 0x01"),
+        "give the trusted --committee registration.json",
+        None,
+    );
+
+    // Bad registrations: a zero stake, a key twice, parameters out of range.
+    std::fs::write(
+        d.join("zero.json"),
+        stakes.replacen("\"stake\": 1000", "\"stake\": 0", 1),
+    )
+    .unwrap();
+    fails_s(
+        &d,
+        "register --stakes zero.json --preset preprod --out r.json",
+        "zero.json: ",
+        Some("r.json"),
+    );
+    fails_s(
+        &d,
+        "register --stakes stakes.json --m 10 --k 11 --phi-f 1/5 --out r.json",
+        "parameters",
+        Some("r.json"),
+    );
+    fails_s(
+        &d,
+        "register --stakes stakes.json --m 10 --k 5 --phi-f 6/5 --out r.json",
+        "parameters",
+        Some("r.json"),
+    );
+    fails_s(
+        &d,
+        "register --stakes stakes.json --out r.json",
+        "--preset",
+        Some("r.json"),
+    );
+    // A certificate whose signer slot names another party.
+    let cert = std::fs::read_to_string(d.join("cert.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&cert).unwrap();
+    let party = v["signers"][0]["party"].as_u64().unwrap();
+    let forged = cert.replacen(
+        &format!("\"party\": {party}"),
+        &format!("\"party\": {}", (party + 1) % 6),
+        1,
+    );
+    std::fs::write(d.join("forged.json"), forged).unwrap();
+    fails_s(
+        &d,
+        "prove --scheme mithril --committee registration.json --certificate forged.json --params params.srs --pk m.pk --proof p2.bin --public p2.json",
+        "forged.json: ",
+        Some("p2.bin"),
     );
 }

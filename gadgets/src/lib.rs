@@ -6,7 +6,7 @@
 //!
 //! | layer | module | what |
 //! |---|---|---|
-//! | 0 | [`GadgetError`], [`Fr`] | the error type and the circuit field |
+//! | 0 | [`GadgetError`], [`Fr`], [`message`] | the error type, the circuit field, message bytes to the field |
 //! | 1 | [`bank`] | the custom-gate bank: columns, the rows gadgets append, which gate a row enables |
 //! | 2 | [`hash`] | Poseidon and Rescue-Prime: native, on the generic gate (Poseidon), on custom round gates |
 //! | 2 | [`curve`] | Grumpkin: the generic-gate chip and the custom ladders (Straus, pair MSM, DLEQ) |
@@ -40,6 +40,7 @@ mod error;
 pub mod hash;
 pub mod hybrid;
 pub mod merkle;
+pub mod message;
 pub mod proving;
 pub mod reference;
 pub mod signature;

@@ -6,6 +6,9 @@ use tms_gadgets::GadgetError;
 /// Errors of the BLS ATMS crate.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum AtmsError {
+    /// A key file is malformed.
+    #[error("malformed key file: {0}")]
+    MalformedKeys(String),
     /// A committee needs at least two members.
     #[error("a committee needs at least 2 members, got {0}")]
     CommitteeTooSmall(usize),

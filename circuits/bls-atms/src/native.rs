@@ -21,7 +21,8 @@ pub const LIMB_BITS: usize = 88;
 pub const NUM_LIMBS: usize = 3;
 
 /// The hash of the committee tree (digests always use [`tms_gadgets::hash::PoseidonChip`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum NodeHash {
     /// Our one-permutation Poseidon ([`tms_gadgets::hash::PoseidonChip`]).
     Poseidon,

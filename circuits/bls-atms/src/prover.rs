@@ -1,20 +1,23 @@
 //! `setup / keygen / prove / verify`.
 
 use halo2_base::{
-    gates::circuit::{builder::BaseCircuitBuilder, BaseCircuitParams, CircuitBuilderStage},
+    gates::circuit::{builder::BaseCircuitBuilder, CircuitBuilderStage},
     halo2_proofs::{
         halo2curves::bn256::{Bn256, G1Affine},
-        plonk::{keygen_pk, keygen_vk, ProvingKey, VerifyingKey},
+        plonk::{keygen_pk, keygen_vk, VerifyingKey},
         poly::kzg::commitment::ParamsKZG,
     },
 };
 use rand::SeedableRng;
 use tms_gadgets::{
     proving::{
+        keys::{CircuitKeys, KeyedShape},
+        prove_shplonk, verify_shplonk,
+    },
+    proving::{
         params::kzg_params,
         stats::{CircuitStats, UNUSABLE_ROWS},
     },
-    proving::{prove_shplonk, verify_shplonk},
     signature::bls::{hash_to_g2, SecretKey, MESSAGE_DST},
     Fr,
 };
@@ -27,25 +30,10 @@ use crate::{
 };
 
 /// Proving and verifying keys of one circuit shape, with the layout the prover must reproduce.
-#[derive(Clone, Debug)]
-pub struct AtmsKeys {
-    /// The shape the keys are for.
-    pub shape: AtmsShape,
-    /// The proving key (contains the verifying key).
-    pub pk: ProvingKey<G1Affine>,
-    /// Column configuration.
-    pub config: BaseCircuitParams,
-    /// Where the virtual columns break into physical ones.
-    pub break_points: Vec<Vec<usize>>,
-    /// Cells, columns, k.
-    pub stats: CircuitStats,
-}
+pub type AtmsKeys = CircuitKeys<AtmsShape, BaseCircuitBuilder<Fr>>;
 
-impl AtmsKeys {
-    /// The verifying key.
-    pub fn vk(&self) -> &VerifyingKey<G1Affine> {
-        self.pk.get_vk()
-    }
+impl KeyedShape for AtmsShape {
+    const CIRCUIT: &'static str = "bls-atms";
 }
 
 /// KZG parameters for `2^k` rows.
@@ -105,13 +93,7 @@ pub fn keygen(params: &ParamsKZG<Bn256>, shape: AtmsShape) -> Result<AtmsKeys, A
     let stats = CircuitStats::of(&b, &config);
     let vk = keygen_vk(params, &b).map_err(|_| AtmsError::CircuitTooLarge(shape.k))?;
     let pk = keygen_pk(params, vk, &b).map_err(|_| AtmsError::CircuitTooLarge(shape.k))?;
-    Ok(AtmsKeys {
-        shape,
-        pk,
-        config,
-        break_points: b.break_points(),
-        stats,
-    })
+    Ok(AtmsKeys::new(shape, pk, config, b.break_points(), stats))
 }
 
 /// A proof that `witness.instance` holds.
@@ -156,4 +138,9 @@ pub fn verify_with_vk(
     } else {
         Err(AtmsError::ProofRejected)
     }
+}
+
+/// Reads a verifying key file: the shape and the key.
+pub fn read_vk(bytes: &[u8]) -> Result<(AtmsShape, VerifyingKey<G1Affine>), AtmsError> {
+    AtmsKeys::read_vk(bytes).map_err(AtmsError::MalformedKeys)
 }

@@ -17,7 +17,8 @@ use crate::{
 };
 
 /// How non-signers are proven to be committee leaves (see the crate docs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Strategy {
     /// One full path per non-signer slot (the ATMS note's strategy).
     Paths,
@@ -73,7 +74,7 @@ impl std::fmt::Display for Strategy {
 }
 
 /// The circuit's shape: everything keygen depends on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct AtmsShape {
     /// Committee size.
     pub n: usize,

@@ -5,9 +5,8 @@ use halo2_base::{
     gates::circuit::{builder::BaseCircuitBuilder, CircuitBuilderStage},
     halo2_proofs::{
         halo2curves::bn256::{Bn256, G1Affine},
-        plonk::{keygen_pk, keygen_vk, ProvingKey, VerifyingKey},
+        plonk::{keygen_pk, keygen_vk, VerifyingKey},
         poly::kzg::commitment::ParamsKZG,
-        SerdeFormat,
     },
 };
 use rand::{Rng, SeedableRng};
@@ -15,10 +14,10 @@ use rand_chacha::ChaCha20Rng;
 use tms_gadgets::{
     bank::CustomRegion,
     curve::{GrumpkinAffine, GrumpkinScalar},
-    hybrid::{HybridCircuit, HybridParams},
+    hybrid::HybridCircuit,
     merkle::MerklePath,
     proving::{
-        keys::{read_key_file, write_key_file, KeyHeader},
+        keys::{CircuitKeys, KeyedShape},
         prove_shplonk, verify_shplonk,
     },
     proving::{
@@ -80,26 +79,11 @@ fn keygen_witness(shape: MithrilShape) -> Result<MithrilWitness, MithrilError> {
     })
 }
 
-/// Proving and verifying keys of one shape, with the layout the prover must reproduce.
-#[derive(Clone, Debug)]
-pub struct MithrilKeys {
-    /// The shape the keys are for.
-    pub shape: MithrilShape,
-    /// The proving key (contains the verifying key).
-    pub pk: ProvingKey<G1Affine>,
-    /// Column configuration.
-    pub config: HybridParams,
-    /// Where the virtual columns break into physical ones.
-    pub break_points: Vec<Vec<usize>>,
-    /// Cells, columns, k.
-    pub stats: CircuitStats,
-}
+/// Proving and verifying keys of one circuit shape, with the layout the prover must reproduce.
+pub type MithrilKeys = CircuitKeys<MithrilShape, HybridCircuit>;
 
-impl MithrilKeys {
-    /// The verifying key.
-    pub fn vk(&self) -> &VerifyingKey<G1Affine> {
-        self.pk.get_vk()
-    }
+impl KeyedShape for MithrilShape {
+    const CIRCUIT: &'static str = "mithril";
 }
 
 /// KZG parameters for `2^k` rows.
@@ -186,13 +170,13 @@ pub fn keygen(params: &ParamsKZG<Bn256>, shape: MithrilShape) -> Result<MithrilK
     let stats = CircuitStats::of_hybrid(&circuit, &base);
     let vk = keygen_vk(params, &circuit).map_err(|_| MithrilError::CircuitTooLarge(shape.k))?;
     let pk = keygen_pk(params, vk, &circuit).map_err(|_| MithrilError::CircuitTooLarge(shape.k))?;
-    Ok(MithrilKeys {
+    Ok(MithrilKeys::new(
         shape,
         pk,
-        config: circuit.params(),
-        break_points: circuit.builder.break_points(),
+        circuit.params(),
+        circuit.builder.break_points(),
         stats,
-    })
+    ))
 }
 
 /// A proof that `witness.instance` holds.
@@ -423,64 +407,8 @@ pub fn measure_round_trip(
     })
 }
 
-const PK_FORMAT: &str = "tms-mithril-pk-v1";
-const VK_FORMAT: &str = "tms-mithril-vk-v1";
-
-fn split_header<'a>(
-    bytes: &'a [u8],
-    format: &str,
-) -> Result<(KeyHeader<MithrilShape>, &'a [u8]), MithrilError> {
-    read_key_file(bytes, format)
-        .map_err(|m| MithrilError::ShapeMismatch(format!("malformed key file: {m}")))
-}
-
-impl MithrilKeys {
-    /// The proving key file: a JSON header (shape, column configuration, break points) and
-    /// halo2's raw proving key.
-    pub fn pk_bytes(&self) -> Vec<u8> {
-        let header = self.header(PK_FORMAT);
-        write_key_file(&header, |out| self.pk.write(out, SerdeFormat::RawBytes))
-    }
-
-    /// The verifying key file: the same header and halo2's raw verifying key.
-    pub fn vk_bytes(&self) -> Vec<u8> {
-        let header = self.header(VK_FORMAT);
-        write_key_file(&header, |out| self.vk().write(out, SerdeFormat::RawBytes))
-    }
-
-    fn header(&self, format: &str) -> KeyHeader<MithrilShape> {
-        KeyHeader {
-            format: format.into(),
-            shape: self.shape,
-            config: self.config.clone(),
-            break_points: self.break_points.clone(),
-        }
-    }
-
-    /// Reads a proving key file.
-    pub fn from_pk_bytes(bytes: &[u8]) -> Result<Self, MithrilError> {
-        let (header, mut body) = split_header(bytes, PK_FORMAT)?;
-        let pk = ProvingKey::read::<_, HybridCircuit>(
-            &mut body,
-            SerdeFormat::RawBytes,
-            header.config.clone(),
-        )
-        .map_err(|e| MithrilError::ShapeMismatch(format!("malformed proving key: {e}")))?;
-        Ok(Self {
-            shape: header.shape,
-            pk,
-            config: header.config,
-            break_points: header.break_points,
-            stats: CircuitStats::default(),
-        })
-    }
-}
-
 /// Reads a verifying key file: the shape and the key.
 pub fn read_vk(bytes: &[u8]) -> Result<(MithrilShape, VerifyingKey<G1Affine>), MithrilError> {
-    let (header, mut body) = split_header(bytes, VK_FORMAT)?;
-    let vk =
-        VerifyingKey::read::<_, HybridCircuit>(&mut body, SerdeFormat::RawBytes, header.config)
-            .map_err(|e| MithrilError::ShapeMismatch(format!("malformed verifying key: {e}")))?;
-    Ok((header.shape, vk))
+    MithrilKeys::read_vk(bytes)
+        .map_err(|m| MithrilError::ShapeMismatch(format!("malformed key file: {m}")))
 }

@@ -1,12 +1,12 @@
 //! What the circuit is given: its shape, the public statement ([`MithrilInstance`]) and the
 //! prover's witness ([`MithrilWitness`]), built from a registration and a certificate.
 
-use tms_gadgets::{curve::GrumpkinAffine, merkle::MerklePath, Fr};
+use tms_gadgets::{curve::GrumpkinAffine, merkle::MerklePath, message::message_to_field, Fr};
 
 use crate::{
     error::MithrilError,
     native::{
-        registration::RegistrationCommitment,
+        registration::{Registration, RegistrationCommitment},
         signature::{coordinates, hash_to_grumpkin, UniqueSignature},
         stm::{Certificate, IndexSlot},
     },
@@ -57,6 +57,15 @@ pub struct MithrilInstance {
 }
 
 impl MithrilInstance {
+    /// The statement a verifier builds from what it trusts: the registration and the message
+    /// bytes (the application message is `keccak-256(bytes) mod r`, [`tms_gadgets::message`]).
+    pub fn from_trusted(registration: &Registration, message: &[u8]) -> Self {
+        Self {
+            commitment: registration.commitment(),
+            message: message_to_field(message),
+        }
+    }
+
     /// Offset of the registration digest in the instance column.
     pub const DIGEST: usize = 0;
     /// Offset of the message.

@@ -4,17 +4,16 @@ use halo2_base::{
     gates::circuit::{builder::BaseCircuitBuilder, CircuitBuilderStage},
     halo2_proofs::{
         halo2curves::bn256::{Bn256, G1Affine},
-        plonk::{keygen_pk, keygen_vk, ProvingKey, VerifyingKey},
+        plonk::{keygen_pk, keygen_vk, VerifyingKey},
         poly::kzg::commitment::ParamsKZG,
-        SerdeFormat,
     },
 };
 use rand::SeedableRng;
 use tms_gadgets::{
     bank::CustomRegion,
-    hybrid::{HybridCircuit, HybridParams},
+    hybrid::HybridCircuit,
     proving::{
-        keys::{read_key_file, write_key_file, KeyHeader},
+        keys::{CircuitKeys, KeyedShape},
         prove_shplonk, verify_shplonk,
     },
     proving::{
@@ -32,25 +31,10 @@ use crate::{
 };
 
 /// Proving and verifying keys of one circuit shape, with the layout the prover must reproduce.
-#[derive(Clone, Debug)]
-pub struct AtmsKeys {
-    /// The shape the keys are for.
-    pub shape: AtmsShape,
-    /// The proving key (contains the verifying key).
-    pub pk: ProvingKey<G1Affine>,
-    /// Column configuration.
-    pub config: HybridParams,
-    /// Where the virtual columns break into physical ones.
-    pub break_points: Vec<Vec<usize>>,
-    /// Cells, columns, k.
-    pub stats: CircuitStats,
-}
+pub type AtmsKeys = CircuitKeys<AtmsShape, HybridCircuit>;
 
-impl AtmsKeys {
-    /// The verifying key.
-    pub fn vk(&self) -> &VerifyingKey<G1Affine> {
-        self.pk.get_vk()
-    }
+impl KeyedShape for AtmsShape {
+    const CIRCUIT: &'static str = "schnorr-atms";
 }
 
 /// KZG parameters for `2^k` rows.
@@ -190,13 +174,13 @@ pub fn keygen(params: &ParamsKZG<Bn256>, shape: AtmsShape) -> Result<AtmsKeys, A
     let stats = CircuitStats::of_hybrid(&circuit, &base);
     let vk = keygen_vk(params, &circuit).map_err(|_| AtmsError::CircuitTooLarge(shape.k))?;
     let pk = keygen_pk(params, vk, &circuit).map_err(|_| AtmsError::CircuitTooLarge(shape.k))?;
-    Ok(AtmsKeys {
+    Ok(AtmsKeys::new(
         shape,
         pk,
-        config: circuit.params(),
-        break_points: circuit.builder.break_points(),
+        circuit.params(),
+        circuit.builder.break_points(),
         stats,
-    })
+    ))
 }
 
 /// A proof that `witness.instance` holds.
@@ -315,63 +299,7 @@ pub fn verify_with_vk(
     }
 }
 
-const PK_FORMAT: &str = "tms-schnorr-atms-pk-v2";
-const VK_FORMAT: &str = "tms-schnorr-atms-vk-v2";
-
-fn split_header<'a>(
-    bytes: &'a [u8],
-    format: &str,
-) -> Result<(KeyHeader<AtmsShape>, &'a [u8]), AtmsError> {
-    read_key_file(bytes, format).map_err(AtmsError::MalformedKeys)
-}
-
-impl AtmsKeys {
-    /// The proving key file: a JSON header (shape, column configuration, break points) and
-    /// halo2's raw proving key.
-    pub fn pk_bytes(&self) -> Vec<u8> {
-        let header = self.header(PK_FORMAT);
-        write_key_file(&header, |out| self.pk.write(out, SerdeFormat::RawBytes))
-    }
-
-    /// The verifying key file: the same header and halo2's raw verifying key.
-    pub fn vk_bytes(&self) -> Vec<u8> {
-        let header = self.header(VK_FORMAT);
-        write_key_file(&header, |out| self.vk().write(out, SerdeFormat::RawBytes))
-    }
-
-    fn header(&self, format: &str) -> KeyHeader<AtmsShape> {
-        KeyHeader {
-            format: format.into(),
-            shape: self.shape,
-            config: self.config.clone(),
-            break_points: self.break_points.clone(),
-        }
-    }
-
-    /// Reads a proving key file.
-    pub fn from_pk_bytes(bytes: &[u8]) -> Result<Self, AtmsError> {
-        let (header, mut body) = split_header(bytes, PK_FORMAT)?;
-        let pk = ProvingKey::read::<_, HybridCircuit>(
-            &mut body,
-            SerdeFormat::RawBytes,
-            header.config.clone(),
-        )
-        .map_err(|e| AtmsError::MalformedKeys(format!("proving key: {e}")))?;
-        Ok(Self {
-            shape: header.shape,
-            pk,
-            config: header.config,
-            break_points: header.break_points,
-            stats: CircuitStats::default(),
-        })
-    }
-}
-
 /// Reads a verifying key file: the shape and the key.
 pub fn read_vk(bytes: &[u8]) -> Result<(AtmsShape, VerifyingKey<G1Affine>), AtmsError> {
-    let (header, mut body) = split_header(bytes, VK_FORMAT)?;
-    let vk =
-        VerifyingKey::read::<_, HybridCircuit>(&mut body, SerdeFormat::RawBytes, header.config)
-            .map_err(|e| AtmsError::MalformedKeys(format!("verifying key: {e}")))?;
-    Ok((header.shape, vk))
+    AtmsKeys::read_vk(bytes).map_err(AtmsError::MalformedKeys)
 }

@@ -1,6 +1,8 @@
 //! What the circuit is given: its shape, the public statement and the prover's witness.
 
-use tms_gadgets::{hash::RescuePrime, signature::schnorr::Signature, Fr};
+use tms_gadgets::{
+    hash::RescuePrime, message::message_to_field, signature::schnorr::Signature, Fr,
+};
 
 use crate::{
     error::AtmsError,
@@ -88,6 +90,30 @@ impl AtmsInstance {
     /// The instance column, in offset order.
     pub fn to_public_inputs(&self) -> Vec<Fr> {
         vec![self.commitment, self.message, Fr::from(self.threshold)]
+    }
+
+    /// The statement a verifier builds from what it trusts: the committee (its commitment in
+    /// `shape`'s mode), the message bytes (signed as `keccak-256(bytes) mod r`,
+    /// [`tms_gadgets::message`]) and the threshold. Nothing comes from the prover.
+    pub fn from_trusted(
+        shape: &AtmsShape,
+        committee: &Committee,
+        message: &[u8],
+        threshold: u64,
+    ) -> Result<Self, AtmsError> {
+        if committee.keys().len() != shape.n {
+            return Err(AtmsError::CommitteeSize {
+                expected: shape.n,
+                got: committee.keys().len(),
+            });
+        }
+        let instance = Self {
+            commitment: committee.commitment(shape.mode),
+            message: message_to_field(message),
+            threshold,
+        };
+        instance.validate(shape)?;
+        Ok(instance)
     }
 
     /// Checks the statement is meaningful for `shape`: the threshold is at most the number of

@@ -1,27 +1,66 @@
-//! Key files: the header as JSON after its length (4 bytes, little-endian), then halo2's raw key.
-//! The header carries what is needed to read the key back and rebuild the layout the prover
-//! reproduces.
+//! Key files, one format for every circuit: the header as JSON after its length (4 bytes,
+//! little-endian), then halo2's raw key. The header carries what is needed to read the key back
+//! and rebuild the layout the prover reproduces: a format tag naming the circuit, its shape, the
+//! column configuration and halo2-base's break points.
+//!
+//! # What binds a key file
+//! The header is not authenticated by the body: a file whose header was edited may still parse.
+//! Two checks bind them, both for a verifier who did not make the key:
+//! - the [`fingerprint`] (SHA-256 of the whole file) that keygen prints, compared by whoever
+//!   receives the file (`tms verify --vk-fingerprint`);
+//! - regenerating the verifying key from the header's shape and comparing the bytes
+//!   (`tms verify --regenerate-vk`): keygen is deterministic, so an honest file is reproduced
+//!   exactly.
 
-use crate::hybrid::HybridParams;
+use std::marker::PhantomData;
 
-/// The header of a key file: a format tag, the circuit's shape, the column configuration and the
-/// break points: what is needed to read a key back and rebuild the layout the prover reproduces.
+use halo2_base::halo2_proofs::{
+    halo2curves::bn256::G1Affine,
+    plonk::{Circuit, ProvingKey, VerifyingKey},
+    SerdeFormat,
+};
+use serde::{de::DeserializeOwned, Serialize};
+use sha2::{Digest, Sha256};
+
+use super::stats::CircuitStats;
+use crate::Fr;
+
+/// The format version of every key file (3: one generic format for all circuits).
+pub const KEY_FORMAT_VERSION: u32 = 3;
+
+/// A circuit shape that names its key files: `tms-<CIRCUIT>-pk-v3`, `tms-<CIRCUIT>-vk-v3`.
+pub trait KeyedShape: Serialize + DeserializeOwned + Clone {
+    /// The circuit's name in the format tags (e.g. `schnorr-atms`).
+    const CIRCUIT: &'static str;
+}
+
+/// The header of a key file.
 #[derive(serde::Serialize, serde::Deserialize)]
-pub struct KeyHeader<S> {
-    /// The file's format tag (e.g. `tms-schnorr-atms-pk-v2`), checked on reading.
+pub struct KeyHeader<S, P> {
+    /// The file's format tag (e.g. `tms-schnorr-atms-pk-v3`), checked on reading.
     pub format: String,
     /// The circuit's shape.
     pub shape: S,
-    /// The column configuration.
-    pub config: HybridParams,
+    /// The column configuration (the circuit's `Params`).
+    pub config: P,
     /// halo2-base's break points.
     pub break_points: Vec<Vec<usize>>,
 }
 
-/// A key file: the header as JSON after its length (4 bytes, little-endian), then what `body`
-/// writes (halo2's raw key).
-pub fn write_key_file<S: serde::Serialize>(
-    header: &KeyHeader<S>,
+/// SHA-256 (hex) of a whole key file: what keygen prints and a verifier compares.
+pub fn fingerprint(file: &[u8]) -> String {
+    Sha256::digest(file)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+fn format_tag<S: KeyedShape>(kind: &str) -> String {
+    format!("tms-{}-{kind}-v{KEY_FORMAT_VERSION}", S::CIRCUIT)
+}
+
+fn write_key_file<S: Serialize, P: Serialize>(
+    header: &KeyHeader<S, P>,
     body: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>,
 ) -> Vec<u8> {
     let json = serde_json::to_vec(header).expect("header serializes");
@@ -31,18 +70,115 @@ pub fn write_key_file<S: serde::Serialize>(
     out
 }
 
-/// Splits a key file written by [`write_key_file`] into its header and body, checking the format
-/// tag; the error says what is malformed.
-pub fn read_key_file<'a, S: serde::de::DeserializeOwned>(
+/// Splits a key file into its header and body, checking the format tag; the error says what is
+/// malformed.
+fn read_key_file<'a, S: KeyedShape, P: DeserializeOwned>(
     bytes: &'a [u8],
-    format: &str,
-) -> Result<(KeyHeader<S>, &'a [u8]), String> {
-    let len = bytes.get(..4).ok_or("too short")?;
+    kind: &str,
+) -> Result<(KeyHeader<S, P>, &'a [u8]), String> {
+    let len = bytes.get(..4).ok_or("too short for a key file")?;
     let len = u32::from_le_bytes(len.try_into().expect("4 bytes")) as usize;
-    let json = bytes.get(4..4 + len).ok_or("truncated header")?;
-    let header: KeyHeader<S> = serde_json::from_slice(json).map_err(|e| format!("header: {e}"))?;
-    if header.format != format {
-        return Err(format!("expected a {format} file, found {}", header.format));
+    let json = bytes
+        .get(4..)
+        .and_then(|rest| rest.get(..len))
+        .ok_or("truncated header")?;
+    let header: KeyHeader<S, P> =
+        serde_json::from_slice(json).map_err(|e| format!("header: {e}"))?;
+    let expected = format_tag::<S>(kind);
+    if header.format != expected {
+        return Err(format!(
+            "expected a {expected} file, found {}",
+            header.format
+        ));
     }
     Ok((header, &bytes[4 + len..]))
+}
+
+/// Proving and verifying keys of one circuit shape, with the layout the prover must reproduce.
+#[derive(Clone, Debug)]
+pub struct CircuitKeys<S, C: Circuit<Fr>> {
+    /// The shape the keys are for.
+    pub shape: S,
+    /// The proving key (contains the verifying key).
+    pub pk: ProvingKey<G1Affine>,
+    /// Column configuration.
+    pub config: C::Params,
+    /// Where the virtual columns break into physical ones.
+    pub break_points: Vec<Vec<usize>>,
+    /// Cells, columns, k (not stored in key files: default after reading one).
+    pub stats: CircuitStats,
+    circuit: PhantomData<fn() -> C>,
+}
+
+impl<S: KeyedShape, C: Circuit<Fr>> CircuitKeys<S, C>
+where
+    C::Params: Serialize + DeserializeOwned + Clone,
+{
+    /// Keys made by keygen.
+    pub fn new(
+        shape: S,
+        pk: ProvingKey<G1Affine>,
+        config: C::Params,
+        break_points: Vec<Vec<usize>>,
+        stats: CircuitStats,
+    ) -> Self {
+        Self {
+            shape,
+            pk,
+            config,
+            break_points,
+            stats,
+            circuit: PhantomData,
+        }
+    }
+
+    /// The verifying key.
+    pub fn vk(&self) -> &VerifyingKey<G1Affine> {
+        self.pk.get_vk()
+    }
+
+    fn header(&self, kind: &str) -> KeyHeader<S, C::Params> {
+        KeyHeader {
+            format: format_tag::<S>(kind),
+            shape: self.shape.clone(),
+            config: self.config.clone(),
+            break_points: self.break_points.clone(),
+        }
+    }
+
+    /// The proving key file.
+    pub fn pk_bytes(&self) -> Vec<u8> {
+        write_key_file(&self.header("pk"), |out| {
+            self.pk.write(out, SerdeFormat::RawBytes)
+        })
+    }
+
+    /// The verifying key file: the same header and halo2's raw verifying key.
+    pub fn vk_bytes(&self) -> Vec<u8> {
+        write_key_file(&self.header("vk"), |out| {
+            self.vk().write(out, SerdeFormat::RawBytes)
+        })
+    }
+
+    /// Reads a proving key file.
+    pub fn from_pk_bytes(bytes: &[u8]) -> Result<Self, String> {
+        let (header, mut body) = read_key_file::<S, C::Params>(bytes, "pk")?;
+        let pk = ProvingKey::read::<_, C>(&mut body, SerdeFormat::RawBytes, header.config.clone())
+            .map_err(|e| format!("proving key: {e}"))?;
+        Ok(Self::new(
+            header.shape,
+            pk,
+            header.config,
+            header.break_points,
+            CircuitStats::default(),
+        ))
+    }
+
+    /// Reads a verifying key file: the shape and the key.
+    pub fn read_vk(bytes: &[u8]) -> Result<(S, VerifyingKey<G1Affine>), String> {
+        let (header, mut body) = read_key_file::<S, C::Params>(bytes, "vk")?;
+        let vk = VerifyingKey::read::<_, C>(&mut body, SerdeFormat::RawBytes, header.config)
+            .map_err(|e| format!("verifying key: {e}"))?;
+        Ok((header.shape, vk))
+    }
 }

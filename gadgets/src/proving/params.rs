@@ -34,7 +34,7 @@ use halo2_base::halo2_proofs::{
 use rand_chacha::{rand_core::SeedableRng, ChaCha20Rng};
 use sha2::{Digest, Sha256};
 
-use crate::GadgetError;
+use crate::{Fr, GadgetError};
 
 /// Hex SHA-256 of `bytes`.
 pub fn sha256_hex(bytes: &[u8]) -> String {
@@ -208,4 +208,15 @@ pub fn kzg_params(k: u32) -> ParamsKZG<Bn256> {
         }
     }
     params
+}
+
+/// Whether `params` were made from [`INSECURE_SEED`] (by [`kzg_params`] or `tms setup
+/// --insecure-test`), whatever their size: their `tau` is the first scalar that seed yields.
+pub fn is_insecure_test_params(params: &ParamsKZG<Bn256>) -> bool {
+    use halo2_base::halo2_proofs::{
+        halo2curves::group::Curve, poly::commitment::ParamsProver as _,
+    };
+    let tau = Fr::random(ChaCha20Rng::from_seed(INSECURE_SEED));
+    let g = params.get_g();
+    g.len() > 1 && g[1] == (G1Affine::generator() * tau).to_affine()
 }

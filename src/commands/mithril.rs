@@ -1,0 +1,616 @@
+//! SNARK-Mithril (stake-based certificates on Grumpkin unique signatures): keys and a stakes
+//! file (`committee`), registration, sign (plays the lotteries), certify (aggregates), keygen,
+//! prove, verify, demo.
+
+use std::{
+    path::{Path, PathBuf},
+    time::Instant,
+};
+
+use halo2_base::halo2_proofs::poly::commitment::Params;
+use mithril_snark::{
+    aggregate, keygen as m_keygen, prove as m_prove, read_vk, registration::Party,
+    signature::UniqueSignature, stm::SignerSlot, verify as native_verify, Certificate,
+    MithrilError, MithrilInstance, MithrilKeys, MithrilShape, MithrilWitness, Parameters, PhiF,
+    Registration, Signer, SingleSignature,
+};
+use serde::{Deserialize, Serialize};
+use tms_gadgets::{message::message_to_field, signature::schnorr::VerifyingKey};
+
+use super::{
+    check_params_k, check_statement, describe_message,
+    schnorr::{load_member, member_keys},
+    write_keys, write_proof, DemoClock, VerifyArgs,
+};
+use crate::{
+    formats::*,
+    io::{at, load_params, read_bytes, read_json, spinner, usage, write_json, CliError, Result},
+    Preset, Scheme,
+};
+
+const SCHEME: Scheme = Scheme::Mithril;
+/// The most halo2-base advice columns keygen accepts.
+const MAX_ADVICE_COLUMNS: usize = 32;
+/// The most parties a stakes file may list (mainnet has about 3,000 pools).
+const MAX_PARTIES: usize = 1 << 20;
+
+/// One party of a stakes or registration file.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct StakeEntry {
+    /// Compressed Grumpkin public key.
+    pub public_key: String,
+    /// Its stake (a positive integer).
+    pub stake: u64,
+}
+
+/// `stakes.json`: who holds how much stake.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct StakesFile {
+    /// Version and scheme.
+    #[serde(flatten)]
+    pub header: Header,
+    /// Parties in registration order.
+    pub parties: Vec<StakeEntry>,
+}
+
+/// The STM parameters as written in a registration file.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy)]
+pub struct ParamsEntry {
+    /// Lotteries.
+    pub m: u64,
+    /// Quorum.
+    pub k: u64,
+    /// `phi_f` as `"num/den"`.
+    pub phi_f: PhiFEntry,
+}
+
+/// `phi_f` as a fraction `num/den`.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy)]
+pub struct PhiFEntry {
+    /// Numerator.
+    pub num: u64,
+    /// Denominator.
+    pub den: u64,
+}
+
+/// `registration.json`: parameters, tree depth and parties; everything the commitment is
+/// recomputed from (targets come from the exact eligibility rule).
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct RegistrationFile {
+    /// Version and scheme.
+    #[serde(flatten)]
+    pub header: Header,
+    /// `m`, `k`, `phi_f`.
+    pub params: ParamsEntry,
+    /// Merkle tree depth.
+    pub depth: usize,
+    /// Parties in registration order.
+    pub parties: Vec<StakeEntry>,
+}
+
+/// A unique signature and the lottery indices it won.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct SignatureFile {
+    /// Version and scheme.
+    #[serde(flatten)]
+    pub header: Header,
+    /// Registration index of the signer.
+    pub party: usize,
+    /// The message bytes.
+    pub message: String,
+    /// The signature: `sigma`, the DLEQ proof `(A, B, s)`.
+    pub signature: UniqueSignatureEntry,
+    /// The won lottery indices, increasing.
+    pub indices: Vec<u64>,
+}
+
+/// A unique signature in a file.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct UniqueSignatureEntry {
+    /// `sigma = sk H_G(m)`.
+    pub sigma: String,
+    /// `A = k G`.
+    pub a: String,
+    /// `B = k H_G(m)`.
+    pub b: String,
+    /// `s = k + c sk`.
+    pub s: String,
+}
+
+/// One index slot of a certificate.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy)]
+pub struct IndexEntry {
+    /// The lottery index.
+    pub index: u64,
+    /// Position of its winner in `signers`.
+    pub signer: usize,
+}
+
+/// One signer of a certificate.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct SignerEntry {
+    /// Registration index.
+    pub party: usize,
+    /// Its unique signature.
+    pub signature: UniqueSignatureEntry,
+}
+
+/// `certificate.json` for SNARK-Mithril: `k` index slots over distinct signers.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct CertificateFile {
+    /// Version and scheme.
+    #[serde(flatten)]
+    pub header: Header,
+    /// The message bytes.
+    pub message: String,
+    /// Index slots, strictly increasing indices.
+    pub indices: Vec<IndexEntry>,
+    /// Signer slots, strictly increasing registration indices.
+    pub signers: Vec<SignerEntry>,
+}
+
+fn signature_entry(sig: &UniqueSignature) -> UniqueSignatureEntry {
+    UniqueSignatureEntry {
+        sigma: point_to_hex(&sig.sigma),
+        a: point_to_hex(&sig.a),
+        b: point_to_hex(&sig.b),
+        s: scalar_to_hex(&sig.s),
+    }
+}
+
+fn parse_signature(e: &UniqueSignatureEntry) -> std::result::Result<UniqueSignature, String> {
+    Ok(UniqueSignature {
+        sigma: grumpkin_from_hex(&e.sigma, "sigma")?,
+        a: grumpkin_from_hex(&e.a, "a")?,
+        b: grumpkin_from_hex(&e.b, "b")?,
+        s: scalar_from_hex(&e.s, "s")?,
+    })
+}
+
+fn parse_entries(path: &Path, parties: &[StakeEntry]) -> Result<Vec<(VerifyingKey, u64)>> {
+    if parties.len() > MAX_PARTIES {
+        return Err(at(path, format!("more than {MAX_PARTIES} parties")));
+    }
+    parties
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let key = grumpkin_from_hex(&p.public_key, &format!("party {i}'s key"))
+                .map_err(|e| at(path, e))?;
+            Ok((VerifyingKey(key), p.stake))
+        })
+        .collect()
+}
+
+/// Reads a registration file and rebuilds the registration (keys on the curve, positive stakes,
+/// no key twice, targets from the exact eligibility rule).
+pub fn load_registration(path: &Path) -> Result<Registration> {
+    let file: RegistrationFile = read_json(path, SCHEME)?;
+    let p = file.params;
+    let params = PhiF::new(p.phi_f.num, p.phi_f.den)
+        .and_then(|phi_f| Parameters::new(p.m, p.k, phi_f))
+        .map_err(|e| at(path, e))?;
+    if file.depth > tms_gadgets::merkle::MAX_DEPTH {
+        return Err(at(path, format!("depth {} is too large", file.depth)));
+    }
+    let entries = parse_entries(path, &file.parties)?;
+    Registration::with_depth(params, &entries, file.depth).map_err(|e| at(path, e))
+}
+
+/// `tms committee --scheme mithril`: keys, and a stakes file giving each `stake`.
+pub fn committee(
+    size: usize,
+    seed: Option<u64>,
+    stake: u64,
+    out: &Path,
+    keys_dir: &Path,
+) -> Result<()> {
+    if stake == 0 {
+        return Err(usage("--stake: stakes are positive"));
+    }
+    let sks = member_keys(SCHEME, size, seed, keys_dir)?;
+    let file = StakesFile {
+        header: Header::new(SCHEME),
+        parties: sks
+            .iter()
+            .map(|sk| StakeEntry {
+                public_key: point_to_hex(&sk.verifying_key().0),
+                stake,
+            })
+            .collect(),
+    };
+    write_json(out, &file)?;
+    println!(
+        "{size} parties with stake {stake} each written to {} (secret keys in {}; edit the stakes, then tms register)",
+        out.display(),
+        keys_dir.display()
+    );
+    Ok(())
+}
+
+/// The parameters of `--preset` or of explicit `--m`, `--k`, `--phi-f num/den`.
+pub fn parameters(
+    preset: Option<Preset>,
+    m: Option<u64>,
+    k: Option<u64>,
+    phi_f: Option<&str>,
+) -> Result<Parameters> {
+    match (preset, m, k, phi_f) {
+        (Some(Preset::Mainnet), None, None, None) => Ok(Parameters::MAINNET),
+        (Some(Preset::Preprod), None, None, None) => Ok(Parameters::PREPROD),
+        (None, Some(m), Some(k), Some(phi)) => {
+            let (num, den) = phi
+                .split_once('/')
+                .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)))
+                .ok_or_else(|| usage("--phi-f: a fraction num/den, e.g. 1/5"))?;
+            PhiF::new(num, den)
+                .and_then(|phi_f| Parameters::new(m, k, phi_f))
+                .map_err(|e| usage(format!("parameters: {e}")))
+        }
+        _ => Err(usage(
+            "give --preset mainnet|preprod, or all of --m, --k and --phi-f",
+        )),
+    }
+}
+
+/// `tms register`: a registration from a stakes file and parameters.
+pub fn register(stakes: &Path, params: Parameters, depth: Option<usize>, out: &Path) -> Result<()> {
+    let file: StakesFile = read_json(stakes, SCHEME)?;
+    let entries = parse_entries(stakes, &file.parties)?;
+    let registration = match depth {
+        Some(d) if d > tms_gadgets::merkle::MAX_DEPTH => {
+            return Err(usage(format!("--depth: {d} is too large")))
+        }
+        Some(d) => Registration::with_depth(params, &entries, d),
+        None => Registration::new(params, &entries),
+    }
+    .map_err(|e| match e {
+        MithrilError::ZeroStake(_)
+        | MithrilError::DuplicateKey(_)
+        | MithrilError::EmptyRegistration
+        | MithrilError::StakeOverflow => at(stakes, e),
+        other => usage(other),
+    })?;
+    let commitment = registration.commitment();
+    let out_file = RegistrationFile {
+        header: Header::new(SCHEME),
+        params: ParamsEntry {
+            m: params.m(),
+            k: params.k(),
+            phi_f: PhiFEntry {
+                num: params.phi_f().num(),
+                den: params.phi_f().den(),
+            },
+        },
+        depth: commitment.depth,
+        parties: file.parties,
+    };
+    write_json(out, &out_file)?;
+    println!(
+        "registration of {} parties (total stake {}, m = {}, k = {}, phi_f = {}/{}, depth {}) \
+         written to {}; digest {}",
+        registration.parties().len(),
+        registration.total_stake(),
+        params.m(),
+        params.k(),
+        params.phi_f().num(),
+        params.phi_f().den(),
+        commitment.depth,
+        out.display(),
+        fr_to_hex(&commitment.digest())
+    );
+    Ok(())
+}
+
+/// `tms sign --scheme mithril`: signs and plays the `m` lotteries.
+pub fn sign(registration_path: &Path, key: &Path, message: &[u8], out: &Path) -> Result<()> {
+    let registration = load_registration(registration_path)?;
+    let sk = load_member(SCHEME, key)?;
+    let signer = Signer::new(sk, &registration).map_err(|e| at(key, e))?;
+    let m = message_to_field(message);
+    match signer.sign(m).map_err(|e| at(key, e))? {
+        None => {
+            println!(
+                "party {} won no lottery index for this message: no signature to send",
+                signer.party()
+            );
+            Ok(())
+        }
+        Some(sig) => {
+            let file = SignatureFile {
+                header: Header::new(SCHEME),
+                party: sig.party,
+                message: bytes_to_hex(message),
+                signature: signature_entry(&sig.signature),
+                indices: sig.indices.clone(),
+            };
+            write_json(out, &file)?;
+            println!(
+                "party {} won {} of {} lottery indices; signature written to {}",
+                sig.party,
+                sig.indices.len(),
+                registration.params().m(),
+                out.display()
+            );
+            Ok(())
+        }
+    }
+}
+
+/// `tms certify --scheme mithril`: checks the signatures and aggregates `k` indices.
+pub fn certify(
+    registration_path: &Path,
+    message: &[u8],
+    out: &Path,
+    signatures: &[PathBuf],
+) -> Result<()> {
+    let registration = load_registration(registration_path)?;
+    let m = message_to_field(message);
+    let mut singles = Vec::with_capacity(signatures.len());
+    for path in signatures {
+        let file: SignatureFile = read_json(path, SCHEME)?;
+        super::schnorr::check_signed_message(path, &file.message, message)?;
+        let signature = parse_signature(&file.signature).map_err(|e| at(path, e))?;
+        let single = SingleSignature {
+            party: file.party,
+            signature,
+            indices: file.indices,
+        };
+        mithril_snark::stm::verify_single(&registration, m, &single).map_err(|e| at(path, e))?;
+        singles.push(single);
+    }
+    let cert = aggregate(&registration, m, &singles).map_err(usage)?;
+    let file = CertificateFile {
+        header: Header::new(SCHEME),
+        message: bytes_to_hex(message),
+        indices: cert
+            .indices
+            .iter()
+            .map(|s| IndexEntry {
+                index: s.index,
+                signer: s.signer,
+            })
+            .collect(),
+        signers: cert
+            .signers
+            .iter()
+            .map(|s| SignerEntry {
+                party: s.path.index,
+                signature: signature_entry(&s.signature),
+            })
+            .collect(),
+    };
+    write_json(out, &file)?;
+    println!(
+        "certificate with {} indices over {} signers written to {}",
+        cert.indices.len(),
+        cert.signers.len(),
+        out.display()
+    );
+    Ok(())
+}
+
+/// `tms keygen --scheme mithril`: `signer_slots` distinct signers (default: the quorum k, at
+/// most the number of parties).
+pub fn keygen(
+    registration_path: &Path,
+    signer_slots: Option<usize>,
+    params_path: &Path,
+    pk: &Path,
+    vk: &Path,
+) -> Result<()> {
+    let registration = load_registration(registration_path)?;
+    let params = load_params(params_path)?;
+    let k = registration.params().k() as usize;
+    let signer_slots = signer_slots.unwrap_or(k.min(registration.parties().len()));
+    let shape = MithrilShape {
+        signer_slots,
+        index_slots: k,
+        depth: registration.commitment().depth,
+        k: params.k(),
+    };
+    shape.validate().map_err(usage)?;
+    let needed = mithril_snark::min_k(&shape, MAX_ADVICE_COLUMNS).map_err(usage)?;
+    if params.k() < needed {
+        return Err(at(
+            params_path,
+            format!(
+                "parameters too small for this circuit: 2^{} rows, the circuit needs k >= {needed}",
+                params.k()
+            ),
+        ));
+    }
+    let bar = spinner("generating keys");
+    let keys = m_keygen(&params, shape).map_err(|e| at(params_path, e))?;
+    bar.finish_and_clear();
+    let fp = write_keys(pk, vk, &keys.pk_bytes(), &keys.vk_bytes())?;
+    println!(
+        "keys for quorum {k}, {signer_slots} signer slots, depth {} ({}) written to {} and {}; \
+         verifying key fingerprint {}",
+        shape.depth,
+        keys.stats,
+        pk.display(),
+        vk.display(),
+        fp
+    );
+    Ok(())
+}
+
+/// Rebuilds a certificate from its file against the registration.
+fn load_certificate(path: &Path, registration: &Registration) -> Result<(Vec<u8>, Certificate)> {
+    let file: CertificateFile = read_json(path, SCHEME)?;
+    let message = bytes_from_hex(&file.message, "message").map_err(|e| at(path, e))?;
+    let signers = file
+        .signers
+        .iter()
+        .map(|s| {
+            let party: Party = registration
+                .parties()
+                .get(s.party)
+                .cloned()
+                .ok_or_else(|| at(path, format!("party {} is not registered", s.party)))?;
+            Ok(SignerSlot {
+                party,
+                path: registration.path(s.party).map_err(|e| at(path, e))?,
+                signature: parse_signature(&s.signature).map_err(|e| at(path, e))?,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let indices = file
+        .indices
+        .iter()
+        .map(|s| mithril_snark::stm::IndexSlot {
+            index: s.index,
+            signer: s.signer,
+        })
+        .collect();
+    Ok((message, Certificate { indices, signers }))
+}
+
+/// `tms prove --scheme mithril`.
+pub fn prove(
+    registration_path: &Path,
+    certificate_path: &Path,
+    params_path: &Path,
+    pk_path: &Path,
+    proof_path: &Path,
+    public_path: &Path,
+) -> Result<()> {
+    let registration = load_registration(registration_path)?;
+    let params = load_params(params_path)?;
+    let keys = MithrilKeys::from_pk_bytes(&read_bytes(pk_path)?).map_err(|e| at(pk_path, e))?;
+    check_params_k(params_path, params.k(), keys.shape.k)?;
+    let (message, cert) = load_certificate(certificate_path, &registration)?;
+    let instance = MithrilInstance {
+        commitment: registration.commitment(),
+        message: message_to_field(&message),
+    };
+    // The native verifier first: a bad certificate fails here with its reason.
+    native_verify(&instance.commitment, instance.message, &cert)
+        .map_err(|e| at(certificate_path, e))?;
+    let witness =
+        MithrilWitness::new(keys.shape, instance, &cert).map_err(|e| at(certificate_path, e))?;
+    let bar = spinner("proving");
+    let start = Instant::now();
+    let proof = m_prove(&params, &keys, &witness).map_err(|e| at(pk_path, e))?;
+    bar.finish_and_clear();
+    let public = PublicFile {
+        header: Header::new(SCHEME),
+        shape: keys.shape,
+        commitment: fr_to_hex(&instance.commitment.digest()),
+        message: bytes_to_hex(&message),
+        threshold: registration.params().k(),
+    };
+    write_proof(
+        proof_path,
+        &proof,
+        public_path,
+        &public,
+        start.elapsed().as_secs_f64(),
+    )
+}
+
+/// `tms verify --scheme mithril`: the registration (parameters, depth, parties) and the message
+/// come from the verifier; `k` is the registration's quorum.
+pub fn verify(args: &VerifyArgs) -> Result<()> {
+    let params = load_params(&args.params)?;
+    let vk_file = args.vk_file()?;
+    let (shape, vk) = read_vk(&vk_file).map_err(|e| at(&args.vk, e))?;
+    let public = args.public_file::<MithrilShape>()?;
+    let registration = match (&args.committee, &args.commitment) {
+        (Some(path), None) => load_registration(path)?,
+        (None, Some(_)) => {
+            return Err(usage(
+                "--commitment: SNARK-Mithril derives H(m) from the registration's parameters; \
+                 give the trusted --committee registration.json",
+            ))
+        }
+        _ => return Err(usage("give the trusted --committee registration.json")),
+    };
+    let k = registration.params().k();
+    if let Some(t) = args.threshold {
+        if t != k {
+            return Err(usage(format!(
+                "--threshold {t}: the registration's quorum is k = {k}"
+            )));
+        }
+    }
+    let instance = MithrilInstance::from_trusted(&registration, &args.message);
+    let trusted = PublicFile {
+        header: Header::new(SCHEME),
+        shape,
+        commitment: fr_to_hex(&instance.commitment.digest()),
+        message: bytes_to_hex(&args.message),
+        threshold: k,
+    };
+    check_statement(args, public.as_ref(), &trusted)?;
+    if let (Some(p), Some(path)) = (&public, args.public.as_deref()) {
+        if p.threshold != k {
+            return Err(at(
+                path,
+                format!(
+                    "quorum {} differs from the registration's k = {k}",
+                    p.threshold
+                ),
+            ));
+        }
+    }
+    args.check_regenerated(&vk_file, || m_keygen(&params, shape).map(|k| k.vk_bytes()))?;
+    let proof = read_bytes(&args.proof)?;
+    mithril_snark::prover::verify_with_vk(&params, &shape, &vk, &instance, &proof).map_err(
+        |e| match e {
+            MithrilError::ProofRejected => at(
+                &args.proof,
+                "the proof does not verify for the trusted statement",
+            ),
+            other => usage(other),
+        },
+    )?;
+    println!(
+        "verified (mithril): {k} distinct lottery indices below m = {} won by registered parties \
+         signed {}; registration digest {} ({} parties, total stake {})",
+        registration.params().m(),
+        describe_message(&args.message, &instance.message),
+        trusted.commitment,
+        registration.parties().len(),
+        registration.total_stake()
+    );
+    Ok(())
+}
+
+/// `tms demo --scheme mithril`: preprod parameters (m = 100, k = 5, phi_f = 0.7), 8 parties.
+pub fn demo() -> Result<()> {
+    let err = |e: MithrilError| CliError(e.to_string());
+    let example = mithril_snark::example_certificate(Parameters::PREPROD, 8, None, 2026, false)
+        .map_err(err)?;
+    let witness = example.witness(4).map_err(err)?;
+    let shape = witness.shape;
+    println!(
+        "registration: 8 parties, preprod parameters (m = 100, k = 5, phi_f = 0.7), digest {}",
+        fr_to_hex(&example.registration.commitment().digest())
+    );
+    println!(
+        "certificate: {} indices over {} signers",
+        example.certificate.indices.len(),
+        example.certificate.signers.len()
+    );
+    eprintln!("WARNING: the demo uses INSECURE test parameters (fixed public seed)");
+    let mut clock = DemoClock::start();
+    let params = mithril_snark::setup(shape.k);
+    clock.lap();
+    let bar = spinner("generating keys");
+    let keys = m_keygen(&params, shape).map_err(err)?;
+    clock.lap();
+    bar.set_message("proving");
+    let proof = m_prove(&params, &keys, &witness).map_err(err)?;
+    clock.lap();
+    bar.finish_and_clear();
+    let instance = MithrilInstance {
+        commitment: example.registration.commitment(),
+        message: example.message,
+    };
+    mithril_snark::prover::verify(&params, &keys, &instance, &proof).map_err(err)?;
+    clock.lap();
+    clock.print(&keys.stats.to_string(), proof.len());
+    Ok(())
+}

@@ -1,0 +1,318 @@
+//! The subcommands: one module per scheme, and what every scheme shares here (parameters, the
+//! hash tool, and the checks of `verify` that do not depend on the scheme). Each command returns
+//! a one-line error naming the file it concerns.
+
+pub mod bls;
+pub mod mithril;
+pub mod schnorr;
+
+use std::path::{Path, PathBuf};
+
+use halo2_base::halo2_proofs::{
+    halo2curves::bn256::Bn256,
+    poly::{commitment::Params, kzg::commitment::ParamsKZG},
+};
+use rand::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+use serde::{de::DeserializeOwned, Serialize};
+use tms_gadgets::{
+    hash::{rescue::rescue_prime_hash, NativeHash, Poseidon, RescuePrime},
+    proving::{
+        keys::fingerprint,
+        params::{params_from_ptau, sha256_hex, INSECURE_SEED},
+    },
+    Fr,
+};
+
+use crate::{
+    formats::{bytes_to_hex, fr_from_str, fr_to_hex, PublicFile},
+    io::{at, load_params, read_bytes, read_json, sha_path, usage, write_atomic, Result},
+    io::{CliError, INSECURE_WARNING},
+    HashMode, HashName, Scheme,
+};
+
+/// `tms setup`.
+pub fn setup(k: u32, ptau: Option<&Path>, halo2: Option<&Path>, out: &Path) -> Result<()> {
+    if !(10..=24).contains(&k) {
+        return Err(usage(format!("--k: {k} is outside 10..=24")));
+    }
+    let params = match (ptau, halo2) {
+        (Some(path), _) => params_from_ptau(&read_bytes(path)?, k).map_err(|e| at(path, e))?,
+        (None, Some(path)) => {
+            let mut params = load_params(path)?;
+            if params.k() < k {
+                return Err(at(
+                    path,
+                    format!("holds 2^{} powers, 2^{k} are needed", params.k()),
+                ));
+            }
+            params.downsize(k);
+            params
+        }
+        (None, None) => {
+            eprintln!("{INSECURE_WARNING}");
+            ParamsKZG::<Bn256>::setup(k, ChaCha20Rng::from_seed(INSECURE_SEED))
+        }
+    };
+    let mut bytes = vec![];
+    params.write(&mut bytes).expect("writing to memory");
+    let digest = sha256_hex(&bytes);
+    write_atomic(out, &bytes)?;
+    let name = out
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    write_atomic(&sha_path(out), format!("{digest}  {name}\n").as_bytes())?;
+    println!(
+        "parameters for 2^{k} rows written to {} (sha256 {digest})",
+        out.display()
+    );
+    Ok(())
+}
+
+/// `tms hash`.
+pub fn hash(name: HashName, mode: HashMode, inputs: &[String]) -> Result<()> {
+    let xs = inputs
+        .iter()
+        .enumerate()
+        .map(|(i, s)| fr_from_str(s, &format!("input {i}")))
+        .collect::<std::result::Result<Vec<Fr>, _>>()
+        .map_err(CliError)?;
+    let out = match (name, mode) {
+        (_, HashMode::Node) if xs.len() != 2 => {
+            return Err(usage("node mode hashes exactly two elements"))
+        }
+        (HashName::Poseidon, HashMode::Node) => Poseidon.hash_node(xs[0], xs[1]),
+        (HashName::RescuePrime, HashMode::Node) => RescuePrime.hash_node(xs[0], xs[1]),
+        (HashName::Poseidon, HashMode::Leaf) => Poseidon.hash_leaf(&xs).map_err(usage)?,
+        (HashName::RescuePrime, HashMode::Leaf) => RescuePrime.hash_leaf(&xs).map_err(usage)?,
+        (HashName::RescuePrime, HashMode::Sponge) => rescue_prime_hash(&xs)[0],
+        (HashName::Poseidon, HashMode::Sponge) => {
+            return Err(usage(
+                "sponge mode is Rescue-Prime's padded hash; use --hash rescue-prime",
+            ))
+        }
+    };
+    println!("{}", fr_to_hex(&out));
+    Ok(())
+}
+
+/// What `tms verify` is given, for every scheme.
+pub struct VerifyArgs {
+    /// The scheme.
+    pub scheme: Scheme,
+    /// KZG parameters.
+    pub params: PathBuf,
+    /// Verifying key file.
+    pub vk: PathBuf,
+    /// Proof file.
+    pub proof: PathBuf,
+    /// The trusted committee or registration file.
+    pub committee: Option<PathBuf>,
+    /// Or the trusted commitment.
+    pub commitment: Option<String>,
+    /// The message bytes.
+    pub message: Vec<u8>,
+    /// The threshold the verifier requires (ATMS).
+    pub threshold: Option<u64>,
+    /// The prover's statement, checked against the trusted one.
+    pub public: Option<PathBuf>,
+    /// The expected SHA-256 of the verifying key file.
+    pub vk_fingerprint: Option<String>,
+    /// Regenerate the verifying key from its shape and compare.
+    pub regenerate_vk: bool,
+}
+
+impl VerifyArgs {
+    /// The verifying key file, checked against `--vk-fingerprint` when given.
+    pub fn vk_file(&self) -> Result<Vec<u8>> {
+        let bytes = read_bytes(&self.vk)?;
+        if let Some(expected) = &self.vk_fingerprint {
+            let actual = fingerprint(&bytes);
+            if !actual.eq_ignore_ascii_case(expected.trim_start_matches("0x")) {
+                return Err(at(
+                    &self.vk,
+                    format!("fingerprint {actual} differs from --vk-fingerprint {expected}"),
+                ));
+            }
+        }
+        Ok(bytes)
+    }
+
+    /// The prover's statement file, if given.
+    pub fn public_file<S: DeserializeOwned>(&self) -> Result<Option<PublicFile<S>>> {
+        self.public
+            .as_deref()
+            .map(|p| read_json(p, self.scheme))
+            .transpose()
+    }
+
+    /// The threshold: `--threshold` if given, else the statement file's; both given must agree.
+    pub fn threshold<S>(&self, public: Option<&PublicFile<S>>) -> Result<u64> {
+        match (self.threshold, public) {
+            (Some(t), Some(p)) if p.threshold != t => Err(at(
+                self.public.as_deref().expect("public file given"),
+                format!("threshold {} differs from --threshold {t}", p.threshold),
+            )),
+            (Some(t), _) => Ok(t),
+            (None, Some(p)) => Ok(p.threshold),
+            (None, None) => Err(usage(
+                "give --threshold (or the prover's --public statement to read it from)",
+            )),
+        }
+    }
+}
+
+/// Refuses a prover's statement that differs from the one the verifier built from what it
+/// trusts, naming the first field that differs.
+pub fn check_statement<S: PartialEq + Serialize>(
+    args: &VerifyArgs,
+    public: Option<&PublicFile<S>>,
+    trusted: &PublicFile<S>,
+) -> Result<()> {
+    let (Some(public), Some(path)) = (public, args.public.as_deref()) else {
+        return Ok(());
+    };
+    if public.shape != trusted.shape {
+        return Err(at(
+            path,
+            format!(
+                "circuit shape {} differs from the verifying key's {}",
+                serde_json::to_string(&public.shape).expect("serializable"),
+                serde_json::to_string(&trusted.shape).expect("serializable")
+            ),
+        ));
+    }
+    let fields = [
+        ("commitment", &public.commitment, &trusted.commitment),
+        ("message", &public.message, &trusted.message),
+    ];
+    for (name, theirs, ours) in fields {
+        if !theirs.eq_ignore_ascii_case(ours) {
+            return Err(at(
+                path,
+                format!("{name} {theirs} differs from the trusted {name} {ours}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A one-line description of a message for the verdict: its bytes (shortened) and `m`.
+pub fn describe_message(bytes: &[u8], m: &Fr) -> String {
+    let hex = bytes_to_hex(bytes);
+    let shown = if hex.len() > 42 {
+        format!("{}..({} bytes)", &hex[..42], bytes.len())
+    } else {
+        hex
+    };
+    format!("message {shown} (m = {})", fr_to_hex(m))
+}
+
+/// Refuses parameters of another size than the proving key's.
+pub fn check_params_k(params_path: &Path, params_k: u32, key_k: u32) -> Result<()> {
+    if params_k != key_k {
+        return Err(at(
+            params_path,
+            format!("parameters are for k = {params_k}, the proving key for k = {key_k}"),
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses a committee of another size than the key's.
+pub fn check_members(path: &Path, members: usize, key_n: usize, key: &str) -> Result<()> {
+    if members != key_n {
+        return Err(at(
+            path,
+            format!("has {members} members, the {key} is for {key_n}"),
+        ));
+    }
+    Ok(())
+}
+
+/// Writes both key files and returns the verifying key file's fingerprint.
+pub fn write_keys(pk: &Path, vk: &Path, pk_bytes: &[u8], vk_bytes: &[u8]) -> Result<String> {
+    write_atomic(pk, pk_bytes)?;
+    write_atomic(vk, vk_bytes)?;
+    Ok(fingerprint(vk_bytes))
+}
+
+/// Writes the proof and the prover's statement, and says so.
+pub fn write_proof<S: Serialize>(
+    proof_path: &Path,
+    proof: &[u8],
+    public_path: &Path,
+    public: &PublicFile<S>,
+    seconds: f64,
+) -> Result<()> {
+    write_atomic(proof_path, proof)?;
+    crate::io::write_json(public_path, public)?;
+    println!(
+        "proof ({} bytes, {seconds:.1} s) written to {}",
+        proof.len(),
+        proof_path.display()
+    );
+    Ok(())
+}
+
+impl VerifyArgs {
+    /// With `--regenerate-vk`: refuses a verifying key file that `regenerate` (keygen for the
+    /// file's shape) does not reproduce byte for byte.
+    pub fn check_regenerated<E: std::fmt::Display>(
+        &self,
+        vk_file: &[u8],
+        regenerate: impl FnOnce() -> std::result::Result<Vec<u8>, E>,
+    ) -> Result<()> {
+        if !self.regenerate_vk {
+            return Ok(());
+        }
+        let bar = crate::io::spinner("regenerating the verifying key");
+        let regenerated = regenerate().map_err(|e| at(&self.vk, e))?;
+        bar.finish_and_clear();
+        if regenerated != vk_file {
+            return Err(at(
+                &self.vk,
+                "differs from the verifying key regenerated from its shape",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Times the four steps of a demo and prints the summary table.
+pub struct DemoClock {
+    times: Vec<std::time::Duration>,
+    start: std::time::Instant,
+}
+
+impl DemoClock {
+    /// Starts the first step.
+    pub fn start() -> Self {
+        Self {
+            times: vec![],
+            start: std::time::Instant::now(),
+        }
+    }
+
+    /// Ends a step and starts the next.
+    pub fn lap(&mut self) {
+        self.times.push(self.start.elapsed());
+        self.start = std::time::Instant::now();
+    }
+
+    /// Prints the table: the circuit, parameters, keygen, prove and verify times, proof size.
+    pub fn print(&self, circuit: &str, proof_bytes: usize) {
+        let secs = |i: usize| self.times.get(i).map_or(0.0, |d| d.as_secs_f64());
+        println!();
+        println!("| what | value |");
+        println!("|---|---|");
+        println!("| circuit | {circuit} |");
+        println!("| parameters (insecure, test) | {:.1} s |", secs(0));
+        println!("| keygen | {:.1} s |", secs(1));
+        println!("| prove | {:.1} s |", secs(2));
+        println!("| verify | {:.1} ms |", secs(3) * 1e3);
+        println!("| proof | {proof_bytes} bytes |");
+        println!("| verified | true |");
+    }
+}

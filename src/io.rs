@@ -1,0 +1,173 @@
+//! Reading and writing the tool's files: one-line errors naming the file, atomic writes, the
+//! parameters' SHA-256 record, progress spinners, and message bytes from the command line.
+
+use std::{
+    fmt, fs,
+    path::{Path, PathBuf},
+    time::Duration,
+};
+
+use halo2_base::halo2_proofs::{
+    halo2curves::bn256::Bn256,
+    poly::{commitment::Params, kzg::commitment::ParamsKZG},
+};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::{de::DeserializeOwned, Serialize};
+use tms_gadgets::proving::params::{is_insecure_test_params, sha256_hex};
+
+use crate::{formats::Header, Scheme};
+
+/// A one-line, user-facing error.
+#[derive(Debug)]
+pub struct CliError(pub String);
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The tool's result type.
+pub type Result<T> = std::result::Result<T, CliError>;
+
+/// An error about `path`.
+pub fn at(path: &Path, msg: impl fmt::Display) -> CliError {
+    CliError(format!("{}: {msg}", path.display()))
+}
+
+/// An error about the command line.
+pub fn usage(msg: impl fmt::Display) -> CliError {
+    CliError(msg.to_string())
+}
+
+/// The largest message `--message` or `--message-file` accepts.
+pub const MAX_MESSAGE_BYTES: usize = 16 << 20;
+
+/// Reads a whole file.
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
+    let bytes = fs::read(path).map_err(|e| at(path, format!("cannot read: {e}")))?;
+    tracing::debug!(file = %path.display(), bytes = bytes.len(), "read");
+    Ok(bytes)
+}
+
+/// Reads a JSON file of `scheme` (its `version` and `scheme` fields checked first).
+pub fn read_json<T: DeserializeOwned>(path: &Path, scheme: Scheme) -> Result<T> {
+    let bytes = read_bytes(path)?;
+    let header: Header =
+        serde_json::from_slice(&bytes).map_err(|e| at(path, format!("malformed JSON: {e}")))?;
+    header.check(scheme).map_err(|e| at(path, e))?;
+    serde_json::from_slice(&bytes).map_err(|e| at(path, format!("malformed JSON: {e}")))
+}
+
+/// Writes `bytes` to a temporary file beside `path`, then renames it: no partial output.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .ok_or_else(|| at(path, "not a file name"))?;
+    let tmp = dir.join(format!(
+        ".{}.tmp-{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    fs::write(&tmp, bytes).map_err(|e| at(path, format!("cannot write: {e}")))?;
+    fs::rename(&tmp, path).map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        at(path, format!("cannot write: {e}"))
+    })
+}
+
+/// Writes `value` as pretty JSON, atomically.
+pub fn write_json(path: &Path, value: &impl Serialize) -> Result<()> {
+    let mut text = serde_json::to_string_pretty(value).expect("serializable");
+    text.push('\n');
+    write_atomic(path, text.as_bytes())
+}
+
+/// A spinner on stderr for a long step.
+pub fn spinner(message: &'static str) -> ProgressBar {
+    let bar = ProgressBar::new_spinner();
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {msg} {elapsed}").expect("static template"),
+    );
+    bar.set_message(message);
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
+/// `<path>.sha256`, the record `tms setup` writes beside parameters.
+pub fn sha_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".sha256");
+    PathBuf::from(name)
+}
+
+/// The warning printed when making or using parameters from the fixed public seed.
+pub const INSECURE_WARNING: &str =
+    "WARNING: these parameters come from a fixed public seed and are INSECURE (tests and demos only)";
+
+/// Reads parameters, checking them against the `<file>.sha256` record when there is one, and
+/// warns when they are the insecure test parameters.
+pub fn load_params(path: &Path) -> Result<ParamsKZG<Bn256>> {
+    let bytes = read_bytes(path)?;
+    if let Ok(record) = fs::read_to_string(sha_path(path)) {
+        let expected = record.split_whitespace().next().unwrap_or("");
+        if sha256_hex(&bytes) != expected {
+            return Err(at(
+                path,
+                format!(
+                    "SHA-256 differs from the record in {}",
+                    sha_path(path).display()
+                ),
+            ));
+        }
+    }
+    let params = ParamsKZG::<Bn256>::read(&mut bytes.as_slice())
+        .map_err(|e| at(path, format!("not a KZG parameters file: {e}")))?;
+    if is_insecure_test_params(&params) {
+        eprintln!("{INSECURE_WARNING}: {}", path.display());
+    }
+    tracing::debug!(k = params.k(), "parameters loaded");
+    Ok(params)
+}
+
+/// The message bytes of `--message 0x...` (any length, `0x` alone is the empty message) or
+/// `--message-file FILE` (exactly one of them).
+pub fn message_bytes(hex: Option<&str>, file: Option<&Path>) -> Result<Vec<u8>> {
+    match (hex, file) {
+        (Some(h), None) => {
+            let digits = h
+                .strip_prefix("0x")
+                .ok_or_else(|| usage("--message: 0x followed by hex digits (bytes)"))?;
+            if digits.len() % 2 != 0 || !digits.chars().all(|c| c.is_ascii_hexdigit()) {
+                return Err(usage(
+                    "--message: 0x followed by an even number of hex digits (bytes)",
+                ));
+            }
+            if digits.len() / 2 > MAX_MESSAGE_BYTES {
+                return Err(usage(format!(
+                    "--message: longer than {MAX_MESSAGE_BYTES} bytes"
+                )));
+            }
+            Ok((0..digits.len())
+                .step_by(2)
+                .map(|i| u8::from_str_radix(&digits[i..i + 2], 16).expect("checked hex"))
+                .collect())
+        }
+        (None, Some(path)) => {
+            let len = fs::metadata(path)
+                .map_err(|e| at(path, format!("cannot read: {e}")))?
+                .len();
+            if len > MAX_MESSAGE_BYTES as u64 {
+                return Err(at(path, format!("longer than {MAX_MESSAGE_BYTES} bytes")));
+            }
+            read_bytes(path)
+        }
+        _ => Err(usage(
+            "give the message as --message 0x... or --message-file FILE",
+        )),
+    }
+}
