@@ -23,7 +23,7 @@ use tms_gadgets::{
     Fr,
 };
 
-use crate::Scheme;
+use crate::options::Scheme;
 
 /// The only format version so far.
 pub const VERSION: u32 = 1;

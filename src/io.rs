@@ -15,7 +15,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::{de::DeserializeOwned, Serialize};
 use tms_gadgets::proving::params::{is_insecure_test_params, sha256_hex};
 
-use crate::{formats::Header, Scheme};
+use crate::{formats::Header, options::Scheme};
 
 /// A one-line, user-facing error.
 #[derive(Debug)]

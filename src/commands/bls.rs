@@ -33,7 +33,7 @@ use super::{
 use crate::{
     formats::*,
     io::{at, load_params, read_bytes, read_json, spinner, usage, write_json, CliError, Result},
-    Scheme,
+    options::Scheme,
 };
 
 const SCHEME: Scheme = Scheme::BlsAtms;

@@ -25,7 +25,7 @@ use super::{
 use crate::{
     formats::*,
     io::{at, load_params, read_bytes, read_json, spinner, usage, write_json, CliError, Result},
-    Preset, Scheme,
+    options::{Preset, Scheme},
 };
 
 const SCHEME: Scheme = Scheme::Mithril;

@@ -28,7 +28,7 @@ use crate::{
     formats::{bytes_to_hex, fr_from_str, fr_to_hex, PublicFile},
     io::{at, load_params, read_bytes, read_json, sha_path, usage, write_atomic, Result},
     io::{CliError, INSECURE_WARNING},
-    HashMode, HashName, Scheme,
+    options::{HashMode, HashName, Scheme},
 };
 
 /// `tms setup`.

@@ -28,7 +28,7 @@ use super::{
 use crate::{
     formats::*,
     io::{at, load_params, read_bytes, read_json, spinner, usage, write_json, CliError, Result},
-    Mode, Scheme,
+    options::{Mode, Scheme},
 };
 
 const SCHEME: Scheme = Scheme::SchnorrAtms;

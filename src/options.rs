@@ -1,0 +1,64 @@
+//! The option values of the command line (schemes, modes, presets), shared by the commands.
+
+use clap::ValueEnum;
+
+/// The scheme a command is for.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Scheme {
+    /// Schnorr ATMS on Grumpkin, Rescue-Prime commitments.
+    #[default]
+    SchnorrAtms,
+    /// BLS ATMS on BN254: keys in G1 with proofs of possession, one pairing.
+    BlsAtms,
+    /// SNARK-Mithril: stake-based lotteries over unique Grumpkin signatures.
+    Mithril,
+}
+
+impl Scheme {
+    /// The name in files and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scheme::SchnorrAtms => "schnorr-atms",
+            Scheme::BlsAtms => "bls-atms",
+            Scheme::Mithril => "mithril",
+        }
+    }
+}
+
+/// Committee commitment mode (Schnorr ATMS).
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// One Rescue-Prime hash of all keys, one slot per member.
+    Flat,
+    /// A Rescue-Prime Merkle root, `--slots` signer slots.
+    Merkle,
+}
+
+/// Mithril parameter presets.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Preset {
+    /// Cardano mainnet: m = 16948, k = 1944, phi_f = 0.2.
+    Mainnet,
+    /// Cardano preprod: m = 100, k = 5, phi_f = 0.7.
+    Preprod,
+}
+
+/// Hash functions for `tms hash`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HashName {
+    /// Poseidon (circomlib's parameters).
+    Poseidon,
+    /// Rescue-Prime (m = 4, rate 3).
+    RescuePrime,
+}
+
+/// Hash modes for `tms hash`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HashMode {
+    /// Merkle node of exactly two elements.
+    Node,
+    /// Fixed-length leaf hash of one or more elements.
+    Leaf,
+    /// Rescue-Prime's padded variable-length hash (first output element).
+    Sponge,
+}
