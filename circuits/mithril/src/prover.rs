@@ -18,7 +18,7 @@ use tms_gadgets::{
     merkle::MerklePath,
     proving::{
         keys::{CircuitKeys, KeyedShape},
-        prove_shplonk, verify_shplonk,
+        measure, prove_shplonk, verify_shplonk,
     },
     proving::{
         params::kzg_params,
@@ -84,6 +84,13 @@ pub type MithrilKeys = CircuitKeys<MithrilShape, HybridCircuit>;
 
 impl KeyedShape for MithrilShape {
     const CIRCUIT: &'static str = "mithril";
+
+    fn record_detail(&self, _stats: &CircuitStats) -> String {
+        format!(
+            "signer_slots={} index_slots={} depth={}",
+            self.signer_slots, self.index_slots, self.depth
+        )
+    }
 }
 
 /// KZG parameters for `2^k` rows.
@@ -339,72 +346,19 @@ pub fn example_certificate(
     })
 }
 
-/// One timed keygen, proof and verification: what the benchmarks record.
-#[derive(Debug)]
-pub struct MeasuredRoundTrip {
-    /// The keys.
-    pub keys: MithrilKeys,
-    /// The proof.
-    pub proof: Vec<u8>,
-    /// Keygen wall seconds.
-    pub keygen_s: f64,
-    /// Prove CPU seconds of this process (all threads).
-    pub prove_cpu_s: f64,
-    /// Prove wall seconds.
-    pub prove_wall_s: f64,
-    /// Verify milliseconds.
-    pub verify_ms: f64,
-    /// Peak resident memory after keygen, MiB.
-    pub peak_after_keygen_mib: f64,
-}
-
-impl MeasuredRoundTrip {
-    /// The `record:` line of the benchmarks (peak memory read now).
-    pub fn record(&self, label: &str) -> String {
-        let shape = self.keys.shape;
-        format!(
-            "record: {label}: {} signer_slots={} index_slots={} depth={} keygen_s={:.1} prove_cpu_s={:.1} prove_wall_s={:.1} verify_ms={:.1} proof_bytes={} peak_mib_after_keygen={:.0} peak_mib={:.0}",
-            self.keys.stats,
-            shape.signer_slots,
-            shape.index_slots,
-            shape.depth,
-            self.keygen_s,
-            self.prove_cpu_s,
-            self.prove_wall_s,
-            self.verify_ms,
-            self.proof.len(),
-            self.peak_after_keygen_mib,
-            tms_gadgets::proving::stats::peak_rss_mib()
-        )
-    }
-}
+/// One timed round trip of this circuit.
+pub type MeasuredRoundTrip = measure::MeasuredRoundTrip<MithrilShape, HybridCircuit>;
 
 /// Keygen, one proof and its verification of `witness`, timed.
 pub fn measure_round_trip(
     params: &ParamsKZG<Bn256>,
     witness: &MithrilWitness,
 ) -> Result<MeasuredRoundTrip, MithrilError> {
-    use std::time::Instant;
-    use tms_gadgets::proving::stats::{peak_rss_mib, process_cpu_seconds};
-    let start = Instant::now();
-    let keys = keygen(params, witness.shape)?;
-    let keygen_s = start.elapsed().as_secs_f64();
-    let peak_after_keygen_mib = peak_rss_mib();
-    let (cpu0, wall0) = (process_cpu_seconds(), Instant::now());
-    let proof = prove(params, &keys, witness)?;
-    let (prove_cpu_s, prove_wall_s) = (process_cpu_seconds() - cpu0, wall0.elapsed().as_secs_f64());
-    let start = Instant::now();
-    verify(params, &keys, &witness.instance, &proof)?;
-    let verify_ms = start.elapsed().as_secs_f64() * 1e3;
-    Ok(MeasuredRoundTrip {
-        keys,
-        proof,
-        keygen_s,
-        prove_cpu_s,
-        prove_wall_s,
-        verify_ms,
-        peak_after_keygen_mib,
-    })
+    measure::measure_round_trip(
+        || keygen(params, witness.shape),
+        |keys| prove(params, keys, witness),
+        |keys, proof| verify(params, keys, &witness.instance, proof),
+    )
 }
 
 /// Reads a verifying key file: the shape and the key.

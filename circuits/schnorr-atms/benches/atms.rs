@@ -39,7 +39,7 @@ fn bench(c: &mut Criterion) {
             let params = setup(witness.shape.k);
             let m = measure_round_trip(&params, &witness).unwrap();
             let label = format!("schnorr-atms flat {verification:?} {n}/{t}");
-            println!("{}", m.record(&label, n));
+            println!("{}", m.record(&label));
             let keys = m.keys;
             let id = BenchmarkId::new(format!("{verification:?}"), format!("{n}_{t}"));
             group.bench_function(id, |b| b.iter(|| prove(&params, &keys, &witness).unwrap()));

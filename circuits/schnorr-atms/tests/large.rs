@@ -28,5 +28,5 @@ fn large_committee_proves_and_verifies() {
     let params = setup(witness.shape.k);
 
     let m = measure_round_trip(&params, &witness).unwrap();
-    println!("{}", m.record(&format!("schnorr-atms flat {n}/{t}"), n));
+    println!("{}", m.record(&format!("schnorr-atms flat {n}/{t}")));
 }

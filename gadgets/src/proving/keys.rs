@@ -32,6 +32,11 @@ pub const KEY_FORMAT_VERSION: u32 = 3;
 pub trait KeyedShape: Serialize + DeserializeOwned + Clone {
     /// The circuit's name in the format tags (e.g. `schnorr-atms`).
     const CIRCUIT: &'static str;
+
+    /// What a benchmark's `record:` line says of this shape beside the circuit statistics.
+    fn record_detail(&self, _stats: &CircuitStats) -> String {
+        String::new()
+    }
 }
 
 /// The header of a key file.

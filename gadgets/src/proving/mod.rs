@@ -8,6 +8,7 @@
 //! | [`params`] | KZG parameters: snarkjs `.ptau` import, the cached insecure test parameters |
 //! | [`keys`] | key files: a JSON header (shape, columns, break points) and halo2's raw key |
 //! | [`stats`] | cells, columns and rows of a laid-out circuit; CPU seconds and peak memory |
+//! | [`measure`] | one timed round trip (keygen, prove, verify) and its `record:` line |
 
 use halo2_base::halo2_proofs::{
     halo2curves::bn256::{Bn256, G1Affine},
@@ -27,6 +28,7 @@ use halo2_base::halo2_proofs::{
 use rand::rngs::OsRng;
 
 pub mod keys;
+pub mod measure;
 pub mod params;
 pub mod stats;
 
