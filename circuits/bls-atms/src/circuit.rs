@@ -9,7 +9,7 @@
 //! cut = depth:  e_j => top_j = root (root a witness bound by the committee digest)
 //! cut < depth:  row (level cut) -> upper tree -> root; LogUp: sum e_j/(g - top_j - b pos_j)
 //!               = sum m_i/(g - row_i - b i), (b, g) = Poseidon(root, tops, positions+flags, m)
-//! digest:   Poseidon_leaf(root, ivk words) = public[0]
+//! digest:   Poseidon_leaf(root, ivk words, n) = public[0]   (n a constant of the shape)
 //! count:    count = sum e_j; t < 2^b; n - t - count in [0, 2^b)
 //! avk:      acc = ivk; acc = e_j ? acc - key_j (x-coordinates distinct) : acc
 //! pairing:  sigma on-curve, in G2 (x0 ladder); f = final_exp(miller(avk, H(m)) * miller(-g1, sigma)); f = 1
@@ -197,7 +197,9 @@ fn lay_out(ctx: &mut Context<Fr>, range: &RangeChip<Fr>, fp: &FpChip<Fr>, w: &At
             membership(ctx, range, chip, w, &slots)
         }
     };
-    let committee = poseidon.hash_leaf(ctx, &[root, ivk_words[0], ivk_words[1]]);
+    // n is a constant of the circuit: a digest made for a committee of another size fails.
+    let n = ctx.load_constant(Fr::from(w.shape.n as u64));
+    let committee = poseidon.hash_leaf(ctx, &[root, ivk_words[0], ivk_words[1], n]);
 
     // count <= n - t, with t and n - t - count range checked.
     let bits = (usize::BITS - w.shape.n.leading_zeros()) as usize + 1;

@@ -70,12 +70,16 @@ pub fn g2_words(p: &G2Affine) -> [Fr; 6] {
     std::array::from_fn(|i| limbs[2 * i] + shift * limbs[2 * i + 1])
 }
 
-/// The committee digest: `Poseidon_leaf(root, key_words(ivk))`.
-pub fn committee_digest(root: Fr, ivk: &G1Affine) -> Fr {
+/// The committee digest: `Poseidon_leaf(root, key_words(ivk), n)` for a committee of `n`
+/// members. Binding `n` matters: the circuit's count check uses the shape's `n` (a constant of
+/// the verifying key), and committees of every size at one Merkle depth share the tree shape, so
+/// without it a key made for `n' > n` would accept a committee of `n` with `n' - n` signers too
+/// few. The circuit hashes its own `n` as a constant, so a digest made for another `n` fails.
+pub fn committee_digest(root: Fr, ivk: &G1Affine, n: usize) -> Fr {
     let w = key_words(ivk);
     Poseidon
-        .hash_leaf(&[root, w[0], w[1]])
-        .expect("three inputs")
+        .hash_leaf(&[root, w[0], w[1], Fr::from(n as u64)])
+        .expect("four inputs")
 }
 
 /// The message digest: `Poseidon_leaf(g2_words(H(m)))`.
@@ -179,7 +183,7 @@ impl Committee {
 
     /// The committee digest under `hash` (what a registration contract stores).
     pub fn digest(&self, hash: NodeHash) -> Fr {
-        committee_digest(self.root(hash), &self.ivk())
+        committee_digest(self.root(hash), &self.ivk(), self.len())
     }
 }
 

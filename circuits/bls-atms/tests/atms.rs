@@ -234,6 +234,28 @@ fn a_negated_key_is_rejected() {
 }
 
 #[test]
+fn a_committee_proved_under_the_shape_of_a_larger_one_is_rejected() {
+    // A committee of n = 6 and a shape for n' = 8: the same depth (3), so the same tree shape
+    // and the same row. The count check uses the shape's n, so without n in the committee
+    // digest the key for 8 would let a prover claim t up to 8 - (non-signers).
+    let s = setting(6);
+    for strategy in STRATEGIES {
+        let shape = s.shape(3, strategy, NodeHash::Poseidon, K_MEMBERSHIP);
+        let sigs = s.signatures(&[1, 2, 3], MESSAGE);
+        let mut w = AtmsWitness::new(shape, &s.committee, MESSAGE, &sigs, 3).unwrap();
+        mock_membership(&w).assert_satisfied();
+        // The one change: the shape's n (the statement keeps the digest made for n = 6).
+        w.shape.n = 8;
+        assert_eq!(w.shape.depth(), 3);
+        mock_membership(&w).assert_rejected_by(Rejection::PublicInput(0));
+        // The attack it stops: three signers of six claimed as five (8 - 5 - 3 = 0 passes the
+        // count check under n' = 8).
+        w.instance.threshold = 5;
+        mock_membership(&w).assert_rejected_by(Rejection::PublicInput(0));
+    }
+}
+
+#[test]
 fn the_native_builder_refuses_bad_certificates() {
     let s = setting(8);
     let shape = s.shape(2, Strategy::AllLeaves, NodeHash::Poseidon, K_MEMBERSHIP);
@@ -392,5 +414,5 @@ fn real_round_trip_with_pinned_key_and_size() {
     assert_eq!(proof.len(), PINNED_PROOF_BYTES);
 }
 
-const PINNED_VK: &str = "62533153da8881b65ee73caa0972465f089b6f6c98c321852186f1b45371fd04";
+const PINNED_VK: &str = "2ee76ec6ba1240aff3eaea8f653a931d0b6d306976c955d03db278a3c8d7ed1f";
 const PINNED_PROOF_BYTES: usize = 2304;
