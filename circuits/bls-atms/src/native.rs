@@ -105,12 +105,13 @@ impl Committee {
                 return Err(AtmsError::InvalidPossession(i));
             }
         }
-        Self::from_keys(members.iter().map(|(k, _)| *k).collect())
+        Self::from_keys_unchecked(members.iter().map(|(k, _)| *k).collect())
     }
 
-    /// A committee of keys whose proofs of possession were checked elsewhere (or, in keygen
-    /// and benchmarks, keys made here). Checks validity and uniqueness.
-    pub fn from_keys(keys: Vec<PublicKey>) -> Result<Self, AtmsError> {
+    /// A committee of keys **without the proof-of-possession check**: for tests, benchmarks and
+    /// keygen's own keys only (made in this process, so no rogue key). Checks validity and
+    /// uniqueness. Committees of other people's keys come from [`Self::register`].
+    pub fn from_keys_unchecked(keys: Vec<PublicKey>) -> Result<Self, AtmsError> {
         if keys.len() < 2 {
             return Err(AtmsError::CommitteeTooSmall(keys.len()));
         }

@@ -289,7 +289,8 @@ fn the_native_builder_refuses_bad_certificates() {
         AtmsWitness::new(shape, &s.committee, MESSAGE, &sigs, 0).unwrap_err(),
         AtmsError::ThresholdOutOfRange { threshold: 0, n: 8 }
     );
-    // Registration: a proof of possession for another key, a repeated key.
+    // Registration: a proof of possession for another key, a repeated key (with valid proofs).
+    let member = |i: usize| (s.sks[i].public_key(), s.sks[i].prove_possession());
     let pk0 = s.sks[0].public_key();
     assert_eq!(
         Committee::register(&[
@@ -300,7 +301,14 @@ fn the_native_builder_refuses_bad_certificates() {
         AtmsError::InvalidPossession(1)
     );
     assert_eq!(
-        Committee::from_keys(vec![pk0, s.sks[1].public_key(), pk0]).unwrap_err(),
+        Committee::register(&[member(0), member(1), member(0)]).unwrap_err(),
+        AtmsError::DuplicateMember {
+            first: 0,
+            second: 2
+        }
+    );
+    assert_eq!(
+        Committee::from_keys_unchecked(vec![pk0, s.sks[1].public_key(), pk0]).unwrap_err(),
         AtmsError::DuplicateMember {
             first: 0,
             second: 2
