@@ -96,11 +96,15 @@ mod prover;
 pub mod stock;
 mod witness;
 
-pub use circuit::{synthesize, synthesize_membership, MembershipOutput};
+pub use circuit::{
+    synthesize, synthesize_membership, synthesize_membership_with, MembershipOutput,
+};
 pub use error::AtmsError;
 pub use native::{
     committee_digest, depth_of, g2_words, key_words, message_digest, Committee, NodeHash,
     LIMB_BITS, NUM_LIMBS,
 };
 pub use prover::{keygen, measure, prove, setup, verify, verify_with_vk, AtmsKeys};
-pub use witness::{estimate_cells, AtmsInstance, AtmsShape, AtmsWitness, NonSignerSlot, Strategy};
+pub use witness::{
+    estimate_cells, AtmsInstance, AtmsShape, AtmsWitness, MembershipValues, NonSignerSlot, Strategy,
+};

@@ -173,13 +173,17 @@ impl Committee {
         levels
     }
 
-    /// The committee root under `hash`.
-    pub fn root(&self, hash: NodeHash) -> Fr {
-        let levels = match hash {
+    /// [`Self::levels`] under the node hash `hash`.
+    pub(crate) fn levels_under(&self, hash: NodeHash) -> Vec<Vec<Fr>> {
+        match hash {
             NodeHash::Poseidon => self.levels(&Poseidon),
             NodeHash::StockPoseidon => self.levels(&StockPoseidon),
-        };
-        levels.last().expect("root level")[0]
+        }
+    }
+
+    /// The committee root under `hash`.
+    pub fn root(&self, hash: NodeHash) -> Fr {
+        self.levels_under(hash).last().expect("root level")[0]
     }
 
     /// The committee digest under `hash` (what a registration contract stores).
