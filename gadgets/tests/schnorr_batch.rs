@@ -2,13 +2,20 @@
 //! per-signature verification agree on valid batches, on batches with one bad signature, and on
 //! bad signatures in disabled slots; one-change negatives are rejected.
 
-use halo2_base::halo2_proofs::halo2curves::{ff::Field, group::Curve};
+use halo2_base::{
+    gates::RangeInstructions,
+    halo2_proofs::halo2curves::{ff::Field, group::Curve},
+};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use tms_gadgets::{
-    curve::{GrumpkinAffine, GrumpkinChip, GrumpkinScalar},
+    curve::{
+        fr_modulus,
+        msm::{MsmPairChip, MsmTerm},
+        GrumpkinAffine, GrumpkinChip, GrumpkinScalar,
+    },
     hash::{RescueGateChip, RescuePrime},
-    signature::batch::{verify_native, BatchItem, NativeBatchItem, SchnorrBatchChip},
+    signature::batch::{verify_native, zero_filler, BatchItem, NativeBatchItem, SchnorrBatchChip},
     signature::schnorr::{challenge, SigningKey, VerifyingKey},
     testing::{CircuitHarness, MockRun},
     Fr,
@@ -105,6 +112,8 @@ impl Batch {
 #[test]
 fn valid_batches_are_accepted() {
     batch(1, &[]).assert_agree(true);
+    // Three 254-bit terms: the second chain pairs (-pk_1, e_1) with the zero filler.
+    batch(2, &[]).assert_agree(true);
     batch(3, &[]).assert_agree(true);
     batch(4, &[1]).assert_agree(true);
 }
@@ -172,4 +181,61 @@ fn two_errors_that_cancel_without_coefficients_are_rejected() {
     b.items[0].s += d;
     b.items[1].s -= d;
     b.assert_agree(false);
+}
+
+/// One 254-bit chain as the batch lays out its last one for an odd number of long terms:
+/// `(G, S)`-like term `p` (its own bits) and the zero filler on `G`, whose bits are `filler_bits`
+/// (most significant first); `old_layout` gives the filler one 254-bit limb instead.
+fn filler_chain(filler_bits: &[bool], old_layout: bool) -> MockRun<()> {
+    CircuitHarness::new(K).mock_custom(|ctx, range, region| {
+        let ecc = GrumpkinChip::new(range);
+        let g = ecc.load_constant(ctx, GrumpkinAffine::generator());
+        let zero = ctx.load_zero();
+        let s = ctx.load_witness(Fr::from(0xdead_beef));
+        range.range_check(ctx, s, 88);
+        let p = MsmTerm {
+            point: g,
+            limbs: vec![(zero, 78), (zero, 88), (s, 88)],
+        };
+        let q = if old_layout {
+            MsmTerm {
+                point: g,
+                limbs: vec![(zero, 254)],
+            }
+        } else {
+            zero_filler(g, zero, 254)
+        };
+        MsmPairChip::new(range, region.clone()).mul_add_pair_with_bits(
+            ctx,
+            &p,
+            &q,
+            &p.bits_msb_first(),
+            filler_bits,
+        );
+        ((), vec![])
+    })
+}
+
+/// The bits of r, most significant first, 254 of them (`2^253 < r < 2^254`).
+fn bits_of_r() -> Vec<bool> {
+    let r = fr_modulus();
+    assert_eq!(r.bits(), 254);
+    (0..254).rev().map(|i| r.bit(i)).collect()
+}
+
+#[test]
+fn the_zero_filler_cannot_take_the_bits_of_r() {
+    // r = 0 modulo r: as the bits of a single 254-bit limb holding 0, r passed the limb's one
+    // checkpoint (the bits' recomposition, modulo r, equal to the limb) and the chain added
+    // [r] G, not O, to the batch's sum. In 78/88/88 limbs the checkpoints see integers below
+    // 2^253 < r, and the top limb's recomposition (the top 78 bits of r) is not 0.
+    filler_chain(&[false; 254], false).assert_satisfied();
+    filler_chain(&bits_of_r(), false).assert_rejected_by_copy();
+}
+
+#[test]
+#[should_panic(expected = "every limb has at most 253 bits")]
+fn a_254_bit_limb_is_refused_by_the_chain() {
+    // The old filler: one 254-bit limb, which admits the bits of r. The chip refuses the layout.
+    filler_chain(&bits_of_r(), true);
 }

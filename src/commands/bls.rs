@@ -11,19 +11,16 @@ use std::{
 };
 
 use bls_atms::{
-    keygen as bls_keygen, message_digest, prove as bls_prove, read_vk, verify_with_vk, AtmsError,
-    AtmsInstance, AtmsKeys, AtmsShape, AtmsWitness, Committee,
+    keygen as bls_keygen, prove as bls_prove, read_vk, verify_with_vk, AtmsError, AtmsInstance,
+    AtmsKeys, AtmsShape, AtmsWitness, Committee,
 };
-use halo2_base::halo2_proofs::{
-    halo2curves::{bn256::Fr as BnFr, ff::Field},
-    poly::commitment::Params,
-};
+use halo2_base::halo2_proofs::{halo2curves::ff::Field, poly::commitment::Params};
 use rand::{rngs::OsRng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use serde::{Deserialize, Serialize};
 use tms_gadgets::{
     message::{field_bytes, message_to_field},
-    signature::bls::{hash_to_g2, PublicKey, SecretKey, Signature, MESSAGE_DST},
+    signature::bls::{PublicKey, SecretKey, Signature},
 };
 
 use super::{
@@ -316,16 +313,6 @@ pub fn prove(
     )
 }
 
-/// The statement a verifier builds from what it holds: the committee digest, `H(m)`'s digest
-/// computed from the message bytes, and the threshold.
-pub fn trusted_instance(committee_digest: BnFr, message: &[u8], threshold: u64) -> AtmsInstance {
-    AtmsInstance {
-        committee: committee_digest,
-        message: message_digest(&hash_to_g2(&signed_bytes(message), MESSAGE_DST)),
-        threshold,
-    }
-}
-
 /// `tms verify --scheme bls-atms`.
 pub fn verify(args: &VerifyArgs) -> Result<()> {
     let params = load_params(&args.params)?;
@@ -357,7 +344,7 @@ pub fn verify(args: &VerifyArgs) -> Result<()> {
     args.check_regenerated(&vk_file, || {
         bls_keygen(&params, shape).map(|k| k.vk_bytes())
     })?;
-    let instance = trusted_instance(digest, &args.message, threshold);
+    let instance = AtmsInstance::from_trusted_digest(digest, &args.message, threshold);
     let proof = read_bytes(&args.proof)?;
     verify_with_vk(&params, &shape, &vk, &instance, &proof).map_err(|e| match e {
         AtmsError::ProofRejected => at(
@@ -419,7 +406,8 @@ pub fn demo() -> Result<()> {
     let proof = bls_prove(&params, &keys, &witness).map_err(err)?;
     clock.lap();
     bar.finish_and_clear();
-    let instance = trusted_instance(committee.digest(shape.hash), &message, THRESHOLD);
+    let instance =
+        AtmsInstance::from_trusted(&shape, &committee, &message, THRESHOLD).map_err(err)?;
     bls_atms::verify(&params, &keys, &instance, &proof).map_err(err)?;
     clock.lap();
     clock.print(&keys.stats.to_string(), proof.len());

@@ -47,7 +47,8 @@ fn case(n: usize, t: usize) -> Case {
     let mut rng = ChaCha8Rng::seed_from_u64(n as u64);
     let sks: Vec<SecretKey> = (0..n).map(|_| SecretKey::random(&mut rng)).collect();
     // Proofs of possession are checked at registration; here the keys are made in this process.
-    let committee = Committee::from_keys(sks.iter().map(SecretKey::public_key).collect()).unwrap();
+    let committee =
+        Committee::from_keys_unchecked(sks.iter().map(SecretKey::public_key).collect()).unwrap();
     let hm = hash_to_g2(MESSAGE, MESSAGE_DST);
     let secret: halo2_base::halo2_proofs::halo2curves::bn256::Fr =
         sks[n - t..].iter().map(|s| s.0).sum();

@@ -9,7 +9,7 @@
 //! cut = depth:  e_j => top_j = root (root a witness bound by the committee digest)
 //! cut < depth:  row (level cut) -> upper tree -> root; LogUp: sum e_j/(g - top_j - b pos_j)
 //!               = sum m_i/(g - row_i - b i), (b, g) = Poseidon(root, tops, positions+flags, m)
-//! digest:   Poseidon_leaf(root, ivk words) = public[0]
+//! digest:   Poseidon_leaf(root, ivk words, n) = public[0]   (n a constant of the shape)
 //! count:    count = sum e_j; t < 2^b; n - t - count in [0, 2^b)
 //! avk:      acc = ivk; acc = e_j ? acc - key_j (x-coordinates distinct) : acc
 //! pairing:  sigma on-curve, in G2 (x0 ladder); f = final_exp(miller(avk, H(m)) * miller(-g1, sigma)); f = 1
@@ -45,7 +45,7 @@ use crate::{
     native::{limb_shift, psi_constants},
     native::{NodeHash, LIMB_BITS, NUM_LIMBS},
     stock::StockPoseidonChip,
-    witness::AtmsWitness,
+    witness::{AtmsWitness, MembershipValues},
 };
 
 type G1Point = EcPoint<Fr, ProperCrtUint<Fr>>;
@@ -74,7 +74,7 @@ pub fn synthesize(
     witness: &AtmsWitness,
 ) -> Vec<AssignedValue<Fr>> {
     let fp = FpChip::<Fr>::new(range, LIMB_BITS, NUM_LIMBS);
-    let laid = lay_out(ctx, range, &fp, witness);
+    let laid = lay_out(ctx, range, &fp, witness, &witness.membership_values());
     pairing_check(ctx, &fp, &laid.avk, &laid.hm, &witness.signature);
     laid.publics
 }
@@ -88,8 +88,20 @@ pub fn synthesize_membership(
     range: &RangeChip<Fr>,
     witness: &AtmsWitness,
 ) -> MembershipOutput {
+    synthesize_membership_with(ctx, range, witness, &witness.membership_values())
+}
+
+/// [`synthesize_membership`] with the membership cells' values given by the caller instead of
+/// [`AtmsWitness::membership_values`]: negative tests change one of them to play a cheating
+/// prover. The layout is the same for any values.
+pub fn synthesize_membership_with(
+    ctx: &mut Context<Fr>,
+    range: &RangeChip<Fr>,
+    witness: &AtmsWitness,
+    values: &MembershipValues,
+) -> MembershipOutput {
     let fp = FpChip::<Fr>::new(range, LIMB_BITS, NUM_LIMBS);
-    let laid = lay_out(ctx, range, &fp, witness);
+    let laid = lay_out(ctx, range, &fp, witness, values);
     let coord = |p: &ProperCrtUint<Fr>| {
         let mut bytes = p.value().to_bytes_le();
         bytes.resize(32, 0);
@@ -156,7 +168,13 @@ struct SlotCells {
     words: [AssignedValue<Fr>; 2],
 }
 
-fn lay_out(ctx: &mut Context<Fr>, range: &RangeChip<Fr>, fp: &FpChip<Fr>, w: &AtmsWitness) -> Laid {
+fn lay_out(
+    ctx: &mut Context<Fr>,
+    range: &RangeChip<Fr>,
+    fp: &FpChip<Fr>,
+    w: &AtmsWitness,
+    values: &MembershipValues,
+) -> Laid {
     let gate = range.gate();
     let g1 = EccChip::new(fp);
     let fp2 = Fp2Chip::<Fr>::new(fp);
@@ -171,10 +189,10 @@ fn lay_out(ctx: &mut Context<Fr>, range: &RangeChip<Fr>, fp: &FpChip<Fr>, w: &At
 
     let mut keys = Vec::with_capacity(w.slots.len());
     let mut slots = Vec::with_capacity(w.slots.len());
-    for slot in &w.slots {
-        let enabled = ctx.load_witness(Fr::from(slot.enabled as u64));
+    for (j, slot) in w.slots.iter().enumerate() {
+        let enabled = ctx.load_witness(values.flags[j]);
         gate.assert_bit(ctx, enabled);
-        let index = ctx.load_witness(Fr::from(slot.index as u64));
+        let index = ctx.load_witness(values.indices[j]);
         let key = g1.load_private::<G1Affine>(ctx, (slot.key.x, slot.key.y));
         let words = point_words(ctx, range, fp, &key);
         keys.push(key);
@@ -191,13 +209,15 @@ fn lay_out(ctx: &mut Context<Fr>, range: &RangeChip<Fr>, fp: &FpChip<Fr>, w: &At
     }
 
     let root = match w.shape.hash {
-        NodeHash::Poseidon => membership(ctx, range, PoseidonChip::new(), w, &slots),
+        NodeHash::Poseidon => membership(ctx, range, PoseidonChip::new(), w, values, &slots),
         NodeHash::StockPoseidon => {
             let chip = StockPoseidonChip::new(ctx);
-            membership(ctx, range, chip, w, &slots)
+            membership(ctx, range, chip, w, values, &slots)
         }
     };
-    let committee = poseidon.hash_leaf(ctx, &[root, ivk_words[0], ivk_words[1]]);
+    // n is a constant of the circuit: a digest made for a committee of another size fails.
+    let n = ctx.load_constant(Fr::from(w.shape.n as u64));
+    let committee = poseidon.hash_leaf(ctx, &[root, ivk_words[0], ivk_words[1], n]);
 
     // count <= n - t, with t and n - t - count range checked.
     let bits = (usize::BITS - w.shape.n.leading_zeros()) as usize + 1;
@@ -228,20 +248,20 @@ fn membership<H: HashInstructions>(
     range: &RangeChip<Fr>,
     hasher: H,
     w: &AtmsWitness,
+    values: &MembershipValues,
     slots: &[SlotCells],
 ) -> AssignedValue<Fr> {
     let gate = range.gate();
     let depth = w.shape.depth();
     let cut = w.shape.cut();
-    let levels = w.committee.levels(&H::Native::default());
 
     let mut tops = Vec::with_capacity(slots.len());
     let mut positions = Vec::with_capacity(slots.len());
-    for (slot, native) in slots.iter().zip(&w.slots) {
+    for (slot, siblings) in slots.iter().zip(&values.siblings) {
         let bits = gate.num_to_bits(ctx, slot.index, depth);
         let mut node = hasher.hash_leaf(ctx, &slot.words);
         for (level, bit) in bits.iter().enumerate().take(cut) {
-            let sibling = ctx.load_witness(levels[level][(native.index >> level) ^ 1]);
+            let sibling = ctx.load_witness(siblings[level]);
             let left = gate.select(ctx, sibling, node, *bit);
             let right = gate.select(ctx, node, sibling, *bit);
             node = hasher.hash_node(ctx, left, right);
@@ -260,7 +280,7 @@ fn membership<H: HashInstructions>(
     }
 
     if cut == depth {
-        let root = ctx.load_witness(levels[depth][0]);
+        let root = ctx.load_witness(values.row[0]);
         for (top, slot) in tops.iter().zip(slots) {
             let checked = gate.select(ctx, *top, root, slot.enabled);
             ctx.constrain_equal(&checked, &root);
@@ -268,17 +288,11 @@ fn membership<H: HashInstructions>(
         return root;
     }
 
-    let row = ctx.assign_witnesses(levels[cut].iter().copied());
+    let row = ctx.assign_witnesses(values.row.iter().copied());
     let root = MerkleChip::new(hasher, range).compute_root_of_all(ctx, &row);
 
     // Multiplicities: how many enabled slots sit under each row entry.
-    let mut counts = vec![0u64; row.len()];
-    for slot in w.slots.iter().filter(|s| s.enabled) {
-        if let Some(c) = counts.get_mut(slot.index >> cut) {
-            *c += 1;
-        }
-    }
-    let mult = ctx.assign_witnesses(counts.iter().map(|c| Fr::from(*c)));
+    let mult = ctx.assign_witnesses(values.multiplicities.iter().copied());
     let mult_bits = (usize::BITS - slots.len().leading_zeros()) as usize;
     for m in &mult {
         range.range_check(ctx, *m, mult_bits);
@@ -386,4 +400,60 @@ fn pairing_check(
     let fp12 = Fp12Chip::<Fr>::new(fp);
     let one = fp12.load_constant(ctx, Fq12::one());
     fp12.assert_equal(ctx, f, one);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use halo2_base::halo2_proofs::halo2curves::{
+        bn256::{Fq2, G2},
+        group::{Curve, Group},
+        CurveAffine,
+    };
+    use rand::SeedableRng;
+    use tms_gadgets::{
+        signature::bls::{is_in_g2, map_to_curve_svdw, SecretKey},
+        testing::{CircuitHarness, MockRun, Rejection},
+    };
+
+    /// k of the subgroup-check runs (the x0 ladder on non-native Fp2: about 0.4 M cells).
+    const K: u32 = 17;
+
+    /// MockProver on sigma's load (on-curve check) and [`assert_in_g2`], as [`pairing_check`]
+    /// lays them out.
+    fn mock_in_g2(sigma: &G2Affine) -> MockRun<()> {
+        CircuitHarness::new(K).mock(|ctx, range| {
+            let fp = FpChip::<Fr>::new(range, LIMB_BITS, NUM_LIMBS);
+            let fp2 = Fp2Chip::<Fr>::new(&fp);
+            let g2 = EccChip::new(&fp2);
+            let q = g2.load_private::<G2Affine>(ctx, (sigma.x, sigma.y));
+            assert_in_g2(ctx, &g2, &q);
+            ((), vec![])
+        })
+    }
+
+    #[test]
+    fn sigma_on_the_twist_outside_g2_is_rejected_by_the_subgroup_check() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+        let sigma = SecretKey::random(&mut rng).sign(b"sigma").0;
+        let run = mock_in_g2(&sigma);
+        run.assert_satisfied();
+        println!("record: sigma subgroup check: {}", run.stats);
+        // The one change: sigma + T with T = [r]P for a twist point P outside G2, so T is a
+        // point of the cofactor part (order dividing 2p - r), not O.
+        let p = map_to_curve_svdw(Fq2::random(&mut rng));
+        let t = p * -Fr::one() + p;
+        assert!(!bool::from(t.is_identity()), "P outside G2");
+        let forged = (G2::from(sigma) + t).to_affine();
+        assert!(bool::from(forged.is_on_curve()) && !is_in_g2(&forged));
+        // Only the ladder's last step fails: lhs == rhs, limb by limb (advice copies; every
+        // strict addition on the way had distinct x).
+        let run = mock_in_g2(&forged);
+        run.assert_rejected_by(Rejection::AdviceCopy);
+        assert!(
+            run.rejections().iter().all(|r| *r == Rejection::AdviceCopy),
+            "{:?}",
+            run.rejections()
+        );
+    }
 }

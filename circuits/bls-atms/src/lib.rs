@@ -14,9 +14,14 @@
 //! # Public statement ([`AtmsInstance`], three field elements)
 //! | offset | value |
 //! |---|---|
-//! | [`AtmsInstance::COMMITTEE`] | `Poseidon_leaf(root, ivk_a, ivk_b)`: the registration, fixed per epoch |
+//! | [`AtmsInstance::COMMITTEE`] | `Poseidon_leaf(root, ivk_a, ivk_b, n)`: the registration, fixed per epoch |
 //! | [`AtmsInstance::MESSAGE`] | `Poseidon_leaf(H(m) as six words)`: the message hash point |
 //! | [`AtmsInstance::THRESHOLD`] | `t` |
+//!
+//! The committee size `n` is hashed into the committee digest, and the circuit hashes the `n` of
+//! its shape as a constant: committees of every size at one Merkle depth share the tree shape
+//! (empty leaves are zero), so without it a verifying key made for `n' > n` would accept a
+//! committee of `n` with up to `n' - n` signers fewer than claimed ([`committee_digest`]).
 //!
 //! An on-chain verifier pays per public input, so the committee (a root and a G1 point, which
 //! as Fr elements would be one root plus six limbs) is one digest the registration contract
@@ -91,11 +96,15 @@ mod prover;
 pub mod stock;
 mod witness;
 
-pub use circuit::{synthesize, synthesize_membership, MembershipOutput};
+pub use circuit::{
+    synthesize, synthesize_membership, synthesize_membership_with, MembershipOutput,
+};
 pub use error::AtmsError;
 pub use native::{
     committee_digest, depth_of, g2_words, key_words, message_digest, Committee, NodeHash,
     LIMB_BITS, NUM_LIMBS,
 };
 pub use prover::{keygen, measure, prove, read_vk, setup, verify, verify_with_vk, AtmsKeys};
-pub use witness::{estimate_cells, AtmsInstance, AtmsShape, AtmsWitness, NonSignerSlot, Strategy};
+pub use witness::{
+    estimate_cells, AtmsInstance, AtmsShape, AtmsWitness, MembershipValues, NonSignerSlot, Strategy,
+};

@@ -71,12 +71,16 @@ pub fn g2_words(p: &G2Affine) -> [Fr; 6] {
     std::array::from_fn(|i| limbs[2 * i] + shift * limbs[2 * i + 1])
 }
 
-/// The committee digest: `Poseidon_leaf(root, key_words(ivk))`.
-pub fn committee_digest(root: Fr, ivk: &G1Affine) -> Fr {
+/// The committee digest: `Poseidon_leaf(root, key_words(ivk), n)` for a committee of `n`
+/// members. Binding `n` matters: the circuit's count check uses the shape's `n` (a constant of
+/// the verifying key), and committees of every size at one Merkle depth share the tree shape, so
+/// without it a key made for `n' > n` would accept a committee of `n` with `n' - n` signers too
+/// few. The circuit hashes its own `n` as a constant, so a digest made for another `n` fails.
+pub fn committee_digest(root: Fr, ivk: &G1Affine, n: usize) -> Fr {
     let w = key_words(ivk);
     Poseidon
-        .hash_leaf(&[root, w[0], w[1]])
-        .expect("three inputs")
+        .hash_leaf(&[root, w[0], w[1], Fr::from(n as u64)])
+        .expect("four inputs")
 }
 
 /// The message digest: `Poseidon_leaf(g2_words(H(m)))`.
@@ -102,12 +106,13 @@ impl Committee {
                 return Err(AtmsError::InvalidPossession(i));
             }
         }
-        Self::from_keys(members.iter().map(|(k, _)| *k).collect())
+        Self::from_keys_unchecked(members.iter().map(|(k, _)| *k).collect())
     }
 
-    /// A committee of keys whose proofs of possession were checked elsewhere (or, in keygen
-    /// and benchmarks, keys made here). Checks validity and uniqueness.
-    pub fn from_keys(keys: Vec<PublicKey>) -> Result<Self, AtmsError> {
+    /// A committee of keys **without the proof-of-possession check**: for tests, benchmarks and
+    /// keygen's own keys only (made in this process, so no rogue key). Checks validity and
+    /// uniqueness. Committees of other people's keys come from [`Self::register`].
+    pub fn from_keys_unchecked(keys: Vec<PublicKey>) -> Result<Self, AtmsError> {
         if keys.len() < 2 {
             return Err(AtmsError::CommitteeTooSmall(keys.len()));
         }
@@ -169,18 +174,22 @@ impl Committee {
         levels
     }
 
-    /// The committee root under `hash`.
-    pub fn root(&self, hash: NodeHash) -> Fr {
-        let levels = match hash {
+    /// [`Self::levels`] under the node hash `hash`.
+    pub(crate) fn levels_under(&self, hash: NodeHash) -> Vec<Vec<Fr>> {
+        match hash {
             NodeHash::Poseidon => self.levels(&Poseidon),
             NodeHash::StockPoseidon => self.levels(&StockPoseidon),
-        };
-        levels.last().expect("root level")[0]
+        }
+    }
+
+    /// The committee root under `hash`.
+    pub fn root(&self, hash: NodeHash) -> Fr {
+        self.levels_under(hash).last().expect("root level")[0]
     }
 
     /// The committee digest under `hash` (what a registration contract stores).
     pub fn digest(&self, hash: NodeHash) -> Fr {
-        committee_digest(self.root(hash), &self.ivk())
+        committee_digest(self.root(hash), &self.ivk(), self.len())
     }
 }
 

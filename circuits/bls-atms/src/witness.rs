@@ -7,6 +7,7 @@ use halo2_base::halo2_proofs::halo2curves::{
     CurveAffine,
 };
 use tms_gadgets::{
+    message::{field_bytes, message_to_field},
     signature::bls::{hash_to_g2, is_in_g2, verify_aggregate, PublicKey, Signature, MESSAGE_DST},
     Fr,
 };
@@ -158,6 +159,38 @@ impl AtmsInstance {
     /// The instance column, in offset order.
     pub fn to_public_inputs(&self) -> Vec<Fr> {
         vec![self.committee, self.message, Fr::from(self.threshold)]
+    }
+
+    /// The statement a verifier builds from the committee digest it trusts, the message bytes
+    /// and the threshold: `H(m)` is computed here from the bytes (BLS signs the 32 big-endian
+    /// bytes of `m = keccak-256(bytes) mod r`, [`tms_gadgets::message`]), never taken from a
+    /// prover.
+    pub fn from_trusted_digest(committee: Fr, message: &[u8], threshold: u64) -> Self {
+        let signed = field_bytes(&message_to_field(message));
+        Self {
+            committee,
+            message: message_digest(&hash_to_g2(&signed, MESSAGE_DST)),
+            threshold,
+        }
+    }
+
+    /// [`Self::from_trusted_digest`] with the digest of the trusted `committee` in `shape`
+    /// (refused if its size is not the shape's).
+    pub fn from_trusted(
+        shape: &AtmsShape,
+        committee: &Committee,
+        message: &[u8],
+        threshold: u64,
+    ) -> Result<Self, AtmsError> {
+        if committee.len() != shape.n {
+            return Err(AtmsError::CommitteeSize {
+                expected: shape.n,
+                got: committee.len(),
+            });
+        }
+        let instance = Self::from_trusted_digest(committee.digest(shape.hash), message, threshold);
+        instance.validate(shape)?;
+        Ok(instance)
     }
 
     /// Checks the statement is meaningful for `shape`: `1 <= t <= n`.
@@ -363,6 +396,77 @@ impl AtmsWitness {
             }
         }
         Ok(())
+    }
+}
+
+/// The values the prover assigns to the membership cells that no constraint computes from other
+/// cells: the slots' flags and indices, the siblings below the cut, the row of level `cut` and
+/// the multiplicities. [`AtmsWitness::membership_values`] gives the honest ones, which
+/// [`crate::synthesize`] and [`crate::synthesize_membership`] lay out; a negative test changes
+/// one of them and lays the circuit out with [`crate::synthesize_membership_with`] to play a
+/// cheating prover (a flag that is not a bit, an index past the tree, a forged row or
+/// multiplicity), which [`AtmsWitness`]'s typed fields cannot express.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MembershipValues {
+    /// Per slot: the flag `e_j` (honestly 0 or 1).
+    pub flags: Vec<Fr>,
+    /// Per slot: the leaf index.
+    pub indices: Vec<Fr>,
+    /// Per slot: the siblings of its path below the cut, the leaf level first.
+    pub siblings: Vec<Vec<Fr>>,
+    /// The nodes of level `cut` (the root alone for [`Strategy::Paths`]).
+    pub row: Vec<Fr>,
+    /// Per row entry: how many enabled slots sit under it (none for [`Strategy::Paths`], which
+    /// has no lookup).
+    pub multiplicities: Vec<Fr>,
+}
+
+impl AtmsWitness {
+    /// The honest [`MembershipValues`] of this witness (taken from the committee's tree under
+    /// the shape's hash; an index outside the tree gets zero siblings and no multiplicity, which
+    /// [`Self::check_layout`] refuses before proving).
+    pub fn membership_values(&self) -> MembershipValues {
+        let levels = self.committee.levels_under(self.shape.hash);
+        let (depth, cut) = (self.shape.depth(), self.shape.cut());
+        let node = |level: usize, i: usize| {
+            levels
+                .get(level)
+                .and_then(|l| l.get(i))
+                .copied()
+                .unwrap_or(Fr::zero())
+        };
+        let siblings = self
+            .slots
+            .iter()
+            .map(|s| (0..cut).map(|l| node(l, (s.index >> l) ^ 1)).collect())
+            .collect();
+        let row = levels.get(cut).cloned().unwrap_or_default();
+        let multiplicities = if cut < depth {
+            let mut counts = vec![0u64; row.len()];
+            for slot in self.slots.iter().filter(|s| s.enabled) {
+                if let Some(c) = counts.get_mut(slot.index >> cut) {
+                    *c += 1;
+                }
+            }
+            counts.into_iter().map(Fr::from).collect()
+        } else {
+            vec![]
+        };
+        MembershipValues {
+            flags: self
+                .slots
+                .iter()
+                .map(|s| Fr::from(s.enabled as u64))
+                .collect(),
+            indices: self
+                .slots
+                .iter()
+                .map(|s| Fr::from(s.index as u64))
+                .collect(),
+            siblings,
+            row,
+            multiplicities,
+        }
     }
 }
 

@@ -33,7 +33,8 @@
 //! two differ by the difference of the last limb and the last bits' integer, both below
 //! `2^{w_last} < r`, so they are equal too. The bits are then exactly the limbs' integer (no
 //! wrap-around modulo r), which matters because the scalars are Grumpkin scalars, not field
-//! elements.
+//! elements. That needs every limb at most [`MAX_LIMB_BITS`] wide (`2^253 < r < 2^254`), which
+//! the chip asserts: a single 254-bit limb holding 0 would also admit the bits of r.
 
 use halo2_base::{
     gates::{GateInstructions, RangeChip, RangeInstructions},
@@ -67,6 +68,10 @@ const XD: usize = 12;
 const L1: usize = 13;
 const X1: usize = 14;
 const L2: usize = 15;
+
+/// The widest limb a chain binds: `2^253 < r`, so a limb and the integer of its bits, both below
+/// `2^253`, cannot differ by a multiple of r.
+pub const MAX_LIMB_BITS: usize = 253;
 
 /// Advice cells of one chain of `bits` rows and its output row.
 pub fn chain_cells(bits: usize) -> usize {
@@ -178,8 +183,8 @@ pub fn chain_rows(
 }
 
 /// One term `scalar * point` of a multi-scalar multiplication. The scalar is given by limbs,
-/// most significant first, each with its width in bits; the caller must have range checked
-/// every limb to its width, and the widths must sum to the chain length.
+/// most significant first, each with its width in bits (at most [`MAX_LIMB_BITS`]); the caller
+/// must have range checked every limb to its width, and the widths must sum to the chain length.
 #[derive(Clone, Debug)]
 pub struct MsmTerm {
     /// The point (on the curve, checked by the caller).
@@ -245,6 +250,13 @@ impl<'r> MsmPairChip<'r> {
         let len = p.bits();
         assert_eq!(len, q.bits(), "both terms of a chain have the same length");
         assert!((1..=254).contains(&len), "a chain has 1 to 254 bits");
+        assert!(
+            p.limbs
+                .iter()
+                .chain(&q.limbs)
+                .all(|(_, w)| *w <= MAX_LIMB_BITS),
+            "every limb has at most {MAX_LIMB_BITS} bits (a wider one admits non-canonical bits)"
+        );
         let rows = chain_rows(p.point.value(), q.point.value(), p_bits, q_bits);
         let first = self.region.num_rows();
         for (i, row) in rows.iter().enumerate() {

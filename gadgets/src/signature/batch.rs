@@ -14,7 +14,9 @@
 //! two per chain of 128 rows; the chain results (each shifted by `2^L O`) are added to a start
 //! point `T` ([`sum_start`]) with incomplete additions that constrain distinct `x`, and the sum
 //! must equal the constant `T + sum 2^L O`. (Without `T`, two chains of disabled slots, both
-//! ending at `2^L O`, would meet at an equal `x`.)
+//! ending at `2^L O`, would meet at an equal `x`.) An odd number of terms of one length is
+//! padded with a zero term ([`zero_filler`]) whose limbs, like every limb, are at most 253 bits
+//! wide, so its bits are those of 0 and not of r.
 //!
 //! # Soundness
 //! A satisfied circuit gives `sum_i rho_i D_i = O` with `D_i = s_i G - c_i pk_i - R_i` (the
@@ -55,7 +57,7 @@ use crate::{
     bank::CustomRegion,
     curve::{
         fr_modulus,
-        msm::{MsmPairChip, MsmTerm},
+        msm::{MsmPairChip, MsmTerm, MAX_LIMB_BITS},
         offset_point, AssignedPoint, Grumpkin, GrumpkinAffine, GrumpkinChip, GrumpkinScalar,
     },
     hash::{HashInstructions, NativeHash},
@@ -267,10 +269,7 @@ impl<'r, H: HashInstructions> SchnorrBatchChip<'r, H> {
         let mut offset = <Grumpkin as Group>::identity();
         for (terms, bits) in [(long_terms, 254), (short_terms, COEFFICIENT_BITS)] {
             for pair in terms.chunks(2) {
-                let filler = MsmTerm {
-                    point: g,
-                    limbs: vec![(zero, bits)],
-                };
+                let filler = zero_filler(g, zero, bits);
                 let q = pair.get(1).unwrap_or(&filler);
                 let (out, _) = msm.mul_add_pair(ctx, &pair[0], q);
                 outputs.push(out);
@@ -312,6 +311,21 @@ impl<'r, H: HashInstructions> SchnorrBatchChip<'r, H> {
 /// its discrete logarithm to `O`, `G` or any key and honest additions never meet an equal `x`.
 pub fn sum_start() -> GrumpkinAffine {
     Grumpkin::hash_to_curve("tms-grumpkin-batch-sum")(b"start").to_affine()
+}
+
+/// The term `0 * point` that pads a chain of `bits` bits (254 or [`COEFFICIENT_BITS`]) whose
+/// terms come in an odd number, `zero` a cell holding 0 (constrained by the caller). The zero is
+/// split into limbs of at most [`MAX_LIMB_BITS`] bits, 78/88/88 for 254 bits as every other
+/// 254-bit term: as one 254-bit limb it would also admit the bits of r (`r = 0` modulo r, and
+/// `r < 2^254`), and the chain would add `[r] point`, not `O`.
+pub fn zero_filler(point: AssignedPoint, zero: AssignedValue<Fr>, bits: usize) -> MsmTerm {
+    let limbs = if bits <= MAX_LIMB_BITS {
+        vec![(zero, bits)]
+    } else {
+        assert_eq!(bits, 254, "a chain has at most 254 bits");
+        SCALAR_WIDTHS.iter().map(|w| (zero, *w)).collect()
+    };
+    MsmTerm { point, limbs }
 }
 
 /// FpChip's limbs (little-endian, the last below 2^78 after `carry_mod`) as MSM limbs, most
