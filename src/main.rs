@@ -227,6 +227,28 @@ enum Command {
         #[arg(long)]
         public: PathBuf,
     },
+    /// BLS ATMS: check with MockProver (no parameters, keys or proof) that a certificate
+    /// satisfies the circuit for the statement built from the committee and its message.
+    Check {
+        /// The scheme (bls-atms only: the others prove in seconds).
+        #[arg(long, value_enum, default_value_t)]
+        scheme: Scheme,
+        /// The committee file.
+        #[arg(long)]
+        committee: PathBuf,
+        /// The certificate file.
+        #[arg(long)]
+        certificate: PathBuf,
+        /// The threshold t.
+        #[arg(long)]
+        threshold: u64,
+        /// Non-signer slots (default half the committee).
+        #[arg(long)]
+        capacity: Option<usize>,
+        /// log2 of the circuit's rows.
+        #[arg(long, default_value_t = 20)]
+        k: u32,
+    },
     /// Verify a proof against the statement built from what the verifier trusts: the committee
     /// (or its commitment) and the message bytes.
     Verify {
@@ -384,6 +406,19 @@ fn run(command: Command) -> Result<()> {
                 "--threshold: a Mithril certificate proves the registration's quorum k",
             )),
             (_, None) => Err(usage("--threshold: give the threshold t to prove")),
+        },
+        Command::Check {
+            scheme,
+            committee,
+            certificate,
+            threshold,
+            capacity,
+            k,
+        } => match scheme {
+            Scheme::BlsAtms => bls::check(&committee, &certificate, threshold, capacity, k),
+            _ => Err(usage(
+                "tms check is for --scheme bls-atms; the other schemes prove in seconds",
+            )),
         },
         Command::Verify {
             scheme,

@@ -464,6 +464,22 @@ fn bls_registration_checks_keys_and_certificates() {
     let cert: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(d.join("cert.json")).unwrap()).unwrap();
     assert_eq!(cert["signers"], serde_json::json!([0, 1, 3]));
+    // The whole circuit, pairing included, under MockProver (seconds, about 2.6 GB): the
+    // CI-sized stand-in for the ignored real-proof flow below.
+    let out = ok_s(
+        &d,
+        "check --scheme bls-atms --committee committee.json --certificate cert.json --threshold 3 --capacity 2",
+    );
+    assert!(
+        out.starts_with("satisfied (bls-atms, MockProver, k = 20): at least 3 of 4"),
+        "{out}"
+    );
+    fails_s(
+        &d,
+        "check --scheme bls-atms --committee committee.json --certificate cert.json --threshold 4 --capacity 2",
+        "below the threshold",
+        None,
+    );
 
     // A Schnorr file given to a BLS command, and the other way round.
     fails_s(

@@ -262,6 +262,58 @@ pub fn keygen(
     Ok(())
 }
 
+/// The witness of a certificate file for `shape` and `threshold`, with the message bytes.
+fn load_witness(
+    committee: &Committee,
+    certificate_path: &Path,
+    shape: AtmsShape,
+    threshold: u64,
+) -> Result<(Vec<u8>, AtmsWitness)> {
+    let file: CertificateFile = read_json(certificate_path, SCHEME)?;
+    let message = bytes_from_hex(&file.message, "message").map_err(|e| at(certificate_path, e))?;
+    let sigma =
+        Signature(g2_from_hex(&file.signature, "signature").map_err(|e| at(certificate_path, e))?);
+    let witness = AtmsWitness::from_aggregate(
+        shape,
+        committee,
+        &signed_bytes(&message),
+        &file.signers,
+        sigma,
+        threshold,
+    )
+    .map_err(|e| match e {
+        AtmsError::ThresholdOutOfRange { .. } => usage(format!("--threshold: {e}")),
+        other => at(certificate_path, other),
+    })?;
+    Ok((message, witness))
+}
+
+/// `tms check --scheme bls-atms`: MockProver on the certificate's witness against the statement
+/// built from the committee and the certificate's message (no parameters, keys or proof).
+pub fn check(
+    committee_path: &Path,
+    certificate_path: &Path,
+    threshold: u64,
+    capacity: Option<usize>,
+    k: u32,
+) -> Result<()> {
+    let committee = load_committee(committee_path)?;
+    let n = committee.len();
+    let shape = AtmsShape::auto(n, capacity.unwrap_or(n / 2).max(1), k);
+    shape.validate().map_err(usage)?;
+    let (message, witness) = load_witness(&committee, certificate_path, shape, threshold)?;
+    let instance =
+        AtmsInstance::from_trusted(&shape, &committee, &message, threshold).map_err(usage)?;
+    let bar = spinner("checking with MockProver (a BN254 pairing: about 2.6 GB)");
+    bls_atms::mock_check(&witness, &instance).map_err(|e| at(certificate_path, e))?;
+    bar.finish_and_clear();
+    println!(
+        "satisfied (bls-atms, MockProver, k = {k}): at least {threshold} of {n} committee members          signed {}",
+        describe_message(&message, &message_to_field(&message))
+    );
+    Ok(())
+}
+
 /// `tms prove --scheme bls-atms`.
 pub fn prove(
     committee_path: &Path,
@@ -277,22 +329,7 @@ pub fn prove(
     let keys = AtmsKeys::from_pk_bytes(&read_bytes(pk_path)?).map_err(|e| at(pk_path, e))?;
     check_members(committee_path, committee.len(), keys.shape.n, "proving key")?;
     check_params_k(params_path, params.k(), keys.shape.k)?;
-    let file: CertificateFile = read_json(certificate_path, SCHEME)?;
-    let message = bytes_from_hex(&file.message, "message").map_err(|e| at(certificate_path, e))?;
-    let sigma =
-        Signature(g2_from_hex(&file.signature, "signature").map_err(|e| at(certificate_path, e))?);
-    let witness = AtmsWitness::from_aggregate(
-        keys.shape,
-        &committee,
-        &signed_bytes(&message),
-        &file.signers,
-        sigma,
-        threshold,
-    )
-    .map_err(|e| match e {
-        AtmsError::ThresholdOutOfRange { .. } => usage(format!("--threshold: {e}")),
-        other => at(certificate_path, other),
-    })?;
+    let (message, witness) = load_witness(&committee, certificate_path, keys.shape, threshold)?;
     let bar = spinner("proving (a BN254 pairing: minutes)");
     let start = Instant::now();
     let proof = bls_prove(&params, &keys, &witness).map_err(|e| at(pk_path, e))?;

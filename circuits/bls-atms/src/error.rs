@@ -6,6 +6,9 @@ use tms_gadgets::GadgetError;
 /// Errors of the BLS ATMS crate.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum AtmsError {
+    /// MockProver found the witness does not satisfy the circuit.
+    #[error("the certificate does not satisfy the circuit: {0}")]
+    NotSatisfied(String),
     /// A key file is malformed.
     #[error("malformed key file: {0}")]
     MalformedKeys(String),

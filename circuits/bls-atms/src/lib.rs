@@ -104,7 +104,9 @@ pub use native::{
     committee_digest, depth_of, g2_words, key_words, message_digest, Committee, NodeHash,
     LIMB_BITS, NUM_LIMBS,
 };
-pub use prover::{keygen, measure, prove, read_vk, setup, verify, verify_with_vk, AtmsKeys};
+pub use prover::{
+    keygen, measure, mock_check, prove, read_vk, setup, verify, verify_with_vk, AtmsKeys,
+};
 pub use witness::{
     estimate_cells, AtmsInstance, AtmsShape, AtmsWitness, MembershipValues, NonSignerSlot, Strategy,
 };

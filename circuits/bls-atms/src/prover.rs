@@ -3,6 +3,7 @@
 use halo2_base::{
     gates::circuit::{builder::BaseCircuitBuilder, CircuitBuilderStage},
     halo2_proofs::{
+        dev::MockProver,
         halo2curves::bn256::{Bn256, G1Affine},
         plonk::{keygen_pk, keygen_vk, VerifyingKey},
         poly::kzg::commitment::ParamsKZG,
@@ -81,6 +82,28 @@ pub fn measure(shape: AtmsShape) -> Result<CircuitStats, AtmsError> {
     b.assigned_instances = vec![publics];
     let config = b.calculate_params(Some(UNUSABLE_ROWS));
     Ok(CircuitStats::of(&b, &config))
+}
+
+/// Checks with halo2's MockProver that `witness` satisfies the circuit of its shape for the
+/// public inputs of `instance` (no parameters, keys or proof; seconds and about 2.6 GB for one
+/// pairing): what `tms check --scheme bls-atms` runs.
+pub fn mock_check(witness: &AtmsWitness, instance: &AtmsInstance) -> Result<(), AtmsError> {
+    witness.check_layout()?;
+    let shape = witness.shape;
+    let mut b = builder(&shape, CircuitBuilderStage::Mock);
+    let range = b.range_chip();
+    let publics = synthesize(b.main(0), &range, witness);
+    b.assigned_instances = vec![publics];
+    b.calculate_params(Some(UNUSABLE_ROWS));
+    let prover = MockProver::run(shape.k, &b, vec![instance.to_public_inputs()])
+        .map_err(|_| AtmsError::CircuitTooLarge(shape.k))?;
+    prover.verify().map_err(|failures| {
+        AtmsError::NotSatisfied(format!(
+            "{} failed constraints, the first: {}",
+            failures.len(),
+            failures[0]
+        ))
+    })
 }
 
 /// Proving and verifying keys for `shape` (one-time work per shape).
