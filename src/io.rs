@@ -13,7 +13,7 @@ use halo2_base::halo2_proofs::{
 };
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{de::DeserializeOwned, Serialize};
-use tms_gadgets::proving::params::{is_insecure_test_params, sha256_hex};
+use tms_gadgets::proving::params::{is_insecure_test_params, read_params, sha256_hex};
 
 use crate::{formats::Header, options::Scheme};
 
@@ -43,8 +43,39 @@ pub fn usage(msg: impl fmt::Display) -> CliError {
 /// The largest message `--message` or `--message-file` accepts.
 pub const MAX_MESSAGE_BYTES: usize = 16 << 20;
 
-/// Reads a whole file.
+/// The largest file the tool reads (parameters for k = 24 are about 2 GiB).
+pub const MAX_FILE_BYTES: u64 = 8 << 30;
+/// The largest JSON file the tool reads.
+pub const MAX_JSON_BYTES: usize = 256 << 20;
+
+#[cfg(any(test, feature = "fuzzing"))]
+thread_local! {
+    static VIRTUAL_FILES: std::cell::RefCell<std::collections::HashMap<PathBuf, Vec<u8>>> =
+        Default::default();
+}
+
+/// Runs `f` with `path` reading as `bytes` (fuzzing and property tests drive the loaders through
+/// their real code paths without touching the disk).
+#[cfg(any(test, feature = "fuzzing"))]
+pub fn with_virtual_file<T>(path: &Path, bytes: &[u8], f: impl FnOnce() -> T) -> T {
+    VIRTUAL_FILES.with(|v| v.borrow_mut().insert(path.to_owned(), bytes.to_vec()));
+    let out = f();
+    VIRTUAL_FILES.with(|v| v.borrow_mut().remove(path));
+    out
+}
+
+/// Reads a whole file (refusing one above [`MAX_FILE_BYTES`]).
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
+    #[cfg(any(test, feature = "fuzzing"))]
+    if let Some(bytes) = VIRTUAL_FILES.with(|v| v.borrow().get(path).cloned()) {
+        return Ok(bytes);
+    }
+    let len = fs::metadata(path)
+        .map_err(|e| at(path, format!("cannot read: {e}")))?
+        .len();
+    if len > MAX_FILE_BYTES {
+        return Err(at(path, format!("{len} bytes, more than {MAX_FILE_BYTES}")));
+    }
     let bytes = fs::read(path).map_err(|e| at(path, format!("cannot read: {e}")))?;
     tracing::debug!(file = %path.display(), bytes = bytes.len(), "read");
     Ok(bytes)
@@ -53,6 +84,12 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
 /// Reads a JSON file of `scheme` (its `version` and `scheme` fields checked first).
 pub fn read_json<T: DeserializeOwned>(path: &Path, scheme: Scheme) -> Result<T> {
     let bytes = read_bytes(path)?;
+    if bytes.len() > MAX_JSON_BYTES {
+        return Err(at(
+            path,
+            format!("more than {MAX_JSON_BYTES} bytes of JSON"),
+        ));
+    }
     let header: Header =
         serde_json::from_slice(&bytes).map_err(|e| at(path, format!("malformed JSON: {e}")))?;
     header.check(scheme).map_err(|e| at(path, e))?;
@@ -125,8 +162,7 @@ pub fn load_params(path: &Path) -> Result<ParamsKZG<Bn256>> {
             ));
         }
     }
-    let params = ParamsKZG::<Bn256>::read(&mut bytes.as_slice())
-        .map_err(|e| at(path, format!("not a KZG parameters file: {e}")))?;
+    let params = read_params(&bytes).map_err(|e| at(path, e))?;
     if is_insecure_test_params(&params) {
         eprintln!("{INSECURE_WARNING}: {}", path.display());
     }

@@ -20,20 +20,18 @@
 //! files are written atomically, so a failed command leaves none behind.
 #![deny(missing_docs)]
 
-mod commands;
-mod formats;
-mod io;
-mod options;
-
 use std::{path::PathBuf, process::ExitCode};
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::{
-    commands::{bls, mithril, schnorr, VerifyArgs},
+use tms::{
+    commands::{self, bls, mithril, schnorr, VerifyArgs},
     io::{message_bytes, usage, Result},
     options::{HashMode, HashName, Mode, Preset, Scheme},
 };
+
+/// The largest committee `tms committee` makes.
+const MAX_COMMITTEE: u64 = 1 << 20;
 
 /// Threshold multisignature certificates as Halo2 proofs (KZG over BN254).
 #[derive(Parser, Debug)]
@@ -72,9 +70,9 @@ enum Command {
         /// The scheme.
         #[arg(long, value_enum, default_value_t)]
         scheme: Scheme,
-        /// Number of members.
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_048_576))]
-        size: u32,
+        /// Number of members (at most 2^20).
+        #[arg(long)]
+        size: u64,
         /// Seed for reproducible test committees; without it keys come from the OS.
         #[arg(long)]
         seed: Option<u64>,
@@ -315,6 +313,9 @@ fn run(command: Command) -> Result<()> {
             out,
             keys_dir,
         } => match scheme {
+            _ if !(1..=MAX_COMMITTEE).contains(&size) => Err(usage(format!(
+                "--size: {size} is outside 1..={MAX_COMMITTEE}"
+            ))),
             Scheme::SchnorrAtms => schnorr::committee(size as usize, seed, &out, &keys_dir),
             Scheme::BlsAtms => bls::committee(size as usize, seed, &out, &keys_dir),
             Scheme::Mithril => mithril::committee(size as usize, seed, stake, &out, &keys_dir),

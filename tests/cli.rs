@@ -726,3 +726,60 @@ fn mithril_flow_registers_signs_proves_and_verifies() {
         Some("p2.bin"),
     );
 }
+
+/// Issue 19's two crashes: a parameters file of random bytes with a matching `.sha256` record
+/// (halo2's reader unwrapped inside halo2curves), and a committee size that asked for terabytes.
+#[test]
+fn random_parameters_and_huge_committees_are_refused_in_one_line() {
+    let d = workdir("cli-crashes");
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let junk: Vec<u8> = (0..100_000)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect();
+    std::fs::write(d.join("junk.srs"), &junk).unwrap();
+    let digest = tms_gadgets::proving::params::sha256_hex(&junk);
+    std::fs::write(d.join("junk.srs.sha256"), format!("{digest}  junk.srs\n")).unwrap();
+    ok_s(
+        &d,
+        "committee --size 2 --seed 1 --out committee.json --keys-dir keys",
+    );
+    std::fs::write(d.join("proof.bin"), b"not a proof").unwrap();
+    std::fs::write(d.join("x.vk"), b"not a key").unwrap();
+    fails_s(
+        &d,
+        "verify --params junk.srs --vk x.vk --proof proof.bin --committee committee.json --message 0x01 --threshold 1",
+        "junk.srs: not a KZG parameters file",
+        None,
+    );
+    // Four bytes claiming k = 2^31: refused before anything is allocated.
+    std::fs::write(d.join("huge.srs"), [0, 0, 0, 128]).unwrap();
+    fails_s(
+        &d,
+        "keygen --committee committee.json --params huge.srs --pk x.pk --vk y.vk",
+        "huge.srs: not a KZG parameters file: k = 2147483648 is above 28",
+        Some("x.pk"),
+    );
+    fails_s(
+        &d,
+        "committee --size 100000000000 --out big.json --keys-dir big",
+        "--size: 100000000000 is outside 1..=1048576",
+        Some("big.json"),
+    );
+    // A key file whose header claims a billion advice columns.
+    let header = br#"{"format":"tms-schnorr-atms-vk-v3","shape":{"n":2,"mode":"flat","k":11,"verification":"per-signature"},"config":{"base":{"k":11,"num_advice_per_phase":[1000000000],"num_fixed":1,"num_lookup_advice_per_phase":[],"lookup_bits":null,"num_instance_columns":1},"custom_gates":true},"break_points":[]}"#;
+    let mut vk = (header.len() as u32).to_le_bytes().to_vec();
+    vk.extend_from_slice(header);
+    std::fs::write(d.join("wide.vk"), vk).unwrap();
+    ok_s(&d, "setup --k 11 --insecure-test --out p.srs");
+    fails_s(
+        &d,
+        "verify --params p.srs --vk wide.vk --proof proof.bin --committee committee.json --message 0x01 --threshold 1",
+        "wide.vk: malformed key file: column configuration out of bounds",
+        None,
+    );
+}

@@ -40,6 +40,9 @@ pub enum GadgetError {
     /// A powers-of-tau file that cannot be used.
     #[error("malformed .ptau: {0}")]
     MalformedPtau(String),
+    /// A KZG parameters file in halo2's format is malformed (read before any allocation).
+    #[error("not a KZG parameters file: {0}")]
+    MalformedParams(String),
     /// A point that is not on its curve.
     #[error("the point is not on the curve")]
     NotOnCurve,

@@ -113,7 +113,7 @@ pub fn load_committee(path: &Path) -> Result<Committee> {
     Committee::register(&members).map_err(|e| at(path, e))
 }
 
-fn load_member(key: &Path) -> Result<SecretKey> {
+pub(crate) fn load_member(key: &Path) -> Result<SecretKey> {
     let file: MemberFile = read_json(key, SCHEME)?;
     let sk = SecretKey(fr_from_str(&file.secret_key, "secret_key").map_err(|e| at(key, e))?);
     let pk = g1_from_hex(&file.public_key, "public_key").map_err(|e| at(key, e))?;

@@ -158,7 +158,9 @@ fn signature_entry(sig: &UniqueSignature) -> UniqueSignatureEntry {
     }
 }
 
-fn parse_signature(e: &UniqueSignatureEntry) -> std::result::Result<UniqueSignature, String> {
+pub(crate) fn parse_signature(
+    e: &UniqueSignatureEntry,
+) -> std::result::Result<UniqueSignature, String> {
     Ok(UniqueSignature {
         sigma: grumpkin_from_hex(&e.sigma, "sigma")?,
         a: grumpkin_from_hex(&e.a, "a")?,
@@ -437,7 +439,10 @@ pub fn keygen(
 }
 
 /// Rebuilds a certificate from its file against the registration.
-fn load_certificate(path: &Path, registration: &Registration) -> Result<(Vec<u8>, Certificate)> {
+pub(crate) fn load_certificate(
+    path: &Path,
+    registration: &Registration,
+) -> Result<(Vec<u8>, Certificate)> {
     let file: CertificateFile = read_json(path, SCHEME)?;
     let message = bytes_from_hex(&file.message, "message").map_err(|e| at(path, e))?;
     let signers = file

@@ -173,7 +173,7 @@ pub fn sign(key: &Path, message: &[u8], out: &Path) -> Result<()> {
     write_json(out, &file)
 }
 
-fn parse_signature(path: &Path, r: &str, s: &str) -> Result<Signature> {
+pub(crate) fn parse_signature(path: &Path, r: &str, s: &str) -> Result<Signature> {
     Ok(Signature {
         r: grumpkin_from_hex(r, "r").map_err(|e| at(path, e))?,
         s: scalar_from_hex(s, "s").map_err(|e| at(path, e))?,

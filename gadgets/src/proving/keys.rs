@@ -22,8 +22,10 @@ use halo2_base::halo2_proofs::{
 use serde::{de::DeserializeOwned, Serialize};
 use sha2::{Digest, Sha256};
 
+use halo2_base::gates::circuit::BaseCircuitParams;
+
 use super::stats::CircuitStats;
-use crate::Fr;
+use crate::{hybrid::HybridParams, Fr};
 
 /// The format version of every key file (3: one generic format for all circuits).
 pub const KEY_FORMAT_VERSION: u32 = 3;
@@ -36,6 +38,62 @@ pub trait KeyedShape: Serialize + DeserializeOwned + Clone {
     /// What a benchmark's `record:` line says of this shape beside the circuit statistics.
     fn record_detail(&self, _stats: &CircuitStats) -> String {
         String::new()
+    }
+}
+
+/// The most bytes a key file's JSON header may have (real ones have a few hundred).
+pub const MAX_HEADER_BYTES: usize = 1 << 20;
+
+/// Column configurations a key file may declare: bounded before any circuit is configured from
+/// them (a header is outside data, and configuring allocates per column).
+pub trait BoundedParams {
+    /// Refuses a configuration no circuit of this workspace has (too many rows or columns).
+    fn check_bounds(&self) -> Result<(), String>;
+}
+
+fn check_base_bounds(p: &BaseCircuitParams) -> Result<(), String> {
+    let advice: usize = p.num_advice_per_phase.iter().sum();
+    let lookup: usize = p.num_lookup_advice_per_phase.iter().sum();
+    if p.k > 28
+        || p.num_advice_per_phase.len() > 3
+        || p.num_lookup_advice_per_phase.len() > 3
+        || advice > 1024
+        || lookup > 256
+        || p.num_fixed > 256
+        || p.num_instance_columns > 8
+        || p.lookup_bits.is_some_and(|b| b >= p.k.max(1))
+    {
+        return Err(format!(
+            "column configuration out of bounds (k = {}, {advice} advice, {lookup} lookup, {} fixed, {} instance columns)",
+            p.k, p.num_fixed, p.num_instance_columns
+        ));
+    }
+    Ok(())
+}
+
+impl BoundedParams for BaseCircuitParams {
+    fn check_bounds(&self) -> Result<(), String> {
+        check_base_bounds(self)
+    }
+}
+
+impl BoundedParams for HybridParams {
+    fn check_bounds(&self) -> Result<(), String> {
+        check_base_bounds(&self.base)
+    }
+}
+
+/// Runs one of halo2's readers, turning a panic on malformed bytes into an error (halo2's key
+/// readers unwrap in places; the bounds above keep allocations sane before this).
+fn guarded<T>(what: &str, read: impl FnOnce() -> std::io::Result<T>) -> Result<T, String> {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(read));
+    std::panic::set_hook(previous);
+    match result {
+        Ok(Ok(v)) => Ok(v),
+        Ok(Err(e)) => Err(format!("{what}: {e}")),
+        Err(_) => Err(format!("{what}: malformed key bytes")),
     }
 }
 
@@ -83,6 +141,11 @@ fn read_key_file<'a, S: KeyedShape, P: DeserializeOwned>(
 ) -> Result<(KeyHeader<S, P>, &'a [u8]), String> {
     let len = bytes.get(..4).ok_or("too short for a key file")?;
     let len = u32::from_le_bytes(len.try_into().expect("4 bytes")) as usize;
+    if len > MAX_HEADER_BYTES {
+        return Err(format!(
+            "header of {len} bytes, more than {MAX_HEADER_BYTES}"
+        ));
+    }
     let json = bytes
         .get(4..)
         .and_then(|rest| rest.get(..len))
@@ -117,7 +180,7 @@ pub struct CircuitKeys<S, C: Circuit<Fr>> {
 
 impl<S: KeyedShape, C: Circuit<Fr>> CircuitKeys<S, C>
 where
-    C::Params: Serialize + DeserializeOwned + Clone,
+    C::Params: Serialize + DeserializeOwned + Clone + BoundedParams,
 {
     /// Keys made by keygen.
     pub fn new(
@@ -168,8 +231,11 @@ where
     /// Reads a proving key file.
     pub fn from_pk_bytes(bytes: &[u8]) -> Result<Self, String> {
         let (header, mut body) = read_key_file::<S, C::Params>(bytes, "pk")?;
-        let pk = ProvingKey::read::<_, C>(&mut body, SerdeFormat::RawBytes, header.config.clone())
-            .map_err(|e| format!("proving key: {e}"))?;
+        header.config.check_bounds()?;
+        let config = header.config.clone();
+        let pk = guarded("proving key", || {
+            ProvingKey::read::<_, C>(&mut body, SerdeFormat::RawBytes, config)
+        })?;
         Ok(Self::new(
             header.shape,
             pk,
@@ -182,8 +248,11 @@ where
     /// Reads a verifying key file: the shape and the key.
     pub fn read_vk(bytes: &[u8]) -> Result<(S, VerifyingKey<G1Affine>), String> {
         let (header, mut body) = read_key_file::<S, C::Params>(bytes, "vk")?;
-        let vk = VerifyingKey::read::<_, C>(&mut body, SerdeFormat::RawBytes, header.config)
-            .map_err(|e| format!("verifying key: {e}"))?;
+        header.config.check_bounds()?;
+        let config = header.config;
+        let vk = guarded("verifying key", || {
+            VerifyingKey::read::<_, C>(&mut body, SerdeFormat::RawBytes, config)
+        })?;
         Ok((header.shape, vk))
     }
 }

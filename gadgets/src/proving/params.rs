@@ -19,7 +19,7 @@
 use std::{
     collections::HashMap,
     fs::{self, File},
-    io::{BufReader, BufWriter},
+    io::BufWriter,
     path::PathBuf,
 };
 
@@ -30,6 +30,7 @@ use halo2_base::halo2_proofs::{
         CurveAffine,
     },
     poly::{commitment::Params, kzg::commitment::ParamsKZG},
+    SerdeFormat,
 };
 use rand_chacha::{rand_core::SeedableRng, ChaCha20Rng};
 use sha2::{Digest, Sha256};
@@ -165,6 +166,36 @@ pub fn params_from_ptau(bytes: &[u8], k: u32) -> Result<ParamsKZG<Bn256>, Gadget
     Ok(shell.from_parts(k, g, None, g2, s_g2))
 }
 
+/// The largest `k` a parameters file may claim (2^28 rows: 32 GiB of points).
+pub const MAX_PARAMS_K: u32 = 28;
+/// Bytes of one G1 point in halo2's raw format (x and y, 32 bytes each).
+const G1_RAW: usize = 64;
+/// Bytes of one G2 point in halo2's raw format.
+const G2_RAW: usize = 128;
+
+/// Reads parameters in halo2's KZG format, checking the header and the length *before* halo2's
+/// reader (which unwraps and allocates `2^k` points from the header's `k`) sees them, and every
+/// point on its curve.
+pub fn read_params(bytes: &[u8]) -> Result<ParamsKZG<Bn256>, GadgetError> {
+    let bad = |m: String| GadgetError::MalformedParams(m);
+    let k = bytes
+        .get(..4)
+        .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")))
+        .ok_or_else(|| bad(format!("{} bytes, too short for a header", bytes.len())))?;
+    if k > MAX_PARAMS_K {
+        return Err(bad(format!("k = {k} is above {MAX_PARAMS_K}")));
+    }
+    let expected = 4 + 2 * (1usize << k) * G1_RAW + 2 * G2_RAW;
+    if bytes.len() != expected {
+        return Err(bad(format!(
+            "{} bytes, parameters for k = {k} have {expected}",
+            bytes.len()
+        )));
+    }
+    ParamsKZG::<Bn256>::read_custom(&mut &bytes[..], SerdeFormat::RawBytes)
+        .map_err(|e| bad(e.to_string()))
+}
+
 /// The folder holding cached parameters: `$TMS_PARAMS_DIR`, else the workspace's `params/`.
 pub fn params_dir() -> PathBuf {
     std::env::var_os("TMS_PARAMS_DIR")
@@ -185,8 +216,8 @@ pub const INSECURE_SEED: [u8; 32] = *b"tms insecure test params, seed 1";
 pub fn kzg_params(k: u32) -> ParamsKZG<Bn256> {
     let dir = params_dir();
     let path = dir.join(format!("kzg_bn254_{k}.insecure-test.srs"));
-    if let Ok(file) = File::open(&path) {
-        if let Ok(params) = ParamsKZG::<Bn256>::read(&mut BufReader::new(file)) {
+    if let Ok(bytes) = fs::read(&path) {
+        if let Ok(params) = read_params(&bytes) {
             if params.k() == k {
                 return params;
             }

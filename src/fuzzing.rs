@@ -1,0 +1,216 @@
+//! Entry points for fuzzing and property tests: each feeds outside bytes to the parsers the tool
+//! runs on them, through their real code paths, and must return whatever the bytes are (a
+//! panic, a hang or an unbounded allocation is a bug). `fuzz/` wraps each in a cargo-fuzz target;
+//! `src/fuzzing.rs`'s tests run them on random and mutated inputs in CI.
+
+use std::path::Path;
+
+use tms_gadgets::proving::params::{params_from_ptau, read_params};
+
+use crate::{
+    commands::{bls, mithril, schnorr},
+    formats::*,
+    io::{message_bytes, read_json, with_virtual_file},
+    options::Scheme,
+};
+
+/// The name the in-memory input file goes by.
+const INPUT: &str = "fuzz-input.json";
+
+/// Every JSON file of every scheme: committees (with their checks: keys on the curve, proofs of
+/// possession, duplicates), member keys, registrations and stakes, signatures, certificates,
+/// statements.
+pub fn json_files(data: &[u8]) {
+    let path = Path::new(INPUT);
+    with_virtual_file(path, data, || {
+        let _ = schnorr::load_committee(path);
+        let _ = bls::load_committee(path);
+        let _ = bls::load_member(path);
+        for scheme in [Scheme::SchnorrAtms, Scheme::Mithril] {
+            let _ = schnorr::load_member(scheme, path);
+        }
+        if let Ok(registration) = mithril::load_registration(path) {
+            let _ = mithril::load_certificate(path, &registration);
+        }
+        let _ = read_json::<mithril::StakesFile>(path, Scheme::Mithril);
+        if let Ok(sig) = read_json::<mithril::SignatureFile>(path, Scheme::Mithril) {
+            let _ = mithril::parse_signature(&sig.signature);
+        }
+        if let Ok(sig) = read_json::<schnorr::SignatureFile>(path, Scheme::SchnorrAtms) {
+            let _ = schnorr::parse_signature(path, &sig.r, &sig.s);
+        }
+        if let Ok(cert) = read_json::<schnorr::CertificateFile>(path, Scheme::SchnorrAtms) {
+            for s in &cert.signatures {
+                let _ = schnorr::parse_signature(path, &s.r, &s.s);
+            }
+        }
+        if let Ok(cert) = read_json::<bls::CertificateFile>(path, Scheme::BlsAtms) {
+            let _ = g2_from_hex(&cert.signature, "signature");
+            let _ = bytes_from_hex(&cert.message, "message");
+        }
+        let _ = read_json::<PublicFile<schnorr_atms::AtmsShape>>(path, Scheme::SchnorrAtms);
+        let _ = read_json::<PublicFile<bls_atms::AtmsShape>>(path, Scheme::BlsAtms);
+        let _ = read_json::<PublicFile<mithril_snark::MithrilShape>>(path, Scheme::Mithril);
+    });
+}
+
+/// The text encodings: field elements, points, scalars, bytes, messages.
+pub fn encodings(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let _ = fr_from_str(text, "x");
+    let _ = bytes_from_hex(text, "x");
+    let _ = grumpkin_from_hex(text, "x");
+    let _ = g1_from_hex(text, "x");
+    let _ = g2_from_hex(text, "x");
+    let _ = scalar_from_hex(text, "x");
+    let _ = message_bytes(Some(text), None);
+}
+
+/// KZG parameters in halo2's format, and snarkjs `.ptau` files.
+pub fn parameter_files(data: &[u8]) {
+    let _ = read_params(data);
+    let _ = params_from_ptau(data, 10);
+}
+
+/// Key files of every circuit (headers and halo2's raw keys).
+pub fn key_files(data: &[u8]) {
+    let _ = schnorr_atms::read_vk(data);
+    let _ = schnorr_atms::AtmsKeys::from_pk_bytes(data);
+    let _ = bls_atms::read_vk(data);
+    let _ = bls_atms::AtmsKeys::from_pk_bytes(data);
+    let _ = mithril_snark::read_vk(data);
+    let _ = mithril_snark::MithrilKeys::from_pk_bytes(data);
+}
+
+#[cfg(test)]
+mod tests {
+    //! The fuzz targets on random bytes and on mutations of valid inputs (bit flips, truncations,
+    //! extensions, swapped fields), for a fixed short budget in CI. Longer runs: `fuzz/README.md`.
+
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// A valid input changed by one of the mutations fuzzers apply.
+    fn mutated(valid: Vec<u8>) -> impl Strategy<Value = Vec<u8>> {
+        let len = valid.len().max(1);
+        (
+            0..4u8,
+            0..len,
+            any::<u8>(),
+            proptest::collection::vec(any::<u8>(), 0..64),
+        )
+            .prop_map(move |(kind, at, byte, tail)| {
+                let mut v = valid.clone();
+                let at = at.min(v.len().saturating_sub(1));
+                match kind {
+                    0 if !v.is_empty() => v[at] ^= 1 << (byte % 8),
+                    1 => v.truncate(at),
+                    2 => v.extend(tail),
+                    _ if !v.is_empty() => v[at] = byte,
+                    _ => {}
+                }
+                v
+            })
+    }
+
+    fn valid_json_files() -> Vec<Vec<u8>> {
+        let header = |s: &str| format!(r#""version": 1, "scheme": "{s}""#);
+        let g = "0x0100000000000000000000000000000000000000000000000000000000000000";
+        [
+            format!(r#"{{{}, "members": ["{g}", "{g}"]}}"#, header("schnorr-atms")),
+            format!(
+                r#"{{{}, "params": {{"m": 100, "k": 5, "phi_f": {{"num": 7, "den": 10}}}}, "depth": 2, "parties": [{{"public_key": "{g}", "stake": 5}}]}}"#,
+                header("mithril")
+            ),
+            format!(
+                r#"{{{}, "members": [{{"public_key": "{g}", "proof_of_possession": "0x00"}}]}}"#,
+                header("bls-atms")
+            ),
+            format!(
+                r#"{{{}, "message": "0x01", "signatures": [{{"index": 0, "r": "{g}", "s": "0x01"}}]}}"#,
+                header("schnorr-atms")
+            ),
+        ]
+        .map(String::into_bytes)
+        .to_vec()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() })]
+
+        #[test]
+        fn json_files_never_panic(data in proptest::collection::vec(any::<u8>(), 0..512)) {
+            json_files(&data);
+        }
+
+        #[test]
+        fn mutated_json_files_never_panic(
+            data in proptest::sample::select(valid_json_files()).prop_flat_map(mutated)
+        ) {
+            json_files(&data);
+        }
+
+        #[test]
+        fn encodings_never_panic(text in "(0x)?[0-9a-fA-Fx]{0,140}") {
+            encodings(text.as_bytes());
+        }
+
+        #[test]
+        fn random_parameter_files_never_panic(data in proptest::collection::vec(any::<u8>(), 0..256)) {
+            parameter_files(&data);
+        }
+
+        #[test]
+        fn random_key_files_never_panic(data in proptest::collection::vec(any::<u8>(), 0..512)) {
+            key_files(&data);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 32, failure_persistence: None, ..ProptestConfig::default() })]
+
+        #[test]
+        fn mutated_parameter_files_never_panic(data in mutated(
+            std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/pot10_tms_test.ptau")).unwrap()
+        )) {
+            parameter_files(&data);
+        }
+
+        #[test]
+        fn mutated_halo2_parameters_never_panic(data in mutated({
+            let mut bytes = vec![];
+            tms_gadgets::proving::params::kzg_params(10).write_custom(
+                &mut bytes,
+                halo2_base::halo2_proofs::SerdeFormat::RawBytes,
+            ).unwrap();
+            bytes
+        })) {
+            parameter_files(&data);
+        }
+
+        #[test]
+        fn mutated_key_files_never_panic(data in mutated(schnorr_vk_file())) {
+            key_files(&data);
+        }
+    }
+
+    /// A real Schnorr ATMS verifying key file (n = 2, flat), made once.
+    fn schnorr_vk_file() -> Vec<u8> {
+        static FILE: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+        FILE.get_or_init(|| {
+            let shape = schnorr_atms::AtmsShape {
+                n: 2,
+                mode: schnorr_atms::CommitmentMode::Flat,
+                k: 11,
+                verification: schnorr_atms::Verification::PerSignature,
+            };
+            schnorr_atms::keygen(&schnorr_atms::setup(11), shape)
+                .unwrap()
+                .vk_bytes()
+        })
+        .clone()
+    }
+}

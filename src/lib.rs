@@ -1,0 +1,12 @@
+//! The library behind the `tms` command-line tool: the file formats every scheme reads and writes
+//! ([`formats`]), reading and writing them safely ([`io`]), and the subcommands ([`commands`]).
+//! It is a library so that the parsers can be fuzzed and property-tested ([`fuzzing`]) outside
+//! the binary.
+#![deny(missing_docs)]
+
+pub mod commands;
+pub mod formats;
+#[cfg(any(test, feature = "fuzzing"))]
+pub mod fuzzing;
+pub mod io;
+pub mod options;
