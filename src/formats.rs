@@ -98,7 +98,13 @@ fn encoding_from_hex<P: GroupEncoding>(s: &str, what: &str, curve: &str) -> Resu
         ));
     }
     repr.as_mut().copy_from_slice(&b);
-    Option::from(P::from_bytes(&repr)).ok_or_else(|| format!("{what} is not a point on {curve}"))
+    let point: P = Option::from(P::from_bytes(&repr))
+        .ok_or_else(|| format!("{what} is not a point on {curve}"))?;
+    // halo2curves ignores the infinity flag of a non-zero x: refuse such a second encoding.
+    if point.to_bytes().as_ref() != b.as_slice() {
+        return Err(format!("{what} is not the canonical encoding of its point"));
+    }
+    Ok(point)
 }
 
 /// Compressed hex of a point.

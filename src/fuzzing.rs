@@ -213,4 +213,124 @@ mod tests {
         })
         .clone()
     }
+
+    /// A mutated proof, with the byte and mask flipped if the mutation is a bit flip.
+    type Mutation = (Option<(usize, u8)>, Vec<u8>);
+
+    /// Mutations of a proof: a bit flipped in each of the first 64 bytes and every 17th, cut
+    /// short at several lengths, extended, and zeroed; with the flipped byte and mask.
+    fn proof_mutations(proof: &[u8]) -> Vec<Mutation> {
+        let mut out = vec![];
+        for i in (0..proof.len()).filter(|i| *i < 64 || i % 17 == 0) {
+            let mut p = proof.to_vec();
+            let mask = 1 << (i % 8);
+            p[i] ^= mask;
+            out.push((Some((i, mask)), p));
+        }
+        for cut in [0, 1, 31, 32, 33, proof.len() / 2, proof.len() - 1] {
+            out.push((None, proof[..cut].to_vec()));
+        }
+        let mut longer = proof.to_vec();
+        longer.extend_from_slice(&[0u8; 32]);
+        out.push((None, longer));
+        out.push((None, vec![0u8; proof.len()]));
+        out
+    }
+
+    /// Counts panics while `f` runs (halo2 is guarded; a panic reaching a guard is still a bug
+    /// worth knowing about).
+    fn panics_during(f: impl FnOnce()) -> usize {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static PANICS: AtomicUsize = AtomicUsize::new(0);
+        let before = PANICS.load(Ordering::SeqCst);
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|info| {
+            PANICS.fetch_add(1, Ordering::SeqCst);
+            eprintln!("{info}");
+        }));
+        f();
+        std::panic::set_hook(previous);
+        PANICS.load(Ordering::SeqCst) - before
+    }
+
+    #[test]
+    fn schnorr_verify_soak_rejects_every_mutation() {
+        use schnorr_atms::{verify_with_vk, AtmsInstance, CommitmentMode, Verification};
+        let m = tms_gadgets::message::message_to_field(b"soak");
+        let witness = schnorr_atms::example_witness(
+            (3, 2),
+            CommitmentMode::Flat,
+            Verification::PerSignature,
+            m,
+            5,
+            4,
+        )
+        .unwrap();
+        let shape = witness.shape;
+        let params = schnorr_atms::setup(shape.k);
+        let keys = schnorr_atms::keygen(&params, shape).unwrap();
+        let proof = schnorr_atms::prove(&params, &keys, &witness).unwrap();
+        let honest = witness.instance;
+        let vk_file = keys.vk_bytes();
+        let verify = |vk_bytes: &[u8], instance: &AtmsInstance, proof: &[u8]| {
+            schnorr_atms::read_vk(vk_bytes)
+                .and_then(|(shape, vk)| verify_with_vk(&params, &shape, &vk, instance, proof))
+        };
+        let panics = panics_during(|| {
+            let mut rejected = 0;
+            for (flip, p) in proof_mutations(&proof) {
+                if verify(&vk_file, &honest, &p).is_ok() {
+                    // halo2curves' compressed points ignore the infinity flag (bit 7 of a
+                    // point's last byte) when x is not zero: the same point, the same proof
+                    // (malleable bytes, the same statement). Anything else must be rejected.
+                    assert!(
+                        matches!(flip, Some((i, 0x80)) if i % 32 == 31),
+                        "a mutated proof verifies: {flip:?}, {} bytes",
+                        p.len()
+                    );
+                    continue;
+                }
+                rejected += 1;
+            }
+            let one = tms_gadgets::Fr::from(1);
+            for instance in [
+                AtmsInstance {
+                    commitment: honest.commitment + one,
+                    ..honest
+                },
+                AtmsInstance {
+                    message: honest.message + one,
+                    ..honest
+                },
+                AtmsInstance {
+                    threshold: honest.threshold + 1,
+                    ..honest
+                },
+                AtmsInstance {
+                    commitment: honest.message,
+                    message: honest.commitment,
+                    ..honest
+                },
+            ] {
+                assert!(verify(&vk_file, &instance, &proof).is_err());
+                rejected += 1;
+            }
+            for i in (0..vk_file.len()).step_by(vk_file.len() / 97 + 1) {
+                let mut vk = vk_file.clone();
+                vk[i] ^= 0x20;
+                // A flip may land on a byte the reader ignores (JSON whitespace, a point's
+                // unused bit): what matters is that nothing but the honest key accepts.
+                if verify(&vk, &honest, &proof).is_ok() {
+                    assert_eq!(schnorr_atms::read_vk(&vk).unwrap().0, shape);
+                }
+                rejected += 1;
+            }
+            assert!(rejected > 100, "{rejected}");
+        });
+        assert_eq!(
+            panics, 0,
+            "a mutation made halo2 panic (caught by the guard)"
+        );
+        verify(&vk_file, &honest, &proof).expect("the honest proof still verifies");
+    }
 }

@@ -370,6 +370,15 @@ fn bad_inputs_are_named_without_panic_or_output() {
         "curve.json: member 0's key is not a point on the Grumpkin curve",
     );
 
+    // The same key with the (ignored) infinity flag set: a second encoding, refused.
+    let last = u8::from_str_radix(&first[64..66], 16).unwrap() | 0x80;
+    let flagged = format!("{}{last:02x}", &first[..64]);
+    std::fs::write(d.join("flag.json"), committee.replace(&first, &flagged)).unwrap();
+    run(
+        certify("flag.json"),
+        "flag.json: member 0's key is not the canonical encoding of its point",
+    );
+
     run(certify("missing.json"), "missing.json: cannot read");
     fails(
         &d,

@@ -56,21 +56,30 @@ pub fn prove_shplonk(
     Some(transcript.finalize())
 }
 
-/// Whether `proof` verifies for `public_values` (one instance column) under `vk`.
+/// Whether `proof` verifies for `public_values` (one instance column) under `vk`. Any bytes may
+/// be passed: a malformed proof is rejected, never a panic (halo2's verifier is guarded), and a
+/// proof with bytes after its transcript is rejected (halo2 does not check the end).
 pub fn verify_shplonk(
     params: &ParamsKZG<Bn256>,
     vk: &VerifyingKey<G1Affine>,
     proof: &[u8],
     public_values: &[Fr],
 ) -> bool {
-    let strategy = SingleStrategy::new(params);
-    let mut transcript = Blake2bRead::<_, G1Affine, Challenge255<_>>::init(proof);
-    verify_proof::<KZGCommitmentScheme<Bn256>, VerifierSHPLONK<'_, Bn256>, _, _, _>(
-        params.verifier_params(),
-        vk,
-        strategy,
-        &[&[public_values]],
-        &mut transcript,
-    )
-    .is_ok()
+    let run = || {
+        let strategy = SingleStrategy::new(params);
+        let mut rest: &[u8] = proof;
+        let verified = {
+            let mut transcript = Blake2bRead::<_, G1Affine, Challenge255<_>>::init(&mut rest);
+            verify_proof::<KZGCommitmentScheme<Bn256>, VerifierSHPLONK<'_, Bn256>, _, _, _>(
+                params.verifier_params(),
+                vk,
+                strategy,
+                &[&[public_values]],
+                &mut transcript,
+            )
+            .is_ok()
+        };
+        verified && rest.is_empty()
+    };
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).unwrap_or(false)
 }
