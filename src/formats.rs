@@ -12,7 +12,7 @@
 //!   (32 and 64 bytes), in byte order; a BLS secret key is an Fr element.
 
 use halo2_base::halo2_proofs::halo2curves::{
-    bn256::{G1Affine, G2Affine},
+    bn256::{Fq, G1Affine, G2Affine},
     ff::PrimeField,
     group::GroupEncoding,
 };
@@ -125,6 +125,17 @@ pub fn g1_from_hex(s: &str, what: &str) -> Result<G1Affine, String> {
 /// Parses a compressed BN254 G2 point (on the twist; subgroup membership is checked by the
 /// scheme where it matters).
 pub fn g2_from_hex(s: &str, what: &str) -> Result<G2Affine, String> {
+    // halo2curves' Fq2 decoding unwraps each coefficient (a panic on a value >= q, found by the
+    // `encodings` fuzz target): check both coefficients, flags masked, before decoding.
+    let b = bytes_from_hex(s, what)?;
+    if b.len() == 64 {
+        let mut c1: [u8; 32] = b[32..].try_into().expect("32 bytes");
+        c1[31] &= 0b0011_1111;
+        let c0: [u8; 32] = b[..32].try_into().expect("32 bytes");
+        if bool::from(Fq::from_bytes(&c0).is_none()) || bool::from(Fq::from_bytes(&c1).is_none()) {
+            return Err(format!("{what} is not a point on the BN254 G2 twist"));
+        }
+    }
     encoding_from_hex(s, what, "the BN254 G2 twist")
 }
 

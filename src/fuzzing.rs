@@ -159,6 +159,13 @@ mod tests {
         }
 
         #[test]
+        fn point_sized_encodings_never_panic(text in "0x([0-9a-f]{64}|[0-9a-f]{128})") {
+            // 32 and 64 bytes: every point decoder gets a full-length input (this found the
+            // G2 crash once the fuzzer did).
+            encodings(text.as_bytes());
+        }
+
+        #[test]
         fn random_parameter_files_never_panic(data in proptest::collection::vec(any::<u8>(), 0..256)) {
             parameter_files(&data);
         }
@@ -253,6 +260,24 @@ mod tests {
         PANICS.load(Ordering::SeqCst) - before
     }
 
+    /// The crashes cargo-fuzz found (`encodings`, `json_files`: a G2 coefficient >= q made
+    /// halo2curves' Fq2 decoding unwrap), kept as regression cases.
+    #[test]
+    fn fuzz_crashes_stay_fixed() {
+        let g2 = "0x30644e72e131a029b850e131a029b85041b6819704573e83e14879b9704571e1f5330644e72e131a029b85045b6818179b9709143e1f2d2833c84809f0000000";
+        encodings(g2.as_bytes());
+        assert!(g2_from_hex(g2, "x").is_err());
+        for crash in
+            std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz/regressions")).unwrap()
+        {
+            let data = std::fs::read(crash.unwrap().path()).unwrap();
+            json_files(&data);
+            encodings(&data);
+            parameter_files(&data);
+            key_files(&data);
+        }
+    }
+
     #[test]
     fn schnorr_verify_soak_rejects_every_mutation() {
         use schnorr_atms::{verify_with_vk, AtmsInstance, CommitmentMode, Verification};
@@ -283,11 +308,7 @@ mod tests {
                     // halo2curves' compressed points ignore the infinity flag (bit 7 of a
                     // point's last byte) when x is not zero: the same point, the same proof
                     // (malleable bytes, the same statement). Anything else must be rejected.
-                    assert!(
-                        matches!(flip, Some((i, 0x80)) if i % 32 == 31),
-                        "a mutated proof verifies: {flip:?}, {} bytes",
-                        p.len()
-                    );
+                    assert_rejected_or_same_point(flip, p.len());
                     continue;
                 }
                 rejected += 1;
@@ -326,6 +347,58 @@ mod tests {
                 rejected += 1;
             }
             assert!(rejected > 100, "{rejected}");
+        });
+        assert_eq!(
+            panics, 0,
+            "a mutation made halo2 panic (caught by the guard)"
+        );
+        verify(&vk_file, &honest, &proof).expect("the honest proof still verifies");
+    }
+
+    /// Proof mutations that still verify may only be flips of a point's ignored infinity flag.
+    fn assert_rejected_or_same_point(flip: Option<(usize, u8)>, len: usize) {
+        assert!(
+            matches!(flip, Some((i, 0x80)) if i % 32 == 31),
+            "a mutated proof verifies: {flip:?}, {len} bytes"
+        );
+    }
+
+    #[test]
+    fn mithril_verify_soak_rejects_every_mutation() {
+        use mithril_snark::{prover::verify_with_vk, MithrilInstance, Parameters};
+        let example =
+            mithril_snark::example_certificate(Parameters::PREPROD, 4, None, 11, false).unwrap();
+        let witness = example.witness(4).unwrap();
+        let params = mithril_snark::setup(witness.shape.k);
+        let keys = mithril_snark::keygen(&params, witness.shape).unwrap();
+        let proof = mithril_snark::prove(&params, &keys, &witness).unwrap();
+        let vk_file = keys.vk_bytes();
+        let honest = example.instance();
+        let verify = |vk_bytes: &[u8], instance: &MithrilInstance, proof: &[u8]| {
+            mithril_snark::read_vk(vk_bytes)
+                .and_then(|(shape, vk)| verify_with_vk(&params, &shape, &vk, instance, proof))
+        };
+        let panics = panics_during(|| {
+            for (flip, p) in proof_mutations(&proof) {
+                if verify(&vk_file, &honest, &p).is_ok() {
+                    assert_rejected_or_same_point(flip, p.len());
+                }
+            }
+            let one = tms_gadgets::Fr::from(1);
+            let mut other_root = honest;
+            other_root.commitment.root += one;
+            let mut other_stake = honest;
+            other_stake.commitment.total_stake += 1;
+            for instance in [
+                MithrilInstance {
+                    message: honest.message + one,
+                    ..honest
+                },
+                other_root,
+                other_stake,
+            ] {
+                assert!(verify(&vk_file, &instance, &proof).is_err());
+            }
         });
         assert_eq!(
             panics, 0,

@@ -15,7 +15,10 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::{de::DeserializeOwned, Serialize};
 use tms_gadgets::proving::params::{is_insecure_test_params, read_params, sha256_hex};
 
-use crate::{formats::Header, options::Scheme};
+use crate::{
+    formats::{bytes_from_hex, Header},
+    options::Scheme,
+};
 
 /// A one-line, user-facing error.
 #[derive(Debug)]
@@ -45,6 +48,8 @@ pub const MAX_MESSAGE_BYTES: usize = 16 << 20;
 
 /// The largest file the tool reads (parameters for k = 24 are about 2 GiB).
 pub const MAX_FILE_BYTES: u64 = 8 << 30;
+/// The most members a committee file may list.
+pub const MAX_MEMBERS: usize = 1 << 20;
 /// The largest JSON file the tool reads.
 pub const MAX_JSON_BYTES: usize = 256 << 20;
 
@@ -175,23 +180,14 @@ pub fn load_params(path: &Path) -> Result<ParamsKZG<Bn256>> {
 pub fn message_bytes(hex: Option<&str>, file: Option<&Path>) -> Result<Vec<u8>> {
     match (hex, file) {
         (Some(h), None) => {
-            let digits = h
-                .strip_prefix("0x")
-                .ok_or_else(|| usage("--message: 0x followed by hex digits (bytes)"))?;
-            if digits.len() % 2 != 0 || !digits.chars().all(|c| c.is_ascii_hexdigit()) {
-                return Err(usage(
-                    "--message: 0x followed by an even number of hex digits (bytes)",
-                ));
-            }
-            if digits.len() / 2 > MAX_MESSAGE_BYTES {
+            if h.len() > 2 + 2 * MAX_MESSAGE_BYTES {
                 return Err(usage(format!(
                     "--message: longer than {MAX_MESSAGE_BYTES} bytes"
                 )));
             }
-            Ok((0..digits.len())
-                .step_by(2)
-                .map(|i| u8::from_str_radix(&digits[i..i + 2], 16).expect("checked hex"))
-                .collect())
+            bytes_from_hex(h, "--message").map_err(|_| {
+                usage("--message: 0x followed by hex digits (bytes), an even number of them")
+            })
         }
         (None, Some(path)) => {
             let len = fs::metadata(path)

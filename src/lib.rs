@@ -3,6 +3,9 @@
 //! It is a library so that the parsers can be fuzzed and property-tested ([`fuzzing`]) outside
 //! the binary.
 #![deny(missing_docs)]
+// Outside data never reaches an `unwrap`: errors are one line naming the file. (`expect` is kept
+// for internal invariants, each with the reason it cannot fail.)
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
 pub mod commands;
 pub mod formats;

@@ -19,6 +19,7 @@
 //! Every error is one line naming the file and the problem, with a non-zero exit code; output
 //! files are written atomically, so a failed command leaves none behind.
 #![deny(missing_docs)]
+#![deny(clippy::unwrap_used)]
 
 use std::{path::PathBuf, process::ExitCode};
 
@@ -31,7 +32,7 @@ use tms::{
 };
 
 /// The largest committee `tms committee` makes.
-const MAX_COMMITTEE: u64 = 1 << 20;
+const MAX_COMMITTEE: u64 = tms::io::MAX_MEMBERS as u64;
 
 /// Threshold multisignature certificates as Halo2 proofs (KZG over BN254).
 #[derive(Parser, Debug)]

@@ -95,6 +95,12 @@ fn signed_bytes(message: &[u8]) -> [u8; 32] {
 /// possession in G2 and valid, no key twice.
 pub fn load_committee(path: &Path) -> Result<Committee> {
     let file: CommitteeFile = read_json(path, SCHEME)?;
+    if file.members.len() > crate::io::MAX_MEMBERS {
+        return Err(at(
+            path,
+            format!("more than {} members", crate::io::MAX_MEMBERS),
+        ));
+    }
     let members = file
         .members
         .iter()

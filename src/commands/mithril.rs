@@ -33,6 +33,9 @@ const SCHEME: Scheme = Scheme::Mithril;
 const MAX_ADVICE_COLUMNS: usize = 32;
 /// The most parties a stakes file may list (mainnet has about 3,000 pools).
 const MAX_PARTIES: usize = 1 << 20;
+/// The deepest registration tree (2^20 leaves; the native tree holds every leaf, so a depth read
+/// from a file is bounded before anything is allocated: found by the `json_files` fuzz target).
+const MAX_DEPTH: usize = 20;
 
 /// One party of a stakes or registration file.
 #[derive(Serialize, Deserialize, Debug, Clone)]
@@ -192,8 +195,11 @@ pub fn load_registration(path: &Path) -> Result<Registration> {
     let params = PhiF::new(p.phi_f.num, p.phi_f.den)
         .and_then(|phi_f| Parameters::new(p.m, p.k, phi_f))
         .map_err(|e| at(path, e))?;
-    if file.depth > tms_gadgets::merkle::MAX_DEPTH {
-        return Err(at(path, format!("depth {} is too large", file.depth)));
+    if file.depth > MAX_DEPTH {
+        return Err(at(
+            path,
+            format!("depth {} is above {MAX_DEPTH}", file.depth),
+        ));
     }
     let entries = parse_entries(path, &file.parties)?;
     Registration::with_depth(params, &entries, file.depth).map_err(|e| at(path, e))
@@ -260,8 +266,8 @@ pub fn register(stakes: &Path, params: Parameters, depth: Option<usize>, out: &P
     let file: StakesFile = read_json(stakes, SCHEME)?;
     let entries = parse_entries(stakes, &file.parties)?;
     let registration = match depth {
-        Some(d) if d > tms_gadgets::merkle::MAX_DEPTH => {
-            return Err(usage(format!("--depth: {d} is too large")))
+        Some(d) if d > MAX_DEPTH => {
+            return Err(usage(format!("--depth: {d} is above {MAX_DEPTH}")))
         }
         Some(d) => Registration::with_depth(params, &entries, d),
         None => Registration::new(params, &entries),

@@ -89,6 +89,12 @@ pub struct CertificateFile {
 /// Reads a committee file: every key on the curve, none repeated.
 pub fn load_committee(path: &Path) -> Result<Committee> {
     let file: CommitteeFile = read_json(path, SCHEME)?;
+    if file.members.len() > crate::io::MAX_MEMBERS {
+        return Err(at(
+            path,
+            format!("more than {} members", crate::io::MAX_MEMBERS),
+        ));
+    }
     let keys = file
         .members
         .iter()

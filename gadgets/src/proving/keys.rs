@@ -97,6 +97,47 @@ fn guarded<T>(what: &str, read: impl FnOnce() -> std::io::Result<T>) -> Result<T
     }
 }
 
+/// Checks the layout of a proving key's polynomials (after its verifying key) before halo2's
+/// reader allocates what their length fields claim: three polynomials, then four vectors of
+/// polynomials, each length within the bytes that remain, nothing left over. (A 1 KiB file
+/// claiming a 4-billion-element polynomial made the reader run out of memory: found by the
+/// `key_files` fuzz target.)
+fn check_pk_polynomials(mut rest: &[u8]) -> Result<(), String> {
+    const ELEMENT: usize = 32;
+    fn take_u32(rest: &mut &[u8]) -> Result<usize, String> {
+        let (len, tail) = rest
+            .split_first_chunk::<4>()
+            .ok_or("proving key: truncated")?;
+        *rest = tail;
+        Ok(u32::from_be_bytes(*len) as usize)
+    }
+    fn take_polynomial(rest: &mut &[u8]) -> Result<(), String> {
+        let len = take_u32(rest)?;
+        let bytes = len
+            .checked_mul(ELEMENT)
+            .filter(|b| *b <= rest.len())
+            .ok_or("proving key: a polynomial longer than the file")?;
+        *rest = &rest[bytes..];
+        Ok(())
+    }
+    for _ in 0..3 {
+        take_polynomial(&mut rest)?;
+    }
+    for _ in 0..4 {
+        let count = take_u32(&mut rest)?;
+        if count > rest.len() / 4 {
+            return Err("proving key: more polynomials than the file holds".into());
+        }
+        for _ in 0..count {
+            take_polynomial(&mut rest)?;
+        }
+    }
+    if !rest.is_empty() {
+        return Err(format!("proving key: {} bytes after its end", rest.len()));
+    }
+    Ok(())
+}
+
 /// The header of a key file.
 #[derive(serde::Serialize, serde::Deserialize)]
 pub struct KeyHeader<S, P> {
@@ -232,6 +273,12 @@ where
     pub fn from_pk_bytes(bytes: &[u8]) -> Result<Self, String> {
         let (header, mut body) = read_key_file::<S, C::Params>(bytes, "pk")?;
         header.config.check_bounds()?;
+        let mut after_vk = body;
+        let config = header.config.clone();
+        guarded("verifying key", || {
+            VerifyingKey::<G1Affine>::read::<_, C>(&mut after_vk, SerdeFormat::RawBytes, config)
+        })?;
+        check_pk_polynomials(after_vk)?;
         let config = header.config.clone();
         let pk = guarded("proving key", || {
             ProvingKey::read::<_, C>(&mut body, SerdeFormat::RawBytes, config)
