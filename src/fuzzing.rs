@@ -406,4 +406,61 @@ mod tests {
         );
         verify(&vk_file, &honest, &proof).expect("the honest proof still verifies");
     }
+
+    /// The BLS ATMS soak: keygen and a proof of a pairing at k = 20 take minutes, so it is
+    /// ignored by default: `cargo test --release -p tms --lib bls_verify_soak -- --ignored`.
+    #[test]
+    #[ignore = "keygen and a proof of a BN254 pairing: minutes"]
+    fn bls_verify_soak_rejects_every_mutation() {
+        use bls_atms::{verify_with_vk, AtmsInstance, AtmsShape, AtmsWitness, Committee};
+        use rand::SeedableRng;
+        use tms_gadgets::signature::bls::SecretKey;
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(3);
+        let sks: Vec<SecretKey> = (0..4).map(|_| SecretKey::random(&mut rng)).collect();
+        let members: Vec<_> = sks
+            .iter()
+            .map(|sk| (sk.public_key(), sk.prove_possession()))
+            .collect();
+        let committee = Committee::register(&members).unwrap();
+        let bytes = b"bls soak";
+        let signed =
+            tms_gadgets::message::field_bytes(&tms_gadgets::message::message_to_field(bytes));
+        let signatures: Vec<_> = [0, 1, 3].map(|i| (i, sks[i].sign(&signed))).to_vec();
+        let shape = AtmsShape::auto(4, 2, 20);
+        let witness = AtmsWitness::new(shape, &committee, &signed, &signatures, 3).unwrap();
+        let params = bls_atms::setup(shape.k);
+        let keys = bls_atms::keygen(&params, shape).unwrap();
+        let proof = bls_atms::prove(&params, &keys, &witness).unwrap();
+        let vk_file = keys.vk_bytes();
+        let honest = AtmsInstance::from_trusted(&shape, &committee, bytes, 3).unwrap();
+        let verify = |vk_bytes: &[u8], instance: &AtmsInstance, proof: &[u8]| {
+            bls_atms::read_vk(vk_bytes)
+                .and_then(|(shape, vk)| verify_with_vk(&params, &shape, &vk, instance, proof))
+        };
+        let panics = panics_during(|| {
+            for (flip, p) in proof_mutations(&proof) {
+                if verify(&vk_file, &honest, &p).is_ok() {
+                    assert_rejected_or_same_point(flip, p.len());
+                }
+            }
+            for instance in [
+                AtmsInstance::from_trusted(&shape, &committee, b"other", 3).unwrap(),
+                AtmsInstance {
+                    threshold: 4,
+                    ..honest
+                },
+                AtmsInstance {
+                    committee: honest.message,
+                    ..honest
+                },
+            ] {
+                assert!(verify(&vk_file, &instance, &proof).is_err());
+            }
+        });
+        assert_eq!(
+            panics, 0,
+            "a mutation made halo2 panic (caught by the guard)"
+        );
+        verify(&vk_file, &honest, &proof).expect("the honest proof still verifies");
+    }
 }
