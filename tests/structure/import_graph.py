@@ -197,7 +197,43 @@ def name(m):
     return "::".join(("crate",) + m)
 
 
+def self_test():
+    """The checker finds a circle it is shown, through `use crate::`, `super::` and a re-export,
+    and accepts the same tree without it (so a green run is not a checker that sees nothing)."""
+    import tempfile
+
+    def tree(files):
+        root = tempfile.mkdtemp()
+        for name, text in files.items():
+            path = os.path.join(root, name)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w") as f:
+                f.write(text)
+        return root
+
+    base = {
+        "lib.rs": "pub mod bank;\npub mod gate;\npub use gate::Gate;\n",
+        "bank.rs": "// crate::gate is named in a comment only\npub struct Bank;\n",
+        "gate/mod.rs": "pub mod round;\npub use round::Gate;\n",
+        "gate/round.rs": "use crate::bank::Bank;\npub struct Gate(Bank);\n",
+    }
+    mods, edges = analyse(tree(base))
+    assert cycle(set(mods), edges) is None, edges
+    for bad in (
+        "use crate::gate::round::Gate;\npub struct Bank;\n",
+        "use crate::Gate;\npub struct Bank;\n",
+        "pub fn f() -> crate::gate::Gate { todo!() }\npub struct Bank;\n",
+    ):
+        mods, edges = analyse(tree({**base, "bank.rs": bad}))
+        found = cycle(set(mods), edges)
+        assert found and ("bank",) in found, (bad, edges)
+    print("self-test: circles through use, re-exports and inline paths are found")
+
+
 def main():
+    if "--self-test" in sys.argv:
+        self_test()
+        return
     show = "--print" in sys.argv
     failed = False
     for crate in CRATES:
