@@ -224,3 +224,16 @@ pub struct PublicFile<S> {
     /// The threshold t (ATMS) or quorum k (Mithril).
     pub threshold: u64,
 }
+
+impl<S> PublicFile<S> {
+    /// The statement of `scheme` for `shape`: commitment, message bytes, threshold (or quorum).
+    pub fn new(scheme: Scheme, shape: S, commitment: &Fr, message: &[u8], threshold: u64) -> Self {
+        Self {
+            header: Header::new(scheme),
+            shape,
+            commitment: fr_to_hex(commitment),
+            message: bytes_to_hex(message),
+            threshold,
+        }
+    }
+}

@@ -340,13 +340,13 @@ pub fn prove(
     let start = Instant::now();
     let proof = bls_prove(&params, &keys, &witness).map_err(|e| at(pk_path, e))?;
     bar.finish_and_clear();
-    let public = PublicFile {
-        header: Header::new(SCHEME),
-        shape: keys.shape,
-        commitment: fr_to_hex(&witness.instance.committee),
-        message: bytes_to_hex(&message),
+    let public = PublicFile::new(
+        SCHEME,
+        keys.shape,
+        &witness.instance.committee,
+        &message,
         threshold,
-    };
+    );
     write_proof(
         proof_path,
         &proof,
@@ -358,10 +358,8 @@ pub fn prove(
 
 /// `tms verify --scheme bls-atms`.
 pub fn verify(args: &VerifyArgs) -> Result<()> {
-    let params = load_params(&args.params)?;
-    let vk_file = args.vk_file()?;
-    let (shape, vk) = read_vk(&vk_file).map_err(|e| at(&args.vk, e))?;
-    let public = args.public_file::<AtmsShape>()?;
+    let (params, vk_file, (shape, vk), public) = args.open(read_vk)?;
+    let public: Option<PublicFile<AtmsShape>> = public;
     let digest = match (&args.committee, &args.commitment) {
         (Some(path), None) => {
             let committee = load_committee(path)?;
@@ -376,13 +374,7 @@ pub fn verify(args: &VerifyArgs) -> Result<()> {
         }
     };
     let threshold = args.threshold(public.as_ref())?;
-    let trusted = PublicFile {
-        header: Header::new(SCHEME),
-        shape,
-        commitment: fr_to_hex(&digest),
-        message: bytes_to_hex(&args.message),
-        threshold,
-    };
+    let trusted = PublicFile::new(SCHEME, shape, &digest, &args.message, threshold);
     check_statement(args, public.as_ref(), &trusted)?;
     args.check_regenerated(&vk_file, || {
         bls_keygen(&params, shape).map(|k| k.vk_bytes())

@@ -505,13 +505,13 @@ pub fn prove(
     let start = Instant::now();
     let proof = m_prove(&params, &keys, &witness).map_err(|e| at(pk_path, e))?;
     bar.finish_and_clear();
-    let public = PublicFile {
-        header: Header::new(SCHEME),
-        shape: keys.shape,
-        commitment: fr_to_hex(&instance.commitment.digest()),
-        message: bytes_to_hex(&message),
-        threshold: registration.params().k(),
-    };
+    let public = PublicFile::new(
+        SCHEME,
+        keys.shape,
+        &instance.commitment.digest(),
+        &message,
+        registration.params().k(),
+    );
     write_proof(
         proof_path,
         &proof,
@@ -524,10 +524,8 @@ pub fn prove(
 /// `tms verify --scheme mithril`: the registration (parameters, depth, parties) and the message
 /// come from the verifier; `k` is the registration's quorum.
 pub fn verify(args: &VerifyArgs) -> Result<()> {
-    let params = load_params(&args.params)?;
-    let vk_file = args.vk_file()?;
-    let (shape, vk) = read_vk(&vk_file).map_err(|e| at(&args.vk, e))?;
-    let public = args.public_file::<MithrilShape>()?;
+    let (params, vk_file, (shape, vk), public) = args.open(read_vk)?;
+    let public: Option<PublicFile<MithrilShape>> = public;
     let registration = match (&args.committee, &args.commitment) {
         (Some(path), None) => load_registration(path)?,
         (None, Some(_)) => {
@@ -547,13 +545,13 @@ pub fn verify(args: &VerifyArgs) -> Result<()> {
         }
     }
     let instance = MithrilInstance::from_trusted(&registration, &args.message);
-    let trusted = PublicFile {
-        header: Header::new(SCHEME),
+    let trusted = PublicFile::new(
+        SCHEME,
         shape,
-        commitment: fr_to_hex(&instance.commitment.digest()),
-        message: bytes_to_hex(&args.message),
-        threshold: k,
-    };
+        &instance.commitment.digest(),
+        &args.message,
+        k,
+    );
     check_statement(args, public.as_ref(), &trusted)?;
     if let (Some(p), Some(path)) = (&public, args.public.as_deref()) {
         if p.threshold != k {

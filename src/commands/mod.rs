@@ -123,7 +123,24 @@ pub struct VerifyArgs {
     pub regenerate_vk: bool,
 }
 
+/// What `verify` opens for every scheme: the parameters, the verifying key file and what
+/// `read_vk` makes of it, and the prover's statement if given.
+type Opened<K, S> = (ParamsKZG<Bn256>, Vec<u8>, K, Option<PublicFile<S>>);
+
 impl VerifyArgs {
+    /// Loads the parameters, the verifying key file (checked against `--vk-fingerprint`), reads
+    /// it with `read_vk`, and reads the prover's statement if given.
+    pub fn open<K, S: DeserializeOwned, E: std::fmt::Display>(
+        &self,
+        read_vk: impl FnOnce(&[u8]) -> std::result::Result<K, E>,
+    ) -> Result<Opened<K, S>> {
+        let params = load_params(&self.params)?;
+        let vk_file = self.vk_file()?;
+        let key = read_vk(&vk_file).map_err(|e| at(&self.vk, e))?;
+        let public = self.public_file::<S>()?;
+        Ok((params, vk_file, key, public))
+    }
+
     /// The verifying key file, checked against `--vk-fingerprint` when given.
     pub fn vk_file(&self) -> Result<Vec<u8>> {
         let bytes = read_bytes(&self.vk)?;

@@ -352,13 +352,13 @@ pub fn prove(
         bytes = proof.len(),
         "proved"
     );
-    let public = PublicFile {
-        header: Header::new(SCHEME),
-        shape: keys.shape,
-        commitment: fr_to_hex(&witness.instance.commitment),
-        message: bytes_to_hex(&message),
+    let public = PublicFile::new(
+        SCHEME,
+        keys.shape,
+        &witness.instance.commitment,
+        &message,
         threshold,
-    };
+    );
     write_proof(
         proof_path,
         &proof,
@@ -371,10 +371,8 @@ pub fn prove(
 /// `tms verify --scheme schnorr-atms`: the statement comes from the trusted committee (or
 /// commitment), the message bytes and the threshold, never from the prover.
 pub fn verify(args: &VerifyArgs) -> Result<()> {
-    let params = load_params(&args.params)?;
-    let vk_file = args.vk_file()?;
-    let (shape, vk) = read_vk(&vk_file).map_err(|e| at(&args.vk, e))?;
-    let public = args.public_file::<AtmsShape>()?;
+    let (params, vk_file, (shape, vk), public) = args.open(read_vk)?;
+    let public: Option<PublicFile<AtmsShape>> = public;
     let commitment = match (&args.committee, &args.commitment) {
         (Some(path), None) => {
             let committee = load_committee(path)?;
@@ -390,13 +388,7 @@ pub fn verify(args: &VerifyArgs) -> Result<()> {
     };
     let threshold = args.threshold(public.as_ref())?;
     let m = message_to_field(&args.message);
-    let trusted = PublicFile {
-        header: Header::new(SCHEME),
-        shape,
-        commitment: fr_to_hex(&commitment),
-        message: bytes_to_hex(&args.message),
-        threshold,
-    };
+    let trusted = PublicFile::new(SCHEME, shape, &commitment, &args.message, threshold);
     check_statement(args, public.as_ref(), &trusted)?;
     args.check_regenerated(&vk_file, || {
         atms_keygen(&params, shape).map(|k| k.vk_bytes())
