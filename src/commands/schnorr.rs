@@ -387,18 +387,12 @@ pub fn verify(args: &VerifyArgs) -> Result<()> {
         }
     };
     let threshold = args.threshold(public.as_ref())?;
-    let m = message_to_field(&args.message);
     let trusted = PublicFile::new(SCHEME, shape, &commitment, &args.message, threshold);
     check_statement(args, public.as_ref(), &trusted)?;
     args.check_regenerated(&vk_file, || {
         atms_keygen(&params, shape).map(|k| k.vk_bytes())
     })?;
-    let instance = AtmsInstance {
-        commitment,
-        message: m,
-        threshold,
-    };
-    // (With --committee this is AtmsInstance::from_trusted; --commitment gives the digest.)
+    let instance = AtmsInstance::from_trusted_commitment(commitment, &args.message, threshold);
     let proof = read_bytes(&args.proof)?;
     tracing::info!(n = shape.n, threshold, "verifying");
     verify_with_vk(&params, &shape, &vk, &instance, &proof).map_err(|e| match e {
@@ -412,7 +406,7 @@ pub fn verify(args: &VerifyArgs) -> Result<()> {
         "verified (schnorr-atms): at least {threshold} of {} committee members signed {}; \
          committee commitment {}",
         shape.n,
-        describe_message(&args.message, &m),
+        describe_message(&args.message, &instance.message),
         fr_to_hex(&commitment)
     );
     Ok(())

@@ -107,13 +107,20 @@ impl AtmsInstance {
                 got: committee.keys().len(),
             });
         }
-        let instance = Self {
-            commitment: committee.commitment(shape.mode),
-            message: message_to_field(message),
-            threshold,
-        };
+        let instance =
+            Self::from_trusted_commitment(committee.commitment(shape.mode), message, threshold);
         instance.validate(shape)?;
         Ok(instance)
+    }
+
+    /// The statement from a commitment the verifier trusts (e.g. one a contract stores), the
+    /// message bytes and the threshold.
+    pub fn from_trusted_commitment(commitment: Fr, message: &[u8], threshold: u64) -> Self {
+        Self {
+            commitment,
+            message: message_to_field(message),
+            threshold,
+        }
     }
 
     /// Checks the statement is meaningful for `shape`: the threshold is at most the number of
