@@ -5,7 +5,10 @@
 
 use std::path::Path;
 
-use tms_gadgets::proving::params::{params_from_ptau, read_params};
+use tms_gadgets::proving::{
+    params::{params_from_ptau, read_params},
+    Transcript,
+};
 
 use crate::{
     commands::{bls, mithril, schnorr},
@@ -300,8 +303,9 @@ mod tests {
         let raw = halo2_base::halo2_proofs::SerdeFormat::RawBytes;
         let honest_vk_bytes = keys.vk().to_bytes(raw);
         let verify = |vk_bytes: &[u8], instance: &AtmsInstance, proof: &[u8]| {
-            schnorr_atms::read_vk(vk_bytes)
-                .and_then(|(shape, vk)| verify_with_vk(&params, &shape, &vk, instance, proof))
+            schnorr_atms::read_vk(vk_bytes).and_then(|(shape, vk)| {
+                verify_with_vk(&params, &shape, &vk, instance, proof, Transcript::Blake2b)
+            })
         };
         let panics = panics_during(|| {
             let mut rejected = 0;
@@ -379,8 +383,9 @@ mod tests {
         let vk_file = keys.vk_bytes();
         let honest = example.instance();
         let verify = |vk_bytes: &[u8], instance: &MithrilInstance, proof: &[u8]| {
-            mithril_snark::read_vk(vk_bytes)
-                .and_then(|(shape, vk)| verify_with_vk(&params, &shape, &vk, instance, proof))
+            mithril_snark::read_vk(vk_bytes).and_then(|(shape, vk)| {
+                verify_with_vk(&params, &shape, &vk, instance, proof, Transcript::Blake2b)
+            })
         };
         let panics = panics_during(|| {
             for (flip, p) in proof_mutations(&proof) {
@@ -438,8 +443,9 @@ mod tests {
         let vk_file = keys.vk_bytes();
         let honest = AtmsInstance::from_trusted(&shape, &committee, bytes, 3).unwrap();
         let verify = |vk_bytes: &[u8], instance: &AtmsInstance, proof: &[u8]| {
-            bls_atms::read_vk(vk_bytes)
-                .and_then(|(shape, vk)| verify_with_vk(&params, &shape, &vk, instance, proof))
+            bls_atms::read_vk(vk_bytes).and_then(|(shape, vk)| {
+                verify_with_vk(&params, &shape, &vk, instance, proof, Transcript::Blake2b)
+            })
         };
         let panics = panics_during(|| {
             for (flip, p) in proof_mutations(&proof) {

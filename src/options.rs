@@ -62,3 +62,23 @@ pub enum HashMode {
     /// Rescue-Prime's padded variable-length hash (first output element).
     Sponge,
 }
+
+/// The Fiat-Shamir transcript of a proof file.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum TranscriptName {
+    /// Blake2b: halo2's default, for `tms verify` and native verifiers.
+    #[default]
+    Blake2b,
+    /// Keccak-256 in snark-verifier's layout: what the generated Solidity verifier checks.
+    Evm,
+}
+
+impl TranscriptName {
+    /// The transcript it names.
+    pub fn transcript(self) -> tms_gadgets::proving::Transcript {
+        match self {
+            Self::Blake2b => tms_gadgets::proving::Transcript::Blake2b,
+            Self::Evm => tms_gadgets::proving::Transcript::Evm,
+        }
+    }
+}

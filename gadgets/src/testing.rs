@@ -22,7 +22,7 @@ use crate::{
         params::kzg_params,
         prove_shplonk,
         stats::{vk_fingerprint, CircuitStats, UNUSABLE_ROWS},
-        verify_shplonk,
+        verify_shplonk, Transcript,
     },
     Fr,
 };
@@ -367,9 +367,10 @@ impl CircuitHarness {
         let (_, publics) = f(prover.builder.main(0), &range, &prover.custom);
         let public_values: Vec<Fr> = publics.iter().map(|v| *v.value()).collect();
         prover.builder.assigned_instances = vec![publics];
-        let proof = prove_shplonk(&params, &pk, prover, &public_values).expect("prover");
+        let proof = prove_shplonk(&params, &pk, prover, &public_values, Transcript::Blake2b)
+            .expect("prover");
         let claimed = public(public_values.clone());
-        let verified = verify_shplonk(&params, pk.get_vk(), &proof, &claimed);
+        let verified = verify_shplonk(&params, pk.get_vk(), &proof, &claimed, Transcript::Blake2b);
         RoundTrip {
             stats,
             proof,

@@ -11,8 +11,8 @@ use std::{
 };
 
 use bls_atms::{
-    keygen as bls_keygen, prove as bls_prove, read_vk, verify_with_vk, AtmsError, AtmsInstance,
-    AtmsKeys, AtmsShape, AtmsWitness, Committee,
+    keygen as bls_keygen, prove as bls_prove, prove_with_transcript, read_vk, verify_with_vk,
+    AtmsError, AtmsInstance, AtmsKeys, AtmsShape, AtmsWitness, Committee,
 };
 use halo2_base::halo2_proofs::{halo2curves::ff::Field, poly::commitment::Params};
 use rand::{rngs::OsRng, SeedableRng};
@@ -24,8 +24,8 @@ use tms_gadgets::{
 };
 
 use super::{
-    check_members, check_params_k, check_statement, describe_message, write_keys, write_proof,
-    DemoClock, VerifyArgs,
+    check_members, check_params_k, check_statement, describe_message, proof_rejected, write_keys,
+    DemoClock, ProofOutput, VerifyArgs,
 };
 use crate::{
     formats::*,
@@ -327,8 +327,7 @@ pub fn prove(
     threshold: u64,
     params_path: &Path,
     pk_path: &Path,
-    proof_path: &Path,
-    public_path: &Path,
+    out: &ProofOutput,
 ) -> Result<()> {
     let committee = load_committee(committee_path)?;
     let params = load_params(params_path)?;
@@ -338,7 +337,8 @@ pub fn prove(
     let (message, witness) = load_witness(&committee, certificate_path, keys.shape, threshold)?;
     let bar = spinner("proving (a BN254 pairing: minutes)");
     let start = Instant::now();
-    let proof = bls_prove(&params, &keys, &witness).map_err(|e| at(pk_path, e))?;
+    let proof = prove_with_transcript(&params, &keys, &witness, out.transcript)
+        .map_err(|e| at(pk_path, e))?;
     bar.finish_and_clear();
     let public = PublicFile::new(
         SCHEME,
@@ -347,11 +347,10 @@ pub fn prove(
         &message,
         threshold,
     );
-    write_proof(
-        proof_path,
+    out.write(
         &proof,
-        public_path,
         &public,
+        &witness.instance.to_public_inputs(),
         start.elapsed().as_secs_f64(),
     )
 }
@@ -381,13 +380,12 @@ pub fn verify(args: &VerifyArgs) -> Result<()> {
     })?;
     let instance = AtmsInstance::from_trusted_digest(digest, &args.message, threshold);
     let proof = read_bytes(&args.proof)?;
-    verify_with_vk(&params, &shape, &vk, &instance, &proof).map_err(|e| match e {
-        AtmsError::ProofRejected => at(
-            &args.proof,
-            "the proof does not verify for the trusted statement",
-        ),
-        other => usage(other),
-    })?;
+    verify_with_vk(&params, &shape, &vk, &instance, &proof, args.transcript).map_err(
+        |e| match e {
+            AtmsError::ProofRejected => proof_rejected(args),
+            other => usage(other),
+        },
+    )?;
     println!(
         "verified (bls-atms): at least {threshold} of {} committee members signed {}; \
          committee digest {}",

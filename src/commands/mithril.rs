@@ -9,18 +9,18 @@ use std::{
 
 use halo2_base::halo2_proofs::poly::commitment::Params;
 use mithril_snark::{
-    aggregate, keygen as m_keygen, prove as m_prove, read_vk, registration::Party,
-    signature::UniqueSignature, stm::SignerSlot, verify as native_verify, Certificate,
-    MithrilError, MithrilInstance, MithrilKeys, MithrilShape, MithrilWitness, Parameters, PhiF,
-    Registration, Signer, SingleSignature,
+    aggregate, keygen as m_keygen, prove as m_prove, prove_with_transcript, read_vk,
+    registration::Party, signature::UniqueSignature, stm::SignerSlot, verify as native_verify,
+    Certificate, MithrilError, MithrilInstance, MithrilKeys, MithrilShape, MithrilWitness,
+    Parameters, PhiF, Registration, Signer, SingleSignature,
 };
 use serde::{Deserialize, Serialize};
 use tms_gadgets::{message::message_to_field, signature::schnorr::VerifyingKey};
 
 use super::{
-    check_params_k, check_statement, describe_message,
+    check_params_k, check_statement, describe_message, proof_rejected,
     schnorr::{load_member, member_keys},
-    write_keys, write_proof, DemoClock, VerifyArgs,
+    write_keys, DemoClock, ProofOutput, VerifyArgs,
 };
 use crate::{
     formats::*,
@@ -484,8 +484,7 @@ pub fn prove(
     certificate_path: &Path,
     params_path: &Path,
     pk_path: &Path,
-    proof_path: &Path,
-    public_path: &Path,
+    out: &ProofOutput,
 ) -> Result<()> {
     let registration = load_registration(registration_path)?;
     let params = load_params(params_path)?;
@@ -503,7 +502,8 @@ pub fn prove(
         MithrilWitness::new(keys.shape, instance, &cert).map_err(|e| at(certificate_path, e))?;
     let bar = spinner("proving");
     let start = Instant::now();
-    let proof = m_prove(&params, &keys, &witness).map_err(|e| at(pk_path, e))?;
+    let proof = prove_with_transcript(&params, &keys, &witness, out.transcript)
+        .map_err(|e| at(pk_path, e))?;
     bar.finish_and_clear();
     let public = PublicFile::new(
         SCHEME,
@@ -512,11 +512,13 @@ pub fn prove(
         &message,
         registration.params().k(),
     );
-    write_proof(
-        proof_path,
+    out.write(
         &proof,
-        public_path,
         &public,
+        &witness
+            .instance
+            .to_public_inputs()
+            .map_err(|e| at(certificate_path, e))?,
         start.elapsed().as_secs_f64(),
     )
 }
@@ -566,15 +568,11 @@ pub fn verify(args: &VerifyArgs) -> Result<()> {
     }
     args.check_regenerated(&vk_file, || m_keygen(&params, shape).map(|k| k.vk_bytes()))?;
     let proof = read_bytes(&args.proof)?;
-    mithril_snark::prover::verify_with_vk(&params, &shape, &vk, &instance, &proof).map_err(
-        |e| match e {
-            MithrilError::ProofRejected => at(
-                &args.proof,
-                "the proof does not verify for the trusted statement",
-            ),
+    mithril_snark::prover::verify_with_vk(&params, &shape, &vk, &instance, &proof, args.transcript)
+        .map_err(|e| match e {
+            MithrilError::ProofRejected => proof_rejected(args),
             other => usage(other),
-        },
-    )?;
+        })?;
     println!(
         "verified (mithril): {k} distinct lottery indices below m = {} won by registered parties \
          signed {}; registration digest {} ({} parties, total stake {})",

@@ -15,11 +15,17 @@ use halo2_base::halo2_proofs::{
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use serde::{de::DeserializeOwned, Serialize};
+use tms_evm::{
+    certificate::{self, Contracts},
+    machine::Machine,
+    EIP170_LIMIT,
+};
 use tms_gadgets::{
     hash::{rescue::rescue_prime_hash, NativeHash, Poseidon, RescuePrime},
     proving::{
         keys::fingerprint,
         params::{params_from_ptau, sha256_hex, INSECURE_SEED},
+        Transcript,
     },
     Fr,
 };
@@ -97,6 +103,83 @@ pub fn hash(name: HashName, mode: HashMode, inputs: &[String]) -> Result<()> {
     Ok(())
 }
 
+/// `tms export-verifier`: the generated Solidity verifier of a verifying key file, the example
+/// `CertificateVerifier.sol`, and both compiled, written to `out`; the deployed sizes are checked
+/// against EIP-170 by deploying both in revm.
+pub fn export_verifier(
+    scheme: Scheme,
+    vk_path: &Path,
+    params_path: &Path,
+    out: &Path,
+) -> Result<()> {
+    let params = load_params(params_path)?;
+    let vk_file = read_bytes(vk_path)?;
+    let on_vk = |e: &dyn std::fmt::Display| at(vk_path, e);
+    let (k, vk, num_instances) = match scheme {
+        Scheme::SchnorrAtms => {
+            let (shape, vk) = schnorr_atms::read_vk(&vk_file).map_err(|e| on_vk(&e))?;
+            (shape.k, vk, schnorr_atms::AtmsInstance::NUM_PUBLIC_INPUTS)
+        }
+        Scheme::BlsAtms => {
+            let (shape, vk) = bls_atms::read_vk(&vk_file).map_err(|e| on_vk(&e))?;
+            (shape.k, vk, bls_atms::AtmsInstance::NUM_PUBLIC_INPUTS)
+        }
+        Scheme::Mithril => {
+            let (shape, vk) = mithril_snark::read_vk(&vk_file).map_err(|e| on_vk(&e))?;
+            (
+                shape.k,
+                vk,
+                mithril_snark::MithrilInstance::NUM_PUBLIC_INPUTS,
+            )
+        }
+    };
+    check_params_k(params_path, params.k(), k)?;
+    let bar = crate::io::spinner("generating and compiling the verifier");
+    let contracts = Contracts::build(&params, &vk, num_instances).map_err(|e| on_vk(&e))?;
+    bar.finish_and_clear();
+    std::fs::create_dir_all(out).map_err(|e| at(out, e))?;
+    let files: [(&str, &[u8]); 4] = [
+        ("Halo2Verifier.sol", contracts.verifier_source.as_bytes()),
+        ("CertificateVerifier.sol", certificate::SOURCE.as_bytes()),
+        ("Halo2Verifier.bin", &hex_line(&contracts.verifier.creation)),
+        (
+            "CertificateVerifier.bin",
+            &hex_line(&contracts.certificate.creation),
+        ),
+    ];
+    for (name, bytes) in files {
+        write_atomic(&out.join(name), bytes)?;
+    }
+    let mut machine = Machine::new(false);
+    let deployed = machine
+        .deploy(contracts.verifier.creation.clone())
+        .map_err(|e| on_vk(&e))?;
+    let size = contracts.verifier.runtime.len();
+    println!(
+        "Halo2Verifier ({}, {num_instances} public inputs): {size} bytes deployed ({}), \
+         deployment {} gas",
+        scheme.name(),
+        if size <= EIP170_LIMIT {
+            format!("within EIP-170's {EIP170_LIMIT}")
+        } else {
+            format!("OVER EIP-170's {EIP170_LIMIT}: mainnet refuses it")
+        },
+        deployed.gas
+    );
+    println!(
+        "CertificateVerifier: {} bytes deployed; constructor(verifier, committee digest, \
+         threshold, bindsThreshold = {})",
+        contracts.certificate.runtime.len(),
+        scheme != Scheme::Mithril
+    );
+    println!("written to {}", out.display());
+    Ok(())
+}
+
+fn hex_line(bytes: &[u8]) -> Vec<u8> {
+    format!("0x{}\n", bytes_to_hex(bytes)).into_bytes()
+}
+
 /// What `tms verify` is given, for every scheme.
 pub struct VerifyArgs {
     /// The scheme.
@@ -121,6 +204,8 @@ pub struct VerifyArgs {
     pub vk_fingerprint: Option<String>,
     /// Regenerate the verifying key from its shape and compare.
     pub regenerate_vk: bool,
+    /// The transcript the proof was made in.
+    pub transcript: Transcript,
 }
 
 /// What `verify` opens for every scheme: the parameters, the verifying key file and what
@@ -255,22 +340,69 @@ pub fn write_keys(pk: &Path, vk: &Path, pk_bytes: &[u8], vk_bytes: &[u8]) -> Res
     Ok(fingerprint(vk_bytes))
 }
 
-/// Writes the proof and the prover's statement, and says so.
-pub fn write_proof<S: Serialize>(
-    proof_path: &Path,
-    proof: &[u8],
-    public_path: &Path,
-    public: &PublicFile<S>,
-    seconds: f64,
-) -> Result<()> {
-    write_atomic(proof_path, proof)?;
-    crate::io::write_json(public_path, public)?;
-    println!(
-        "proof ({} bytes, {seconds:.1} s) written to {}",
-        proof.len(),
-        proof_path.display()
-    );
-    Ok(())
+/// Where `tms prove` writes, and in which transcript it proves.
+pub struct ProofOutput {
+    /// The proof file.
+    pub proof: PathBuf,
+    /// The prover's statement file.
+    pub public: PathBuf,
+    /// The transcript.
+    pub transcript: Transcript,
+}
+
+impl ProofOutput {
+    /// The calldata file written beside an EVM proof: `<proof>.calldata`, hex.
+    pub fn calldata_path(&self) -> PathBuf {
+        let mut name = self.proof.clone().into_os_string();
+        name.push(".calldata");
+        PathBuf::from(name)
+    }
+
+    /// Writes the proof and the prover's statement, and says so. An EVM proof also gets its
+    /// verifier calldata (`public_inputs` as 32-byte big-endian words, then the proof) in hex.
+    pub fn write<S: Serialize>(
+        &self,
+        proof: &[u8],
+        public: &PublicFile<S>,
+        public_inputs: &[Fr],
+        seconds: f64,
+    ) -> Result<()> {
+        write_atomic(&self.proof, proof)?;
+        crate::io::write_json(&self.public, public)?;
+        println!(
+            "proof ({} bytes, {} transcript, {seconds:.1} s) written to {}",
+            proof.len(),
+            self.transcript.name(),
+            self.proof.display()
+        );
+        if self.transcript == Transcript::Evm {
+            let calldata = tms_evm::verifier::calldata(public_inputs, proof);
+            let path = self.calldata_path();
+            write_atomic(&path, format!("0x{}\n", bytes_to_hex(&calldata)).as_bytes())?;
+            println!(
+                "verifier calldata ({} bytes) written to {}",
+                calldata.len(),
+                path.display()
+            );
+        }
+        Ok(())
+    }
+}
+
+/// The error for a proof that does not verify, with a hint about the transcript.
+pub fn proof_rejected(args: &VerifyArgs) -> CliError {
+    let other = match args.transcript {
+        Transcript::Blake2b => "evm",
+        Transcript::Evm => "blake2b",
+    };
+    at(
+        &args.proof,
+        format!(
+            "the proof does not verify for the trusted statement in the {} transcript (a proof \
+             made with `tms prove --transcript {other}` needs `--transcript {other}`)",
+            args.transcript.name()
+        ),
+    )
 }
 
 impl VerifyArgs {

@@ -11,8 +11,9 @@ use halo2_base::halo2_proofs::poly::commitment::Params;
 use rand::{rngs::OsRng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use schnorr_atms::{
-    keygen as atms_keygen, prove as atms_prove, read_vk, verify_with_vk, AtmsError, AtmsInstance,
-    AtmsKeys, AtmsShape, AtmsWitness, Certificate, CommitmentMode, Committee, Verification,
+    keygen as atms_keygen, prove as atms_prove, prove_with_transcript, read_vk, verify_with_vk,
+    AtmsError, AtmsInstance, AtmsKeys, AtmsShape, AtmsWitness, Certificate, CommitmentMode,
+    Committee, Verification,
 };
 use serde::{Deserialize, Serialize};
 use tms_gadgets::{
@@ -22,8 +23,8 @@ use tms_gadgets::{
 };
 
 use super::{
-    check_members, check_params_k, check_statement, describe_message, write_keys, write_proof,
-    DemoClock, VerifyArgs,
+    check_members, check_params_k, check_statement, describe_message, proof_rejected, write_keys,
+    DemoClock, ProofOutput, VerifyArgs,
 };
 use crate::{
     formats::*,
@@ -314,8 +315,7 @@ pub fn prove(
     threshold: u64,
     params_path: &Path,
     pk_path: &Path,
-    proof_path: &Path,
-    public_path: &Path,
+    out: &ProofOutput,
 ) -> Result<()> {
     let committee = load_committee(committee_path)?;
     let params = load_params(params_path)?;
@@ -345,7 +345,8 @@ pub fn prove(
         })?;
     let bar = spinner("proving");
     let start = Instant::now();
-    let proof = atms_prove(&params, &keys, &witness).map_err(|e| at(pk_path, e))?;
+    let proof = prove_with_transcript(&params, &keys, &witness, out.transcript)
+        .map_err(|e| at(pk_path, e))?;
     bar.finish_and_clear();
     tracing::info!(
         seconds = start.elapsed().as_secs_f64(),
@@ -359,11 +360,10 @@ pub fn prove(
         &message,
         threshold,
     );
-    write_proof(
-        proof_path,
+    out.write(
         &proof,
-        public_path,
         &public,
+        &witness.instance.to_public_inputs(),
         start.elapsed().as_secs_f64(),
     )
 }
@@ -395,13 +395,12 @@ pub fn verify(args: &VerifyArgs) -> Result<()> {
     let instance = AtmsInstance::from_trusted_commitment(commitment, &args.message, threshold);
     let proof = read_bytes(&args.proof)?;
     tracing::info!(n = shape.n, threshold, "verifying");
-    verify_with_vk(&params, &shape, &vk, &instance, &proof).map_err(|e| match e {
-        AtmsError::ProofRejected => at(
-            &args.proof,
-            "the proof does not verify for the trusted statement",
-        ),
-        other => usage(other),
-    })?;
+    verify_with_vk(&params, &shape, &vk, &instance, &proof, args.transcript).map_err(
+        |e| match e {
+            AtmsError::ProofRejected => proof_rejected(args),
+            other => usage(other),
+        },
+    )?;
     println!(
         "verified (schnorr-atms): at least {threshold} of {} committee members signed {}; \
          committee commitment {}",

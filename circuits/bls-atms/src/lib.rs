@@ -105,7 +105,8 @@ pub use native::{
     LIMB_BITS, NUM_LIMBS,
 };
 pub use prover::{
-    keygen, measure, mock_check, prove, read_vk, setup, verify, verify_with_vk, AtmsKeys,
+    keygen, measure, mock_check, prove, prove_with_transcript, read_vk, setup, verify,
+    verify_with_vk, AtmsKeys,
 };
 pub use witness::{
     estimate_cells, AtmsInstance, AtmsShape, AtmsWitness, MembershipValues, NonSignerSlot, Strategy,

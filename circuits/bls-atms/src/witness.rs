@@ -155,6 +155,8 @@ impl AtmsInstance {
     pub const MESSAGE: usize = 1;
     /// Offset of the threshold.
     pub const THRESHOLD: usize = 2;
+    /// The number of public inputs (one instance column).
+    pub const NUM_PUBLIC_INPUTS: usize = 3;
 
     /// The instance column, in offset order.
     pub fn to_public_inputs(&self) -> Vec<Fr> {

@@ -31,8 +31,8 @@ pub use error::MithrilError;
 pub use native::{eligibility, params, registration, signature, stm};
 pub use params::{Parameters, PhiF};
 pub use prover::{
-    example_certificate, keygen, layout_stats, measure_round_trip, min_k, prove, read_vk, setup,
-    Example, MeasuredRoundTrip, MithrilKeys,
+    example_certificate, example_certificate_on, keygen, layout_stats, measure_round_trip, min_k,
+    prove, prove_with_transcript, read_vk, setup, Example, MeasuredRoundTrip, MithrilKeys,
 };
 pub use registration::{Registration, RegistrationCommitment};
 pub use stm::{aggregate, verify, Certificate, Signer, SingleSignature};

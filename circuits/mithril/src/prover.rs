@@ -18,7 +18,7 @@ use tms_gadgets::{
     merkle::MerklePath,
     proving::{
         keys::{CircuitKeys, KeyedShape},
-        measure, prove_shplonk, verify_shplonk,
+        measure, prove_shplonk, verify_shplonk, Transcript,
     },
     proving::{
         params::kzg_params,
@@ -186,11 +186,22 @@ pub fn keygen(params: &ParamsKZG<Bn256>, shape: MithrilShape) -> Result<MithrilK
     ))
 }
 
-/// A proof that `witness.instance` holds.
+/// A proof that `witness.instance` holds, in the Blake2b transcript.
 pub fn prove(
     params: &ParamsKZG<Bn256>,
     keys: &MithrilKeys,
     witness: &MithrilWitness,
+) -> Result<Vec<u8>, MithrilError> {
+    prove_with_transcript(params, keys, witness, Transcript::Blake2b)
+}
+
+/// A proof that `witness.instance` holds, in `transcript` ([`Transcript::Evm`] for a proof a
+/// generated Solidity verifier checks).
+pub fn prove_with_transcript(
+    params: &ParamsKZG<Bn256>,
+    keys: &MithrilKeys,
+    witness: &MithrilWitness,
+    transcript: Transcript,
 ) -> Result<Vec<u8>, MithrilError> {
     if witness.shape != keys.shape {
         return Err(MithrilError::ShapeMismatch(
@@ -205,30 +216,38 @@ pub fn prove(
         custom_gates: keys.config.custom_gates,
     };
     lay_out(&mut circuit, witness);
-    prove_shplonk(params, &keys.pk, circuit, &public)
+    prove_shplonk(params, &keys.pk, circuit, &public, transcript)
         .ok_or(MithrilError::CircuitTooLarge(keys.shape.k))
 }
 
-/// Checks `proof` for `instance`.
+/// Checks `proof` (Blake2b transcript) for `instance`.
 pub fn verify(
     params: &ParamsKZG<Bn256>,
     keys: &MithrilKeys,
     instance: &MithrilInstance,
     proof: &[u8],
 ) -> Result<(), MithrilError> {
-    verify_with_vk(params, &keys.shape, keys.vk(), instance, proof)
+    verify_with_vk(
+        params,
+        &keys.shape,
+        keys.vk(),
+        instance,
+        proof,
+        Transcript::Blake2b,
+    )
 }
 
-/// Checks `proof` for `instance` with only the verifying key of `shape`.
+/// Checks `proof`, made in `transcript`, for `instance` with only the verifying key of `shape`.
 pub fn verify_with_vk(
     params: &ParamsKZG<Bn256>,
     shape: &MithrilShape,
     vk: &VerifyingKey<G1Affine>,
     instance: &MithrilInstance,
     proof: &[u8],
+    transcript: Transcript,
 ) -> Result<(), MithrilError> {
     instance.validate(shape)?;
-    if verify_shplonk(params, vk, proof, &instance.to_public_inputs()?) {
+    if verify_shplonk(params, vk, proof, &instance.to_public_inputs()?, transcript) {
         Ok(())
     } else {
         Err(MithrilError::ProofRejected)
@@ -284,6 +303,19 @@ pub fn example_certificate(
     seed: u64,
     skewed: bool,
 ) -> Result<Example, MithrilError> {
+    example_certificate_on(params, parties, depth, seed, skewed, None)
+}
+
+/// [`example_certificate`] on a given `message` (`None`: the one drawn from `seed`), for a
+/// certificate whose message comes from bytes (`tms_gadgets::message::message_to_field`).
+pub fn example_certificate_on(
+    params: Parameters,
+    parties: usize,
+    depth: Option<usize>,
+    seed: u64,
+    skewed: bool,
+    message: Option<Fr>,
+) -> Result<Example, MithrilError> {
     let mut rng = ChaCha20Rng::seed_from_u64(seed);
     let sks: Vec<SigningKey> = (0..parties).map(|_| SigningKey::random(&mut rng)).collect();
     let entries: Vec<_> = sks
@@ -302,7 +334,8 @@ pub fn example_certificate(
         Some(d) => Registration::with_depth(params, &entries, d)?,
         None => Registration::new(params, &entries)?,
     };
-    let message = Fr::from(rng.gen::<u64>());
+    let drawn = Fr::from(rng.gen::<u64>());
+    let message = message.unwrap_or(drawn);
     let signed = registration.commitment().message(message);
     let mut order: Vec<usize> = (0..parties).collect();
     order.sort_by_key(|&p| (std::cmp::Reverse(entries[p].1), p));

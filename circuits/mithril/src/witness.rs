@@ -72,6 +72,8 @@ impl MithrilInstance {
     pub const MESSAGE: usize = 1;
     /// Offsets of `H = H_G(signed message)`'s coordinates.
     pub const H: [usize; 2] = [2, 3];
+    /// The number of public inputs (one instance column).
+    pub const NUM_PUBLIC_INPUTS: usize = 4;
 
     /// Checks the statement fits `shape`: the tree depth and `k` = the number of index slots.
     pub fn validate(&self, shape: &MithrilShape) -> Result<(), MithrilError> {

@@ -17,6 +17,7 @@ use mithril_snark::{
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use tms_gadgets::{
+    proving::Transcript,
     signature::schnorr::SigningKey,
     testing::{CircuitHarness, MockRun, Rejection},
     Fr,
@@ -287,9 +288,24 @@ fn real_round_trip() {
     // file reads back and proves again.
     let (shape, vk) = mithril_snark::read_vk(&measured.keys.vk_bytes()).unwrap();
     assert_eq!(shape, w.shape);
-    mithril_snark::prover::verify_with_vk(&params, &shape, &vk, &ex.instance(), &measured.proof)
-        .unwrap();
+    mithril_snark::prover::verify_with_vk(
+        &params,
+        &shape,
+        &vk,
+        &ex.instance(),
+        &measured.proof,
+        Transcript::Blake2b,
+    )
+    .unwrap();
     let keys = mithril_snark::MithrilKeys::from_pk_bytes(&measured.keys.pk_bytes()).unwrap();
     let proof = mithril_snark::prove(&params, &keys, &w).unwrap();
-    mithril_snark::prover::verify_with_vk(&params, &shape, &vk, &ex.instance(), &proof).unwrap();
+    mithril_snark::prover::verify_with_vk(
+        &params,
+        &shape,
+        &vk,
+        &ex.instance(),
+        &proof,
+        Transcript::Blake2b,
+    )
+    .unwrap();
 }

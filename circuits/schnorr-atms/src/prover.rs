@@ -14,7 +14,7 @@ use tms_gadgets::{
     hybrid::HybridCircuit,
     proving::{
         keys::{CircuitKeys, KeyedShape},
-        measure, prove_shplonk, verify_shplonk,
+        measure, prove_shplonk, verify_shplonk, Transcript,
     },
     proving::{
         params::kzg_params,
@@ -187,11 +187,22 @@ pub fn keygen(params: &ParamsKZG<Bn256>, shape: AtmsShape) -> Result<AtmsKeys, A
     ))
 }
 
-/// A proof that `witness.instance` holds.
+/// A proof that `witness.instance` holds, in the Blake2b transcript.
 pub fn prove(
     params: &ParamsKZG<Bn256>,
     keys: &AtmsKeys,
     witness: &AtmsWitness,
+) -> Result<Vec<u8>, AtmsError> {
+    prove_with_transcript(params, keys, witness, Transcript::Blake2b)
+}
+
+/// A proof that `witness.instance` holds, in `transcript` ([`Transcript::Evm`] for a proof a
+/// generated Solidity verifier checks).
+pub fn prove_with_transcript(
+    params: &ParamsKZG<Bn256>,
+    keys: &AtmsKeys,
+    witness: &AtmsWitness,
+    transcript: Transcript,
 ) -> Result<Vec<u8>, AtmsError> {
     if witness.shape != keys.shape {
         return Err(AtmsError::ShapeMismatch);
@@ -208,6 +219,7 @@ pub fn prove(
         &keys.pk,
         circuit,
         &witness.instance.to_public_inputs(),
+        transcript,
     )
     .ok_or(AtmsError::CircuitTooLarge(keys.shape.k))
 }
@@ -227,26 +239,34 @@ pub fn measure_round_trip(
     )
 }
 
-/// Checks `proof` for `instance`.
+/// Checks `proof` (Blake2b transcript) for `instance`.
 pub fn verify(
     params: &ParamsKZG<Bn256>,
     keys: &AtmsKeys,
     instance: &AtmsInstance,
     proof: &[u8],
 ) -> Result<(), AtmsError> {
-    verify_with_vk(params, &keys.shape, keys.vk(), instance, proof)
+    verify_with_vk(
+        params,
+        &keys.shape,
+        keys.vk(),
+        instance,
+        proof,
+        Transcript::Blake2b,
+    )
 }
 
-/// Checks `proof` for `instance` with only the verifying key of `shape`.
+/// Checks `proof`, made in `transcript`, for `instance` with only the verifying key of `shape`.
 pub fn verify_with_vk(
     params: &ParamsKZG<Bn256>,
     shape: &AtmsShape,
     vk: &VerifyingKey<G1Affine>,
     instance: &AtmsInstance,
     proof: &[u8],
+    transcript: Transcript,
 ) -> Result<(), AtmsError> {
     instance.validate(shape)?;
-    if verify_shplonk(params, vk, proof, &instance.to_public_inputs()) {
+    if verify_shplonk(params, vk, proof, &instance.to_public_inputs(), transcript) {
         Ok(())
     } else {
         Err(AtmsError::ProofRejected)

@@ -1,6 +1,10 @@
-//! Proving: KZG (SHPLONK) proofs over BN254 with a Blake2b transcript, behind one pair of
-//! functions so that a feature flag can swap the prover (halo2-base's `cuda` backend), and what
-//! proving needs around them.
+//! Proving: KZG (SHPLONK) proofs over BN254, behind one pair of functions so that a feature flag
+//! can swap the prover (halo2-base's `cuda` backend), and what proving needs around them.
+//!
+//! Two Fiat-Shamir transcripts ([`Transcript`]): Blake2b (halo2's default, the proofs `tms`
+//! writes unless asked otherwise) and Keccak-256 in snark-verifier's EVM layout, the one its
+//! generated Solidity verifiers replay. The statement and the proof size are the same; only the
+//! challenge derivation differs, so a proof verifies under exactly one of them.
 //!
 //! | module | what |
 //! |---|---|
@@ -22,10 +26,12 @@ use halo2_base::halo2_proofs::{
         },
     },
     transcript::{
-        Blake2bRead, Blake2bWrite, Challenge255, TranscriptReadBuffer, TranscriptWriterBuffer,
+        Blake2bRead, Blake2bWrite, Challenge255, EncodedChallenge, TranscriptReadBuffer,
+        TranscriptWriterBuffer,
     },
 };
 use rand::rngs::OsRng;
+use snark_verifier::{loader::native::NativeLoader, system::halo2::transcript::evm::EvmTranscript};
 
 pub mod keys;
 pub mod measure;
@@ -34,16 +40,74 @@ pub mod stats;
 
 use crate::Fr;
 
+/// A proof reader that counts what the transcript consumed, so that trailing bytes are found.
+struct CountingReader<'p> {
+    rest: &'p [u8],
+    consumed: std::rc::Rc<std::cell::Cell<usize>>,
+}
+
+impl std::io::Read for CountingReader<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.rest.read(buf)?;
+        self.consumed.set(self.consumed.get() + n);
+        Ok(n)
+    }
+}
+
+/// The Fiat-Shamir transcript of a proof.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Transcript {
+    /// Blake2b with 255-bit challenges: halo2's default, cheapest to verify natively.
+    #[default]
+    Blake2b,
+    /// Keccak-256 in snark-verifier's EVM layout: what a generated Solidity verifier checks.
+    Evm,
+}
+
+impl Transcript {
+    /// The name used on the command line and in files: `blake2b` or `evm`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Blake2b => "blake2b",
+            Self::Evm => "evm",
+        }
+    }
+}
+
 /// A SHPLONK proof of `circuit` for one instance column `public_values`, blinded with OS
-/// randomness. Returns `None` if the prover fails (a malformed circuit, not a false statement:
-/// halo2's prover does not check satisfaction, the verifier does).
+/// randomness, in `transcript`. Returns `None` if the prover fails (a malformed circuit, not a
+/// false statement: halo2's prover does not check satisfaction, the verifier does).
 pub fn prove_shplonk(
     params: &ParamsKZG<Bn256>,
     pk: &ProvingKey<G1Affine>,
     circuit: impl Circuit<Fr>,
     public_values: &[Fr],
+    transcript: Transcript,
 ) -> Option<Vec<u8>> {
-    let mut transcript = Blake2bWrite::<_, G1Affine, Challenge255<_>>::init(vec![]);
+    match transcript {
+        Transcript::Blake2b => {
+            prove_in::<Blake2bWrite<_, _, Challenge255<_>>, _>(params, pk, circuit, public_values)
+        }
+        Transcript::Evm => prove_in::<EvmTranscript<G1Affine, NativeLoader, _, _>, _>(
+            params,
+            pk,
+            circuit,
+            public_values,
+        ),
+    }
+}
+
+fn prove_in<T, E>(
+    params: &ParamsKZG<Bn256>,
+    pk: &ProvingKey<G1Affine>,
+    circuit: impl Circuit<Fr>,
+    public_values: &[Fr],
+) -> Option<Vec<u8>>
+where
+    E: EncodedChallenge<G1Affine>,
+    T: TranscriptWriterBuffer<Vec<u8>, G1Affine, E>,
+{
+    let mut transcript = T::init(vec![]);
     create_proof::<KZGCommitmentScheme<Bn256>, ProverSHPLONK<'_, Bn256>, _, _, _, _>(
         params,
         pk,
@@ -56,20 +120,48 @@ pub fn prove_shplonk(
     Some(transcript.finalize())
 }
 
-/// Whether `proof` verifies for `public_values` (one instance column) under `vk`. Any bytes may
-/// be passed: a malformed proof is rejected, never a panic (halo2's verifier is guarded), and a
-/// proof with bytes after its transcript is rejected (halo2 does not check the end).
+/// Whether `proof` verifies in `transcript` for `public_values` (one instance column) under
+/// `vk`. Any bytes may be passed: a malformed proof is rejected, never a panic (halo2's verifier
+/// is guarded), and a proof with bytes after its transcript is rejected (halo2 does not check the
+/// end).
 pub fn verify_shplonk(
     params: &ParamsKZG<Bn256>,
     vk: &VerifyingKey<G1Affine>,
     proof: &[u8],
     public_values: &[Fr],
+    transcript: Transcript,
 ) -> bool {
+    match transcript {
+        Transcript::Blake2b => {
+            verify_in::<Blake2bRead<_, _, Challenge255<_>>, _>(params, vk, proof, public_values)
+        }
+        Transcript::Evm => verify_in::<EvmTranscript<G1Affine, NativeLoader, _, _>, _>(
+            params,
+            vk,
+            proof,
+            public_values,
+        ),
+    }
+}
+
+fn verify_in<'p, T, E>(
+    params: &ParamsKZG<Bn256>,
+    vk: &VerifyingKey<G1Affine>,
+    proof: &'p [u8],
+    public_values: &[Fr],
+) -> bool
+where
+    E: EncodedChallenge<G1Affine>,
+    T: TranscriptReadBuffer<CountingReader<'p>, G1Affine, E>,
+{
     let run = || {
         let strategy = SingleStrategy::new(params);
-        let mut rest: &[u8] = proof;
-        let verified = {
-            let mut transcript = Blake2bRead::<_, G1Affine, Challenge255<_>>::init(&mut rest);
+        let consumed = std::rc::Rc::new(std::cell::Cell::new(0));
+        let mut transcript = T::init(CountingReader {
+            rest: proof,
+            consumed: consumed.clone(),
+        });
+        let verified =
             verify_proof::<KZGCommitmentScheme<Bn256>, VerifierSHPLONK<'_, Bn256>, _, _, _>(
                 params.verifier_params(),
                 vk,
@@ -77,9 +169,8 @@ pub fn verify_shplonk(
                 &[&[public_values]],
                 &mut transcript,
             )
-            .is_ok()
-        };
-        verified && rest.is_empty()
+            .is_ok();
+        verified && consumed.get() == proof.len()
     };
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).unwrap_or(false)
 }

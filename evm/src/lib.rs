@@ -1,0 +1,49 @@
+//! On-chain verification of `tms` certificates.
+//!
+//! A certificate proof made with the EVM transcript
+//! ([`tms_gadgets::proving::Transcript::Evm`](https://docs.rs/tms-gadgets)) is checked by a
+//! Solidity verifier that snark-verifier generates from the KZG parameters and the verifying key;
+//! an example contract, [`certificate::SOURCE`] (`contracts/CertificateVerifier.sol`), holds the
+//! trusted committee digest and threshold and builds the public inputs from the message bytes.
+//!
+//! | module | what |
+//! |---|---|
+//! | [`verifier`] | the generated Halo2 verifier's Solidity source and its calldata |
+//! | [`solc`] | the Solidity compiler: solc-js from npm (`npm ci --prefix evm/solc`), run by Node |
+//! | [`machine`] | an in-memory EVM (revm): deploy, call, gas used |
+//! | [`certificate`] | `CertificateVerifier.sol`: its source, constructor and `verifyCertificate` calls |
+//!
+//! The EIP-170 limit on deployed code is [`EIP170_LIMIT`] bytes; [`machine::Machine`] enforces
+//! it as mainnet does unless asked not to (to measure a verifier that is too large).
+#![deny(missing_docs)]
+
+pub mod certificate;
+pub mod machine;
+pub mod solc;
+pub mod verifier;
+
+/// The largest deployed contract mainnet accepts (EIP-170), in bytes.
+pub const EIP170_LIMIT: usize = 24_576;
+
+/// What can go wrong between a verifying key and a transaction.
+#[derive(Debug, thiserror::Error)]
+pub enum EvmError {
+    /// Node or the solc-js package is missing, or it could not be run.
+    #[error("solc-js: {0}")]
+    Compiler(String),
+    /// solc reported errors.
+    #[error("solc: {0}")]
+    Compilation(String),
+    /// snark-verifier could not build a verifier for this key.
+    #[error("verifier generation: {0}")]
+    Generation(String),
+    /// A deployment failed (reverted, halted, or the code is over the EIP-170 limit).
+    #[error("deployment: {0}")]
+    Deployment(String),
+    /// The EVM itself failed (not a revert: a database or environment error).
+    #[error("evm: {0}")]
+    Machine(String),
+    /// A value given to a contract is not what it takes.
+    #[error("{0}")]
+    Input(String),
+}

@@ -1,0 +1,68 @@
+//! The generated Halo2 verifier: snark-verifier compiles a verifying key (and the KZG
+//! parameters' `[1]_1`, `[1]_2`, `[s]_2`) into a Solidity contract of inline assembly that replays
+//! the EVM (Keccak) transcript, checks every opening with the SHPLONK multi-open and one pairing
+//! check through the BN254 precompiles, and reverts on any failure.
+//!
+//! Its calldata ([`calldata`]) is the public inputs, 32 big-endian bytes each in instance order,
+//! followed by the proof bytes.
+
+use std::rc::Rc;
+
+use halo2_base::halo2_proofs::{
+    halo2curves::bn256::{Bn256, Fq, Fr, G1Affine},
+    plonk::VerifyingKey,
+    poly::{commitment::ParamsProver, kzg::commitment::ParamsKZG},
+};
+use snark_verifier_sdk::{
+    snark_verifier::{
+        loader::evm::{encode_calldata, EvmLoader},
+        system::halo2::{compile, transcript::evm::EvmTranscript, Config},
+        verifier::SnarkVerifier,
+    },
+    PlonkVerifier, SHPLONK,
+};
+
+use crate::EvmError;
+
+/// The name of the generated contract (snark-verifier's).
+pub const CONTRACT: &str = "Halo2Verifier";
+
+/// The Solidity source of the verifier of `vk` for one instance column of `num_instances`
+/// public inputs.
+pub fn verifier_source(
+    params: &ParamsKZG<Bn256>,
+    vk: &VerifyingKey<G1Affine>,
+    num_instances: usize,
+) -> Result<String, EvmError> {
+    let generate = || -> Result<String, String> {
+        let protocol = compile(
+            params,
+            vk,
+            Config::kzg().with_num_instance(vec![num_instances]),
+        );
+        let deciding_key = (params.get_g()[0], params.g2(), params.s_g2()).into();
+        let loader = EvmLoader::new::<Fq, Fr>();
+        let protocol = protocol.loaded(&loader);
+        let mut transcript = EvmTranscript::<_, Rc<EvmLoader>, _, _>::new(&loader);
+        let instances = transcript.load_instances(vec![num_instances]);
+        let proof = PlonkVerifier::<SHPLONK>::read_proof(
+            &deciding_key,
+            &protocol,
+            &instances,
+            &mut transcript,
+        )
+        .map_err(|e| format!("{e:?}"))?;
+        PlonkVerifier::<SHPLONK>::verify(&deciding_key, &protocol, &instances, &proof)
+            .map_err(|e| format!("{e:?}"))?;
+        Ok(loader.solidity_code())
+    };
+    // snark-verifier asserts on keys it cannot compile; a key file is user data.
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(generate))
+        .map_err(|_| EvmError::Generation("snark-verifier panicked on this key".into()))?
+        .map_err(EvmError::Generation)
+}
+
+/// The verifier's calldata: `public_inputs` (32 big-endian bytes each), then `proof`.
+pub fn calldata(public_inputs: &[Fr], proof: &[u8]) -> Vec<u8> {
+    encode_calldata(&[public_inputs.to_vec()], proof)
+}

@@ -1,0 +1,209 @@
+//! On-chain verification end to end: a small Schnorr ATMS and a small SNARK-Mithril
+//! certificate are proved in the EVM transcript, their generated verifiers and
+//! `CertificateVerifier` are compiled (solc-js) and deployed in revm, an honest certificate is
+//! accepted, and four tampered ones are refused: a changed proof byte, another message, another
+//! committee digest and a stronger threshold (the proof is for a lower one). The gas of each
+//! verification is printed (`cargo test -p tms-evm -- --nocapture`), with the verifier's size
+//! against EIP-170's limit (measured with the limit lifted: see the README's gas table).
+//!
+//! Needs `npm ci --prefix evm/solc` (README set-up; `.ci/run` does it).
+
+use halo2_base::halo2_proofs::halo2curves::{bn256::Fr, ff::Field};
+use mithril_snark::{Parameters, PhiF};
+use schnorr_atms::{AtmsInstance, AtmsShape, CommitmentMode, Verification};
+use tms_evm::{
+    certificate::{Contracts, Deployment, GasReport, TrustedStatement},
+    machine::Machine,
+};
+use tms_gadgets::{
+    message::message_to_field,
+    proving::{params::kzg_params, verify_shplonk, Transcript},
+};
+
+/// What a test proved: the verifier's inputs and the statement a contract trusts.
+struct Proved {
+    params: halo2_base::halo2_proofs::poly::kzg::commitment::ParamsKZG<
+        halo2_base::halo2_proofs::halo2curves::bn256::Bn256,
+    >,
+    vk: halo2_base::halo2_proofs::plonk::VerifyingKey<
+        halo2_base::halo2_proofs::halo2curves::bn256::G1Affine,
+    >,
+    message: Vec<u8>,
+    public_inputs: Vec<Fr>,
+    proof: Vec<u8>,
+    trusted: TrustedStatement,
+}
+
+/// Deploys the verifier pair for `proved`, checks the honest certificate and the four
+/// tampered ones, and returns the gas of the honest `verifyCertificate` call.
+fn check_on_chain(name: &str, proved: &Proved) -> u64 {
+    assert!(verify_shplonk(
+        &proved.params,
+        &proved.vk,
+        &proved.proof,
+        &proved.public_inputs,
+        Transcript::Evm
+    ));
+    let contracts =
+        Contracts::build(&proved.params, &proved.vk, proved.trusted.num_instances()).unwrap();
+    // The honest certificate passes, through the generated verifier alone (the calldata
+    // `tms prove --transcript evm` writes) and through CertificateVerifier. Measured with the
+    // EIP-170 limit lifted: the README's gas table gives the sizes.
+    let report = GasReport::measure(
+        &contracts,
+        &proved.trusted,
+        &proved.public_inputs,
+        &proved.message,
+        &proved.proof,
+    )
+    .unwrap();
+    let mut machine = Machine::new(false);
+    let honest = Deployment::deploy(&mut machine, &contracts, &proved.trusted).unwrap();
+    let rejected = |call: tms_evm::machine::Call| !call.success;
+    // The same deployment accepts the honest certificate: each refusal below is the change's.
+    assert!(
+        !rejected(
+            honest
+                .verify_certificate(&mut machine, &proved.message, &proved.proof)
+                .unwrap()
+        ),
+        "{name}: the honest certificate was refused"
+    );
+    // One change at a time: a bit of a commitment, of the middle, of the final opening.
+    for at in [31, proved.proof.len() / 2, proved.proof.len() - 1] {
+        let mut tampered = proved.proof.clone();
+        tampered[at] ^= 1;
+        assert!(
+            rejected(
+                honest
+                    .verify_certificate(&mut machine, &proved.message, &tampered)
+                    .unwrap()
+            ),
+            "{name}: a proof with byte {at} changed was accepted"
+        );
+    }
+    let mut other_message = proved.message.clone();
+    other_message.push(b'!');
+    assert!(
+        rejected(
+            honest
+                .verify_certificate(&mut machine, &other_message, &proved.proof)
+                .unwrap()
+        ),
+        "{name}: another message was accepted"
+    );
+    let other_committee = TrustedStatement {
+        committee_digest: proved.trusted.committee_digest + Fr::ONE,
+        ..proved.trusted
+    };
+    let elsewhere = Deployment::deploy(&mut machine, &contracts, &other_committee).unwrap();
+    assert!(
+        rejected(
+            elsewhere
+                .verify_certificate(&mut machine, &proved.message, &proved.proof)
+                .unwrap()
+        ),
+        "{name}: another committee's contract accepted the certificate"
+    );
+    if let Some(t) = proved.trusted.threshold {
+        let stricter = TrustedStatement {
+            threshold: Some(t + 1),
+            ..proved.trusted
+        };
+        let policy = Deployment::deploy(&mut machine, &contracts, &stricter).unwrap();
+        assert!(
+            rejected(
+                policy
+                    .verify_certificate(&mut machine, &proved.message, &proved.proof)
+                    .unwrap()
+            ),
+            "{name}: a proof for t = {t} passed a contract requiring {}",
+            t + 1
+        );
+    }
+    println!("record: {name} {report}");
+    report.certificate_call_gas
+}
+
+#[test]
+fn schnorr_atms_certificate_on_chain() {
+    const THRESHOLD: u64 = 4;
+    let message = b"tms evm test: epoch 7 committee handover".to_vec();
+    let witness = schnorr_atms::example_witness(
+        (6, 4),
+        CommitmentMode::Flat,
+        Verification::PerSignature,
+        message_to_field(&message),
+        7,
+        4,
+    )
+    .unwrap();
+    let shape: AtmsShape = witness.shape;
+    let params = kzg_params(shape.k);
+    let keys = schnorr_atms::keygen(&params, shape).unwrap();
+    let proof =
+        schnorr_atms::prove_with_transcript(&params, &keys, &witness, Transcript::Evm).unwrap();
+    // The contract's statement is the verifier's own, built from the committee commitment.
+    let instance =
+        AtmsInstance::from_trusted_commitment(witness.instance.commitment, &message, THRESHOLD);
+    assert_eq!(instance, witness.instance);
+    // A Blake2b proof is not an EVM proof.
+    let blake = schnorr_atms::prove(&params, &keys, &witness).unwrap();
+    assert!(!verify_shplonk(
+        &params,
+        keys.vk(),
+        &blake,
+        &instance.to_public_inputs(),
+        Transcript::Evm
+    ));
+    let gas = check_on_chain(
+        &format!("schnorr-atms 4 of 6 flat t={THRESHOLD} k={}", shape.k),
+        &Proved {
+            params,
+            vk: keys.vk().clone(),
+            message,
+            public_inputs: instance.to_public_inputs(),
+            proof,
+            trusted: TrustedStatement {
+                committee_digest: instance.commitment,
+                threshold: Some(THRESHOLD),
+            },
+        },
+    );
+    assert!(gas > 21_000);
+}
+
+#[test]
+fn mithril_certificate_on_chain() {
+    let message = b"tms evm test: mithril epoch 7".to_vec();
+    let parameters = Parameters::new(40, 3, PhiF::new(7, 10).unwrap()).unwrap();
+    let ex = mithril_snark::example_certificate_on(
+        parameters,
+        5,
+        None,
+        11,
+        false,
+        Some(message_to_field(&message)),
+    )
+    .unwrap();
+    let witness = ex.witness(4).unwrap();
+    let params = kzg_params(witness.shape.k);
+    let keys = mithril_snark::keygen(&params, witness.shape).unwrap();
+    let proof =
+        mithril_snark::prove_with_transcript(&params, &keys, &witness, Transcript::Evm).unwrap();
+    let instance = mithril_snark::MithrilInstance::from_trusted(&ex.registration, &message);
+    check_on_chain(
+        &format!("mithril m=40 k=3 circuit k={}", witness.shape.k),
+        &Proved {
+            params,
+            vk: keys.vk().clone(),
+            message,
+            public_inputs: instance.to_public_inputs().unwrap(),
+            proof,
+            trusted: TrustedStatement {
+                committee_digest: instance.commitment.digest(),
+                threshold: None,
+            },
+        },
+    );
+}
