@@ -373,7 +373,10 @@ mod tests {
 
     #[test]
     fn mithril_verify_soak_rejects_every_mutation() {
-        use mithril_snark::{prover::verify_with_vk, MithrilInstance, Parameters};
+        use mithril_snark::{
+            prover::{verify_digest_with_vk, verify_with_vk},
+            MithrilInstance, Parameters,
+        };
         let example =
             mithril_snark::example_certificate(Parameters::PREPROD, 4, None, 11, false).unwrap();
         let witness = example.witness(4).unwrap();
@@ -407,6 +410,20 @@ mod tests {
                 other_stake,
             ] {
                 assert!(verify(&vk_file, &instance, &proof).is_err());
+            }
+            // The digest-only statement (a contract's): the honest one verifies, swapped or
+            // shifted public inputs do not.
+            let vk = keys.vk();
+            let digest = honest.commitment.digest();
+            let by_digest =
+                |d, m| verify_digest_with_vk(&params, vk, d, m, &proof, Transcript::Blake2b);
+            by_digest(digest, honest.message).expect("the digest alone is a statement");
+            for (d, m) in [
+                (honest.message, digest),
+                (digest + one, honest.message),
+                (digest, honest.message + one),
+            ] {
+                assert!(by_digest(d, m).is_err());
             }
         });
         assert_eq!(

@@ -270,7 +270,8 @@ enum Command {
         /// The trusted committee (Mithril: registration) file.
         #[arg(long, conflicts_with = "commitment")]
         committee: Option<PathBuf>,
-        /// Or the trusted commitment (ATMS: the committee commitment or digest), 0x-hex.
+        /// Or the trusted commitment (ATMS: the committee commitment or digest; Mithril: the
+        /// registration digest), 0x-hex.
         #[arg(long)]
         commitment: Option<String>,
         #[command(flatten)]

@@ -681,10 +681,34 @@ fn mithril_flow_registers_signs_proves_and_verifies() {
         "the registration's quorum is k = 5",
         None,
     );
+    // The registration digest alone (what a contract stores) is a statement too: the circuit
+    // computes H(m) itself, and the digest binds k and the depth of the verifying key's shape.
+    let public: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("public.json")).unwrap()).unwrap();
+    let digest = public["commitment"].as_str().unwrap();
+    let by_digest = verify.replace(
+        "--committee registration.json",
+        &format!("--commitment {digest}"),
+    );
+    let out = ok_s(&d, &format!("{by_digest} --public public.json"));
+    assert!(
+        out.starts_with("verified (mithril): 5 distinct lottery indices won by registered parties"),
+        "{out}"
+    );
     fails_s(
         &d,
-        &verify.replace("--committee registration.json", "--commitment 0x01"),
-        "give the trusted --committee registration.json",
+        &verify.replace(
+            "--committee registration.json",
+            &format!("--commitment 0x{:0>64}", 1),
+        ),
+        "does not verify",
+        None,
+    );
+    fails_s(&d, &by_digest.replace(MSG, "0x00"), "does not verify", None);
+    fails_s(
+        &d,
+        &format!("{by_digest} --threshold 4"),
+        "the verifying key's quorum is k = 5",
         None,
     );
 

@@ -144,7 +144,7 @@ fn mithril(c: &mut Criterion) {
         stats: keys.stats.to_string(),
         params: &params,
         vk: keys.vk(),
-        public_inputs: instance.to_public_inputs().expect("public inputs"),
+        public_inputs: instance.to_public_inputs(),
         trusted: TrustedStatement {
             committee_digest: instance.commitment.digest(),
             threshold: None,
@@ -169,7 +169,10 @@ fn bls_atms(c: &mut Criterion) {
         .collect();
     let committee = BlsCommittee::register(&members).expect("committee");
     let signed = field_bytes(&message_to_field(MESSAGE));
-    let signatures: Vec<_> = [0, 1, 3].iter().map(|&i| (i, sks[i].sign(&signed))).collect();
+    let signatures: Vec<_> = [0, 1, 3]
+        .iter()
+        .map(|&i| (i, sks[i].sign(&signed)))
+        .collect();
     let shape = BlsShape::auto(4, 3, 20);
     let witness =
         BlsWitness::new(shape, &committee, &signed, &signatures, THRESHOLD).expect("witness");

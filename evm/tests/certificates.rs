@@ -198,7 +198,7 @@ fn mithril_certificate_on_chain() {
             params,
             vk: keys.vk().clone(),
             message,
-            public_inputs: instance.to_public_inputs().unwrap(),
+            public_inputs: instance.to_public_inputs(),
             proof,
             trusted: TrustedStatement {
                 committee_digest: instance.commitment.digest(),

@@ -46,6 +46,10 @@ pub enum GadgetError {
     /// A point that is not on its curve.
     #[error("the point is not on the curve")]
     NotOnCurve,
+    /// Hash to curve: the two mapped points share their x-coordinate (equal or opposite), where
+    /// the incomplete addition of the circuit does not apply; probability below 2^-249.
+    #[error("hash to curve: the two mapped points have the same x-coordinate")]
+    HashToCurveExceptional,
     /// A Merkle depth above the supported maximum was asked for.
     #[error("Merkle depth {0} is above the supported maximum of 32")]
     DepthTooLarge(usize),

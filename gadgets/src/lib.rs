@@ -6,15 +6,15 @@
 //!
 //! | layer | module | what |
 //! |---|---|---|
-//! | 0 | [`GadgetError`], [`Fr`], [`message`] | the error type, the circuit field, message bytes to the field |
+//! | 0 | [`GadgetError`], [`Fr`], [`message`], [`field`] | the error type, the circuit field, message bytes to the field, field elements as canonical limbs and their sign |
 //! | 1 | [`bank`] | the custom-gate bank: columns, the rows gadgets append, which gate a row enables |
 //! | 2 | [`hash`] | Poseidon and Rescue-Prime: native, on the generic gate (Poseidon), on custom round gates |
-//! | 2 | [`curve`] | Grumpkin: the generic-gate chip and the custom ladders (Straus, pair MSM, DLEQ) |
+//! | 3 | [`curve`] | Grumpkin: the generic-gate chip, the custom ladders (Straus, pair MSM, DLEQ), hash to curve (over any [`hash`] chip) |
 //! | 3 | [`merkle`] | Merkle trees over any hash: native trees and in-circuit paths, batches, whole trees |
-//! | 3 | [`signature`] | Schnorr (single, batch) and BLS on BN254 |
-//! | 4 | [`hybrid`] | the circuit that holds halo2-base's builder and the bank; the registry that configures every gate |
-//! | 5 | [`proving`] | KZG parameters, key files, prove/verify, circuit statistics |
-//! | 6 | [`testing`] | the MockProver and round-trip harness; [`reference`](mod@reference): generic-gate cross-checks |
+//! | 4 | [`signature`] | Schnorr (single, batch) and BLS on BN254 |
+//! | 5 | [`hybrid`] | the circuit that holds halo2-base's builder and the bank; the registry that configures every gate |
+//! | 6 | [`proving`] | KZG parameters, key files, prove/verify, circuit statistics |
+//! | 7 | [`testing`] | the MockProver and round-trip harness; [`reference`](mod@reference): generic-gate cross-checks |
 //!
 //! # Which implementation each circuit uses
 //! | primitive | native twin | in-circuit (used by) | reference |
@@ -22,6 +22,7 @@
 //! | Poseidon (width 3, x^5, 8 + 57 rounds) | [`hash::Poseidon`] | [`hash::PoseidonGateChip`], 183 cells (SNARK-Mithril); [`hash::PoseidonChip`], generic gate (BLS ATMS) | `light-poseidon`, circomlib's vector |
 //! | Rescue-Prime (width 4, rate 3, 11 rounds) | [`hash::RescuePrime`] | [`hash::RescueGateChip`], 180 cells (Schnorr ATMS) | [`reference::RescueChip`]; the Python reference |
 //! | Merkle path, batch, whole tree | [`merkle::MerkleTree`] | [`merkle::MerkleChip`] over any hash chip (all three circuits) | |
+//! | hash to Grumpkin (Poseidon, RFC 9380 SvdW) | [`curve::hash_to_curve::hash_to_grumpkin`] | [`curve::HashToCurveChip`] (SNARK-Mithril) | the Python reference's vectors |
 //! | Grumpkin add, double, canonical scalars | `halo2curves`' `grumpkin` | [`curve::GrumpkinChip`] (all Grumpkin circuits) | |
 //! | `s G + c P` | `halo2curves` | [`curve::straus::StrausChip`], 16 cells per bit | [`reference::GenericLadder`] |
 //! | `a P + b Q` | `halo2curves`, [`curve::msm::chain_rows`] | [`curve::msm::MsmPairChip`] (Schnorr ATMS batch mode) | [`reference::GenericLadder`] |
@@ -37,6 +38,7 @@
 pub mod bank;
 pub mod curve;
 mod error;
+pub mod field;
 pub mod hash;
 pub mod hybrid;
 pub mod merkle;

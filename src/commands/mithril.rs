@@ -515,72 +515,93 @@ pub fn prove(
     out.write(
         &proof,
         &public,
-        &witness
-            .instance
-            .to_public_inputs()
-            .map_err(|e| at(certificate_path, e))?,
+        &witness.instance.to_public_inputs(),
         start.elapsed().as_secs_f64(),
     )
 }
 
-/// `tms verify --scheme mithril`: the registration (parameters, depth, parties) and the message
-/// come from the verifier; `k` is the registration's quorum.
+/// `tms verify --scheme mithril`: the registration (or only its digest, as a contract holds it)
+/// and the message come from the verifier; `k` is the registration's quorum (with a digest alone,
+/// the verifying key's, which the digest binds).
 pub fn verify(args: &VerifyArgs) -> Result<()> {
     let (params, vk_file, (shape, vk), public) = args.open(read_vk)?;
     let public: Option<PublicFile<MithrilShape>> = public;
-    let registration = match (&args.committee, &args.commitment) {
-        (Some(path), None) => load_registration(path)?,
-        (None, Some(_)) => {
+    let (registration, digest) = match (&args.committee, &args.commitment) {
+        (Some(path), None) => {
+            let registration = load_registration(path)?;
+            let digest = registration.commitment().digest();
+            (Some(registration), digest)
+        }
+        (None, Some(hex)) => (None, fr_from_str(hex, "--commitment").map_err(usage)?),
+        _ => {
             return Err(usage(
-                "--commitment: SNARK-Mithril derives H(m) from the registration's parameters; \
-                 give the trusted --committee registration.json",
+                "give the trusted --committee registration.json or its --commitment (digest)",
             ))
         }
-        _ => return Err(usage("give the trusted --committee registration.json")),
     };
-    let k = registration.params().k();
+    let (k, whose) = match &registration {
+        Some(r) => (r.params().k(), "the registration's"),
+        None => (shape.index_slots as u64, "the verifying key's"),
+    };
     if let Some(t) = args.threshold {
         if t != k {
-            return Err(usage(format!(
-                "--threshold {t}: the registration's quorum is k = {k}"
-            )));
+            return Err(usage(format!("--threshold {t}: {whose} quorum is k = {k}")));
         }
     }
-    let instance = MithrilInstance::from_trusted(&registration, &args.message);
-    let trusted = PublicFile::new(
-        SCHEME,
-        shape,
-        &instance.commitment.digest(),
-        &args.message,
-        k,
-    );
+    let trusted = PublicFile::new(SCHEME, shape, &digest, &args.message, k);
     check_statement(args, public.as_ref(), &trusted)?;
     if let (Some(p), Some(path)) = (&public, args.public.as_deref()) {
         if p.threshold != k {
             return Err(at(
                 path,
-                format!(
-                    "quorum {} differs from the registration's k = {k}",
-                    p.threshold
-                ),
+                format!("quorum {} differs from {whose} k = {k}", p.threshold),
             ));
         }
     }
     args.check_regenerated(&vk_file, || m_keygen(&params, shape).map(|k| k.vk_bytes()))?;
     let proof = read_bytes(&args.proof)?;
-    mithril_snark::prover::verify_with_vk(&params, &shape, &vk, &instance, &proof, args.transcript)
-        .map_err(|e| match e {
-            MithrilError::ProofRejected => proof_rejected(args),
-            other => usage(other),
-        })?;
+    let message = message_to_field(&args.message);
+    let verified = match &registration {
+        Some(r) => {
+            let instance = MithrilInstance::from_trusted(r, &args.message);
+            mithril_snark::prover::verify_with_vk(
+                &params,
+                &shape,
+                &vk,
+                &instance,
+                &proof,
+                args.transcript,
+            )
+        }
+        None => mithril_snark::prover::verify_digest_with_vk(
+            &params,
+            &vk,
+            digest,
+            message,
+            &proof,
+            args.transcript,
+        ),
+    };
+    verified.map_err(|e| match e {
+        MithrilError::ProofRejected => proof_rejected(args),
+        other => usage(other),
+    })?;
+    // What only the registration file tells: m, the parties and their total stake.
+    let (below_m, registered) = registration.as_ref().map_or_else(Default::default, |r| {
+        (
+            format!(" below m = {}", r.params().m()),
+            format!(
+                " ({} parties, total stake {})",
+                r.parties().len(),
+                r.total_stake()
+            ),
+        )
+    });
     println!(
-        "verified (mithril): {k} distinct lottery indices below m = {} won by registered parties \
-         signed {}; registration digest {} ({} parties, total stake {})",
-        registration.params().m(),
-        describe_message(&args.message, &instance.message),
+        "verified (mithril): {k} distinct lottery indices{below_m} won by registered parties \
+         signed {}; registration digest {}{registered}",
+        describe_message(&args.message, &message),
         trusted.commitment,
-        registration.parties().len(),
-        registration.total_stake()
     );
     Ok(())
 }

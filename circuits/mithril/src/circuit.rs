@@ -1,15 +1,18 @@
 //! The SNARK-Mithril circuit: one layout function shared by MockProver, keygen and the prover.
 //!
 //! ```text
-//! public:  [registration digest, message, H.x, H.y]       H = H_G(Poseidon(MESSAGE, digest, message))
+//! public:  [registration digest, message]
 //! params:  m, phi num, phi den (witnesses), k = index slots and depth (constants of the shape)
 //!          params digest = Poseidon_leaf(PARAMS, m, k, num, den);  m < 2^32
-//!          digest = Poseidon_leaf(REGISTRATION, root, total, depth, params digest)   == public
-//! signer slot s (S of them):
+//! signer slot s (S of them), membership:
 //!          pk on-curve; leaf = Poseidon_leaf(pk.x, pk.y, stake, T); Merkle path -> root_s = root
+//!          T = T_hi 2^128 + T_lo canonically (below r)
+//!          digest = Poseidon_leaf(REGISTRATION, root, total, depth, params digest)   == public
+//! H:       H = H_G(Poseidon_leaf(MESSAGE, digest, message))   (tms_gadgets::curve::hash_to_curve:
+//!          u_i = Poseidon_leaf(H2C, signed, i), two RFC 9380 SvdW maps, one addition)
+//! signer slot s, unique signature:
 //!          sigma, A, B on-curve; c = Poseidon_leaf(CHALLENGE, pk, H, sigma, A, B)
 //!          DLEQ: s G = A + c pk  and  s H = B + c sigma   (tms_gadgets::curve::dleq, shared bits)
-//!          T = T_hi 2^128 + T_lo canonically (below r)
 //! index slot i (exactly k of them):
 //!          j_i < 2^32;  j_0 < j_1 < ... < j_{k-1} < m
 //!          signer number n_i: one-hot indicator over the S signer slots (sum = 1)
@@ -19,11 +22,19 @@
 //! ```
 //!
 //! # Soundness argument (what a verifier learns)
-//! An accepting proof for public `(digest, message, H)`, where the verifier computed `digest` from
-//! a [`RegistrationCommitment`] and `H = H_G(commitment.message(message))` natively, shows:
+//! An accepting proof for public `(digest, message)`, where the verifier computed `digest` from
+//! a [`RegistrationCommitment`] (a contract stores it) and `message` as `keccak-256(bytes) mod r`,
+//! shows:
 //! - **Registration and parameters.** The digest is recomputed in-circuit from the root every
 //!   signer slot's path reaches, the total stake, the shape's depth and `(m, k, phi_f)` with `k`
 //!   the number of index slots. Poseidon is collision resistant, so these are the commitment's.
+//! - **H.** The circuit computes the signed message `Poseidon_leaf(MESSAGE, digest, message)` from
+//!   the public digest and message, and `H = H_G` of it with [`tms_gadgets::curve::HashToCurveChip`]:
+//!   the square roots are witnesses but the candidate the SvdW map takes and the sign of `y` are
+//!   constrained (every witness of the map is determined by its input; see that module), so `H` is
+//!   the native [`crate::signature::hash_to_grumpkin`] of the signed message, on the curve and not
+//!   the identity. A message whose two mapped points share an x-coordinate (probability below
+//!   `2^-249`) has no proof; the native scheme refuses it too.
 //! - **Signers.** Each signer slot's leaf `(pk, stake, T)` is under that root (so its `T` is the
 //!   registered target; changing the stake or `T` changes the leaf). `pk`, `sigma`, `A`, `B` are
 //!   on the curve (and not the identity: affine coordinates). The DLEQ relation with the
@@ -43,21 +54,17 @@
 //!   distinct winning indices, each won by some registered key's unique signature (Mithril's
 //!   rule). The prover pads unused signer slots with copies of a used one.
 //! - The stake itself is not range-checked: it is only hashed into the leaf.
-//! - `message` is only exposed: it is bound through `H`, which the verifier derives from it.
-//! - `H` is on the curve (checked) but its relation to `message` is the verifier's native hash
-//!   to curve: the circuit cannot recompute a try-and-increment or SvdW map uniquely.
 
 use halo2_base::{
     gates::{GateInstructions, RangeChip, RangeInstructions},
-    halo2_proofs::halo2curves::ff::{Field, PrimeField},
-    utils::{biguint_to_fe, fe_to_biguint},
+    halo2_proofs::halo2curves::ff::Field,
     AssignedValue, Context,
-    QuantumCell::Constant,
 };
 use tms_gadgets::{
     bank::CustomRegion,
     curve::dleq::DleqChip,
-    curve::{fr_modulus, AssignedPoint, GrumpkinAffine, GrumpkinChip},
+    curve::{AssignedPoint, GrumpkinAffine, GrumpkinChip, HashToCurveChip},
+    field::{less_than, split},
     hash::{HashInstructions, PoseidonGateChip},
     merkle::{AssignedMerklePath, MerkleChip},
     Fr,
@@ -79,57 +86,6 @@ pub fn hasher(custom: &CustomRegion) -> Hasher {
     PoseidonGateChip::new(custom.clone())
 }
 
-/// Low limb width of the 254-bit comparisons.
-const LO_BITS: usize = 128;
-/// High limb width (`254 - 128`).
-const HI_BITS: usize = 126;
-
-/// Splits `x` into `(hi, lo)` with `lo < 2^128`, `hi < 2^126` and `x = hi 2^128 + lo` in the
-/// field. With `canonical`, also constrains the integer below r.
-fn split(
-    ctx: &mut Context<Fr>,
-    range: &RangeChip<Fr>,
-    x: AssignedValue<Fr>,
-    canonical: bool,
-) -> (AssignedValue<Fr>, AssignedValue<Fr>) {
-    let gate = range.gate();
-    let v = fe_to_biguint(x.value());
-    let lo = ctx.load_witness(biguint_to_fe(
-        &(&v % (num_bigint::BigUint::from(1u8) << LO_BITS)),
-    ));
-    let hi = ctx.load_witness(biguint_to_fe(&(&v >> LO_BITS)));
-    range.range_check(ctx, lo, LO_BITS);
-    range.range_check(ctx, hi, HI_BITS);
-    let two_128 = Fr::from_u128(1) * Fr::from(2u64).pow_vartime([LO_BITS as u64]);
-    let recomposed = gate.mul_add(ctx, hi, Constant(two_128), lo);
-    ctx.constrain_equal(&recomposed, &x);
-    if canonical {
-        let r = fr_modulus();
-        let r_lo: Fr = biguint_to_fe(&(&r % (num_bigint::BigUint::from(1u8) << LO_BITS)));
-        let r_hi: Fr = biguint_to_fe(&(&r >> LO_BITS));
-        let below = less_than(ctx, range, (hi, lo), (Constant(r_hi), Constant(r_lo)));
-        gate.assert_is_const(ctx, &below, &Fr::ONE);
-    }
-    (hi, lo)
-}
-
-/// `(a_hi, a_lo) < (b_hi, b_lo)` lexicographically (limbs of 126 and 128 bits), as a bit.
-fn less_than(
-    ctx: &mut Context<Fr>,
-    range: &RangeChip<Fr>,
-    a: (AssignedValue<Fr>, AssignedValue<Fr>),
-    b: (
-        impl Into<halo2_base::QuantumCell<Fr>> + Copy,
-        impl Into<halo2_base::QuantumCell<Fr>> + Copy,
-    ),
-) -> AssignedValue<Fr> {
-    let gate = range.gate();
-    let hi_lt = range.is_less_than(ctx, a.0, b.0, HI_BITS);
-    let hi_eq = gate.is_equal(ctx, a.0, b.0);
-    let lo_lt = range.is_less_than(ctx, a.1, b.1, LO_BITS);
-    gate.mul_add(ctx, hi_eq, lo_lt, hi_lt)
-}
-
 /// One laid-out signer slot: what the index slots select from.
 struct SignerCells {
     sigma: AssignedPoint,
@@ -138,7 +94,7 @@ struct SignerCells {
 }
 
 /// Lays out the circuit for `witness` (halo2-base cells on `ctx`, DLEQ ladders on `custom`) and
-/// returns the public cells in instance order: `[digest, message, H.x, H.y]`.
+/// returns the public cells in instance order: `[digest, message]`.
 pub fn synthesize(
     ctx: &mut Context<Fr>,
     range: &RangeChip<Fr>,
@@ -156,9 +112,6 @@ pub fn synthesize(
     let commitment: &RegistrationCommitment = &witness.instance.commitment;
     let params = commitment.params;
     let message = ctx.load_witness(witness.instance.message);
-    let h = ecc
-        .load_point(ctx, witness.h)
-        .expect("H is not the identity");
 
     // Parameters: m is a witness bound by the digest; k and the depth are the shape's.
     let m = ctx.load_witness(Fr::from(params.m()));
@@ -169,12 +122,12 @@ pub fn synthesize(
     let k_const = ctx.load_constant(Fr::from(shape.index_slots as u64));
     let params_digest = hash.hash_leaf(ctx, &[params_tag, m, k_const, phi_num, phi_den]);
 
-    // Signer slots.
+    // Signer slots, membership: the registration digest needs the root their paths reach.
     let mut root: Option<AssignedValue<Fr>> = None;
-    let signers: Vec<SignerCells> = witness
+    let members: Vec<Member> = witness
         .signers
         .iter()
-        .map(|slot| signer_slot(ctx, range, &ecc, &hash, &merkle, &dleq, &h, slot, &mut root))
+        .map(|slot| member(ctx, range, &ecc, &hash, &merkle, slot, &mut root))
         .collect();
     let root = root.expect("at least one signer slot");
 
@@ -182,6 +135,25 @@ pub fn synthesize(
     let reg_tag = tag(ctx, Tag::Registration);
     let depth = ctx.load_constant(Fr::from(shape.depth as u64));
     let digest = hash.hash_leaf(ctx, &[reg_tag, root, total, depth, params_digest]);
+
+    // H = H_G(signed message), the signed message bound to the registration.
+    let message_tag = tag(ctx, Tag::Message);
+    let signed = hash.hash_leaf(ctx, &[message_tag, digest, message]);
+    let h2c_tag = tag(ctx, Tag::HashToCurve);
+    let h = HashToCurveChip::new(range, hash.clone()).hash_to_curve_with_witness(
+        ctx,
+        h2c_tag,
+        signed,
+        &witness.h2c,
+    );
+
+    // Signer slots, unique signatures.
+    let signers: Vec<SignerCells> = witness
+        .signers
+        .iter()
+        .zip(&members)
+        .map(|(slot, member)| signature(ctx, &ecc, &hash, &dleq, &h, member, slot))
+        .collect();
 
     // Index slots.
     let lottery_tag = tag(ctx, Tag::Lottery);
@@ -212,26 +184,27 @@ pub fn synthesize(
     let last = previous.expect("at least one index slot");
     range.check_less_than(ctx, last, m, 32);
 
-    vec![digest, message, h.x, h.y]
+    vec![digest, message]
 }
 
-#[allow(clippy::too_many_arguments)]
-fn signer_slot(
+/// A signer slot's registered key and the canonical limbs of its target.
+struct Member {
+    pk: AssignedPoint,
+    t_hi: AssignedValue<Fr>,
+    t_lo: AssignedValue<Fr>,
+}
+
+/// The leaf `(pk, stake, T)` of a signer slot under the root shared by every slot; `T`'s limbs.
+fn member(
     ctx: &mut Context<Fr>,
     range: &RangeChip<Fr>,
     ecc: &GrumpkinChip,
     hash: &Hasher,
     merkle: &MerkleChip<Hasher>,
-    dleq: &DleqChip,
-    h: &AssignedPoint,
     slot: &PreparedSigner,
     root: &mut Option<AssignedValue<Fr>>,
-) -> SignerCells {
-    let load = |ctx: &mut Context<Fr>, p: &GrumpkinAffine| {
-        ecc.load_point(ctx, *p)
-            .expect("certificate points are validated before synthesis")
-    };
-    let pk = load(ctx, &slot.key);
+) -> Member {
+    let pk = load(ctx, ecc, &slot.key);
     let stake = ctx.load_witness(Fr::from(slot.stake));
     let target = ctx.load_witness(slot.target);
     let leaf = hash.hash_leaf(ctx, &[pk.x, pk.y, stake, target]);
@@ -241,10 +214,30 @@ fn signer_slot(
         Some(r) => ctx.constrain_equal(r, &computed),
         None => *root = Some(computed),
     }
+    let (t_hi, t_lo) = split(ctx, range, target, true);
+    Member { pk, t_hi, t_lo }
+}
 
-    let sigma = load(ctx, &slot.signature.sigma);
-    let a = load(ctx, &slot.signature.a);
-    let b = load(ctx, &slot.signature.b);
+fn load(ctx: &mut Context<Fr>, ecc: &GrumpkinChip, p: &GrumpkinAffine) -> AssignedPoint {
+    ecc.load_point(ctx, *p)
+        .expect("certificate points are validated before synthesis")
+}
+
+/// The unique signature of a signer slot: `sigma`, `A`, `B` on the curve and the DLEQ with the
+/// in-circuit challenge, for `member`'s key and `h`.
+fn signature(
+    ctx: &mut Context<Fr>,
+    ecc: &GrumpkinChip,
+    hash: &Hasher,
+    dleq: &DleqChip,
+    h: &AssignedPoint,
+    member: &Member,
+    slot: &PreparedSigner,
+) -> SignerCells {
+    let pk = &member.pk;
+    let sigma = load(ctx, ecc, &slot.signature.sigma);
+    let a = load(ctx, ecc, &slot.signature.a);
+    let b = load(ctx, ecc, &slot.signature.b);
     let challenge_tag = ctx.load_constant(Tag::Challenge.value());
     let c = hash.hash_leaf(
         ctx,
@@ -262,7 +255,10 @@ fn signer_slot(
             b.y,
         ],
     );
-    dleq.verify(ctx, &pk, h, &sigma, &a, &b, c, &slot.signature.s);
-    let (t_hi, t_lo) = split(ctx, range, target, true);
-    SignerCells { sigma, t_hi, t_lo }
+    dleq.verify(ctx, pk, h, &sigma, &a, &b, c, &slot.signature.s);
+    SignerCells {
+        sigma,
+        t_hi: member.t_hi,
+        t_lo: member.t_lo,
+    }
 }

@@ -73,7 +73,7 @@ fn keygen_witness(shape: MithrilShape) -> Result<MithrilWitness, MithrilError> {
     Ok(MithrilWitness {
         shape,
         instance,
-        h: instance.h()?,
+        h2c: instance.h_witness()?,
         signers: vec![signer; shape.signer_slots],
         indices: (0..k).map(|index| IndexSlot { index, signer: 0 }).collect(),
     })
@@ -209,7 +209,7 @@ pub fn prove_with_transcript(
         ));
     }
     witness.instance.validate(&witness.shape)?;
-    let public = witness.instance.to_public_inputs()?;
+    let public = witness.instance.to_public_inputs();
     let mut circuit = HybridCircuit {
         builder: BaseCircuitBuilder::prover(keys.config.base.clone(), keys.break_points.clone()),
         custom: CustomRegion::new(),
@@ -247,7 +247,31 @@ pub fn verify_with_vk(
     transcript: Transcript,
 ) -> Result<(), MithrilError> {
     instance.validate(shape)?;
-    if verify_shplonk(params, vk, proof, &instance.to_public_inputs()?, transcript) {
+    verify_digest_with_vk(
+        params,
+        vk,
+        instance.commitment.digest(),
+        instance.message,
+        proof,
+        transcript,
+    )
+}
+
+/// Checks `proof`, made in `transcript`, for a registration digest and an application message
+/// alone, as a contract that stores the digest does. Nothing else of the registration is
+/// needed: the circuit recomputes the digest with the shape's `k` and depth (so the digest of a
+/// registration with another quorum or depth is refused) and computes `H` from the message
+/// itself.
+pub fn verify_digest_with_vk(
+    params: &ParamsKZG<Bn256>,
+    vk: &VerifyingKey<G1Affine>,
+    digest: Fr,
+    message: Fr,
+    proof: &[u8],
+    transcript: Transcript,
+) -> Result<(), MithrilError> {
+    let public = MithrilInstance::public_inputs(digest, message);
+    if verify_shplonk(params, vk, proof, &public, transcript) {
         Ok(())
     } else {
         Err(MithrilError::ProofRejected)

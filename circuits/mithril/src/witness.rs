@@ -1,13 +1,18 @@
 //! What the circuit is given: its shape, the public statement ([`MithrilInstance`]) and the
 //! prover's witness ([`MithrilWitness`]), built from a registration and a certificate.
 
-use tms_gadgets::{curve::GrumpkinAffine, merkle::MerklePath, message::message_to_field, Fr};
+use tms_gadgets::{
+    curve::{hash_to_curve::SvdwWitness, GrumpkinAffine},
+    merkle::MerklePath,
+    message::message_to_field,
+    Fr,
+};
 
 use crate::{
     error::MithrilError,
     native::{
         registration::{Registration, RegistrationCommitment},
-        signature::{coordinates, hash_to_grumpkin, UniqueSignature},
+        signature::{coordinates, hash_to_grumpkin, hash_to_grumpkin_witness, UniqueSignature},
         stm::{Certificate, IndexSlot},
     },
 };
@@ -47,7 +52,8 @@ impl MithrilShape {
 }
 
 /// The public statement: a registration commitment and the application message. The verifier
-/// derives the circuit's public inputs from it natively ([`Self::to_public_inputs`]).
+/// derives the circuit's public inputs from it ([`Self::to_public_inputs`]): the registration
+/// digest (a contract stores it) and the message, nothing on a curve.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MithrilInstance {
     /// Root, total stake, depth, parameters.
@@ -59,6 +65,7 @@ pub struct MithrilInstance {
 impl MithrilInstance {
     /// The statement a verifier builds from what it trusts: the registration and the message
     /// bytes (the application message is `keccak-256(bytes) mod r`, [`tms_gadgets::message`]).
+    /// The circuit computes `H` from it; the verifier hashes nothing to a curve.
     pub fn from_trusted(registration: &Registration, message: &[u8]) -> Self {
         Self {
             commitment: registration.commitment(),
@@ -70,10 +77,8 @@ impl MithrilInstance {
     pub const DIGEST: usize = 0;
     /// Offset of the message.
     pub const MESSAGE: usize = 1;
-    /// Offsets of `H = H_G(signed message)`'s coordinates.
-    pub const H: [usize; 2] = [2, 3];
     /// The number of public inputs (one instance column).
-    pub const NUM_PUBLIC_INPUTS: usize = 4;
+    pub const NUM_PUBLIC_INPUTS: usize = 2;
 
     /// Checks the statement fits `shape`: the tree depth and `k` = the number of index slots.
     pub fn validate(&self, shape: &MithrilShape) -> Result<(), MithrilError> {
@@ -93,15 +98,28 @@ impl MithrilInstance {
         Ok(())
     }
 
-    /// `H = H_G(commitment.message(message))`, the base of the unique signatures.
+    /// `H = H_G(commitment.message(message))`, the base of the unique signatures (the circuit
+    /// computes it from the public inputs).
     pub fn h(&self) -> Result<GrumpkinAffine, MithrilError> {
         hash_to_grumpkin(self.commitment.message(self.message))
     }
 
-    /// The instance column: `[registration digest, message, H.x, H.y]`.
-    pub fn to_public_inputs(&self) -> Result<Vec<Fr>, MithrilError> {
-        let [hx, hy] = coordinates(&self.h()?)?;
-        Ok(vec![self.commitment.digest(), self.message, hx, hy])
+    /// The prover's witnesses of the circuit's hash to curve of the signed message; refuses
+    /// a message whose `H` neither side computes (two mapped points with one x-coordinate).
+    pub fn h_witness(&self) -> Result<[SvdwWitness; 2], MithrilError> {
+        self.h()?;
+        hash_to_grumpkin_witness(self.commitment.message(self.message))
+    }
+
+    /// The instance column: `[registration digest, message]`.
+    pub fn to_public_inputs(&self) -> Vec<Fr> {
+        Self::public_inputs(self.commitment.digest(), self.message)
+    }
+
+    /// The instance column of a registration digest and an application message, for a verifier
+    /// that holds only the digest (a contract).
+    pub fn public_inputs(digest: Fr, message: Fr) -> Vec<Fr> {
+        vec![digest, message]
     }
 }
 
@@ -127,8 +145,9 @@ pub struct MithrilWitness {
     pub shape: MithrilShape,
     /// The statement.
     pub instance: MithrilInstance,
-    /// `H`, as the verifier derives it.
-    pub h: GrumpkinAffine,
+    /// The witnesses of the in-circuit `H = H_G(signed message)`
+    /// ([`MithrilInstance::h_witness`]); only the honest ones satisfy the circuit.
+    pub h2c: [SvdwWitness; 2],
     /// Exactly `shape.signer_slots` signer slots.
     pub signers: Vec<PreparedSigner>,
     /// Exactly `shape.index_slots` index slots.
@@ -197,7 +216,7 @@ impl MithrilWitness {
         Ok(Self {
             shape,
             instance,
-            h: instance.h()?,
+            h2c: instance.h_witness()?,
             signers,
             indices: certificate.indices.clone(),
         })

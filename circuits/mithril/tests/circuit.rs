@@ -9,10 +9,11 @@ use std::sync::OnceLock;
 
 use halo2_base::halo2_proofs::halo2curves::ff::Field;
 use mithril_snark::{
+    aggregate,
     circuit::synthesize,
     example_certificate, signature,
     stm::{lottery_value, wins},
-    Example, MithrilInstance, MithrilShape, MithrilWitness, Parameters, PhiF,
+    Example, MithrilInstance, MithrilShape, MithrilWitness, Parameters, PhiF, Registration, Signer,
 };
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
@@ -53,7 +54,7 @@ fn mock_with(w: &MithrilWitness, public: Vec<Fr>) -> MockRun<()> {
 
 /// MockProver on `w` against the honest statement.
 fn mock(w: &MithrilWitness) -> MockRun<()> {
-    mock_with(w, example().0.instance().to_public_inputs().unwrap())
+    mock_with(w, example().0.instance().to_public_inputs())
 }
 
 /// Whether the signer of signer slot `s` wins index `j`.
@@ -70,7 +71,7 @@ fn aggregated_certificate_is_accepted() {
     let (ex, w) = example();
     let run = mock(w);
     run.assert_satisfied();
-    assert_eq!(run.public_values, ex.instance().to_public_inputs().unwrap());
+    assert_eq!(run.public_values, ex.instance().to_public_inputs());
     println!(
         "signers={} indices={} depth={} {}",
         w.signers.len(),
@@ -193,9 +194,60 @@ fn wrong_message_is_rejected() {
         message: ex.message + Fr::ONE,
         ..ex.instance()
     };
-    let run = mock_with(w, other.to_public_inputs().unwrap());
-    run.assert_rejected_by(Rejection::PublicInput(MithrilInstance::H[0]));
+    let run = mock_with(w, other.to_public_inputs());
     run.assert_rejected_by(Rejection::PublicInput(MithrilInstance::MESSAGE));
+}
+
+/// Five keys of equal stake registered with the example's parameters, and the aggregated
+/// certificate of `msg` in a witness for its own statement.
+fn certified(msg: Fr) -> MithrilWitness {
+    let params = Parameters::new(40, 3, PhiF::new(7, 10).unwrap()).unwrap();
+    let mut rng = ChaCha20Rng::seed_from_u64(5);
+    let sks: Vec<SigningKey> = (0..5).map(|_| SigningKey::random(&mut rng)).collect();
+    let entries: Vec<_> = sks.iter().map(|sk| (sk.verifying_key(), 100)).collect();
+    let registration = Registration::new(params, &entries).unwrap();
+    let singles: Vec<_> = sks
+        .iter()
+        .filter_map(|sk| Signer::new(*sk, &registration).unwrap().sign(msg).unwrap())
+        .collect();
+    let certificate = aggregate(&registration, msg, &singles).unwrap();
+    let shape = MithrilShape {
+        signer_slots: certificate.signers.len(),
+        index_slots: 3,
+        depth: registration.tree().depth(),
+        k: K,
+    };
+    let instance = MithrilInstance {
+        commitment: registration.commitment(),
+        message: msg,
+    };
+    MithrilWitness::new(shape, instance, &certificate).unwrap()
+}
+
+#[test]
+fn h_of_another_message_is_rejected() {
+    let (stated, other) = (Fr::from(1), Fr::from(2));
+    let honest = certified(other);
+    let statement = MithrilInstance {
+        message: stated,
+        ..honest.instance
+    };
+    mock_with(&honest, honest.instance.to_public_inputs()).assert_satisfied();
+    // A witness consistent with H of the other message (its signatures, lottery wins and the
+    // hash-to-curve witnesses of its H), claimed for the stated message: the circuit computes H
+    // from the public message, so the maps' witnesses do not fit.
+    let mut bad = honest.clone();
+    bad.instance = statement;
+    let run = mock_with(&bad, statement.to_public_inputs());
+    run.assert_rejected_by_copy();
+    assert!(!run
+        .rejections()
+        .iter()
+        .any(|r| matches!(r, Rejection::PublicInput(_))));
+    // With the stated message's own H witnesses, the other message's signatures fail the DLEQ.
+    bad.h2c = statement.h_witness().unwrap();
+    assert_ne!(statement.h().unwrap(), honest.instance.h().unwrap());
+    mock_with(&bad, statement.to_public_inputs()).assert_rejected_by_copy();
 }
 
 #[test]
@@ -266,6 +318,11 @@ fn cells_per_slot() {
     );
 }
 
+/// SHA3-256 of the raw verifying key of `real_round_trip`'s shape (1 signer slot, 3 index slots,
+/// depth 3, k = 10), and its proof size.
+const PINNED_VK: &str = "309863e103b13099855cb9e17f9d7d3611a487a0ef93eae05715edc24b7ef9c6";
+const PINNED_PROOF_BYTES: usize = 3776;
+
 /// Keygen, a real SHPLONK proof and its verification at the smallest k (about a minute in the
 /// default optimised test profile on two cores).
 #[test]
@@ -275,6 +332,10 @@ fn real_round_trip() {
     let params = mithril_snark::setup(w.shape.k);
     let measured = mithril_snark::measure_round_trip(&params, &w).unwrap();
     println!("{}", measured.record("mithril m=40 k=3"));
+    // Pinned: a change to the circuit's layout changes the verifying key (insecure test params).
+    let fingerprint = tms_gadgets::proving::stats::vk_fingerprint(&measured.keys.pk);
+    assert_eq!(fingerprint, PINNED_VK, "vk {fingerprint}");
+    assert_eq!(measured.proof.len(), PINNED_PROOF_BYTES);
     // The same proof for another message is refused.
     let other = MithrilInstance {
         message: ex.message + Fr::ONE,

@@ -82,12 +82,16 @@ impl<'r> GrumpkinChip<'r> {
 
     /// Constrains `y^2 = x^3 - 17`.
     pub fn assert_on_curve(&self, ctx: &mut Context<Fr>, p: &AssignedPoint) {
-        let g = self.gate();
-        let y2 = g.mul(ctx, p.y, p.y);
-        let x2 = g.mul(ctx, p.x, p.x);
-        // x^3 + b - y^2 = 0
-        let rhs = g.mul_add(ctx, x2, p.x, Constant(curve_b()));
+        let y2 = self.gate().mul(ctx, p.y, p.y);
+        let rhs = self.curve_rhs(ctx, p.x);
         ctx.constrain_equal(&rhs, &y2);
+    }
+
+    /// `x^3 - 17`, the right-hand side of the curve equation.
+    pub fn curve_rhs(&self, ctx: &mut Context<Fr>, x: AssignedValue<Fr>) -> AssignedValue<Fr> {
+        let g = self.gate();
+        let x2 = g.mul(ctx, x, x);
+        g.mul_add(ctx, x2, x, Constant(curve_b()))
     }
 
     /// Constrains `p == q`.

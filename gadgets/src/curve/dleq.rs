@@ -31,7 +31,8 @@
 //!   inputs meet an equality with negligible probability (`O` is a hash to curve whose discrete
 //!   logarithm to `H` and `Q` nobody knows).
 //! - **Inputs.** `H` and `Q` are held constant row to row and copy-constrained at the first row to
-//!   the caller's points, which must be on the curve (loaded with a curve check); `A` starts at
+//!   the caller's points, which must be on the curve (loaded with a curve check, or computed by
+//!   constrained curve arithmetic: Mithril's `H` is a hash to curve); `A` starts at
 //!   the constant `O`. The result is compared with `B + 2^254 O` (an incomplete addition with
 //!   its own x-difference check).
 //! - **Layout.** [`DleqChip::verify`] pushes the second ladder immediately after the first (it
@@ -53,7 +54,7 @@ use halo2_base::{
 use super::{
     ladder_shift, ladder_step, offset_point,
     straus::{LadderPosition, StrausChip, LADDER_ROWS},
-    xy, AssignedPoint, GrumpkinAffine, GrumpkinChip, GrumpkinScalar, ShiftedPoint, SCALAR_BITS,
+    xy, AssignedPoint, GrumpkinChip, GrumpkinScalar, ShiftedPoint, SCALAR_BITS,
 };
 use crate::{
     bank::{BankQuery, CustomRegion, RowGate, COLUMNS},
@@ -142,15 +143,14 @@ pub(crate) fn create_gate(
 }
 
 /// The honest rows of the variable-base ladder `s H + c Q` for the given bits (most significant
-/// first), output row last.
+/// first), output row last. `H` and `Q` are given by their coordinates: a computed `H` is off the
+/// curve under a cheating witness, and the rows must still be laid out (and then rejected).
 pub fn variable_ladder_rows(
-    h: GrumpkinAffine,
-    q: GrumpkinAffine,
+    (xh, yh): (Fr, Fr),
+    (xq, yq): (Fr, Fr),
     s_bits: &[bool],
     c_bits: &[bool],
 ) -> Vec<[Fr; COLUMNS]> {
-    let (xh, yh) = xy(&h);
-    let (xq, yq) = xy(&q);
     let (mut xa, mut ya) = xy(&offset_point());
     let inv = |x: Fr| x.invert().unwrap_or(Fr::ZERO);
     let mut rows = Vec::with_capacity(LADDER_ROWS);
@@ -193,7 +193,9 @@ impl<'r> DleqChip<'r> {
 
     /// Constrains `s G = A + c P` and `s H = B + c Q`: `log_G P = log_H Q` when `c` is a
     /// challenge hashed from all the points. All points must be on the curve (loaded with a curve
-    /// check); `c` is read canonically (below r); `s` is the prover's response.
+    /// check, or computed with constrained curve arithmetic such as
+    /// [`crate::curve::HashToCurveChip`]); `c` is read canonically (below r); `s` is the prover's
+    /// response.
     #[allow(clippy::too_many_arguments)]
     pub fn verify(
         &self,
@@ -241,7 +243,7 @@ impl<'r> DleqChip<'r> {
         let bit = |row: usize, col: usize| region.value(fixed.row(row), col) == Fr::ONE;
         let s_bits: Vec<bool> = (0..SCALAR_BITS).map(|i| bit(i, STRAUS_BS)).collect();
         let c_bits: Vec<bool> = (0..SCALAR_BITS).map(|i| bit(i, STRAUS_BC)).collect();
-        for (i, row) in variable_ladder_rows(h.value(), q.value(), &s_bits, &c_bits)
+        for (i, row) in variable_ladder_rows(h.coordinates(), q.coordinates(), &s_bits, &c_bits)
             .into_iter()
             .enumerate()
         {
@@ -270,6 +272,7 @@ impl<'r> DleqChip<'r> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::curve::GrumpkinAffine;
     use halo2_base::halo2_proofs::halo2curves::group::Curve;
 
     #[test]

@@ -6,6 +6,7 @@
 //! | [`chip`] | [`GrumpkinChip`]: load and on-curve checks, addition, doubling, canonical scalars | halo2-base's generic gate |
 //! | [`straus`] | `s G + c P` one bit per row ([`straus::StrausChip`]): every Schnorr verification | custom (bank) |
 //! | [`msm`] | `a P + b Q` for two variable points one bit per row ([`msm::MsmPairChip`]): batch Schnorr | custom (bank), optional |
+//! | [`hash_to_curve`] | hash to Grumpkin: Poseidon to the field, RFC 9380's SvdW map, one addition ([`HashToCurveChip`]): Mithril's `H(m)` | halo2-base's generic gate (and the hash chip's) |
 //! | [`dleq`] | a second ladder `s H + c Q` reading a Straus ladder's bits ([`dleq::DleqChip`]): Mithril's unique signatures | custom (bank), optional |
 //!
 //! The native twin is `halo2curves`' `grumpkin` module, re-exported here. Generic-gate ladders
@@ -47,10 +48,13 @@ use crate::Fr;
 
 pub mod chip;
 pub mod dleq;
+pub mod hash_to_curve;
 pub mod msm;
 pub mod straus;
 
+pub use crate::field::fr_modulus;
 pub use chip::GrumpkinChip;
+pub use hash_to_curve::HashToCurveChip;
 
 /// Number of bits of a scalar (both q and r are below 2^254).
 pub const SCALAR_BITS: usize = 254;
@@ -84,9 +88,19 @@ pub struct AssignedPoint {
 
 impl AssignedPoint {
     /// The native point (for witness generation and tests).
+    ///
+    /// # Panics
+    /// If the cells' values are off the curve: a loaded point never is, a computed one only
+    /// under a witness that fails the constraints. Witness generation that must go on for any
+    /// witness reads [`Self::coordinates`].
     pub fn value(&self) -> GrumpkinAffine {
         GrumpkinAffine::from_xy(*self.x.value(), *self.y.value())
             .expect("assigned points are on the curve")
+    }
+
+    /// The cells' values `(x, y)`, on the curve or not.
+    pub fn coordinates(&self) -> (Fr, Fr) {
+        (*self.x.value(), *self.y.value())
     }
 }
 
@@ -100,11 +114,6 @@ pub struct ShiftedPoint(pub AssignedPoint);
 pub struct AssignedScalar {
     /// Little-endian bits.
     pub bits: Vec<AssignedValue<Fr>>,
-}
-
-/// r, the BN254 scalar field's modulus (the circuit field).
-pub fn fr_modulus() -> BigUint {
-    BigUint::from_bytes_le((-Fr::ONE).to_repr().as_ref()) + 1u8
 }
 
 /// q, Grumpkin's group order (the BN254 base field's modulus).

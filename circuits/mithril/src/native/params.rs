@@ -125,6 +125,8 @@ pub enum Tag {
     Challenge,
     /// The lottery value.
     Lottery,
+    /// Hash to Grumpkin of the signed message (`H_G`, the domain of its two field elements).
+    HashToCurve,
 }
 
 impl Tag {
@@ -137,6 +139,7 @@ impl Tag {
             Tag::Nonce => "tms-mithril-dleq-nonce",
             Tag::Challenge => "tms-mithril-dleq-challenge",
             Tag::Lottery => "tms-mithril-lottery",
+            Tag::HashToCurve => "tms-mithril-h2c",
         }
     }
 
@@ -197,6 +200,7 @@ mod tests {
             Tag::Nonce,
             Tag::Challenge,
             Tag::Lottery,
+            Tag::HashToCurve,
         ];
         for (i, a) in tags.iter().enumerate() {
             let x = a.value();

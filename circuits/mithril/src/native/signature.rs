@@ -1,9 +1,10 @@
 //! The unique (VRF-style) signature on Grumpkin: `sigma = sk * H_G(m)` with a Chaum-Pedersen
 //! DLEQ proof that `log_G(pk) = log_{H_G(m)}(sigma)`.
 //!
-//! - `H_G(m)`: halo2curves' Grumpkin `hash_to_curve` (Shallue-van de Woestijne, as for
-//!   `tms_gadgets::curve::offset_point`) with our domain [`HASH_TO_CURVE_DOMAIN`], applied to the 32-byte little-endian encoding of
-//!   the message `m` (a circuit-field element).
+//! - `H_G(m)`: [`tms_gadgets::curve::hash_to_curve::hash_to_grumpkin`] under the domain tag
+//!   [`Tag::HashToCurve`]: `u_i = Poseidon_leaf(tag, m, i)`, `i = 0, 1`, each mapped with RFC
+//!   9380's Shallue-van de Woestijne map, the two points added (Grumpkin has cofactor 1). The
+//!   circuit computes the same point ([`tms_gadgets::curve::HashToCurveChip`]).
 //! - Sign: `sigma = sk H`; nonce `k` deterministic (a Poseidon PRF of `sk` and `m`, two outputs
 //!   reduced wide mod q); `A = k G`, `B = k H`;
 //!   `c = Poseidon_leaf(CHALLENGE tag, pk.x, pk.y, H.x, H.y, sigma.x, sigma.y, A.x, A.y, B.x, B.y)`;
@@ -23,31 +24,27 @@
 //! the proof, so it is a function of `(pk, m, j)`: a signer cannot grind lottery values by
 //! choosing nonces (which a plain Schnorr signature would allow: its `R` is free).
 //!
-//! # In-circuit form (for the later circuit)
+//! # In-circuit form
 //! The `(A, B, s)` form keeps the check to two ladders of the form `s X + c Y` compared with
 //! a witness point, without recomputing `A`, `B` as unshifted points for hashing:
-//! `s G + c (-pk) = A` (fixed base `G`: the existing Straus gate of `tms_gadgets::curve::straus`) and
-//! `s H + c (-sigma) = B` (`H` is a variable base: `GrumpkinChip::msm`, or a Straus variant with
-//! the first base as a witness). `H_G(m)` is **not** computed in-circuit: the verifier hashes to
-//! curve natively and the circuit takes `H`'s coordinates as public input (or inside a public
-//! digest), as the BLS circuit does for `H(m)`. `m` is bound through `H`.
+//! `s G + c (-pk) = A` (fixed base `G`: the Straus gate of `tms_gadgets::curve::straus`) and
+//! `s H + c (-sigma) = B` (`H` a variable base: `tms_gadgets::curve::dleq`). `H_G(m)` is
+//! computed in the circuit from the public message, so the public statement holds no curve
+//! point and a contract computes it with keccak-256 and arithmetic mod r.
 
 use halo2_base::halo2_proofs::halo2curves::{
     ff::{FromUniformBytes, PrimeField},
     group::{prime::PrimeCurveAffine, Curve},
-    CurveAffine, CurveExt,
+    CurveAffine,
 };
 use tms_gadgets::{
-    curve::{Grumpkin, GrumpkinAffine, GrumpkinScalar},
+    curve::{hash_to_curve, GrumpkinAffine, GrumpkinScalar},
     hash::{NativeHash, Poseidon},
     signature::schnorr::{base_to_scalar, SigningKey, VerifyingKey},
     Fr,
 };
 
 use crate::{params::Tag, MithrilError};
-
-/// The hash-to-curve domain of `H_G`.
-pub const HASH_TO_CURVE_DOMAIN: &str = "tms-mithril-h2c";
 
 /// A unique signature with its DLEQ proof.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,11 +75,23 @@ pub fn coordinates(p: &GrumpkinAffine) -> Result<[Fr; 2], MithrilError> {
     Ok([*c.x(), *c.y()])
 }
 
-/// `H_G(m)`: hash to Grumpkin of the message's canonical 32-byte encoding.
+/// `H_G(m)`: hash to Grumpkin of the field element `m` under [`Tag::HashToCurve`]; fails (with
+/// probability below `2^-249`) where the two mapped points share an x-coordinate, as the circuit
+/// does.
 pub fn hash_to_grumpkin(msg: Fr) -> Result<GrumpkinAffine, MithrilError> {
-    let h = Grumpkin::hash_to_curve(HASH_TO_CURVE_DOMAIN)(&msg.to_repr()).to_affine();
-    coordinates(&h)?;
-    Ok(h)
+    Ok(hash_to_curve::hash_to_grumpkin(
+        Tag::HashToCurve.value(),
+        msg,
+    )?)
+}
+
+/// The witnesses of the circuit's two SvdW maps for `H_G(m)`.
+pub fn hash_to_grumpkin_witness(msg: Fr) -> Result<[hash_to_curve::SvdwWitness; 2], MithrilError> {
+    Ok(hash_to_curve::hash_to_curve_witness(
+        &Poseidon,
+        Tag::HashToCurve.value(),
+        msg,
+    )?)
 }
 
 /// The DLEQ challenge.
