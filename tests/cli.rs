@@ -278,6 +278,67 @@ fn schnorr_flow_verifies_only_the_trusted_statement() {
     );
 }
 
+/// The EVM path through the binary: `prove --transcript evm` writes the proof and its verifier
+/// calldata, `verify --transcript evm` checks it natively (and the default transcript refuses it
+/// with a hint), and `export-verifier` writes both contracts and says whether the verifier fits
+/// EIP-170.
+#[test]
+fn evm_transcript_and_export_verifier() {
+    let d = workdir("cli-evm");
+    schnorr_certificate(&d, 9, &[0, 1, 3]);
+    ok_s(&d, "setup --k 13 --insecure-test --out params.srs");
+    ok_s(
+        &d,
+        "keygen --committee committee.json --params params.srs --pk atms.pk --vk atms.vk",
+    );
+    let out = ok_s(
+        &d,
+        "prove --committee committee.json --certificate cert.json --threshold 3 --params \
+         params.srs --pk atms.pk --proof proof.bin --public public.json --transcript evm",
+    );
+    assert!(out.contains("evm transcript"), "{out}");
+    let calldata = std::fs::read_to_string(d.join("proof.bin.calldata")).unwrap();
+    let proof = std::fs::read(d.join("proof.bin")).unwrap();
+    // `0x`, then three public inputs (32 bytes each) and the proof, in hex.
+    let hex = calldata.trim().strip_prefix("0x").unwrap();
+    assert_eq!(hex.len(), 2 * (3 * 32 + proof.len()));
+    assert!(hex.bytes().all(|c| c.is_ascii_hexdigit()), "{calldata}");
+    assert!(hex.ends_with(&proof.iter().map(|b| format!("{b:02x}")).collect::<String>()));
+    let verify = format!(
+        "verify --params params.srs --vk atms.vk --proof proof.bin --committee committee.json \
+         --message {MSG} --threshold 3"
+    );
+    let out = ok_s(&d, &format!("{verify} --transcript evm"));
+    assert!(out.starts_with("verified (schnorr-atms)"), "{out}");
+    fails_s(&d, &verify, "needs `--transcript evm`", None);
+
+    let out = ok_s(
+        &d,
+        "export-verifier --vk atms.vk --params params.srs --out contracts",
+    );
+    assert!(out.contains("3 public inputs"), "{out}");
+    assert!(out.contains("EIP-170"), "{out}");
+    for file in [
+        "Halo2Verifier.sol",
+        "Halo2Verifier.bin",
+        "CertificateVerifier.sol",
+        "CertificateVerifier.bin",
+    ] {
+        assert!(d.join("contracts").join(file).exists(), "{file}");
+    }
+    let bytecode = std::fs::read_to_string(d.join("contracts/Halo2Verifier.bin")).unwrap();
+    let bytecode = bytecode.trim().strip_prefix("0x").unwrap();
+    assert!(bytecode.bytes().all(|c| c.is_ascii_hexdigit()) && bytecode.len() > 1000);
+    // Parameters of another size than the key's are refused before any generation.
+    ok_s(&d, "setup --k 12 --insecure-test --out small.srs");
+    fails_s(
+        &d,
+        "export-verifier --vk atms.vk --params small.srs --out other",
+        "small.srs",
+        Some("other"),
+    );
+}
+
 #[test]
 fn bad_inputs_are_named_without_panic_or_output() {
     let d = workdir("cli-bad");

@@ -177,7 +177,7 @@ pub fn export_verifier(
 }
 
 fn hex_line(bytes: &[u8]) -> Vec<u8> {
-    format!("0x{}\n", bytes_to_hex(bytes)).into_bytes()
+    format!("{}\n", bytes_to_hex(bytes)).into_bytes()
 }
 
 /// What `tms verify` is given, for every scheme.
@@ -378,7 +378,7 @@ impl ProofOutput {
         if self.transcript == Transcript::Evm {
             let calldata = tms_evm::verifier::calldata(public_inputs, proof);
             let path = self.calldata_path();
-            write_atomic(&path, format!("0x{}\n", bytes_to_hex(&calldata)).as_bytes())?;
+            write_atomic(&path, format!("{}\n", bytes_to_hex(&calldata)).as_bytes())?;
             println!(
                 "verifier calldata ({} bytes) written to {}",
                 calldata.len(),
