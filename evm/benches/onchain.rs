@@ -8,12 +8,12 @@
 //! and the gas of one verification (the verifier alone, and `verifyCertificate`).
 //!
 //! Sizes: `TMS_EVM_ATMS_SIZES` (Schnorr ATMS n/t, default `6/4,21/14`); SNARK-Mithril runs
-//! m = 40, k = 3 over 5 parties (preprod-like). BLS ATMS 3 of 4 (k = 20: minutes and several
-//! GiB) runs with `TMS_EVM_BLS=1`. Needs `npm ci --prefix evm/solc`.
+//! m = 40, k = 3 over 5 parties (preprod-like). BLS ATMS (k = 20, a pairing: minutes per proof)
+//! is measured once by the ignored test `cargo test --release -p tms-evm --test certificates --
+//! --ignored --nocapture bls`. Needs `npm ci --prefix evm/solc`.
 
 use std::time::Instant;
 
-use bls_atms::{AtmsShape as BlsShape, AtmsWitness as BlsWitness, Committee as BlsCommittee};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use halo2_base::halo2_proofs::{
     halo2curves::bn256::{Bn256, Fr, G1Affine},
@@ -21,13 +21,11 @@ use halo2_base::halo2_proofs::{
     poly::kzg::commitment::ParamsKZG,
 };
 use mithril_snark::{Parameters, PhiF};
-use rand::SeedableRng;
 use schnorr_atms::{CommitmentMode, Verification};
 use tms_evm::certificate::{Contracts, GasReport, TrustedStatement};
 use tms_gadgets::{
-    message::{field_bytes, message_to_field},
+    message::message_to_field,
     proving::{params::kzg_params, stats::process_cpu_seconds, verify_shplonk, Transcript},
-    signature::bls::SecretKey,
     testing::sizes_from_env,
 };
 
@@ -155,44 +153,5 @@ fn mithril(c: &mut Criterion) {
     });
 }
 
-/// BLS ATMS 3 of 4 (threshold 2), as `tms demo --scheme bls-atms`.
-fn bls_atms(c: &mut Criterion) {
-    if std::env::var("TMS_EVM_BLS").as_deref() != Ok("1") {
-        return;
-    }
-    const THRESHOLD: u64 = 2;
-    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(2026);
-    let sks: Vec<SecretKey> = (0..4).map(|_| SecretKey::random(&mut rng)).collect();
-    let members: Vec<_> = sks
-        .iter()
-        .map(|sk| (sk.public_key(), sk.prove_possession()))
-        .collect();
-    let committee = BlsCommittee::register(&members).expect("committee");
-    let signed = field_bytes(&message_to_field(MESSAGE));
-    let signatures: Vec<_> = [0, 1, 3]
-        .iter()
-        .map(|&i| (i, sks[i].sign(&signed)))
-        .collect();
-    let shape = BlsShape::auto(4, 3, 20);
-    let witness =
-        BlsWitness::new(shape, &committee, &signed, &signatures, THRESHOLD).expect("witness");
-    let params = kzg_params(shape.k);
-    let keys = bls_atms::keygen(&params, shape).expect("keygen");
-    let case = Case {
-        label: "3_of_4_t2".into(),
-        stats: keys.stats.to_string(),
-        params: &params,
-        vk: keys.vk(),
-        public_inputs: witness.instance.to_public_inputs(),
-        trusted: TrustedStatement {
-            committee_digest: committee.digest(shape.hash),
-            threshold: Some(THRESHOLD),
-        },
-    };
-    measure(c, "bls_atms_onchain", case, |transcript| {
-        bls_atms::prove_with_transcript(&params, &keys, &witness, transcript).expect("prove")
-    });
-}
-
-criterion_group!(benches, schnorr_atms, mithril, bls_atms);
+criterion_group!(benches, schnorr_atms, mithril);
 criterion_main!(benches);
