@@ -114,6 +114,29 @@ pub enum MithrilError {
     /// The circuit does not fit `2^k` rows.
     #[error("the circuit needs more than 2^{0} rows")]
     CircuitTooLarge(u32),
+    /// A chain of no certificate shows nothing.
+    #[error("a chain needs at least one certificate")]
+    EmptyChain,
+    /// A chain's certificate is signed by another registration than the one the chain hands
+    /// over to (the genesis for epoch 0).
+    #[error(
+        "chain epoch {epoch}: signed by another registration than the previous certificate named"
+    )]
+    ChainSignedByOther {
+        /// The epoch (0-based).
+        epoch: usize,
+    },
+    /// A chain's certificate does not verify on its link message.
+    #[error("chain epoch {epoch}: {reason}")]
+    ChainCertificate {
+        /// The epoch (0-based).
+        epoch: usize,
+        /// Why.
+        reason: Box<MithrilError>,
+    },
+    /// The chain verifies but shows another statement than claimed.
+    #[error("the chain's {0} differs from the claimed one")]
+    ChainStatement(&'static str),
     /// The verifier rejected the proof.
     #[error("the proof does not verify for this statement")]
     ProofRejected,

@@ -28,7 +28,7 @@ pub mod prover;
 pub mod witness;
 
 pub use error::MithrilError;
-pub use native::{eligibility, params, registration, signature, stm};
+pub use native::{chain, eligibility, params, registration, signature, stm};
 pub use params::{Parameters, PhiF};
 pub use prover::{
     example_certificate, example_certificate_on, keygen, layout_stats, measure_round_trip, min_k,

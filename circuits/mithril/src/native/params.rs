@@ -127,6 +127,8 @@ pub enum Tag {
     Lottery,
     /// Hash to Grumpkin of the signed message (`H_G`, the domain of its two field elements).
     HashToCurve,
+    /// A chain certificate's message: the next registration's digest and the application's.
+    ChainLink,
 }
 
 impl Tag {
@@ -140,6 +142,7 @@ impl Tag {
             Tag::Challenge => "tms-mithril-dleq-challenge",
             Tag::Lottery => "tms-mithril-lottery",
             Tag::HashToCurve => "tms-mithril-h2c",
+            Tag::ChainLink => "tms-mithril-chain-link",
         }
     }
 
