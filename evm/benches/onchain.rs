@@ -113,6 +113,7 @@ fn schnorr_atms(c: &mut Criterion) {
             trusted: TrustedStatement {
                 committee_digest: witness.instance.commitment,
                 threshold: Some(t as u64),
+                accumulator_words: 0,
             },
         };
         measure(c, "schnorr_atms_onchain", case, |transcript| {
@@ -146,6 +147,7 @@ fn mithril(c: &mut Criterion) {
         trusted: TrustedStatement {
             committee_digest: instance.commitment.digest(),
             threshold: None,
+            accumulator_words: 0,
         },
     };
     measure(c, "mithril_onchain", case, |transcript| {

@@ -25,18 +25,28 @@ contract CertificateVerifier {
     /// Whether the statement has a threshold input; SNARK-Mithril's quorum k is inside its
     /// registration digest instead.
     bool public immutable bindsThreshold;
+    /// How many leading 32-byte words of `proof` are public inputs before the statement (the
+    /// accumulator limbs of an outer proof; 0 for a certificate proof).
+    uint256 public immutable accumulatorWords;
 
     /// The proof does not verify for (digest, message, threshold).
     error CertificateRejected();
     /// A constructor argument is not a field element.
     error NotAFieldElement();
 
-    constructor(address verifier_, uint256 committeeDigest_, uint256 threshold_, bool bindsThreshold_) {
+    constructor(
+        address verifier_,
+        uint256 committeeDigest_,
+        uint256 threshold_,
+        bool bindsThreshold_,
+        uint256 accumulatorWords_
+    ) {
         if (committeeDigest_ >= R || threshold_ >= R) revert NotAFieldElement();
         verifier = verifier_;
         committeeDigest = committeeDigest_;
         threshold = threshold_;
         bindsThreshold = bindsThreshold_;
+        accumulatorWords = accumulatorWords_;
     }
 
     /// @notice The field element a message is signed as: keccak-256 of its bytes, read
@@ -49,9 +59,12 @@ contract CertificateVerifier {
     /// (at least `threshold` signers for ATMS; the registration's quorum for Mithril), and
     /// reverts with CertificateRejected otherwise.
     function verifyCertificate(bytes calldata message, bytes calldata proof) external view returns (bool) {
-        bytes memory input = bindsThreshold
-            ? abi.encodePacked(committeeDigest, messageField(message), threshold, proof)
-            : abi.encodePacked(committeeDigest, messageField(message), proof);
+        uint256 split = accumulatorWords * 32;
+        if (proof.length < split) revert CertificateRejected();
+        bytes memory statement = bindsThreshold
+            ? abi.encodePacked(committeeDigest, messageField(message), threshold)
+            : abi.encodePacked(committeeDigest, messageField(message));
+        bytes memory input = abi.encodePacked(proof[:split], statement, proof[split:]);
         (bool ok,) = verifier.staticcall(input);
         if (!ok) revert CertificateRejected();
         return true;

@@ -6,14 +6,21 @@
 //! ABI of two dynamic `bytes` and four static words is short) and deploys the pair in a
 //! [`Machine`].
 
-use halo2_base::halo2_proofs::halo2curves::{bn256::Fr, ff::PrimeField};
+use halo2_base::halo2_proofs::{
+    halo2curves::{
+        bn256::{Bn256, Fr, G1Affine},
+        ff::PrimeField,
+    },
+    plonk::VerifyingKey,
+    poly::kzg::commitment::ParamsKZG,
+};
 use revm::primitives::Address;
 use sha3::{Digest, Keccak256};
 
 use crate::{
     machine::{Call, Machine},
     solc::{compile, Compiled},
-    verifier::{verifier_source, CONTRACT},
+    verifier::{verifier_source_with_accumulator, CONTRACT},
     EvmError,
 };
 
@@ -29,16 +36,15 @@ pub struct TrustedStatement {
     pub committee_digest: Fr,
     /// The threshold the proof must be for, if the statement has one (ATMS; `None` for Mithril).
     pub threshold: Option<u64>,
+    /// Public inputs before the statement, carried at the front of the proof: the accumulator
+    /// limbs of an outer proof ([`crate::outer`]), 0 for a certificate proof.
+    pub accumulator_words: usize,
 }
 
 impl TrustedStatement {
     /// The number of public inputs of the circuit this statement is for.
     pub fn num_instances(&self) -> usize {
-        if self.threshold.is_some() {
-            3
-        } else {
-            2
-        }
+        self.accumulator_words + if self.threshold.is_some() { 3 } else { 2 }
     }
 }
 
@@ -60,7 +66,8 @@ fn word_u64(x: u64) -> [u8; 32] {
     w
 }
 
-/// The creation code of `CertificateVerifier(verifier, digest, threshold, bindsThreshold)`.
+/// The creation code of
+/// `CertificateVerifier(verifier, digest, threshold, bindsThreshold, accumulatorWords)`.
 pub fn creation_code(
     compiled: &Compiled,
     verifier: Address,
@@ -73,6 +80,7 @@ pub fn creation_code(
     code.extend(word_fr(&trusted.committee_digest));
     code.extend(word_u64(trusted.threshold.unwrap_or(0)));
     code.extend(word_u64(u64::from(trusted.threshold.is_some())));
+    code.extend(word_u64(trusted.accumulator_words as u64));
     code
 }
 
@@ -104,15 +112,23 @@ pub struct Contracts {
 impl Contracts {
     /// Generates the verifier of `vk` for `num_instances` public inputs and compiles both.
     pub fn build(
-        params: &halo2_base::halo2_proofs::poly::kzg::commitment::ParamsKZG<
-            halo2_base::halo2_proofs::halo2curves::bn256::Bn256,
-        >,
-        vk: &halo2_base::halo2_proofs::plonk::VerifyingKey<
-            halo2_base::halo2_proofs::halo2curves::bn256::G1Affine,
-        >,
+        params: &ParamsKZG<Bn256>,
+        vk: &VerifyingKey<G1Affine>,
         num_instances: usize,
     ) -> Result<Self, EvmError> {
-        let verifier_source = verifier_source(params, vk, num_instances)?;
+        Self::build_with_accumulator(params, vk, num_instances, 0)
+    }
+
+    /// [`Self::build`] for an outer proof whose first `accumulator_limbs` public inputs are a
+    /// KZG accumulator.
+    pub fn build_with_accumulator(
+        params: &ParamsKZG<Bn256>,
+        vk: &VerifyingKey<G1Affine>,
+        num_instances: usize,
+        accumulator_limbs: usize,
+    ) -> Result<Self, EvmError> {
+        let verifier_source =
+            verifier_source_with_accumulator(params, vk, num_instances, accumulator_limbs)?;
         let verifier = compile(
             &[("Halo2Verifier.sol", &verifier_source)],
             "Halo2Verifier.sol",
@@ -202,7 +218,8 @@ pub struct GasReport {
 impl GasReport {
     /// Deploys `contracts` for `trusted`, verifies `proof` of `public_inputs` (built by the
     /// caller from `trusted` and `message`) both ways, and reports; an error if either call
-    /// rejects it.
+    /// rejects it. For an outer proof `proof` starts with the accumulator limbs, as
+    /// `verifyCertificate` takes it.
     pub fn measure(
         contracts: &Contracts,
         trusted: &TrustedStatement,
@@ -212,9 +229,11 @@ impl GasReport {
     ) -> Result<Self, EvmError> {
         let mut machine = Machine::new(false);
         let deployment = Deployment::deploy(&mut machine, contracts, trusted)?;
+        // The raw verifier takes every public input (accumulator limbs included) up front.
+        let split = (trusted.accumulator_words * 32).min(proof.len());
         let raw = machine.call(
             deployment.verifier,
-            crate::verifier::calldata(public_inputs, proof),
+            crate::verifier::calldata(public_inputs, &proof[split..]),
         )?;
         let certificate = deployment.verify_certificate(&mut machine, message, proof)?;
         if !raw.success || !certificate.success {

@@ -12,6 +12,7 @@
 //! | [`solc`] | the Solidity compiler: solc-js from npm (`npm ci --prefix evm/solc`), run by Node |
 //! | [`machine`] | an in-memory EVM (revm): deploy, call, gas used |
 //! | [`certificate`] | `CertificateVerifier.sol`: its source, constructor and `verifyCertificate` calls |
+//! | [`outer`] | a thin outer proof: snark-verifier-sdk's aggregation circuit over one certificate proof |
 //!
 //! The EIP-170 limit on deployed code is [`EIP170_LIMIT`] bytes; [`machine::Machine`] enforces
 //! it as mainnet does unless asked not to (to measure a verifier that is too large).
@@ -19,6 +20,7 @@
 
 pub mod certificate;
 pub mod machine;
+pub mod outer;
 pub mod solc;
 pub mod verifier;
 

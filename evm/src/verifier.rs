@@ -34,11 +34,26 @@ pub fn verifier_source(
     vk: &VerifyingKey<G1Affine>,
     num_instances: usize,
 ) -> Result<String, EvmError> {
+    verifier_source_with_accumulator(params, vk, num_instances, 0)
+}
+
+/// [`verifier_source`] for a circuit whose first `accumulator_limbs` public inputs are a KZG
+/// accumulator (an aggregation circuit's: the verifier folds it into its pairing check).
+pub fn verifier_source_with_accumulator(
+    params: &ParamsKZG<Bn256>,
+    vk: &VerifyingKey<G1Affine>,
+    num_instances: usize,
+    accumulator_limbs: usize,
+) -> Result<String, EvmError> {
     let generate = || -> Result<String, String> {
+        let accumulator =
+            (accumulator_limbs > 0).then(|| (0..accumulator_limbs).map(|i| (0, i)).collect());
         let protocol = compile(
             params,
             vk,
-            Config::kzg().with_num_instance(vec![num_instances]),
+            Config::kzg()
+                .with_num_instance(vec![num_instances])
+                .with_accumulator_indices(accumulator),
         );
         let deciding_key = (params.get_g()[0], params.g2(), params.s_g2()).into();
         let loader = EvmLoader::new::<Fq, Fr>();

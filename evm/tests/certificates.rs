@@ -20,7 +20,8 @@ use tms_gadgets::{
     proving::{params::kzg_params, verify_shplonk, Transcript},
 };
 
-/// What a test proved: the verifier's inputs and the statement a contract trusts.
+/// What a test proved: the verifier's inputs and the statement a contract trusts. For an outer
+/// proof, `public_inputs` start with the accumulator limbs and `proof` carries them in front.
 struct Proved {
     params: halo2_base::halo2_proofs::poly::kzg::commitment::ParamsKZG<
         halo2_base::halo2_proofs::halo2curves::bn256::Bn256,
@@ -37,15 +38,21 @@ struct Proved {
 /// Deploys the verifier pair for `proved`, checks the honest certificate and the four
 /// tampered ones, and returns the gas of the honest `verifyCertificate` call.
 fn check_on_chain(name: &str, proved: &Proved) -> u64 {
+    let accumulator = proved.trusted.accumulator_words;
     assert!(verify_shplonk(
         &proved.params,
         &proved.vk,
-        &proved.proof,
+        &proved.proof[accumulator * 32..],
         &proved.public_inputs,
         Transcript::Evm
     ));
-    let contracts =
-        Contracts::build(&proved.params, &proved.vk, proved.trusted.num_instances()).unwrap();
+    let contracts = Contracts::build_with_accumulator(
+        &proved.params,
+        &proved.vk,
+        proved.trusted.num_instances(),
+        accumulator,
+    )
+    .unwrap();
     // The honest certificate passes, through the generated verifier alone (the calldata
     // `tms prove --transcript evm` writes) and through CertificateVerifier. Measured with the
     // EIP-170 limit lifted: the README's gas table gives the sizes.
@@ -68,7 +75,8 @@ fn check_on_chain(name: &str, proved: &Proved) -> u64 {
     };
     // The honest certificate passes here too: each refusal below is its one change's.
     assert!(accepts(&proved.trusted, &proved.message, &proved.proof));
-    // A bit of a commitment, of the middle, of the final opening.
+    // A bit of a commitment (of an accumulator limb for an outer proof), of the middle, of the
+    // final opening.
     for at in [31, proved.proof.len() / 2, proved.proof.len() - 1] {
         let mut tampered = proved.proof.clone();
         tampered[at] ^= 1;
@@ -101,19 +109,24 @@ fn check_on_chain(name: &str, proved: &Proved) -> u64 {
     report.certificate_call_gas
 }
 
+/// Four of a committee of six sign `message` (flat commitment, at most 4 halo2-base columns).
+fn four_of_six(message: &[u8]) -> schnorr_atms::AtmsWitness {
+    schnorr_atms::example_witness(
+        (6, 4),
+        CommitmentMode::Flat,
+        Verification::PerSignature,
+        message_to_field(message),
+        7,
+        4,
+    )
+    .unwrap()
+}
+
 #[test]
 fn schnorr_atms_certificate_on_chain() {
     const THRESHOLD: u64 = 4;
     let message = b"tms evm test: epoch 7 committee handover".to_vec();
-    let witness = schnorr_atms::example_witness(
-        (6, 4),
-        CommitmentMode::Flat,
-        Verification::PerSignature,
-        message_to_field(&message),
-        7,
-        4,
-    )
-    .unwrap();
+    let witness = four_of_six(&message);
     let shape: AtmsShape = witness.shape;
     let params = kzg_params(shape.k);
     let keys = schnorr_atms::keygen(&params, shape).unwrap();
@@ -143,6 +156,7 @@ fn schnorr_atms_certificate_on_chain() {
             trusted: TrustedStatement {
                 committee_digest: instance.commitment,
                 threshold: Some(THRESHOLD),
+                accumulator_words: 0,
             },
         },
     );
@@ -179,6 +193,7 @@ fn mithril_certificate_on_chain() {
             trusted: TrustedStatement {
                 committee_digest: instance.commitment.digest(),
                 threshold: None,
+                accumulator_words: 0,
             },
         },
     );
@@ -253,4 +268,73 @@ fn bls_atms_certificate_on_chain_gas() {
         call.gas,
         proof.len()
     );
+}
+
+/// A thin outer proof of a Schnorr ATMS certificate (snark-verifier-sdk's aggregation circuit
+/// over the certificate proof in the Poseidon transcript): its verifier and gas, and the same
+/// one-change refusals through `CertificateVerifier` (`accumulatorWords = 12`). Minutes and
+/// several GiB at the outer k (default 21, `TMS_OUTER_K`):
+/// `cargo test --release -p tms-evm --test certificates -- --ignored --nocapture outer`.
+#[test]
+#[ignore = "an aggregation proof: minutes and several GiB"]
+fn schnorr_atms_outer_proof_on_chain() {
+    use tms_evm::outer::{inner_snark, outer_keygen, outer_prove, ACCUMULATOR_LIMBS};
+    use tms_gadgets::proving::stats::{peak_rss_mib, process_cpu_seconds};
+    const THRESHOLD: u64 = 4;
+    let message = b"tms evm test: outer proof of epoch 7".to_vec();
+    let witness = four_of_six(&message);
+    let inner_params = kzg_params(witness.shape.k);
+    let keys = schnorr_atms::keygen(&inner_params, witness.shape).unwrap();
+    let inner_proof =
+        schnorr_atms::prove_with_transcript(&inner_params, &keys, &witness, Transcript::Poseidon)
+            .unwrap();
+    let inner_public = witness.instance.to_public_inputs();
+    assert!(verify_shplonk(
+        &inner_params,
+        keys.vk(),
+        &inner_proof,
+        &inner_public,
+        Transcript::Poseidon
+    ));
+    let snark = inner_snark(&inner_params, keys.vk(), &inner_public, inner_proof);
+
+    let k: u32 = std::env::var("TMS_OUTER_K")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(21);
+    let params = kzg_params(k);
+    let cpu = process_cpu_seconds();
+    let outer = outer_keygen(&params, k, snark.clone()).unwrap();
+    let keygen_cpu = process_cpu_seconds() - cpu;
+    let cpu = process_cpu_seconds();
+    let (public_inputs, proof) = outer_prove(&params, &outer, snark).unwrap();
+    let prove_cpu = process_cpu_seconds() - cpu;
+    assert_eq!(&public_inputs[ACCUMULATOR_LIMBS..], &inner_public[..]);
+    println!(
+        "record: outer k={k} advice_cells={} config={:?} keygen_cpu_s={keygen_cpu:.1} \
+         prove_cpu_s={prove_cpu:.1} peak_rss_mib={:.0} outer_proof_bytes={}",
+        outer.advice_cells,
+        outer.config,
+        peak_rss_mib(),
+        proof.len()
+    );
+    // What `verifyCertificate` takes: the accumulator limbs (32-byte words), then the proof.
+    let mut carried = tms_evm::verifier::calldata(&public_inputs[..ACCUMULATOR_LIMBS], &[]);
+    carried.extend(&proof);
+    let gas = check_on_chain(
+        &format!("schnorr-atms 4 of 6 outer k={k}"),
+        &Proved {
+            params,
+            vk: outer.pk.get_vk().clone(),
+            message,
+            public_inputs,
+            proof: carried,
+            trusted: TrustedStatement {
+                committee_digest: witness.instance.commitment,
+                threshold: Some(THRESHOLD),
+                accumulator_words: ACCUMULATOR_LIMBS,
+            },
+        },
+    );
+    println!("record: outer verifyCertificate gas {gas}");
 }

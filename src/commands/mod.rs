@@ -393,7 +393,7 @@ impl ProofOutput {
 pub fn proof_rejected(args: &VerifyArgs) -> CliError {
     let other = match args.transcript {
         Transcript::Blake2b => "evm",
-        Transcript::Evm => "blake2b",
+        Transcript::Evm | Transcript::Poseidon => "blake2b",
     };
     at(
         &args.proof,

@@ -1,9 +1,10 @@
 //! Proving: KZG (SHPLONK) proofs over BN254, behind one pair of functions so that a feature flag
 //! can swap the prover (halo2-base's `cuda` backend), and what proving needs around them.
 //!
-//! Two Fiat-Shamir transcripts ([`Transcript`]): Blake2b (halo2's default, the proofs `tms`
-//! writes unless asked otherwise) and Keccak-256 in snark-verifier's EVM layout, the one its
-//! generated Solidity verifiers replay. The statement and the proof size are the same; only the
+//! Three Fiat-Shamir transcripts ([`Transcript`]): Blake2b (halo2's default, the proofs `tms`
+//! writes unless asked otherwise), Keccak-256 in snark-verifier's EVM layout (the one its
+//! generated Solidity verifiers replay) and snark-verifier's Poseidon (the one its aggregation
+//! circuit replays). The statement and the proof size are the same; only the
 //! challenge derivation differs, so a proof verifies under exactly one of them.
 //!
 //! | module | what |
@@ -62,7 +63,22 @@ pub enum Transcript {
     Blake2b,
     /// Keccak-256 in snark-verifier's EVM layout: what a generated Solidity verifier checks.
     Evm,
+    /// Poseidon in snark-verifier's layout: what an aggregation circuit replays in-circuit (the
+    /// inner proofs of an outer proof).
+    Poseidon,
 }
+
+/// snark-verifier's native Poseidon transcript (its SDK's parameters: width 3, rate 2, 8 full
+/// and 57 partial rounds).
+type PoseidonTranscript<S> = snark_verifier::system::halo2::transcript::halo2::PoseidonTranscript<
+    G1Affine,
+    NativeLoader,
+    S,
+    3,
+    2,
+    8,
+    57,
+>;
 
 impl Transcript {
     /// The name used on the command line and in files: `blake2b` or `evm`.
@@ -70,6 +86,7 @@ impl Transcript {
         match self {
             Self::Blake2b => "blake2b",
             Self::Evm => "evm",
+            Self::Poseidon => "poseidon",
         }
     }
 }
@@ -94,6 +111,9 @@ pub fn prove_shplonk(
             circuit,
             public_values,
         ),
+        Transcript::Poseidon => {
+            prove_in::<PoseidonTranscript<_>, _>(params, pk, circuit, public_values)
+        }
     }
 }
 
@@ -141,6 +161,9 @@ pub fn verify_shplonk(
             proof,
             public_values,
         ),
+        Transcript::Poseidon => {
+            verify_in::<PoseidonTranscript<_>, _>(params, vk, proof, public_values)
+        }
     }
 }
 
