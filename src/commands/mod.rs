@@ -168,7 +168,7 @@ pub fn export_verifier(
     );
     println!(
         "CertificateVerifier: {} bytes deployed; constructor(verifier, committee digest, \
-         threshold, bindsThreshold = {})",
+         threshold, bindsThreshold = {}, accumulatorWords = 0)",
         contracts.certificate.runtime.len(),
         scheme != Scheme::Mithril
     );
