@@ -7,7 +7,10 @@
 
 use std::sync::OnceLock;
 
-use halo2_base::halo2_proofs::halo2curves::ff::Field;
+use halo2_base::{
+    halo2_proofs::halo2curves::ff::Field,
+    utils::{biguint_to_fe, fe_to_biguint},
+};
 use mithril_snark::{
     aggregate,
     circuit::synthesize,
@@ -390,6 +393,49 @@ fn sigma_of_one_signer_with_target_of_another_is_rejected() {
 }
 
 #[test]
+fn signer_table_row_with_another_target_is_rejected() {
+    let (w, public) = two_signers();
+    let (low, high) = if w.signers[0].target < w.signers[1].target {
+        (0, 1)
+    } else {
+        (1, 0)
+    };
+    // The index slots of the lower target claim the higher one, and the prover writes that
+    // tuple into the lower slot's table row: the lookups hold, the row's copy of the slot's
+    // canonical T limbs does not.
+    let mut bad = w.clone();
+    for slot in bad.indices.iter_mut().filter(|i| i.signer == low) {
+        slot.target = w.signers[high].target;
+    }
+    let limbs = |t: Fr| {
+        let hi: Fr = biguint_to_fe(&(fe_to_biguint(&t) >> 128usize));
+        (hi, t - hi * Fr::from(2).pow_vartime([128]))
+    };
+    let sigma = w.signers[low].signature.sigma;
+    let (hi, lo) = limbs(w.signers[low].target);
+    let (raised_hi, raised_lo) = limbs(w.signers[high].target);
+    let run = CircuitHarness::new(K).mock_custom_with_public(
+        |ctx, range, region| {
+            let out = synthesize(ctx, range, region, &bad);
+            // The table row of slot `low` (table rows precede the lookups).
+            let row = (0..region.num_rows())
+                .find(|&r| {
+                    [Fr::from(low as u64), sigma.x, sigma.y, hi, lo]
+                        .iter()
+                        .enumerate()
+                        .all(|(c, v)| region.value(r, c) == *v)
+                })
+                .expect("the table row");
+            region.override_value(row, 3, raised_hi);
+            region.override_value(row, 4, raised_lo);
+            ((), out)
+        },
+        |_| public.clone(),
+    );
+    run.assert_rejected_only_by(Rejection::AdviceCopy);
+}
+
+#[test]
 fn raised_target_in_an_index_slot_is_rejected() {
     let (_, w) = example();
     // Every lottery value is below r - 1: only the table refuses the target.
@@ -445,12 +491,21 @@ fn cells_per_slot() {
     let eight = cells(8, 8);
     let per_signer = two_signers.advice_cells - base.advice_cells;
     let per_index = two_indices.advice_cells - base.advice_cells;
+    // The marginal index slot beside 32 signer slots, and the marginal signer slot beside 32
+    // index slots.
+    let wide = cells(32, 1);
+    let per_index_wide = cells(32, 2).advice_cells - wide.advice_cells;
+    let long = cells(1, 32);
+    let per_signer_long = cells(2, 32).advice_cells - long.advice_cells;
     println!(
-        "depth 13: 1/1 slots {} cells; per signer slot {per_signer} (custom rows {}); per index slot {per_index} (1 signer slot); 8/8 slots {} cells",
+        "depth 13: 1/1 slots {} cells; per signer slot {per_signer} (custom rows {}), {per_signer_long} beside 32 index slots; per index slot {per_index} (1 signer slot), {per_index_wide} beside 32 signer slots; 8/8 slots {} cells",
         base.advice_cells,
         two_signers.custom_rows - base.custom_rows,
         eight.advice_cells
     );
+    // O(k + S): neither marginal cost depends on the other kind's count.
+    assert_eq!(per_index_wide, per_index);
+    assert_eq!(per_signer_long, per_signer);
     // Two DLEQ ladders (2 x 255 rows), 21 Poseidon permutations on the round gates and the
     // slot's row of the signer table.
     assert_eq!(
