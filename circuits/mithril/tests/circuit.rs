@@ -336,6 +336,15 @@ fn renamed(w: &MithrilWitness, s: usize, number: usize) -> MithrilWitness {
     out
 }
 
+/// The signer slots of `w` (two) by target: `(lower, higher)`.
+fn by_target(w: &MithrilWitness) -> (usize, usize) {
+    if w.signers[0].target < w.signers[1].target {
+        (0, 1)
+    } else {
+        (1, 0)
+    }
+}
+
 /// MockProver on `w` against the statement of [`two_signers`].
 fn mock_two(w: &MithrilWitness) -> MockRun<()> {
     mock_with(w, two_signers().1.clone())
@@ -376,11 +385,7 @@ fn sigma_of_one_signer_with_target_of_another_is_rejected() {
     let (w, _) = two_signers();
     // The index slot of the signer with the smaller target takes the larger target: it still
     // wins, and each value is some slot's, but the tuple is no slot's.
-    let (low, high) = if w.signers[0].target < w.signers[1].target {
-        (0, 1)
-    } else {
-        (1, 0)
-    };
+    let (low, high) = by_target(w);
     let mut bad = w.clone();
     bad.indices[slot_of(w, low)].target = w.signers[high].target;
     mock_two(&bad).assert_rejected_only_by(Rejection::TableLookup);
@@ -395,11 +400,7 @@ fn sigma_of_one_signer_with_target_of_another_is_rejected() {
 #[test]
 fn signer_table_row_with_another_target_is_rejected() {
     let (w, public) = two_signers();
-    let (low, high) = if w.signers[0].target < w.signers[1].target {
-        (0, 1)
-    } else {
-        (1, 0)
-    };
+    let (low, high) = by_target(w);
     // The index slots of the lower target claim the higher one, and the prover writes that
     // tuple into the lower slot's table row: the lookups hold, the row's copy of the slot's
     // canonical T limbs does not.

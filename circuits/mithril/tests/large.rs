@@ -3,13 +3,15 @@
 //! ```text
 //! TMS_MITHRIL_SIZES=256/32 cargo test --release -p mithril-snark --test large -- --ignored --nocapture measure_quorums
 //! cargo test --release -p mithril-snark --test large -- --ignored --nocapture mainnet
+//! cargo test -p mithril-snark --test large -- --ignored --nocapture mainnet_layout
 //! ```
 //! `TMS_MITHRIL_BASE_COLUMNS` (default 16) caps the halo2-base advice columns (a lower k with more
 //! columns). Each prints the `record:` line of [`mithril_snark::MeasuredRoundTrip::record`]
 //! (`parties/quorum` pairs; m = 10,000, phi_f = 0.2, tree depth 13, uniform stakes).
 //! `mainnet` uses `Parameters::MAINNET` (k = 1944, m = 16948, phi_f = 0.2) with 3,000 parties
 //! of skewed (Zipf-like) stake at depth 13: measured here at k = 18, 52 signer slots, about
-//! 2 minutes of keygen and 2.5 of proving, 2.8 GiB peak (see the README).
+//! 2 minutes of keygen and 2.5 of proving, 2.8 GiB peak (see the README), before the signer
+//! table, with which `mainnet_layout` lays the same shape out at k = 17.
 
 use mithril_snark::{
     example_certificate, layout_stats, measure_round_trip, min_k, setup, MithrilShape, Parameters,
