@@ -71,6 +71,10 @@ pub enum RowGate {
         /// The row's index in the permutation's rows (the output row excluded).
         row: usize,
     },
+    /// A row of the dynamic table of [`crate::table`]; an optional gate.
+    TableRow,
+    /// A tuple looked up in the dynamic table of [`crate::table`]; an optional gate.
+    TableLookup,
 }
 
 /// The optional custom gates a circuit configures (only those its rows use, so that a circuit
@@ -86,6 +90,9 @@ pub struct OptionalGates {
     /// The variable-base DLEQ ladder of [`crate::curve::dleq`].
     #[serde(default)]
     pub dleq: bool,
+    /// The dynamic table of [`crate::table`] (its selectors and lookup).
+    #[serde(default)]
+    pub table: bool,
 }
 
 impl OptionalGates {
@@ -151,6 +158,10 @@ impl CustomRegion {
                 .iter()
                 .any(|r| matches!(r.gate, RowGate::Poseidon { .. })),
             dleq: rows.rows.iter().any(|r| r.gate == RowGate::Dleq),
+            table: rows
+                .rows
+                .iter()
+                .any(|r| matches!(r.gate, RowGate::TableRow | RowGate::TableLookup)),
         }
     }
 

@@ -14,9 +14,9 @@
 //! [`CustomConfig::configure`] is the one place that knows every gate. The Straus and Rescue
 //! gates exist in every hybrid circuit; the pair-MSM gate ([`crate::curve::msm`], with three more
 //! equality columns c6 .. c8), the Poseidon gates and the variable-base DLEQ ladder of
-//! [`crate::curve::dleq`] are [`OptionalGates`], configured only in circuits whose rows use them
+//! [`crate::curve::dleq`] and the dynamic table of [`crate::table`] are [`OptionalGates`], configured only in circuits whose rows use them
 //! (read from the laid-out rows), so that adding a gate to the bank changes no other circuit's
-//! keys or proof size. Every gate has degree at most 5 with its selector, which makes the
+//! keys or proof size. Every gate has degree at most 5 with its selector (the table's lookup too), which makes the
 //! circuit's degree 5 (the extended domain is 4x; the permutation argument then chunks 3 columns
 //! per product). Rescue and Poseidon rows share the fixed round-constant columns: each row
 //! assigns its own.
@@ -36,6 +36,7 @@ use crate::{
         poseidon_gate::{self, PoseidonSelectors},
         rescue_gate,
     },
+    table::{self, TableSelectors},
     Fr,
 };
 
@@ -49,6 +50,7 @@ pub struct CustomConfig {
     q_rescue: Selector,
     q_msm_pair: Option<Selector>,
     q_poseidon: Option<PoseidonSelectors>,
+    q_table: Option<TableSelectors>,
     round_constants: [Column<Fixed>; FIXED_COLUMNS],
     equality_columns: usize,
 }
@@ -79,6 +81,7 @@ impl CustomConfig {
         let q_poseidon = optional
             .poseidon
             .then(|| poseidon_gate::create_gates(meta, &advice, &round_constants));
+        let q_table = optional.table.then(|| table::configure(meta, &advice));
         Self {
             advice,
             q_straus,
@@ -86,6 +89,7 @@ impl CustomConfig {
             q_rescue,
             q_msm_pair,
             q_poseidon,
+            q_table,
             round_constants,
             equality_columns,
         }
@@ -105,6 +109,17 @@ impl CustomConfig {
                 .q_dleq
                 .expect("a DLEQ row needs the DLEQ gate configured")
                 .enable(region, row)?,
+            RowGate::TableRow | RowGate::TableLookup => {
+                let q = self
+                    .q_table
+                    .expect("the table's lookup is configured when its rows exist");
+                let selector = if gate == RowGate::TableRow {
+                    q.row
+                } else {
+                    q.lookup
+                };
+                selector.enable(region, row)?
+            }
             RowGate::Rescue { round } => {
                 self.q_rescue.enable(region, row)?;
                 for (col, c) in self

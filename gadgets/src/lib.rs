@@ -9,6 +9,7 @@
 //! | 0 | [`GadgetError`], [`Fr`], [`message`], [`field`] | the error type, the circuit field, message bytes to the field, field elements as canonical limbs and their sign |
 //! | 1 | [`bank`] | the custom-gate bank: columns, the rows gadgets append, which gate a row enables |
 //! | 2 | [`hash`] | Poseidon and Rescue-Prime: native, on the generic gate (Poseidon), on custom round gates |
+//! | 2 | [`table`] | a dynamic table on the bank: rows entered by the circuit, tuples looked up in them |
 //! | 3 | [`curve`] | Grumpkin: the generic-gate chip, the custom ladders (Straus, pair MSM, DLEQ), hash to curve (over any [`hash`] chip) |
 //! | 3 | [`merkle`] | Merkle trees over any hash: native trees and in-circuit paths, batches, whole trees |
 //! | 4 | [`signature`] | Schnorr (single, batch) and BLS on BN254 |
@@ -46,6 +47,7 @@ pub mod message;
 pub mod proving;
 pub mod reference;
 pub mod signature;
+pub mod table;
 pub mod testing;
 
 pub use error::GadgetError;

@@ -53,6 +53,8 @@ pub enum Rejection {
     Gate,
     /// A range-check lookup.
     Lookup,
+    /// The lookup of a tuple in the dynamic table of [`crate::table`].
+    TableLookup,
     /// Anything else (unassigned cells, poisoned constraints).
     Other,
 }
@@ -60,6 +62,9 @@ pub enum Rejection {
 fn classify(failure: &VerifyFailure) -> Rejection {
     match failure {
         VerifyFailure::ConstraintNotSatisfied { .. } => Rejection::Gate,
+        VerifyFailure::Lookup { name, .. } if name == crate::table::LOOKUP_NAME => {
+            Rejection::TableLookup
+        }
         VerifyFailure::Lookup { .. } => Rejection::Lookup,
         VerifyFailure::Permutation { column, location } => {
             let col = format!("{column:?}");
@@ -135,6 +140,18 @@ impl<R> MockRun<R> {
         assert!(
             got.contains(&expected),
             "expected a rejection by {expected:?}, got {got:?}"
+        );
+        self
+    }
+
+    /// Panics unless the run was rejected, and only by checks of kind `expected` (every other
+    /// check holds: the change is caught by that check alone).
+    pub fn assert_rejected_only_by(&self, expected: Rejection) -> &Self {
+        self.assert_rejected_by(expected.clone());
+        let got = self.rejections();
+        assert!(
+            got.iter().all(|r| *r == expected),
+            "expected rejections by {expected:?} only, got {got:?}"
         );
         self
     }

@@ -188,6 +188,7 @@ fn hybrid_circuit_degree_stays_five() {
             msm_pair: true,
             poseidon: true,
             dleq: true,
+            table: true,
         },
     };
     <HybridCircuit as halo2_base::halo2_proofs::plonk::Circuit<Fr>>::configure_with_params(

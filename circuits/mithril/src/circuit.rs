@@ -13,10 +13,12 @@
 //! signer slot s, unique signature:
 //!          sigma, A, B on-curve; c = Poseidon_leaf(CHALLENGE, pk, H, sigma, A, B)
 //!          DLEQ: s G = A + c pk  and  s H = B + c sigma   (tms_gadgets::curve::dleq, shared bits)
+//! signer table (tms_gadgets::table, one bank row per signer slot s, cells copied from the slot):
+//!          row s = (s, sigma_s.x, sigma_s.y, T_hi_s, T_lo_s)        (s a constant)
 //! index slot i (exactly k of them):
 //!          j_i < 2^32;  j_0 < j_1 < ... < j_{k-1} < m
-//!          signer number n_i: one-hot indicator over the S signer slots (sum = 1)
-//!          (sigma, T_hi, T_lo) selected by the indicator
+//!          (n_i, sigma.x, sigma.y, T_hi, T_lo): fresh cells of one bank row, looked up in the
+//!          signer table (halo2's lookup argument)
 //!          ev = Poseidon_leaf(LOTTERY, sigma.x, sigma.y, j_i) = hi 2^128 + lo (hi < 2^126, lo < 2^128)
 //!          (hi, lo) < (T_hi, T_lo) lexicographically
 //! ```
@@ -42,12 +44,35 @@
 //!   the unique `sk H` of the registered key: the lottery values are not grindable.
 //! - **Indices.** Exactly `k` index slots with `j_0 < ... < j_{k-1} < m` (all range-checked to
 //!   32 bits, `m` too, so the comparisons are exact integer ones): `k` distinct indices below `m`.
-//! - **Lottery.** Each index slot selects exactly one signer slot (the indicator of a number
-//!   below `S` sums to one; any other number gives an all-zero indicator, refused), and its
-//!   value `ev` wins against that signer's `T`. `T`'s 128-bit limbs are canonical (the integer is
+//! - **Selection.** Each index slot's tuple `(n_i, sigma, T_hi, T_lo)` is a row of the signer
+//!   table ([`tms_gadgets::table`]: halo2's lookup argument, sound under the transcript's
+//!   challenges; see below). Which bank rows are table rows is fixed by the verifying key (a
+//!   fixed selector), exactly one per signer slot, and row `s` holds the constant `s` and copies
+//!   of slot `s`'s `sigma` cells and canonical `T` limbs. So `n_i < S` and the index slot's
+//!   `sigma` and `T` are both those of signer slot `n_i`: no mixing of one slot's `sigma` with
+//!   another's `T`, no value of a padded or absent slot other than its copied key's. (The number
+//!   is not needed for soundness, since the rest of the tuple already names a registered key's
+//!   signature and target; it keeps the certificate's "index slot i is won by signer slot
+//!   `n_i`" in the relation and costs one cell per slot.)
+//! - **Lottery.** Each index slot's value `ev` wins against its signer's `T`. `T`'s 128-bit limbs are canonical (the integer is
 //!   below r), so `T_int` is `T`'s integer. `ev`'s limbs are not checked canonical and need not
 //!   be: they give an integer `X < 2^254` with `X = ev mod r`; `X < T_int < r` forces `X` to be
 //!   `ev`'s canonical integer. A non-canonical decomposition (`ev + r`) only loses.
+//!
+//! # The lookup's soundness (why the prover cannot pick the challenge)
+//! The lookup is the proof system's, not a check computed in the circuit: the prover commits to
+//! every advice column (halo2-base's, the bank's: the table and the looked-up tuples included)
+//! before the transcript (Blake2b or Keccak, Fiat-Shamir) yields `theta`, which compresses each
+//! 6-element input and table expression `(flag, n, sigma.x, sigma.y, T_hi, T_lo)` to
+//! `sum theta^i e_i`; then `beta`, `gamma` for the permuted-column argument over the compressed
+//! values. A tuple outside the table compresses onto a given table row only at the at most 5
+//! roots of a nonzero degree-5 polynomial in `theta`: over all `2^k x 2^k` pairs of rows
+//! (`k <= 26`) the probability is below `5 2^52 / r < 2^-199` (Schwartz-Zippel), and the
+//! permutation argument over the compressed values is halo2's (sound except with negligible
+//! probability in the same way). The challenge depends on everything committed, so the prover
+//! cannot adapt the tuples to it. The cost is `O(k + S)`: one bank row of five cells per index
+//! slot and per signer slot (the former one-hot selection cost about `27 S` cells per index
+//! slot).
 //!
 //! # Not constrained (and why that is fine)
 //! - Signer slots need not be distinct or increasing, nor all used: the statement is about `k`
@@ -58,15 +83,19 @@
 use halo2_base::{
     gates::{GateInstructions, RangeChip, RangeInstructions},
     halo2_proofs::halo2curves::ff::Field,
-    AssignedValue, Context,
+    utils::{biguint_to_fe, fe_to_biguint},
+    AssignedValue, Context, QuantumCell,
+    QuantumCell::{Constant, Existing},
 };
+use num_bigint::BigUint;
 use tms_gadgets::{
     bank::CustomRegion,
     curve::dleq::DleqChip,
     curve::{AssignedPoint, GrumpkinAffine, GrumpkinChip, HashToCurveChip},
-    field::{less_than, split},
+    field::{less_than, split, LO_BITS},
     hash::{HashInstructions, PoseidonGateChip},
     merkle::{AssignedMerklePath, MerkleChip},
+    table::{TableChip, TABLE_COLUMNS},
     Fr,
 };
 
@@ -155,6 +184,24 @@ pub fn synthesize(
         .map(|(slot, member)| signature(ctx, &ecc, &hash, &dleq, &h, member, slot))
         .collect();
 
+    // The table of signer slots: row s = (s, sigma_s, T_hi_s, T_lo_s), the number a constant,
+    // the rest copies of the slot's cells.
+    let table = TableChip::new(custom.clone());
+    let rows: Vec<[QuantumCell<Fr>; TABLE_COLUMNS]> = signers
+        .iter()
+        .enumerate()
+        .map(|(s, cells)| {
+            [
+                Constant(Fr::from(s as u64)),
+                Existing(cells.sigma.x),
+                Existing(cells.sigma.y),
+                Existing(cells.t_hi),
+                Existing(cells.t_lo),
+            ]
+        })
+        .collect();
+    table.load_table(ctx, &rows);
+
     // Index slots.
     let lottery_tag = tag(ctx, Tag::Lottery);
     let mut previous: Option<AssignedValue<Fr>> = None;
@@ -165,17 +212,18 @@ pub fn synthesize(
             range.check_less_than(ctx, p, j, 32);
         }
         previous = Some(j);
-        let number = ctx.load_witness(Fr::from(slot.signer as u64));
-        let indicator = gate.idx_to_indicator(ctx, number, signers.len());
-        let ones = gate.sum(ctx, indicator.iter().copied());
-        gate.assert_is_const(ctx, &ones, &Fr::ONE);
-        let mut pick = |f: &dyn Fn(&SignerCells) -> AssignedValue<Fr>| {
-            gate.select_by_indicator(ctx, signers.iter().map(f), indicator.iter().copied())
-        };
-        let sx = pick(&|s| s.sigma.x);
-        let sy = pick(&|s| s.sigma.y);
-        let t_hi = pick(&|s| s.t_hi);
-        let t_lo = pick(&|s| s.t_lo);
+        // The signer slot's number and values, one row of the table.
+        let target = fe_to_biguint(&slot.target);
+        let [_number, sx, sy, t_hi, t_lo] = table.lookup(
+            ctx,
+            [
+                Fr::from(slot.signer as u64),
+                slot.sigma.x,
+                slot.sigma.y,
+                biguint_to_fe(&(&target >> LO_BITS)),
+                biguint_to_fe(&(&target % (BigUint::from(1u8) << LO_BITS))),
+            ],
+        );
         let ev = hash.hash_leaf(ctx, &[lottery_tag, sx, sy, j]);
         let ev_limbs = split(ctx, range, ev, false);
         let wins = less_than(ctx, range, ev_limbs, (t_hi, t_lo));

@@ -35,9 +35,9 @@ use crate::{
         params::{Parameters, PhiF},
         registration::{Registration, RegistrationCommitment},
         signature::UniqueSignature,
-        stm::{lottery_value, wins, Certificate, IndexSlot, SingleSignature},
+        stm::{lottery_value, wins, Certificate, SingleSignature},
     },
-    witness::{MithrilInstance, MithrilShape, MithrilWitness, PreparedSigner},
+    witness::{MithrilInstance, MithrilShape, MithrilWitness, PreparedIndex, PreparedSigner},
 };
 
 /// A witness of the right shape with placeholder values, for keygen (which needs the layout,
@@ -70,12 +70,15 @@ fn keygen_witness(shape: MithrilShape) -> Result<MithrilWitness, MithrilError> {
             s: GrumpkinScalar::one(),
         },
     };
+    let signers = vec![signer; shape.signer_slots];
     Ok(MithrilWitness {
         shape,
         instance,
         h2c: instance.h_witness()?,
-        signers: vec![signer; shape.signer_slots],
-        indices: (0..k).map(|index| IndexSlot { index, signer: 0 }).collect(),
+        indices: (0..k)
+            .map(|index| PreparedIndex::new(index, 0, &signers))
+            .collect(),
+        signers,
     })
 }
 

@@ -13,7 +13,7 @@ use crate::{
     native::{
         registration::{Registration, RegistrationCommitment},
         signature::{coordinates, hash_to_grumpkin, hash_to_grumpkin_witness, UniqueSignature},
-        stm::{Certificate, IndexSlot},
+        stm::Certificate,
     },
 };
 
@@ -138,6 +138,33 @@ pub struct PreparedSigner {
     pub signature: UniqueSignature,
 }
 
+/// An index slot as the circuit reads it: the index, the signer slot it names, and the values it
+/// claims for that slot (the tuple looked up in the table of signer slots).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PreparedIndex {
+    /// The index `j`.
+    pub index: u64,
+    /// The signer slot's number.
+    pub signer: usize,
+    /// That signer slot's `sigma`.
+    pub sigma: GrumpkinAffine,
+    /// That signer slot's target `T`.
+    pub target: Fr,
+}
+
+impl PreparedIndex {
+    /// Index `index` claimed by signer slot `signer` of `signers`, with that slot's values.
+    pub fn new(index: u64, signer: usize, signers: &[PreparedSigner]) -> Self {
+        let slot = &signers[signer];
+        Self {
+            index,
+            signer,
+            sigma: slot.signature.sigma,
+            target: slot.target,
+        }
+    }
+}
+
 /// Everything the prover needs. The fields are public so that tests can play a cheating prover.
 #[derive(Clone, Debug)]
 pub struct MithrilWitness {
@@ -151,7 +178,7 @@ pub struct MithrilWitness {
     /// Exactly `shape.signer_slots` signer slots.
     pub signers: Vec<PreparedSigner>,
     /// Exactly `shape.index_slots` index slots.
-    pub indices: Vec<IndexSlot>,
+    pub indices: Vec<PreparedIndex>,
 }
 
 impl MithrilWitness {
@@ -217,8 +244,12 @@ impl MithrilWitness {
             shape,
             instance,
             h2c: instance.h_witness()?,
+            indices: certificate
+                .indices
+                .iter()
+                .map(|slot| PreparedIndex::new(slot.index, slot.signer, &signers))
+                .collect(),
             signers,
-            indices: certificate.indices.clone(),
         })
     }
 }

@@ -7,13 +7,18 @@
 
 use std::sync::OnceLock;
 
-use halo2_base::halo2_proofs::halo2curves::ff::Field;
+use halo2_base::{
+    halo2_proofs::halo2curves::ff::Field,
+    utils::{biguint_to_fe, fe_to_biguint},
+};
 use mithril_snark::{
     aggregate,
     circuit::synthesize,
     example_certificate, signature,
     stm::{lottery_value, wins},
+    witness::PreparedIndex,
     Example, MithrilInstance, MithrilShape, MithrilWitness, Parameters, PhiF, Registration, Signer,
+    SingleSignature,
 };
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
@@ -198,19 +203,28 @@ fn wrong_message_is_rejected() {
     run.assert_rejected_by(Rejection::PublicInput(MithrilInstance::MESSAGE));
 }
 
-/// Five keys of equal stake registered with the example's parameters, and the aggregated
-/// certificate of `msg` in a witness for its own statement.
-fn certified(msg: Fr) -> MithrilWitness {
+/// Five keys drawn from `seed` with stakes `stake(i)`, registered with the example's
+/// parameters, and the single signatures of `msg` that win an index.
+fn signed(seed: u64, stake: impl Fn(u64) -> u64, msg: Fr) -> (Registration, Vec<SingleSignature>) {
     let params = Parameters::new(40, 3, PhiF::new(7, 10).unwrap()).unwrap();
-    let mut rng = ChaCha20Rng::seed_from_u64(5);
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
     let sks: Vec<SigningKey> = (0..5).map(|_| SigningKey::random(&mut rng)).collect();
-    let entries: Vec<_> = sks.iter().map(|sk| (sk.verifying_key(), 100)).collect();
+    let entries: Vec<_> = (0..5u64)
+        .zip(&sks)
+        .map(|(i, sk)| (sk.verifying_key(), stake(i)))
+        .collect();
     let registration = Registration::new(params, &entries).unwrap();
-    let singles: Vec<_> = sks
+    let singles = sks
         .iter()
         .filter_map(|sk| Signer::new(*sk, &registration).unwrap().sign(msg).unwrap())
         .collect();
-    let certificate = aggregate(&registration, msg, &singles).unwrap();
+    (registration, singles)
+}
+
+/// The aggregate of `singles` in a witness for its own statement (as many signer slots as
+/// signers).
+fn witness_of(registration: &Registration, msg: Fr, singles: &[SingleSignature]) -> MithrilWitness {
+    let certificate = aggregate(registration, msg, singles).unwrap();
     let shape = MithrilShape {
         signer_slots: certificate.signers.len(),
         index_slots: 3,
@@ -222,6 +236,13 @@ fn certified(msg: Fr) -> MithrilWitness {
         message: msg,
     };
     MithrilWitness::new(shape, instance, &certificate).unwrap()
+}
+
+/// Five keys of equal stake registered with the example's parameters, and the aggregated
+/// certificate of `msg` in a witness for its own statement.
+fn certified(msg: Fr) -> MithrilWitness {
+    let (registration, singles) = signed(5, |_| 100, msg);
+    witness_of(&registration, msg, &singles)
 }
 
 #[test]
@@ -271,8 +292,174 @@ fn raised_target_is_rejected() {
 fn signer_number_out_of_range_is_rejected() {
     let (_, w) = example();
     let mut bad = w.clone();
+    // Number S with slot 0's values: no table row holds it (the table's numbers are 0 .. S-1).
     bad.indices[0].signer = w.signers.len();
-    mock(&bad).assert_rejected_by_copy();
+    mock(&bad).assert_rejected_only_by(Rejection::TableLookup);
+}
+
+/// A certificate of the example's parameters whose index slots use two signer slots (parties of
+/// different stakes, so different targets), in a witness; the verifier's public inputs.
+fn two_signers() -> &'static (MithrilWitness, Vec<Fr>) {
+    static TWO: OnceLock<(MithrilWitness, Vec<Fr>)> = OnceLock::new();
+    TWO.get_or_init(|| {
+        let msg = Fr::from(3);
+        let (registration, singles) = signed(6, |i| 100 * (i + 1), msg);
+        // Two signers keeping two wins each, so that neither alone reaches k = 3.
+        let mut a = singles[0].clone();
+        a.indices.truncate(2);
+        let mut b = singles
+            .iter()
+            .skip(1)
+            .find(|s| s.indices.iter().filter(|j| !a.indices.contains(j)).count() >= 2)
+            .expect("a second signer with two other wins")
+            .clone();
+        b.indices.retain(|j| !a.indices.contains(j));
+        b.indices.truncate(2);
+        let w = witness_of(&registration, msg, &[a, b]);
+        assert_eq!(w.signers.len(), 2);
+        assert_ne!(w.signers[0].target, w.signers[1].target);
+        let public = w.instance.to_public_inputs();
+        (w, public)
+    })
+}
+
+/// The first index slot of signer slot `s` in `w`.
+fn slot_of(w: &MithrilWitness, s: usize) -> usize {
+    w.indices.iter().position(|i| i.signer == s).unwrap()
+}
+
+/// `w` with the first index slot of signer slot `s` naming slot `number` instead, its values
+/// unchanged.
+fn renamed(w: &MithrilWitness, s: usize, number: usize) -> MithrilWitness {
+    let mut out = w.clone();
+    out.indices[slot_of(w, s)].signer = number;
+    out
+}
+
+/// The signer slots of `w` (two) by target: `(lower, higher)`.
+fn by_target(w: &MithrilWitness) -> (usize, usize) {
+    if w.signers[0].target < w.signers[1].target {
+        (0, 1)
+    } else {
+        (1, 0)
+    }
+}
+
+/// MockProver on `w` against the statement of [`two_signers`].
+fn mock_two(w: &MithrilWitness) -> MockRun<()> {
+    mock_with(w, two_signers().1.clone())
+}
+
+#[test]
+fn two_signer_certificate_is_accepted() {
+    let (w, _) = two_signers();
+    assert!((0..2).all(|s| w.indices.iter().any(|i| i.signer == s)));
+    mock_two(w).assert_satisfied();
+}
+
+#[test]
+fn index_slot_naming_another_signer_slot_is_rejected() {
+    let (w, _) = two_signers();
+    // Index slot of signer 0 names slot 1 but keeps slot 0's sigma and target (which win).
+    mock_two(&renamed(w, 0, 1)).assert_rejected_only_by(Rejection::TableLookup);
+}
+
+#[test]
+fn index_slot_taking_a_losing_signer_slot_is_rejected() {
+    let (w, _) = two_signers();
+    // An index slot moved, number and values, to the other signer slot, which loses its index:
+    // the tuple is a row of the table, the lottery fails.
+    let i = (0..w.indices.len())
+        .find(|&i| !signer_wins(w, 1 - w.indices[i].signer, w.indices[i].index))
+        .expect("some index is lost by the other signer");
+    let mut bad = w.clone();
+    let other = 1 - w.indices[i].signer;
+    bad.indices[i] = PreparedIndex::new(w.indices[i].index, other, &w.signers);
+    let run = mock_two(&bad);
+    run.assert_rejected_by_copy();
+    assert!(!run.rejections().contains(&Rejection::TableLookup));
+}
+
+#[test]
+fn sigma_of_one_signer_with_target_of_another_is_rejected() {
+    let (w, _) = two_signers();
+    // The index slot of the signer with the smaller target takes the larger target: it still
+    // wins, and each value is some slot's, but the tuple is no slot's.
+    let (low, high) = by_target(w);
+    let mut bad = w.clone();
+    bad.indices[slot_of(w, low)].target = w.signers[high].target;
+    mock_two(&bad).assert_rejected_only_by(Rejection::TableLookup);
+    // The other way round: the higher target's number and target with the other's sigma.
+    let i = slot_of(w, low);
+    let mut bad = w.clone();
+    bad.indices[i].signer = high;
+    bad.indices[i].target = w.signers[high].target;
+    mock_two(&bad).assert_rejected_only_by(Rejection::TableLookup);
+}
+
+#[test]
+fn signer_table_row_with_another_target_is_rejected() {
+    let (w, public) = two_signers();
+    let (low, high) = by_target(w);
+    // The index slots of the lower target claim the higher one, and the prover writes that
+    // tuple into the lower slot's table row: the lookups hold, the row's copy of the slot's
+    // canonical T limbs does not.
+    let mut bad = w.clone();
+    for slot in bad.indices.iter_mut().filter(|i| i.signer == low) {
+        slot.target = w.signers[high].target;
+    }
+    let limbs = |t: Fr| {
+        let hi: Fr = biguint_to_fe(&(fe_to_biguint(&t) >> 128usize));
+        (hi, t - hi * Fr::from(2).pow_vartime([128]))
+    };
+    let sigma = w.signers[low].signature.sigma;
+    let (hi, lo) = limbs(w.signers[low].target);
+    let (raised_hi, raised_lo) = limbs(w.signers[high].target);
+    let run = CircuitHarness::new(K).mock_custom_with_public(
+        |ctx, range, region| {
+            let out = synthesize(ctx, range, region, &bad);
+            // The table row of slot `low` (table rows precede the lookups).
+            let row = (0..region.num_rows())
+                .find(|&r| {
+                    [Fr::from(low as u64), sigma.x, sigma.y, hi, lo]
+                        .iter()
+                        .enumerate()
+                        .all(|(c, v)| region.value(r, c) == *v)
+                })
+                .expect("the table row");
+            region.override_value(row, 3, raised_hi);
+            region.override_value(row, 4, raised_lo);
+            ((), out)
+        },
+        |_| public.clone(),
+    );
+    run.assert_rejected_only_by(Rejection::AdviceCopy);
+}
+
+#[test]
+fn raised_target_in_an_index_slot_is_rejected() {
+    let (_, w) = example();
+    // Every lottery value is below r - 1: only the table refuses the target.
+    let mut bad = w.clone();
+    bad.indices[0].target = -Fr::ONE;
+    mock(&bad).assert_rejected_only_by(Rejection::TableLookup);
+}
+
+#[test]
+fn index_slot_pointing_at_a_padded_slot() {
+    let (w, _) = two_signers();
+    let shape = MithrilShape {
+        signer_slots: 3,
+        ..w.shape
+    };
+    let mut padded = w.clone();
+    padded.shape = shape;
+    padded.signers.push(w.signers[1].clone());
+    mock_two(&padded).assert_satisfied();
+    // The padded slot 2 is a copy of slot 1: naming it with slot 1's values is honest ...
+    mock_two(&renamed(&padded, 1, 2)).assert_satisfied();
+    // ... naming it with slot 0's values is not.
+    mock_two(&renamed(&padded, 0, 2)).assert_rejected_only_by(Rejection::TableLookup);
 }
 
 #[test]
@@ -305,23 +492,38 @@ fn cells_per_slot() {
     let eight = cells(8, 8);
     let per_signer = two_signers.advice_cells - base.advice_cells;
     let per_index = two_indices.advice_cells - base.advice_cells;
+    // The marginal index slot beside 32 signer slots, and the marginal signer slot beside 32
+    // index slots.
+    let wide = cells(32, 1);
+    let per_index_wide = cells(32, 2).advice_cells - wide.advice_cells;
+    let long = cells(1, 32);
+    let per_signer_long = cells(2, 32).advice_cells - long.advice_cells;
     println!(
-        "depth 13: 1/1 slots {} cells; per signer slot {per_signer} (custom rows {}); per index slot {per_index} (1 signer slot); 8/8 slots {} cells",
+        "depth 13: 1/1 slots {} cells; per signer slot {per_signer} (custom rows {}), {per_signer_long} beside 32 index slots; per index slot {per_index} (1 signer slot), {per_index_wide} beside 32 signer slots; 8/8 slots {} cells",
         base.advice_cells,
         two_signers.custom_rows - base.custom_rows,
         eight.advice_cells
     );
-    // Two DLEQ ladders (2 x 255 rows) and 21 Poseidon permutations on the round gates.
+    // O(k + S): neither marginal cost depends on the other kind's count.
+    assert_eq!(per_index_wide, per_index);
+    assert_eq!(per_signer_long, per_signer);
+    // Two DLEQ ladders (2 x 255 rows), 21 Poseidon permutations on the round gates and the
+    // slot's row of the signer table.
     assert_eq!(
         two_signers.custom_rows - base.custom_rows,
-        510 + 21 * tms_gadgets::hash::poseidon_gate::PERMUTATION_ROWS
+        510 + 21 * tms_gadgets::hash::poseidon_gate::PERMUTATION_ROWS + 1
+    );
+    // An index slot: two permutations and its row of the table.
+    assert_eq!(
+        two_indices.custom_rows - base.custom_rows,
+        2 * tms_gadgets::hash::poseidon_gate::PERMUTATION_ROWS + 1
     );
 }
 
 /// SHA3-256 of the raw verifying key of `real_round_trip`'s shape (1 signer slot, 3 index slots,
 /// depth 3, k = 10), and its proof size.
-const PINNED_VK: &str = "309863e103b13099855cb9e17f9d7d3611a487a0ef93eae05715edc24b7ef9c6";
-const PINNED_PROOF_BYTES: usize = 3776;
+const PINNED_VK: &str = "be9665c53b637ea04c68d0246f1bbcbb8919d3ec70760c012ef6f1dc504080b5";
+const PINNED_PROOF_BYTES: usize = 4096;
 
 /// Keygen, a real SHPLONK proof and its verification at the smallest k (about a minute in the
 /// default optimised test profile on two cores).

@@ -3,15 +3,20 @@
 //! ```text
 //! TMS_MITHRIL_SIZES=256/32 cargo test --release -p mithril-snark --test large -- --ignored --nocapture measure_quorums
 //! cargo test --release -p mithril-snark --test large -- --ignored --nocapture mainnet
+//! cargo test -p mithril-snark --test large -- --ignored --nocapture mainnet_layout
 //! ```
 //! `TMS_MITHRIL_BASE_COLUMNS` (default 16) caps the halo2-base advice columns (a lower k with more
 //! columns). Each prints the `record:` line of [`mithril_snark::MeasuredRoundTrip::record`]
 //! (`parties/quorum` pairs; m = 10,000, phi_f = 0.2, tree depth 13, uniform stakes).
 //! `mainnet` uses `Parameters::MAINNET` (k = 1944, m = 16948, phi_f = 0.2) with 3,000 parties
 //! of skewed (Zipf-like) stake at depth 13: measured here at k = 18, 52 signer slots, about
-//! 2 minutes of keygen and 2.5 of proving, 2.8 GiB peak (see the README).
+//! 2 minutes of keygen and 2.5 of proving, 2.8 GiB peak (see the README), before the signer
+//! table, with which `mainnet_layout` lays the same shape out at k = 17.
 
-use mithril_snark::{example_certificate, measure_round_trip, setup, Parameters, PhiF};
+use mithril_snark::{
+    example_certificate, layout_stats, measure_round_trip, min_k, setup, MithrilShape, Parameters,
+    PhiF,
+};
 use tms_gadgets::testing::sizes_from_env;
 
 /// halo2-base advice columns beside the custom 16 (override: `TMS_MITHRIL_BASE_COLUMNS`).
@@ -51,4 +56,23 @@ fn mainnet() {
     let kzg = setup(witness.shape.k);
     let m = measure_round_trip(&kzg, &witness).unwrap();
     println!("{}", m.record("mithril mainnet"));
+}
+
+/// The mainnet shape's layout without keygen or proving (seconds): 52 signer slots (what the
+/// `mainnet` certificate needs), 1,944 index slots, depth 13, the smallest k for
+/// [`base_columns`].
+#[test]
+#[ignore = "lays out the mainnet shape: about a minute"]
+fn mainnet_layout() {
+    let probe = MithrilShape {
+        signer_slots: 52,
+        index_slots: Parameters::MAINNET.k() as usize,
+        depth: DEPTH,
+        k: 20,
+    };
+    let shape = MithrilShape {
+        k: min_k(&probe, base_columns()).unwrap(),
+        ..probe
+    };
+    println!("mainnet layout: {}", layout_stats(&shape).unwrap());
 }
