@@ -1,7 +1,7 @@
 //! On-chain verification of `tms` certificates.
 //!
 //! A certificate proof made with the EVM transcript
-//! ([`tms_gadgets::proving::Transcript::Evm`](https://docs.rs/tms-gadgets)) is checked by a
+//! ([`tms_gadgets::proving::Transcript::Evm`]) is checked by a
 //! Solidity verifier that snark-verifier generates from the KZG parameters and the verifying key;
 //! an example contract, [`certificate::SOURCE`] (`contracts/CertificateVerifier.sol`), holds the
 //! trusted committee digest and threshold and builds the public inputs from the message bytes.

@@ -119,9 +119,3 @@ impl Machine {
         })
     }
 }
-
-impl Default for Machine {
-    fn default() -> Self {
-        Self::new(true)
-    }
-}

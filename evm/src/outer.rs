@@ -9,8 +9,6 @@
 //! accumulator into its pairing check, so an accepting outer proof means the inner proof verifies
 //! for the exposed inner public inputs under the inner verifying key (fixed in the outer key:
 //! `VerifierUniversality::None`).
-//!
-//! [`Transcript::Poseidon`]: https://docs.rs/tms-gadgets
 
 use halo2_base::{
     gates::circuit::{builder::BaseCircuitBuilder, CircuitBuilderStage},
@@ -25,6 +23,8 @@ use snark_verifier_sdk::{
     snark_verifier::system::halo2::{compile, Config},
     CircuitExt, Snark, LIMBS, SHPLONK,
 };
+
+use tms_gadgets::proving::{prove_shplonk, Transcript};
 
 use crate::EvmError;
 
@@ -127,22 +127,7 @@ pub fn outer_prove(
     let circuit = aggregation(CircuitBuilderStage::Prover, keys.config, params, snark)?
         .use_break_points(keys.break_points.clone());
     let instances = circuit.instances().remove(0);
-    let proof = tms_gadgets_prove(params, &keys.pk, circuit, &instances)?;
+    let proof = prove_shplonk(params, &keys.pk, circuit, &instances, Transcript::Evm)
+        .ok_or_else(|| EvmError::Generation("the outer prover failed".into()))?;
     Ok((instances, proof))
-}
-
-fn tms_gadgets_prove(
-    params: &ParamsKZG<Bn256>,
-    pk: &ProvingKey<G1Affine>,
-    circuit: AggregationCircuit,
-    instances: &[Fr],
-) -> Result<Vec<u8>, EvmError> {
-    tms_gadgets::proving::prove_shplonk(
-        params,
-        pk,
-        circuit,
-        instances,
-        tms_gadgets::proving::Transcript::Evm,
-    )
-    .ok_or_else(|| EvmError::Generation("the outer prover failed".into()))
 }

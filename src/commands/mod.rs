@@ -135,7 +135,9 @@ pub fn export_verifier(
     };
     check_params_k(params_path, params.k(), k)?;
     let bar = crate::io::spinner("generating and compiling the verifier");
-    let contracts = Contracts::build(&params, &vk, num_instances).map_err(|e| on_vk(&e))?;
+    // Not the key file's fault when solc-js is missing: the error names what to install.
+    let contracts =
+        Contracts::build(&params, &vk, num_instances).map_err(|e| CliError(e.to_string()))?;
     bar.finish_and_clear();
     std::fs::create_dir_all(out).map_err(|e| at(out, e))?;
     let files: [(&str, &[u8]); 4] = [
@@ -153,7 +155,7 @@ pub fn export_verifier(
     let mut machine = Machine::new(false);
     let deployed = machine
         .deploy(contracts.verifier.creation.clone())
-        .map_err(|e| on_vk(&e))?;
+        .map_err(|e| CliError(e.to_string()))?;
     let size = contracts.verifier.runtime.len();
     println!(
         "Halo2Verifier ({}, {num_instances} public inputs): {size} bytes deployed ({}), \

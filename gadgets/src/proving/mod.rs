@@ -4,8 +4,9 @@
 //! Three Fiat-Shamir transcripts ([`Transcript`]): Blake2b (halo2's default, the proofs `tms`
 //! writes unless asked otherwise), Keccak-256 in snark-verifier's EVM layout (the one its
 //! generated Solidity verifiers replay) and snark-verifier's Poseidon (the one its aggregation
-//! circuit replays). The statement and the proof size are the same; only the
-//! challenge derivation differs, so a proof verifies under exactly one of them.
+//! circuit replays). The statement is the same; the challenge derivation differs, so a proof
+//! verifies under exactly one of them (and an EVM proof is longer: its points are written
+//! uncompressed).
 //!
 //! | module | what |
 //! |---|---|
@@ -81,7 +82,7 @@ type PoseidonTranscript<S> = snark_verifier::system::halo2::transcript::halo2::P
 >;
 
 impl Transcript {
-    /// The name used on the command line and in files: `blake2b` or `evm`.
+    /// The name used on the command line and in files: `blake2b`, `evm` or `poseidon`.
     pub fn name(self) -> &'static str {
         match self {
             Self::Blake2b => "blake2b",
