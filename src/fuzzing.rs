@@ -85,6 +85,9 @@ pub fn key_files(data: &[u8]) {
     let _ = bls_atms::AtmsKeys::from_pk_bytes(data);
     let _ = mithril_snark::read_vk(data);
     let _ = mithril_snark::MithrilKeys::from_pk_bytes(data);
+    // Aggregation keys and proof files (`tms aggregate`, `tms chain`).
+    let _ = tms_aggregation::read_vk_file(data);
+    let _ = tms_aggregation::split_proof_file(data);
 }
 
 #[cfg(test)]

@@ -26,7 +26,7 @@ use std::{path::PathBuf, process::ExitCode};
 use clap::{Args, Parser, Subcommand};
 
 use tms::{
-    commands::{self, bls, mithril, schnorr, ProofOutput, VerifyArgs},
+    commands::{self, aggregate, bls, chain, mithril, schnorr, ProofOutput, VerifyArgs},
     io::{message_bytes, usage, Result},
     options::{HashMode, HashName, Mode, Preset, Scheme, TranscriptName},
 };
@@ -122,6 +122,10 @@ enum Command {
         /// Mithril: the registration the signature (and its lotteries) are for.
         #[arg(long)]
         registration: Option<PathBuf>,
+        /// Mithril chains: the registration that signs the next epoch; the signature is on the
+        /// link message binding its digest and the message (`tms chain`).
+        #[arg(long)]
+        next_registration: Option<PathBuf>,
         #[command(flatten)]
         message: MessageArgs,
         /// Signature file to write.
@@ -136,6 +140,10 @@ enum Command {
         /// The committee (Mithril: registration) file.
         #[arg(long)]
         committee: PathBuf,
+        /// Mithril chains: the registration that signs the next epoch (as the signatures were
+        /// made with).
+        #[arg(long)]
+        next_registration: Option<PathBuf>,
         #[command(flatten)]
         message: MessageArgs,
         /// Certificate file to write.
@@ -320,12 +328,246 @@ enum Command {
         #[arg(required = true)]
         inputs: Vec<String>,
     },
+    /// N certificate proofs of one scheme in one proof: `prove`, `verify`.
+    Aggregate {
+        #[command(subcommand)]
+        action: AggregateCommand,
+    },
+    /// Mithril certificate chains in one proof (light clients): `prove`, `verify`.
+    Chain {
+        #[command(subcommand)]
+        action: ChainCommand,
+    },
     /// The main job on an embedded default: keys, signatures, certificate, proof, verification.
     Demo {
         /// The scheme (default: the fast Schnorr ATMS demo).
         #[arg(long, value_enum, default_value_t)]
         scheme: Scheme,
     },
+}
+
+/// A registration the verifier holds: its file or its digest.
+#[derive(Args, Debug)]
+struct GenesisArgs {
+    /// The genesis registration file (the registration the verifier trusts).
+    #[arg(
+        long,
+        conflicts_with = "genesis_digest",
+        required_unless_present = "genesis_digest"
+    )]
+    genesis: Option<PathBuf>,
+    /// Or only its digest (0x-hex), as a contract holds it.
+    #[arg(long)]
+    genesis_digest: Option<String>,
+}
+
+/// The registration a chain is claimed to hand over to: its file or its digest.
+#[derive(Args, Debug)]
+struct LastArgs {
+    /// The registration file the chain is claimed to hand over to.
+    #[arg(
+        long,
+        conflicts_with = "last_digest",
+        required_unless_present = "last_digest"
+    )]
+    last_registration: Option<PathBuf>,
+    /// Or only its digest (0x-hex).
+    #[arg(long)]
+    last_digest: Option<String>,
+}
+
+#[derive(Subcommand, Debug)]
+enum AggregateCommand {
+    /// Aggregate certificate proofs made with `tms prove --transcript poseidon` (one key).
+    Prove {
+        /// The scheme.
+        #[arg(long, value_enum, default_value_t)]
+        scheme: Scheme,
+        /// KZG parameters of the certificates' circuit.
+        #[arg(long)]
+        params: PathBuf,
+        /// The certificates' verifying key.
+        #[arg(long)]
+        vk: PathBuf,
+        /// Certificate proofs (Poseidon transcript), in order.
+        #[arg(long, num_args = 1.., required = true)]
+        proofs: Vec<PathBuf>,
+        /// Their statements (`public.json` of `tms prove`), in the same order.
+        #[arg(long, num_args = 1.., required = true)]
+        publics: Vec<PathBuf>,
+        /// KZG parameters of the aggregation circuit, from the same setup (2^22 rows: about
+        /// 8 M cells per SNARK-Mithril proof, 6 M per Schnorr ATMS proof).
+        #[arg(long)]
+        aggregation_params: PathBuf,
+        /// Aggregation proof file to write (accumulator words, then the EVM-transcript proof).
+        #[arg(long)]
+        proof: PathBuf,
+        /// Aggregation verifying key file to write.
+        #[arg(long)]
+        out_vk: PathBuf,
+    },
+    /// Verify an aggregation proof against the verifier's own statements, in order.
+    Verify {
+        /// The scheme.
+        #[arg(long, value_enum, default_value_t)]
+        scheme: Scheme,
+        /// KZG parameters of the aggregation circuit.
+        #[arg(long)]
+        params: PathBuf,
+        /// Aggregation verifying key.
+        #[arg(long)]
+        vk: PathBuf,
+        /// Aggregation proof file.
+        #[arg(long)]
+        proof: PathBuf,
+        /// The trusted statements (commitment, message, threshold; `public.json` format).
+        #[arg(long, num_args = 1.., required = true)]
+        statements: Vec<PathBuf>,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum ChainCommand {
+    /// Prove E consecutive SNARK-Mithril chain certificates in one proof: each certificate is
+    /// proved, then aggregated in a tree (minutes per aggregation proof, several GiB).
+    Prove {
+        /// Registration files 0..=E: epoch e's signers, then the registration the last epoch
+        /// hands over to.
+        #[arg(long, num_args = 1.., required = true)]
+        registrations: Vec<PathBuf>,
+        /// Certificate files 0..E (`tms certify --scheme mithril --next-registration`).
+        #[arg(long, num_args = 1.., required = true)]
+        certificates: Vec<PathBuf>,
+        /// KZG parameters of the certificates' circuit.
+        #[arg(long)]
+        params: PathBuf,
+        /// SNARK-Mithril proving key (`tms keygen --scheme mithril`).
+        #[arg(long)]
+        pk: PathBuf,
+        /// KZG parameters of the aggregation tree, from the same setup (2^22 rows for
+        /// preprod-size certificates two at a time).
+        #[arg(long)]
+        chain_params: PathBuf,
+        /// The tree: certificates per leaf, proofs per node, node levels (their product of
+        /// powers is E).
+        #[arg(long, default_value = "2,2,2")]
+        tree: String,
+        /// Chain proof file to write (accumulator words, then the EVM-transcript proof).
+        #[arg(long)]
+        proof: PathBuf,
+        /// Root verifying key file to write.
+        #[arg(long)]
+        vk: PathBuf,
+    },
+    /// Verify a chain proof against the statement the verifier holds.
+    Verify {
+        #[command(flatten)]
+        genesis: GenesisArgs,
+        #[command(flatten)]
+        last: LastArgs,
+        /// The last epoch's application message.
+        #[command(flatten)]
+        message: MessageArgs,
+        /// The number of epochs claimed.
+        #[arg(long)]
+        epochs: usize,
+        /// KZG parameters of the aggregation tree.
+        #[arg(long)]
+        params: PathBuf,
+        /// Root verifying key (`tms chain prove --vk`).
+        #[arg(long)]
+        vk: PathBuf,
+        /// Chain proof file.
+        #[arg(long)]
+        proof: PathBuf,
+    },
+}
+
+/// A registration given by file or by digest (clap makes one of them present).
+fn registration_arg<'a>(
+    file: &'a Option<PathBuf>,
+    digest: &'a Option<String>,
+) -> Result<chain::RegistrationArg<'a>> {
+    match (file, digest) {
+        (Some(path), _) => Ok(chain::RegistrationArg::File(path.as_path())),
+        (None, Some(hex)) => Ok(chain::RegistrationArg::Digest(hex.as_str())),
+        (None, None) => Err(usage("a registration file or digest is needed")),
+    }
+}
+
+fn run_aggregate(action: AggregateCommand) -> Result<()> {
+    match action {
+        AggregateCommand::Prove {
+            scheme,
+            params,
+            vk,
+            proofs,
+            publics,
+            aggregation_params,
+            proof,
+            out_vk,
+        } => aggregate::prove(
+            scheme,
+            &params,
+            &vk,
+            &proofs,
+            &publics,
+            &aggregation_params,
+            &proof,
+            &out_vk,
+        ),
+        AggregateCommand::Verify {
+            scheme,
+            params,
+            vk,
+            proof,
+            statements,
+        } => aggregate::verify(scheme, &params, &vk, &proof, &statements),
+    }
+}
+
+fn run_chain(action: ChainCommand) -> Result<()> {
+    match action {
+        ChainCommand::Prove {
+            registrations,
+            certificates,
+            params,
+            pk,
+            chain_params,
+            tree,
+            proof,
+            vk,
+        } => chain::prove(&chain::ChainProveArgs {
+            registrations: &registrations,
+            certificates: &certificates,
+            params: &params,
+            pk: &pk,
+            chain_params: &chain_params,
+            tree: &tree,
+            proof: &proof,
+            vk: &vk,
+        }),
+        ChainCommand::Verify {
+            genesis,
+            last,
+            message,
+            epochs,
+            params,
+            vk,
+            proof,
+        } => {
+            let application = message.bytes()?;
+            chain::verify(&chain::ChainVerifyArgs {
+                genesis: registration_arg(&genesis.genesis, &genesis.genesis_digest)?,
+                last_registration: registration_arg(&last.last_registration, &last.last_digest)?,
+                application: &application,
+                epochs,
+                params: &params,
+                vk: &vk,
+                proof: &proof,
+            })
+        }
+    }
 }
 
 fn run(command: Command) -> Result<()> {
@@ -361,14 +603,21 @@ fn run(command: Command) -> Result<()> {
             scheme,
             key,
             registration,
+            next_registration,
             message,
             out,
         } => {
             let bytes = message.bytes()?;
+            if next_registration.is_some() && scheme != Scheme::Mithril {
+                return Err(usage(
+                    "--next-registration applies to --scheme mithril only",
+                ));
+            }
+            let next = next_registration.as_deref();
             match (scheme, registration) {
                 (Scheme::SchnorrAtms, None) => schnorr::sign(&key, &bytes, &out),
                 (Scheme::BlsAtms, None) => bls::sign(&key, &bytes, &out),
-                (Scheme::Mithril, Some(reg)) => mithril::sign(&reg, &key, &bytes, &out),
+                (Scheme::Mithril, Some(reg)) => mithril::sign(&reg, &key, &bytes, next, &out),
                 (Scheme::Mithril, None) => Err(usage("--scheme mithril needs --registration")),
                 (_, Some(_)) => Err(usage("--registration applies to --scheme mithril only")),
             }
@@ -376,15 +625,22 @@ fn run(command: Command) -> Result<()> {
         Command::Certify {
             scheme,
             committee,
+            next_registration,
             message,
             out,
             signatures,
         } => {
             let bytes = message.bytes()?;
+            if next_registration.is_some() && scheme != Scheme::Mithril {
+                return Err(usage(
+                    "--next-registration applies to --scheme mithril only",
+                ));
+            }
+            let next = next_registration.as_deref();
             match scheme {
                 Scheme::SchnorrAtms => schnorr::certify(&committee, &bytes, &out, &signatures),
                 Scheme::BlsAtms => bls::certify(&committee, &bytes, &out, &signatures),
-                Scheme::Mithril => mithril::certify(&committee, &bytes, &out, &signatures),
+                Scheme::Mithril => mithril::certify(&committee, &bytes, next, &out, &signatures),
             }
         }
         Command::Setup {
@@ -495,6 +751,8 @@ fn run(command: Command) -> Result<()> {
             out,
         } => commands::export_verifier(scheme, &vk, &params, &out),
         Command::Hash { hash, mode, inputs } => commands::hash(hash, mode, &inputs),
+        Command::Aggregate { action } => run_aggregate(action),
+        Command::Chain { action } => run_chain(action),
         Command::Demo { scheme } => match scheme {
             Scheme::SchnorrAtms => schnorr::demo(),
             Scheme::BlsAtms => bls::demo(),

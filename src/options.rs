@@ -71,6 +71,8 @@ pub enum TranscriptName {
     Blake2b,
     /// Keccak-256 in snark-verifier's layout: what the generated Solidity verifier checks.
     Evm,
+    /// Poseidon in snark-verifier's layout: what `tms aggregate` takes.
+    Poseidon,
 }
 
 impl TranscriptName {
@@ -79,6 +81,7 @@ impl TranscriptName {
         match self {
             Self::Blake2b => tms_gadgets::proving::Transcript::Blake2b,
             Self::Evm => tms_gadgets::proving::Transcript::Evm,
+            Self::Poseidon => tms_gadgets::proving::Transcript::Poseidon,
         }
     }
 }

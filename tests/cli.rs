@@ -329,6 +329,43 @@ fn evm_transcript_and_export_verifier() {
     let bytecode = std::fs::read_to_string(d.join("contracts/Halo2Verifier.bin")).unwrap();
     let bytecode = bytecode.trim().strip_prefix("0x").unwrap();
     assert!(bytecode.bytes().all(|c| c.is_ascii_hexdigit()) && bytecode.len() > 1000);
+    // `tms aggregate` takes Poseidon-transcript proofs only, one statement per proof, and its
+    // verifier only aggregation keys; each is refused before any aggregation is laid out.
+    let aggregate = "aggregate prove --params params.srs --vk atms.vk --aggregation-params \
+                     params.srs --proof agg.proof --out-vk agg.vk";
+    fails_s(
+        &d,
+        &format!("{aggregate} --proofs proof.bin --publics public.json"),
+        "proof.bin: does not verify for public.json in the Poseidon transcript",
+        Some("agg.proof"),
+    );
+    fails_s(
+        &d,
+        &format!("{aggregate} --proofs proof.bin proof.bin --publics public.json"),
+        "one --publics statement per proof",
+        Some("agg.proof"),
+    );
+    ok_s(
+        &d,
+        "prove --committee committee.json --certificate cert.json --threshold 3 --params \
+         params.srs --pk atms.pk --proof poseidon.bin --public public.json --transcript poseidon",
+    );
+    let out = ok_s(
+        &d,
+        &format!(
+            "{} --transcript poseidon",
+            verify.replace("proof.bin", "poseidon.bin")
+        ),
+    );
+    assert!(out.starts_with("verified (schnorr-atms)"), "{out}");
+    fails_s(
+        &d,
+        "aggregate verify --params params.srs --vk atms.vk --proof poseidon.bin --statements \
+         public.json",
+        "atms.vk: malformed aggregation key file",
+        None,
+    );
+
     // Parameters of another size than the key's are refused before any generation.
     ok_s(&d, "setup --k 12 --insecure-test --out small.srs");
     fails_s(
@@ -874,6 +911,240 @@ fn random_parameters_and_huge_committees_are_refused_in_one_line() {
         &d,
         "verify --params p.srs --vk wide.vk --proof proof.bin --committee committee.json --message 0x01 --threshold 1",
         "wide.vk: malformed key file: column configuration out of bounds",
+        None,
+    );
+}
+
+/// Insecure test parameters for 2^22 rows at `dir/out`: from the cached ones when a test made
+/// them already (the same seed; making 2^22 powers takes several minutes).
+fn setup_k22(dir: &Path, out: &str) {
+    let cached = tms_gadgets::proving::params::params_dir().join("kzg_bn254_22.insecure-test.srs");
+    if cached.exists() {
+        let cached = cached.to_str().unwrap();
+        ok(
+            dir,
+            &["setup", "--k", "22", "--halo2", cached, "--out", out],
+        );
+    } else {
+        ok(
+            dir,
+            &["setup", "--k", "22", "--insecure-test", "--out", out],
+        );
+    }
+}
+
+/// A Mithril chain of `epochs` in `dir`: registrations `r0.json ..= r{epochs}.json` (six
+/// parties each, seeds 10 + e, preprod), and certificates `c{e}.json` of epoch `e` signed by
+/// `r{e}` on application message `0x0e` handing over to `r{e+1}`.
+fn mithril_chain(dir: &Path, epochs: usize) {
+    for e in 0..=epochs {
+        ok_s(
+            dir,
+            &format!(
+                "committee --scheme mithril --size 6 --seed {} --out stakes{e}.json --keys-dir keys{e}",
+                10 + e
+            ),
+        );
+        ok_s(
+            dir,
+            &format!("register --stakes stakes{e}.json --preset preprod --out r{e}.json"),
+        );
+    }
+    for e in 0..epochs {
+        let next = e + 1;
+        let mut sigs = vec![];
+        for i in 0..6 {
+            let out = ok_s(
+                dir,
+                &format!("sign --scheme mithril --registration r{e}.json --next-registration r{next}.json --key keys{e}/member-{i}.json --message 0x{e:02x} --out s{e}-{i}.json"),
+            );
+            if out.contains("signature written") {
+                sigs.push(format!("s{e}-{i}.json"));
+            }
+        }
+        ok_s(
+            dir,
+            &format!("certify --scheme mithril --committee r{e}.json --next-registration r{next}.json --message 0x{e:02x} --out c{e}.json {}", sigs.join(" ")),
+        );
+    }
+}
+
+#[test]
+fn mithril_chain_links_are_checked_before_proving() {
+    let d = workdir("cli-chain-links");
+    mithril_chain(&d, 2);
+    let prove = |certs: &str, regs: &str, tree: &str| {
+        format!("chain prove --registrations {regs} --certificates {certs} --params none.srs --pk none.pk --chain-params none.srs --tree {tree} --proof chain.proof --vk chain.vk")
+    };
+    // Reordered certificates, a registration skipped, a tree for another length.
+    fails_s(
+        &d,
+        &prove("c1.json c0.json", "r0.json r1.json r2.json", "2,1,0"),
+        "c1.json",
+        Some("chain.proof"),
+    );
+    fails_s(
+        &d,
+        &prove("c0.json c1.json", "r0.json r2.json r2.json", "2,1,0"),
+        "c0.json: epoch 0's certificate does not hand over to r2.json",
+        Some("chain.proof"),
+    );
+    fails_s(
+        &d,
+        &prove("c0.json c1.json", "r0.json r1.json r2.json", "1,1,0"),
+        "--tree 1,1,0 proves 1 epochs; 2 certificates given",
+        Some("chain.proof"),
+    );
+    fails_s(
+        &d,
+        &prove("c0.json", "r0.json r1.json r2.json", "1,1,0"),
+        "1 certificates need 2 registrations",
+        None,
+    );
+    // The chain is sound, so the next missing thing is the parameters file.
+    fails_s(
+        &d,
+        &prove("c0.json c1.json", "r0.json r1.json r2.json", "2,1,0"),
+        "none.srs",
+        Some("chain.proof"),
+    );
+    // A signature for another hand-over cannot enter a certificate; a chain certificate is not
+    // a plain one.
+    let sig = std::fs::read_dir(&d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .find(|n| n.starts_with("s0-"))
+        .unwrap();
+    fails_s(
+        &d,
+        &format!("certify --scheme mithril --committee r0.json --next-registration r2.json --message 0x00 --out x.json {sig}"),
+        "signed for another next registration",
+        Some("x.json"),
+    );
+    fails_s(
+        &d,
+        &format!("certify --scheme mithril --committee r0.json --message 0x00 --out x.json {sig}"),
+        "signed for another next registration",
+        Some("x.json"),
+    );
+    fails_s(
+        &d,
+        "sign --scheme schnorr-atms --key keys0/member-0.json --next-registration r1.json --message 0x00 --out x.json",
+        "--next-registration applies to --scheme mithril only",
+        Some("x.json"),
+    );
+    ok_s(&d, "setup --k 15 --insecure-test --out params.srs");
+    ok_s(
+        &d,
+        "keygen --scheme mithril --committee r0.json --params params.srs --pk m.pk --vk m.vk",
+    );
+    fails_s(
+        &d,
+        "prove --scheme mithril --committee r0.json --certificate c0.json --params params.srs --pk m.pk --proof p.bin --public p.json",
+        "prove chains with `tms chain prove`",
+        Some("p.bin"),
+    );
+    // The verifier refuses a key file that is not an aggregation key and a short proof file.
+    std::fs::write(d.join("short.proof"), [0u8; 100]).unwrap();
+    let verify = "chain verify --genesis r0.json --last-registration r2.json --message 0x01 --epochs 2 --params params.srs";
+    fails_s(
+        &d,
+        &format!("{verify} --vk m.vk --proof short.proof"),
+        "m.vk: malformed aggregation key file",
+        None,
+    );
+}
+
+/// An 8-epoch SNARK-Mithril chain proved and verified by the CLI, and the one-change refusals:
+/// `cargo test --release --test cli -- --ignored --nocapture mithril_chain_of_eight`. Eight
+/// certificate proofs and seven aggregation proofs at k = 22: about an hour on 2 cores.
+#[test]
+#[ignore = "a tree of aggregation proofs: about an hour; see the README"]
+fn mithril_chain_of_eight_epochs_proves_and_verifies() {
+    let d = workdir("cli-chain-8");
+    mithril_chain(&d, 8);
+    setup_k22(&d, "chain.srs");
+    ok_s(&d, "setup --k 15 --halo2 chain.srs --out params.srs");
+    ok_s(
+        &d,
+        "keygen --scheme mithril --committee r0.json --params params.srs --pk m.pk --vk m.vk",
+    );
+    let regs: Vec<String> = (0..=8).map(|e| format!("r{e}.json")).collect();
+    let certs: Vec<String> = (0..8).map(|e| format!("c{e}.json")).collect();
+    let out = ok_s(
+        &d,
+        &format!(
+            "chain prove --registrations {} --certificates {} --params params.srs --pk m.pk --chain-params chain.srs --tree 2,2,2 --proof chain.proof --vk chain.vk",
+            regs.join(" "),
+            certs.join(" ")
+        ),
+    );
+    println!("{out}");
+    let verify = "chain verify --genesis r0.json --last-registration r8.json --message 0x07 --epochs 8 --params chain.srs --vk chain.vk --proof chain.proof";
+    let out = ok_s(&d, verify);
+    assert!(
+        out.starts_with("verified: 8 SNARK-Mithril certificates"),
+        "{out}"
+    );
+    for (from, to, why) in [
+        ("--genesis r0.json", "--genesis r1.json", "does not verify"),
+        (
+            "--last-registration r8.json",
+            "--last-registration r7.json",
+            "does not verify",
+        ),
+        ("--message 0x07", "--message 0x06", "does not verify"),
+        ("--epochs 8", "--epochs 7", "closes chains of 8 epochs"),
+    ] {
+        fails_s(&d, &verify.replace(from, to), why, None);
+    }
+}
+
+/// Two Schnorr ATMS certificates (two committees) aggregated and verified by the CLI against
+/// the verifier's statements, and refused in the other order:
+/// `cargo test --release --test cli -- --ignored --nocapture aggregate_two`. One aggregation
+/// proof at k = 22: about ten minutes on 2 cores.
+#[test]
+#[ignore = "an aggregation proof at k = 22: minutes; see the README"]
+fn aggregate_two_schnorr_certificates_proves_and_verifies() {
+    let d = workdir("cli-aggregate");
+    setup_k22(&d, "agg.srs");
+    ok_s(&d, "setup --k 13 --halo2 agg.srs --out params.srs");
+    for (seed, name) in [(21, "a"), (22, "b")] {
+        std::fs::create_dir_all(d.join(name)).unwrap();
+        schnorr_certificate(&d.join(name), seed, &[0, 1, 3]);
+        if name == "a" {
+            ok_s(
+                &d,
+                "keygen --committee a/committee.json --params params.srs --pk atms.pk --vk atms.vk",
+            );
+        }
+        ok_s(
+            &d,
+            &format!("prove --committee {name}/committee.json --certificate {name}/cert.json --threshold 3 --params params.srs --pk atms.pk --proof {name}.bin --public {name}.json --transcript poseidon"),
+        );
+    }
+    let out = ok_s(
+        &d,
+        "aggregate prove --params params.srs --vk atms.vk --proofs a.bin b.bin --publics a.json b.json --aggregation-params agg.srs --proof agg.proof --out-vk agg.vk",
+    );
+    println!("{out}");
+    let verify = "aggregate verify --params agg.srs --vk agg.vk --proof agg.proof --statements";
+    let out = ok_s(&d, &format!("{verify} a.json b.json"));
+    assert!(
+        out.starts_with("verified: 2 schnorr-atms certificates in one proof"),
+        "{out}"
+    );
+    fails_s(
+        &d,
+        &format!("{verify} b.json a.json"),
+        "does not verify",
+        None,
+    );
+    fails_s(
+        &d,
+        &format!("{verify} a.json"),
+        "statements of schnorr-atms were given",
         None,
     );
 }

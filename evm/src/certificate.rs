@@ -37,7 +37,7 @@ pub struct TrustedStatement {
     /// The threshold the proof must be for, if the statement has one (ATMS; `None` for Mithril).
     pub threshold: Option<u64>,
     /// Public inputs before the statement, carried at the front of the proof: the accumulator
-    /// limbs of an outer proof ([`crate::outer`]), 0 for a certificate proof.
+    /// limbs of an outer (aggregation) proof (`tms-aggregation`), 0 for a certificate proof.
     pub accumulator_words: usize,
 }
 

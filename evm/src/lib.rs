@@ -12,7 +12,9 @@
 //! | [`solc`] | the Solidity compiler: solc-js from npm (`npm ci --prefix evm/solc`), run by Node |
 //! | [`machine`] | an in-memory EVM (revm): deploy, call, gas used |
 //! | [`certificate`] | `CertificateVerifier.sol`: its source, constructor and `verifyCertificate` calls |
-//! | [`outer`] | a thin outer proof: snark-verifier-sdk's aggregation circuit over one certificate proof |
+//!
+//! Outer (aggregation) proofs come from `tms-aggregation`; their verifiers are built here with
+//! [`certificate::Contracts::build_with_accumulator`].
 //!
 //! The EIP-170 limit on deployed code is [`EIP170_LIMIT`] bytes; [`machine::Machine`] enforces
 //! it as mainnet does unless asked not to (to measure a verifier that is too large).
@@ -20,7 +22,6 @@
 
 pub mod certificate;
 pub mod machine;
-pub mod outer;
 pub mod solc;
 pub mod verifier;
 

@@ -278,7 +278,9 @@ fn bls_atms_certificate_on_chain_gas() {
 #[test]
 #[ignore = "an aggregation proof: minutes and several GiB"]
 fn schnorr_atms_outer_proof_on_chain() {
-    use tms_evm::outer::{inner_snark, outer_keygen, outer_prove, ACCUMULATOR_LIMBS};
+    use tms_aggregation::{
+        aggregation_keygen, aggregation_prove, certificate_snark, ExposeAll, ACCUMULATOR_LIMBS,
+    };
     use tms_gadgets::proving::stats::{peak_rss_mib, process_cpu_seconds};
     const THRESHOLD: u64 = 4;
     let message = b"tms evm test: outer proof of epoch 7".to_vec();
@@ -296,7 +298,7 @@ fn schnorr_atms_outer_proof_on_chain() {
         &inner_public,
         Transcript::Poseidon
     ));
-    let snark = inner_snark(&inner_params, keys.vk(), &inner_public, inner_proof);
+    let snark = certificate_snark(&inner_params, keys.vk(), &inner_public, inner_proof).unwrap();
 
     let k: u32 = std::env::var("TMS_OUTER_K")
         .ok()
@@ -304,10 +306,11 @@ fn schnorr_atms_outer_proof_on_chain() {
         .unwrap_or(21);
     let params = kzg_params(k);
     let cpu = process_cpu_seconds();
-    let outer = outer_keygen(&params, k, snark.clone()).unwrap();
+    let outer = aggregation_keygen(&params, k, vec![snark.clone()], &ExposeAll).unwrap();
     let keygen_cpu = process_cpu_seconds() - cpu;
     let cpu = process_cpu_seconds();
-    let (public_inputs, proof) = outer_prove(&params, &outer, snark).unwrap();
+    let (public_inputs, proof) =
+        aggregation_prove(&params, &outer, vec![snark], &ExposeAll, Transcript::Evm).unwrap();
     let prove_cpu = process_cpu_seconds() - cpu;
     assert_eq!(&public_inputs[ACCUMULATOR_LIMBS..], &inner_public[..]);
     println!(

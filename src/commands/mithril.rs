@@ -9,13 +9,13 @@ use std::{
 
 use halo2_base::halo2_proofs::poly::commitment::Params;
 use mithril_snark::{
-    aggregate, keygen as m_keygen, prove as m_prove, prove_with_transcript, read_vk,
-    registration::Party, signature::UniqueSignature, stm::SignerSlot, verify as native_verify,
-    Certificate, MithrilError, MithrilInstance, MithrilKeys, MithrilShape, MithrilWitness,
-    Parameters, PhiF, Registration, Signer, SingleSignature,
+    aggregate, chain::link_message, keygen as m_keygen, prove as m_prove, prove_with_transcript,
+    read_vk, registration::Party, signature::UniqueSignature, stm::SignerSlot,
+    verify as native_verify, Certificate, MithrilError, MithrilInstance, MithrilKeys, MithrilShape,
+    MithrilWitness, Parameters, PhiF, Registration, Signer, SingleSignature,
 };
 use serde::{Deserialize, Serialize};
-use tms_gadgets::{message::message_to_field, signature::schnorr::VerifyingKey};
+use tms_gadgets::{message::message_to_field, signature::schnorr::VerifyingKey, Fr};
 
 use super::{
     check_params_k, check_statement, describe_message, proof_rejected,
@@ -105,6 +105,9 @@ pub struct SignatureFile {
     pub signature: UniqueSignatureEntry,
     /// The won lottery indices, increasing.
     pub indices: Vec<u64>,
+    /// A chain certificate's: the digest of the registration the message hands over to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_registration: Option<String>,
 }
 
 /// A unique signature in a file.
@@ -150,6 +153,9 @@ pub struct CertificateFile {
     pub indices: Vec<IndexEntry>,
     /// Signer slots, strictly increasing registration indices.
     pub signers: Vec<SignerEntry>,
+    /// A chain certificate's: the digest of the registration the message hands over to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_registration: Option<String>,
 }
 
 fn signature_entry(sig: &UniqueSignature) -> UniqueSignatureEntry {
@@ -310,12 +316,44 @@ pub fn register(stakes: &Path, params: Parameters, depth: Option<usize>, out: &P
     Ok(())
 }
 
-/// `tms sign --scheme mithril`: signs and plays the `m` lotteries.
-pub fn sign(registration_path: &Path, key: &Path, message: &[u8], out: &Path) -> Result<()> {
+/// The field element a certificate signs: `message_to_field(message)`, or in a chain (`next`:
+/// the digest of the registration that signs the next epoch) the link message
+/// `link_message(next, message_to_field(message))`.
+pub fn signed_field(message: &[u8], next: Option<Fr>) -> Result<Fr> {
+    let application = message_to_field(message);
+    match next {
+        None => Ok(application),
+        Some(next) => link_message(next, application).map_err(usage),
+    }
+}
+
+/// The digest of the next registration, from its file.
+pub fn next_digest(next_registration: Option<&Path>) -> Result<Option<Fr>> {
+    next_registration
+        .map(|path| Ok(load_registration(path)?.commitment().digest()))
+        .transpose()
+}
+
+fn parse_next(path: &Path, next: &Option<String>) -> Result<Option<Fr>> {
+    next.as_deref()
+        .map(|hex| fr_from_str(hex, "next_registration").map_err(|e| at(path, e)))
+        .transpose()
+}
+
+/// `tms sign --scheme mithril`: signs and plays the `m` lotteries (in a chain, on the link
+/// message to `next_registration`).
+pub fn sign(
+    registration_path: &Path,
+    key: &Path,
+    message: &[u8],
+    next_registration: Option<&Path>,
+    out: &Path,
+) -> Result<()> {
     let registration = load_registration(registration_path)?;
     let sk = load_member(SCHEME, key)?;
     let signer = Signer::new(sk, &registration).map_err(|e| at(key, e))?;
-    let m = message_to_field(message);
+    let next = next_digest(next_registration)?;
+    let m = signed_field(message, next)?;
     match signer.sign(m).map_err(|e| at(key, e))? {
         None => {
             println!(
@@ -331,6 +369,7 @@ pub fn sign(registration_path: &Path, key: &Path, message: &[u8], out: &Path) ->
                 message: bytes_to_hex(message),
                 signature: signature_entry(&sig.signature),
                 indices: sig.indices.clone(),
+                next_registration: next.as_ref().map(fr_to_hex),
             };
             write_json(out, &file)?;
             println!(
@@ -349,15 +388,23 @@ pub fn sign(registration_path: &Path, key: &Path, message: &[u8], out: &Path) ->
 pub fn certify(
     registration_path: &Path,
     message: &[u8],
+    next_registration: Option<&Path>,
     out: &Path,
     signatures: &[PathBuf],
 ) -> Result<()> {
     let registration = load_registration(registration_path)?;
-    let m = message_to_field(message);
+    let next = next_digest(next_registration)?;
+    let m = signed_field(message, next)?;
     let mut singles = Vec::with_capacity(signatures.len());
     for path in signatures {
         let file: SignatureFile = read_json(path, SCHEME)?;
         super::schnorr::check_signed_message(path, &file.message, message)?;
+        if parse_next(path, &file.next_registration)? != next {
+            return Err(at(
+                path,
+                "signed for another next registration than --next-registration (or for none)",
+            ));
+        }
         let signature = parse_signature(&file.signature).map_err(|e| at(path, e))?;
         let single = SingleSignature {
             party: file.party,
@@ -387,6 +434,7 @@ pub fn certify(
                 signature: signature_entry(&s.signature),
             })
             .collect(),
+        next_registration: next.as_ref().map(fr_to_hex),
     };
     write_json(out, &file)?;
     println!(
@@ -448,8 +496,9 @@ pub fn keygen(
 pub(crate) fn load_certificate(
     path: &Path,
     registration: &Registration,
-) -> Result<(Vec<u8>, Certificate)> {
+) -> Result<LoadedCertificate> {
     let file: CertificateFile = read_json(path, SCHEME)?;
+    let next_registration = parse_next(path, &file.next_registration)?;
     let message = bytes_from_hex(&file.message, "message").map_err(|e| at(path, e))?;
     let signers = file
         .signers
@@ -475,7 +524,21 @@ pub(crate) fn load_certificate(
             signer: s.signer,
         })
         .collect();
-    Ok((message, Certificate { indices, signers }))
+    Ok(LoadedCertificate {
+        message,
+        certificate: Certificate { indices, signers },
+        next_registration,
+    })
+}
+
+/// A certificate file, read against its registration.
+pub(crate) struct LoadedCertificate {
+    /// The message bytes (in a chain: the application message).
+    pub message: Vec<u8>,
+    /// The certificate.
+    pub certificate: Certificate,
+    /// A chain certificate's next registration digest.
+    pub next_registration: Option<Fr>,
 }
 
 /// `tms prove --scheme mithril`.
@@ -490,7 +553,18 @@ pub fn prove(
     let params = load_params(params_path)?;
     let keys = MithrilKeys::from_pk_bytes(&read_bytes(pk_path)?).map_err(|e| at(pk_path, e))?;
     check_params_k(params_path, params.k(), keys.shape.k)?;
-    let (message, cert) = load_certificate(certificate_path, &registration)?;
+    let LoadedCertificate {
+        message,
+        certificate: cert,
+        next_registration,
+    } = load_certificate(certificate_path, &registration)?;
+    if next_registration.is_some() {
+        return Err(at(
+            certificate_path,
+            "a chain certificate (it binds a next registration): prove chains with `tms chain \
+             prove`",
+        ));
+    }
     let instance = MithrilInstance {
         commitment: registration.commitment(),
         message: message_to_field(&message),

@@ -2,7 +2,9 @@
 //! hash tool, and the checks of `verify` that do not depend on the scheme). Each command returns
 //! a one-line error naming the file it concerns.
 
+pub mod aggregate;
 pub mod bls;
+pub mod chain;
 pub mod mithril;
 pub mod schnorr;
 

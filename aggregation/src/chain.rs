@@ -1,0 +1,299 @@
+//! Mithril certificate chains in one proof, for light clients.
+//!
+//! Epoch `e`'s certificate signs `link_message(next registration digest, application message)`
+//! ([`mithril_snark::chain`]); its proof's public inputs are `[registration digest, message]`.
+//! A chain is proved in a tree of aggregation circuits ([`ChainNode`]):
+//!
+//! - a **leaf** verifies `per_leaf` consecutive certificate proofs; for each it witnesses the
+//!   link (next digest, application message) and constrains the certificate's message to be
+//!   its Poseidon link hash, and each certificate's registration digest to be the previous
+//!   one's next digest;
+//! - a **node** verifies `per_node` consecutive leaf (or node) proofs and constrains each one's
+//!   first registration digest to be the previous one's last;
+//!
+//! and each exposes its segment `[first registration digest, last next digest, last application
+//! message, epochs]` ([`ChainStatement`]) after the accumulator. At the root, the segment is the
+//! chain's statement: a verifier that trusts the genesis registration learns which registration
+//! the chain hands over to, the last application message, and how many certificates it took.
+//! Each level's verifying key fixes the one below it, so the root key fixes the whole tree.
+
+use halo2_base::{
+    gates::{GateChip, GateInstructions},
+    halo2_proofs::{
+        halo2curves::bn256::{Bn256, G1Affine},
+        plonk::VerifyingKey,
+        poly::kzg::commitment::ParamsKZG,
+    },
+    AssignedValue, Context,
+};
+use mithril_snark::{chain::ChainStatement, params::Tag};
+use tms_gadgets::{
+    hash::{HashInstructions, PoseidonChip},
+    proving::Transcript,
+    Fr,
+};
+
+use crate::{
+    snark::{aggregation_keygen, aggregation_prove, aggregation_verify, node_snark, Statement},
+    AggregationError, AggregationKeys, Snark, ACCUMULATOR_LIMBS,
+};
+
+/// Public inputs of a chain segment after the accumulator.
+pub const SEGMENT_INPUTS: usize = 4;
+
+/// Public inputs of a certificate proof: registration digest, message.
+const CERTIFICATE_INPUTS: usize = 2;
+
+/// The link a certificate's message binds, witnessed by a leaf.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Link {
+    /// The digest of the registration that signs the next epoch.
+    pub next_registration: Fr,
+    /// This epoch's application message.
+    pub application: Fr,
+}
+
+/// What one aggregation circuit of the tree verifies.
+#[derive(Clone, Debug)]
+pub enum ChainNode {
+    /// Consecutive certificate proofs and their links (values matter only when proving).
+    Certificates(Vec<Link>),
+    /// Consecutive segment proofs (leaves or nodes), this many.
+    Segments(usize),
+}
+
+/// A segment's public inputs (after the accumulator).
+pub fn segment_inputs(segment: &ChainStatement) -> [Fr; SEGMENT_INPUTS] {
+    [
+        segment.genesis,
+        segment.last_registration,
+        segment.last_application,
+        Fr::from(segment.epochs as u64),
+    ]
+}
+
+fn expect_len(
+    inner: &[Vec<AssignedValue<Fr>>],
+    count: usize,
+    len: usize,
+    what: &str,
+) -> Result<(), AggregationError> {
+    if inner.len() != count {
+        return Err(AggregationError::Input(format!(
+            "{count} {what} proofs expected, {} given",
+            inner.len()
+        )));
+    }
+    match inner.iter().position(|i| i.len() != len) {
+        Some(index) => Err(AggregationError::Inner {
+            index,
+            reason: format!("a {what} proof has {len} public inputs"),
+        }),
+        None => Ok(()),
+    }
+}
+
+impl Statement for ChainNode {
+    fn constrain(
+        &self,
+        ctx: &mut Context<Fr>,
+        inner: &[Vec<AssignedValue<Fr>>],
+    ) -> Result<Vec<AssignedValue<Fr>>, AggregationError> {
+        let poseidon = PoseidonChip::new();
+        // (first registration digest, last next digest, last application, epochs) per child.
+        let segments: Vec<[AssignedValue<Fr>; SEGMENT_INPUTS]> = match self {
+            ChainNode::Certificates(links) => {
+                expect_len(inner, links.len(), CERTIFICATE_INPUTS, "certificate")?;
+                let tag = ctx.load_constant(Tag::ChainLink.value());
+                let one = ctx.load_constant(Fr::one());
+                inner
+                    .iter()
+                    .zip(links)
+                    .map(|(public, link)| {
+                        let (digest, message) = (public[0], public[1]);
+                        let next = ctx.load_witness(link.next_registration);
+                        let application = ctx.load_witness(link.application);
+                        let bound = poseidon.hash_leaf(ctx, &[tag, next, application]);
+                        ctx.constrain_equal(&bound, &message);
+                        [digest, next, application, one]
+                    })
+                    .collect()
+            }
+            ChainNode::Segments(count) => {
+                expect_len(inner, *count, ACCUMULATOR_LIMBS + SEGMENT_INPUTS, "segment")?;
+                inner
+                    .iter()
+                    .map(|public| std::array::from_fn(|i| public[ACCUMULATOR_LIMBS + i]))
+                    .collect()
+            }
+        };
+        for pair in segments.windows(2) {
+            // The next segment is signed by the registration the previous one hands over to.
+            ctx.constrain_equal(&pair[1][0], &pair[0][1]);
+        }
+        let (first, last) = (segments[0], segments[segments.len() - 1]);
+        let epochs = GateChip::<Fr>::default().sum(ctx, segments.iter().map(|s| s[3]));
+        Ok(vec![first[0], last[1], last[2], epochs])
+    }
+}
+
+/// The shape of a chain tree: leaves of `per_leaf` certificates, then `levels` levels of nodes
+/// of `per_node` children each; it proves `per_leaf * per_node^levels` epochs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ChainShape {
+    /// Certificates per leaf.
+    pub per_leaf: usize,
+    /// Children per node.
+    pub per_node: usize,
+    /// Node levels above the leaves (0: one leaf is the root).
+    pub levels: usize,
+    /// Rows of every aggregation circuit, `2^k`.
+    pub k: u32,
+}
+
+impl ChainShape {
+    /// Epochs a tree of this shape proves.
+    pub fn epochs(&self) -> usize {
+        self.per_leaf * self.per_node.pow(self.levels as u32)
+    }
+}
+
+/// The keys of a chain tree, leaf level first; the last is the root's.
+pub struct ChainKeys {
+    /// The shape they are for.
+    pub shape: ChainShape,
+    /// One aggregation key per level.
+    pub levels: Vec<AggregationKeys>,
+}
+
+/// A proved chain: the root's public inputs (accumulator, then the segment) and its proof.
+pub struct ChainProof {
+    /// Accumulator limbs, then [`segment_inputs`] of the chain's statement.
+    pub public_inputs: Vec<Fr>,
+    /// The root's proof, in the transcript it was asked for.
+    pub proof: Vec<u8>,
+}
+
+/// One certificate of a chain, ready to aggregate: its proof as a snark
+/// ([`crate::certificate_snark`]) and the link its message binds.
+#[derive(Clone, Debug)]
+pub struct ChainCertificate {
+    /// The certificate proof (Poseidon transcript), public inputs `[digest, message]`.
+    pub snark: Snark,
+    /// What its message binds.
+    pub link: Link,
+}
+
+/// What [`prove_chain`] reports as it goes: a level, the node within it, and the nodes in it.
+pub type Progress<'a> = &'a mut dyn FnMut(usize, usize, usize);
+
+/// Proves `certificates` (consecutive epochs, all under one certificate verifying key) in a tree
+/// of `shape`; the root proof is made in `root_transcript`. Keys come from `keys` when given
+/// (same shape) and are made on the way otherwise (keygen of a level needs a proof of the level
+/// below, so the first chain of a shape pays for them); they are returned for the next chain.
+pub fn prove_chain(
+    params: &ParamsKZG<Bn256>,
+    shape: ChainShape,
+    certificates: Vec<ChainCertificate>,
+    keys: Option<ChainKeys>,
+    root_transcript: Transcript,
+    progress: Progress,
+) -> Result<(ChainKeys, ChainProof), AggregationError> {
+    if certificates.len() != shape.epochs() || shape.per_leaf == 0 || shape.per_node == 0 {
+        return Err(AggregationError::Input(format!(
+            "a tree of {} certificates per leaf, {} children per node and {} levels proves {} \
+             epochs; {} certificates given",
+            shape.per_leaf,
+            shape.per_node,
+            shape.levels,
+            shape.epochs(),
+            certificates.len()
+        )));
+    }
+    let mut keys = match keys {
+        Some(k) if k.shape == shape => k.levels,
+        Some(_) => {
+            return Err(AggregationError::Input(
+                "the chain keys are for another tree shape".into(),
+            ))
+        }
+        None => Vec::new(),
+    };
+    let mut level_nodes: Vec<(Vec<Snark>, ChainNode)> = certificates
+        .chunks(shape.per_leaf)
+        .map(|group| {
+            (
+                group.iter().map(|c| c.snark.clone()).collect(),
+                ChainNode::Certificates(group.iter().map(|c| c.link).collect()),
+            )
+        })
+        .collect();
+    for level in 0..=shape.levels {
+        let root = level == shape.levels;
+        let transcript = if root {
+            root_transcript
+        } else {
+            Transcript::Poseidon
+        };
+        let count = level_nodes.len();
+        let mut proved = Vec::with_capacity(count);
+        for (index, (snarks, node)) in level_nodes.into_iter().enumerate() {
+            progress(level, index, count);
+            if keys.len() == level {
+                keys.push(aggregation_keygen(params, shape.k, snarks.clone(), &node)?);
+            }
+            let (public_inputs, proof) =
+                aggregation_prove(params, &keys[level], snarks, &node, transcript)?;
+            proved.push((public_inputs, proof));
+        }
+        if root {
+            let (public_inputs, proof) = proved.pop().expect("one root");
+            return Ok((
+                ChainKeys {
+                    shape,
+                    levels: keys,
+                },
+                ChainProof {
+                    public_inputs,
+                    proof,
+                },
+            ));
+        }
+        let vk = keys[level].vk().clone();
+        let snarks = proved
+            .into_iter()
+            .map(|(public_inputs, proof)| node_snark(params, &vk, &public_inputs, proof))
+            .collect::<Result<Vec<_>, _>>()?;
+        level_nodes = snarks
+            .chunks(shape.per_node)
+            .map(|group| (group.to_vec(), ChainNode::Segments(group.len())))
+            .collect();
+    }
+    unreachable!("the root level returns")
+}
+
+/// Whether `proof` shows the chain `statement` under the root verifying key `vk`: the public
+/// inputs are the proof's accumulator (proof material, checked by its pairing) followed by the
+/// segment the verifier builds from `statement` (its trusted genesis digest and the claimed end).
+pub fn verify_chain_proof(
+    params: &ParamsKZG<Bn256>,
+    vk: &VerifyingKey<G1Affine>,
+    statement: &ChainStatement,
+    accumulator: &[Fr],
+    proof: &[u8],
+    transcript: Transcript,
+) -> bool {
+    if accumulator.len() != ACCUMULATOR_LIMBS {
+        return false;
+    }
+    let mut public_inputs = accumulator.to_vec();
+    public_inputs.extend(segment_inputs(statement));
+    aggregation_verify(params, vk, &public_inputs, proof, transcript)
+}
+
+impl ChainProof {
+    /// The proof file ([`crate::snark::proof_file`]).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        crate::snark::proof_file(&self.public_inputs[..ACCUMULATOR_LIMBS], &self.proof)
+    }
+}

@@ -1,0 +1,415 @@
+//! The aggregation machinery: inner proofs as snark-verifier [`Snark`]s, the aggregation
+//! circuit's keys, its prover, and its native verifier.
+
+use halo2_base::{
+    gates::{circuit::CircuitBuilderStage, flex_gate::MultiPhaseThreadBreakPoints},
+    halo2_proofs::{
+        arithmetic::CurveAffine,
+        halo2curves::bn256::{Bn256, Fq, Fr, G1Affine},
+        plonk::{keygen_pk, keygen_vk, ProvingKey, VerifyingKey},
+        poly::{commitment::ParamsProver, kzg::commitment::ParamsKZG},
+        SerdeFormat,
+    },
+    AssignedValue, Context,
+};
+use snark_verifier_sdk::{
+    halo2::aggregation::{AggregationCircuit, AggregationConfigParams, VerifierUniversality},
+    snark_verifier::{
+        loader::native::NativeLoader,
+        pcs::{
+            kzg::{KzgAccumulator, KzgDecidingKey},
+            AccumulationDecider,
+        },
+        system::halo2::{compile, Config},
+        util::arithmetic::fe_from_limbs,
+    },
+    CircuitExt, Snark, BITS, LIMBS, SHPLONK,
+};
+use tms_gadgets::proving::{prove_shplonk, verify_shplonk, Transcript};
+
+use crate::{AggregationError, ACCUMULATOR_LIMBS};
+
+/// What an aggregation circuit proves about the public inputs of the proofs it verifies.
+pub trait Statement {
+    /// Constrains the inner proofs' public inputs (`inner[i]`, cells of `ctx`, an aggregation
+    /// proof's accumulator limbs first) and returns the cells exposed after the accumulator.
+    /// Called at keygen with sample proofs and at proving with the real ones: the cells it
+    /// creates must not depend on the values.
+    fn constrain(
+        &self,
+        ctx: &mut Context<Fr>,
+        inner: &[Vec<AssignedValue<Fr>>],
+    ) -> Result<Vec<AssignedValue<Fr>>, AggregationError>;
+}
+
+/// Exposes every inner proof's public inputs in order (without the accumulators of inner
+/// aggregation proofs, which are folded into the new one): "these N statements hold".
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ExposeAll;
+
+impl Statement for ExposeAll {
+    fn constrain(
+        &self,
+        _: &mut Context<Fr>,
+        inner: &[Vec<AssignedValue<Fr>>],
+    ) -> Result<Vec<AssignedValue<Fr>>, AggregationError> {
+        Ok(inner.concat())
+    }
+}
+
+/// A certificate proof (one instance column, Poseidon transcript) as the aggregation circuit
+/// takes it, after checking natively that it verifies: an aggregation proof of a bad inner proof
+/// would only fail at its final pairing, without saying which.
+pub fn certificate_snark(
+    params: &ParamsKZG<Bn256>,
+    vk: &VerifyingKey<G1Affine>,
+    public_inputs: &[Fr],
+    proof: Vec<u8>,
+) -> Result<Snark, AggregationError> {
+    if !verify_shplonk(params, vk, &proof, public_inputs, Transcript::Poseidon) {
+        return Err(AggregationError::Inner {
+            index: 0,
+            reason: "the certificate proof does not verify (Poseidon transcript) for its public \
+                     inputs"
+                .into(),
+        });
+    }
+    let protocol = compile(
+        params,
+        vk,
+        Config::kzg().with_num_instance(vec![public_inputs.len()]),
+    );
+    Ok(Snark::new(protocol, vec![public_inputs.to_vec()], proof))
+}
+
+/// An aggregation proof (Poseidon transcript) as the next level takes it, after checking
+/// natively that it verifies, its accumulator included.
+pub fn node_snark(
+    params: &ParamsKZG<Bn256>,
+    vk: &VerifyingKey<G1Affine>,
+    public_inputs: &[Fr],
+    proof: Vec<u8>,
+) -> Result<Snark, AggregationError> {
+    if !aggregation_verify(params, vk, public_inputs, &proof, Transcript::Poseidon) {
+        return Err(AggregationError::Inner {
+            index: 0,
+            reason: "the aggregation proof does not verify (Poseidon transcript, accumulator \
+                     included) for its public inputs"
+                .into(),
+        });
+    }
+    let protocol = compile(
+        params,
+        vk,
+        Config::kzg()
+            .with_num_instance(vec![public_inputs.len()])
+            .with_accumulator_indices(AggregationCircuit::accumulator_indices()),
+    );
+    Ok(Snark::new(protocol, vec![public_inputs.to_vec()], proof))
+}
+
+/// An aggregation circuit's keys and layout.
+pub struct AggregationKeys {
+    /// The proving key; its verifying key is what a verifier (or the EVM contract) holds.
+    pub pk: ProvingKey<G1Affine>,
+    /// The layout keygen chose (`degree` is the circuit's k).
+    pub config: AggregationConfigParams,
+    /// Where halo2-base broke its rows into columns at keygen.
+    pub break_points: MultiPhaseThreadBreakPoints,
+    /// Public inputs: accumulator limbs and the statement.
+    pub num_instances: usize,
+    /// Advice cells of the circuit.
+    pub advice_cells: usize,
+}
+
+impl AggregationKeys {
+    /// The verifying key.
+    pub fn vk(&self) -> &VerifyingKey<G1Affine> {
+        self.pk.get_vk()
+    }
+}
+
+fn circuit(
+    stage: CircuitBuilderStage,
+    config: AggregationConfigParams,
+    params: &ParamsKZG<Bn256>,
+    snarks: Vec<Snark>,
+    statement: &dyn Statement,
+) -> Result<AggregationCircuit, AggregationError> {
+    if snarks.is_empty() {
+        return Err(AggregationError::Input("nothing to aggregate".into()));
+    }
+    // The SDK asserts on what it cannot aggregate; snarks come from files.
+    let mut circuit = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        AggregationCircuit::new::<SHPLONK>(
+            stage,
+            config,
+            params,
+            snarks,
+            VerifierUniversality::None,
+        )
+    }))
+    .map_err(|_| {
+        AggregationError::Prover("the aggregation circuit refused an inner proof".into())
+    })?;
+    let inner = circuit.previous_instances().clone();
+    let exposed = statement.constrain(circuit.builder.main(0), &inner)?;
+    circuit.builder.assigned_instances[0].extend(exposed);
+    Ok(circuit)
+}
+
+/// The layout of an aggregation circuit at `2^k` rows over `samples` with `statement`: the
+/// columns halo2-base needs, and the advice cells (no keys are made: seconds, not minutes).
+pub fn aggregation_layout(
+    params: &ParamsKZG<Bn256>,
+    k: u32,
+    samples: Vec<Snark>,
+    statement: &dyn Statement,
+) -> Result<(AggregationConfigParams, usize), AggregationError> {
+    laid_out(params, k, samples, statement).map(|(circuit, config, cells)| {
+        drop(circuit);
+        (config, cells)
+    })
+}
+
+fn laid_out(
+    params: &ParamsKZG<Bn256>,
+    k: u32,
+    samples: Vec<Snark>,
+    statement: &dyn Statement,
+) -> Result<(AggregationCircuit, AggregationConfigParams, usize), AggregationError> {
+    let start = AggregationConfigParams {
+        degree: k,
+        lookup_bits: k as usize - 1,
+        ..Default::default()
+    };
+    let mut circuit = circuit(
+        CircuitBuilderStage::Keygen,
+        start,
+        params,
+        samples,
+        statement,
+    )?;
+    let config = circuit.calculate_params(Some(10));
+    let advice_cells = circuit
+        .builder
+        .statistics()
+        .gate
+        .total_advice_per_phase
+        .iter()
+        .sum();
+    Ok((circuit, config, advice_cells))
+}
+
+/// Keys of an aggregation circuit at `2^k` rows over proofs shaped like `samples` (same
+/// verifying keys and instance counts, in order) with `statement`.
+pub fn aggregation_keygen(
+    params: &ParamsKZG<Bn256>,
+    k: u32,
+    samples: Vec<Snark>,
+    statement: &dyn Statement,
+) -> Result<AggregationKeys, AggregationError> {
+    let (circuit, config, advice_cells) = laid_out(params, k, samples, statement)?;
+    let vk = keygen_vk(params, &circuit).map_err(|e| AggregationError::Prover(e.to_string()))?;
+    let pk =
+        keygen_pk(params, vk, &circuit).map_err(|e| AggregationError::Prover(e.to_string()))?;
+    Ok(AggregationKeys {
+        pk,
+        config,
+        break_points: circuit.break_points(),
+        num_instances: circuit.num_instance()[0],
+        advice_cells,
+    })
+}
+
+/// An aggregation proof that `snarks` verify and `statement` holds of them, and its public
+/// inputs (accumulator limbs, then the statement). Use [`Transcript::Poseidon`] for a proof
+/// that a next level aggregates, [`Transcript::Evm`] for a proof the EVM verifies.
+pub fn aggregation_prove(
+    params: &ParamsKZG<Bn256>,
+    keys: &AggregationKeys,
+    snarks: Vec<Snark>,
+    statement: &dyn Statement,
+    transcript: Transcript,
+) -> Result<(Vec<Fr>, Vec<u8>), AggregationError> {
+    let circuit = circuit(
+        CircuitBuilderStage::Prover,
+        keys.config,
+        params,
+        snarks,
+        statement,
+    )?
+    .use_break_points(keys.break_points.clone());
+    let instances = circuit.instances().remove(0);
+    if instances.len() != keys.num_instances {
+        return Err(AggregationError::Input(format!(
+            "the proofs give {} public inputs, the key takes {}",
+            instances.len(),
+            keys.num_instances
+        )));
+    }
+    let proof = prove_shplonk(params, &keys.pk, circuit, &instances, transcript)
+        .ok_or_else(|| AggregationError::Prover("the aggregation prover failed".into()))?;
+    Ok((instances, proof))
+}
+
+/// Whether an aggregation proof verifies: the halo2 proof for `public_inputs` under `vk`, and
+/// the KZG accumulator in its first [`ACCUMULATOR_LIMBS`] public inputs (the inner proofs' final
+/// pairing check, deferred). Either alone proves nothing.
+pub fn aggregation_verify(
+    params: &ParamsKZG<Bn256>,
+    vk: &VerifyingKey<G1Affine>,
+    public_inputs: &[Fr],
+    proof: &[u8],
+    transcript: Transcript,
+) -> bool {
+    public_inputs.len() >= ACCUMULATOR_LIMBS
+        && verify_shplonk(params, vk, proof, public_inputs, transcript)
+        && accumulator_holds(params, &public_inputs[..ACCUMULATOR_LIMBS])
+}
+
+/// The deferred pairing check `e(lhs, [1]_2) = e(rhs, [tau]_2)` of an accumulator given as
+/// limbs; false for limbs that are not two points on the curve.
+pub fn accumulator_holds(params: &ParamsKZG<Bn256>, limbs: &[Fr]) -> bool {
+    let Some(words) = limbs.get(..ACCUMULATOR_LIMBS) else {
+        return false;
+    };
+    let coordinate = |i: usize| -> Fq {
+        let chunk: [Fr; LIMBS] = words[i * LIMBS..(i + 1) * LIMBS]
+            .try_into()
+            .expect("LIMBS words");
+        fe_from_limbs::<Fr, Fq, LIMBS, BITS>(chunk)
+    };
+    let point = |x: Fq, y: Fq| Option::<G1Affine>::from(G1Affine::from_xy(x, y));
+    let (Some(lhs), Some(rhs)) = (
+        point(coordinate(0), coordinate(1)),
+        point(coordinate(2), coordinate(3)),
+    ) else {
+        return false;
+    };
+    let dk: KzgDecidingKey<Bn256> = (params.get_g()[0], params.g2(), params.s_g2()).into();
+    let accumulator = KzgAccumulator::<G1Affine, NativeLoader>::new(lhs, rhs);
+    std::panic::catch_unwind(|| {
+        <SHPLONK as AccumulationDecider<G1Affine, NativeLoader>>::decide(&dk, accumulator).is_ok()
+    })
+    .unwrap_or(false)
+}
+
+/// The header of a verifying key file of an aggregation circuit.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct VkHeader {
+    /// `tms-aggregation-vk-v1`.
+    pub format: String,
+    /// What the circuit proves (`mithril-chain`, or `aggregate`).
+    pub statement: String,
+    /// The layout: the key is read back with it.
+    pub config: AggregationConfigParams,
+    /// Public inputs, the accumulator's included.
+    pub num_instances: usize,
+    /// For a chain root: the tree it closes.
+    pub chain: Option<crate::chain::ChainShape>,
+}
+
+/// The format tag of [`VkHeader`].
+pub const VK_FORMAT: &str = "tms-aggregation-vk-v1";
+
+impl AggregationKeys {
+    /// A verifying key file: the header's JSON after its length (4 bytes, little-endian), then
+    /// halo2's raw verifying key (the layout of `tms` key files).
+    pub fn vk_file(&self, statement: &str, chain: Option<crate::chain::ChainShape>) -> Vec<u8> {
+        let header = VkHeader {
+            format: VK_FORMAT.into(),
+            statement: statement.into(),
+            config: self.config,
+            num_instances: self.num_instances,
+            chain,
+        };
+        let json = serde_json::to_vec(&header).expect("a serialisable header");
+        let mut bytes = (json.len() as u32).to_le_bytes().to_vec();
+        bytes.extend(json);
+        bytes.extend(self.vk().to_bytes(SerdeFormat::RawBytes));
+        bytes
+    }
+}
+
+/// Reads a verifying key file of [`AggregationKeys::vk_file`]; refuses a malformed file or a
+/// layout no aggregation circuit here has (before configuring a circuit from it).
+pub fn read_vk_file(bytes: &[u8]) -> Result<(VkHeader, VerifyingKey<G1Affine>), AggregationError> {
+    let bad = |m: &str| AggregationError::Input(format!("malformed aggregation key file: {m}"));
+    let len = bytes
+        .get(..4)
+        .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")) as usize)
+        .ok_or_else(|| bad("too short"))?;
+    let json = bytes
+        .get(4..4 + len.min(1 << 16))
+        .filter(|j| j.len() == len)
+        .ok_or_else(|| bad("header length"))?;
+    let header: VkHeader = serde_json::from_slice(json).map_err(|e| bad(&e.to_string()))?;
+    let c = header.config;
+    if header.format != VK_FORMAT {
+        return Err(bad(&format!(
+            "format {:?}, expected {VK_FORMAT}",
+            header.format
+        )));
+    }
+    if !(10..=25).contains(&c.degree)
+        || c.num_advice == 0
+        || c.num_advice > 64
+        || c.num_lookup_advice > 16
+        || c.num_fixed > 16
+        || c.lookup_bits as u32 >= c.degree
+        || header.num_instances > 1024
+    {
+        return Err(bad("a layout no aggregation circuit here has"));
+    }
+    let mut body = &bytes[4 + len..];
+    let vk = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        VerifyingKey::<G1Affine>::read::<_, AggregationCircuit>(&mut body, SerdeFormat::RawBytes, c)
+    }))
+    .map_err(|_| bad("the key does not match its header"))?
+    .map_err(|e| bad(&e.to_string()))?;
+    if !body.is_empty() {
+        return Err(bad("bytes after the key"));
+    }
+    Ok((header, vk))
+}
+
+/// An aggregation proof file: the accumulator limbs as 32-byte big-endian words (what an
+/// on-chain verifier takes before the proof), then the proof.
+pub fn proof_file(accumulator: &[Fr], proof: &[u8]) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(accumulator.len() * 32 + proof.len());
+    for limb in accumulator {
+        let mut word = limb.to_bytes();
+        word.reverse();
+        bytes.extend(word);
+    }
+    bytes.extend(proof);
+    bytes
+}
+
+/// Splits a [`proof_file`] into the accumulator limbs and the proof; refuses a file too short
+/// or a word that is not a canonical field element.
+pub fn split_proof_file(bytes: &[u8]) -> Result<(Vec<Fr>, Vec<u8>), AggregationError> {
+    if bytes.len() <= ACCUMULATOR_LIMBS * 32 {
+        return Err(AggregationError::Input(format!(
+            "an aggregation proof file starts with {ACCUMULATOR_LIMBS} accumulator words and a \
+             proof; this one has {} bytes",
+            bytes.len()
+        )));
+    }
+    let (words, proof) = bytes.split_at(ACCUMULATOR_LIMBS * 32);
+    let limbs = words
+        .chunks(32)
+        .enumerate()
+        .map(|(i, word)| {
+            let mut le: [u8; 32] = word.try_into().expect("32-byte chunks");
+            le.reverse();
+            Option::<Fr>::from(Fr::from_bytes(&le)).ok_or_else(|| {
+                AggregationError::Input(format!(
+                    "accumulator word {i} is not a canonical field element"
+                ))
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((limbs, proof.to_vec()))
+}

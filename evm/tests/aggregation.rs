@@ -1,0 +1,333 @@
+//! Aggregation proofs on chain (`tms-aggregation`): N SNARK-Mithril certificates in one proof,
+//! and a Mithril certificate chain of 8 epochs in one proof, each proved, verified natively (the
+//! halo2 proof and the deferred pairing of its accumulator) and by its generated Solidity
+//! verifier in revm. Minutes and several GiB each, so ignored; run one with
+//! `cargo test --release -p tms-evm --test aggregation -- --ignored --nocapture NAME`
+//! (`aggregate_mithril_certificates`, `mithril_chain_of_eight_epochs_on_chain`).
+//!
+//! Environment: `TMS_AGG_N` (default `2,4`) and `TMS_AGG_K` (default 22) for the first;
+//! `TMS_CHAIN_SHAPE` (`per_leaf,per_node,levels`, default `2,2,2`) and `TMS_CHAIN_K` (default
+//! 22) for the second; `TMS_AGG_LAYOUT=1` prints the aggregation layouts without proving.
+
+use std::time::Instant;
+
+use halo2_base::halo2_proofs::{
+    halo2curves::bn256::{Bn256, Fr, G1Affine},
+    plonk::VerifyingKey,
+    poly::kzg::commitment::ParamsKZG,
+};
+use mithril_snark::{
+    chain::{chain_statement, link_message, ChainLink},
+    Example, MithrilKeys, MithrilShape, MithrilWitness, Parameters,
+};
+use tms_aggregation::{
+    aggregation_keygen, aggregation_layout, aggregation_prove, aggregation_verify,
+    certificate_snark,
+    chain::{prove_chain, segment_inputs, verify_chain_proof, ChainCertificate, ChainShape, Link},
+    ExposeAll, Snark, ACCUMULATOR_LIMBS,
+};
+use tms_evm::{certificate::Contracts, machine::Machine, verifier::calldata};
+use tms_gadgets::proving::{
+    params::kzg_params,
+    stats::{peak_rss_mib, process_cpu_seconds},
+    Transcript,
+};
+
+const PARTIES: usize = 10;
+
+fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Preprod certificates of `epochs` consecutive epochs (registration `e` drawn from seed `e`,
+/// ten parties), epoch `e` signing the link to registration `e + 1` and application message
+/// `e`; all laid out in one shape (five signer slots), so one key proves them.
+struct Epochs {
+    examples: Vec<Example>,
+    links: Vec<Link>,
+    shape: MithrilShape,
+}
+
+fn epochs(count: usize) -> Epochs {
+    let draw = |seed: usize, message: Option<Fr>| {
+        mithril_snark::example_certificate_on(
+            Parameters::PREPROD,
+            PARTIES,
+            None,
+            seed as u64,
+            false,
+            message,
+        )
+        .unwrap()
+    };
+    let digests: Vec<Fr> = (0..=count)
+        .map(|e| draw(e, None).registration.commitment().digest())
+        .collect();
+    let links: Vec<Link> = (0..count)
+        .map(|e| Link {
+            next_registration: digests[e + 1],
+            application: Fr::from(1000 + e as u64),
+        })
+        .collect();
+    let examples: Vec<Example> = links
+        .iter()
+        .enumerate()
+        .map(|(e, link)| {
+            let message = link_message(link.next_registration, link.application).unwrap();
+            draw(e, Some(message))
+        })
+        .collect();
+    // As `tms keygen --scheme mithril` lays it out: one signer slot per index slot.
+    let probe = MithrilShape {
+        signer_slots: Parameters::PREPROD.k() as usize,
+        ..examples[0].witness(4).unwrap().shape
+    };
+    let shape = MithrilShape {
+        k: mithril_snark::min_k(&probe, 4).unwrap(),
+        ..probe
+    };
+    Epochs {
+        examples,
+        links,
+        shape,
+    }
+}
+
+/// Each certificate proved in the Poseidon transcript, as snarks.
+fn certificate_snarks(
+    params: &ParamsKZG<Bn256>,
+    keys: &MithrilKeys,
+    epochs: &Epochs,
+) -> Vec<(Vec<Fr>, Snark)> {
+    epochs
+        .examples
+        .iter()
+        .map(|ex| {
+            let witness =
+                MithrilWitness::new(epochs.shape, ex.instance(), &ex.certificate).unwrap();
+            let proof =
+                mithril_snark::prove_with_transcript(params, keys, &witness, Transcript::Poseidon)
+                    .unwrap();
+            let public = ex.instance().to_public_inputs();
+            let snark = certificate_snark(params, keys.vk(), &public, proof).unwrap();
+            (public, snark)
+        })
+        .collect()
+}
+
+/// Deploys the aggregation proof's generated verifier (EIP-170 lifted, its size reported) and
+/// returns its gas on the honest proof, after checking that a changed statement input is refused.
+fn gas_on_chain(
+    params: &ParamsKZG<Bn256>,
+    vk: &VerifyingKey<G1Affine>,
+    public_inputs: &[Fr],
+    proof: &[u8],
+) -> (usize, u64) {
+    let contracts =
+        Contracts::build_with_accumulator(params, vk, public_inputs.len(), ACCUMULATOR_LIMBS)
+            .unwrap();
+    let mut machine = Machine::new(false);
+    let deployed = machine.deploy(contracts.verifier.creation.clone()).unwrap();
+    let call = machine
+        .call(deployed.address, calldata(public_inputs, proof))
+        .unwrap();
+    assert!(
+        call.success,
+        "the verifier refused the honest aggregation proof"
+    );
+    let mut other = public_inputs.to_vec();
+    *other.last_mut().unwrap() += Fr::one();
+    let refused = machine
+        .call(deployed.address, calldata(&other, proof))
+        .unwrap();
+    assert!(!refused.success, "a changed statement input was accepted");
+    (contracts.verifier.runtime.len(), call.gas)
+}
+
+#[test]
+#[ignore = "aggregation proofs: minutes and GiB"]
+fn aggregate_mithril_certificates() {
+    let sizes: Vec<usize> = std::env::var("TMS_AGG_N")
+        .unwrap_or_else(|_| "2,4".into())
+        .split(',')
+        .map(|n| n.trim().parse().unwrap())
+        .collect();
+    let k = env_or("TMS_AGG_K", 22u32);
+    let layout_only = std::env::var("TMS_AGG_LAYOUT").is_ok();
+    let all = epochs(*sizes.iter().max().unwrap());
+    let inner_params = kzg_params(all.shape.k);
+    let keys = mithril_snark::keygen(&inner_params, all.shape).unwrap();
+    let cpu = process_cpu_seconds();
+    let snarks = certificate_snarks(&inner_params, &keys, &all);
+    println!(
+        "record: mithril preprod inner shape={:?} {} inner_prove_cpu_s_each={:.1}",
+        all.shape,
+        keys.stats,
+        (process_cpu_seconds() - cpu) / snarks.len() as f64
+    );
+    let params = kzg_params(k);
+    for n in sizes {
+        let chosen: Vec<Snark> = snarks[..n].iter().map(|(_, s)| s.clone()).collect();
+        if layout_only {
+            let (config, cells) = aggregation_layout(&params, k, chosen, &ExposeAll).unwrap();
+            println!("record: aggregate n={n} k={k} advice_cells={cells} config={config:?}");
+            continue;
+        }
+        let cpu = process_cpu_seconds();
+        let agg = aggregation_keygen(&params, k, chosen.clone(), &ExposeAll).unwrap();
+        let keygen_cpu = process_cpu_seconds() - cpu;
+        let (cpu, wall) = (process_cpu_seconds(), Instant::now());
+        let (public_inputs, proof) =
+            aggregation_prove(&params, &agg, chosen, &ExposeAll, Transcript::Evm).unwrap();
+        let (prove_cpu, prove_wall) = (process_cpu_seconds() - cpu, wall.elapsed());
+        let expected: Vec<Fr> = snarks[..n].iter().flat_map(|(p, _)| p.clone()).collect();
+        assert_eq!(&public_inputs[ACCUMULATOR_LIMBS..], &expected[..]);
+        let wall = Instant::now();
+        assert!(aggregation_verify(
+            &params,
+            agg.vk(),
+            &public_inputs,
+            &proof,
+            Transcript::Evm
+        ));
+        let verify = wall.elapsed();
+        println!(
+            "record: aggregate n={n} k={k} advice_cells={} config={:?} keygen_cpu_s={keygen_cpu:.1} \
+             prove_cpu_s={prove_cpu:.1} prove_wall_s={:.1} peak_rss_mib={:.0} proof_bytes={} \
+             native_verify_ms={:.1}",
+            agg.advice_cells,
+            agg.config,
+            prove_wall.as_secs_f64(),
+            peak_rss_mib(),
+            proof.len(),
+            verify.as_secs_f64() * 1e3,
+        );
+        let (verifier_bytes, gas) = gas_on_chain(&params, agg.vk(), &public_inputs, &proof);
+        println!("record: aggregate n={n} verifier_bytes={verifier_bytes} gas={gas}");
+    }
+}
+
+#[test]
+#[ignore = "a tree of aggregation proofs: many minutes and GiB"]
+fn mithril_chain_of_eight_epochs_on_chain() {
+    let numbers: Vec<usize> = std::env::var("TMS_CHAIN_SHAPE")
+        .unwrap_or_else(|_| "2,2,2".into())
+        .split(',')
+        .map(|n| n.trim().parse().unwrap())
+        .collect();
+    let shape = ChainShape {
+        per_leaf: numbers[0],
+        per_node: numbers[1],
+        levels: numbers[2],
+        k: env_or("TMS_CHAIN_K", 22u32),
+    };
+    let chain = epochs(shape.epochs());
+    let inner_params = kzg_params(chain.shape.k);
+    let keys = mithril_snark::keygen(&inner_params, chain.shape).unwrap();
+    let snarks = certificate_snarks(&inner_params, &keys, &chain);
+    // The native chain verifier's view: the statement from the trusted genesis digest.
+    let native: Vec<ChainLink> = chain
+        .examples
+        .iter()
+        .zip(&chain.links)
+        .map(|(ex, link)| ChainLink {
+            signers: ex.registration.commitment(),
+            next_registration: link.next_registration,
+            application: link.application,
+            certificate: ex.certificate.clone(),
+        })
+        .collect();
+    let genesis = chain.examples[0].registration.commitment().digest();
+    let statement = chain_statement(genesis, &native).unwrap();
+    assert_eq!(statement.epochs, shape.epochs());
+
+    let params = kzg_params(shape.k);
+    let certificates = snarks
+        .into_iter()
+        .zip(&chain.links)
+        .map(|((_, snark), link)| ChainCertificate { snark, link: *link })
+        .collect();
+    let (cpu, wall) = (process_cpu_seconds(), Instant::now());
+    let (chain_keys, proved) = prove_chain(
+        &params,
+        shape,
+        certificates,
+        None,
+        Transcript::Evm,
+        &mut |level, index, count| {
+            println!(
+                "record: chain level {level} node {} of {count} starts: wall_s={:.0} cpu_s={:.0} \
+                 peak_rss_mib={:.0}",
+                index + 1,
+                wall.elapsed().as_secs_f64(),
+                process_cpu_seconds() - cpu,
+                peak_rss_mib()
+            )
+        },
+    )
+    .unwrap();
+    let (total_cpu, total_wall) = (process_cpu_seconds() - cpu, wall.elapsed());
+    let root = chain_keys.levels.last().unwrap();
+    assert_eq!(
+        &proved.public_inputs[ACCUMULATOR_LIMBS..],
+        &segment_inputs(&statement)[..]
+    );
+    let accumulator = &proved.public_inputs[..ACCUMULATOR_LIMBS];
+    let wall = Instant::now();
+    assert!(verify_chain_proof(
+        &params,
+        root.vk(),
+        &statement,
+        accumulator,
+        &proved.proof,
+        Transcript::Evm
+    ));
+    let verify = wall.elapsed();
+    // One change at a time to the claimed statement is refused.
+    for changed in [
+        mithril_snark::chain::ChainStatement {
+            genesis: statement.genesis + Fr::one(),
+            ..statement
+        },
+        mithril_snark::chain::ChainStatement {
+            last_registration: statement.last_registration + Fr::one(),
+            ..statement
+        },
+        mithril_snark::chain::ChainStatement {
+            last_application: statement.last_application + Fr::one(),
+            ..statement
+        },
+        mithril_snark::chain::ChainStatement {
+            epochs: statement.epochs - 1,
+            ..statement
+        },
+    ] {
+        assert!(!verify_chain_proof(
+            &params,
+            root.vk(),
+            &changed,
+            accumulator,
+            &proved.proof,
+            Transcript::Evm
+        ));
+    }
+    let cells: Vec<usize> = chain_keys.levels.iter().map(|l| l.advice_cells).collect();
+    let configs: Vec<_> = chain_keys.levels.iter().map(|l| l.config).collect();
+    println!(
+        "record: chain epochs={} shape={shape:?} level_advice_cells={cells:?} \
+         level_configs={configs:?} total_cpu_s={total_cpu:.1} total_wall_s={:.1} \
+         per_epoch_cpu_s={:.1} peak_rss_mib={:.0} root_proof_bytes={} native_verify_ms={:.1}",
+        shape.epochs(),
+        total_wall.as_secs_f64(),
+        total_cpu / shape.epochs() as f64,
+        peak_rss_mib(),
+        proved.proof.len(),
+        verify.as_secs_f64() * 1e3,
+    );
+    let (verifier_bytes, gas) =
+        gas_on_chain(&params, root.vk(), &proved.public_inputs, &proved.proof);
+    println!("record: chain root verifier_bytes={verifier_bytes} gas={gas}");
+}

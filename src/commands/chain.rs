@@ -1,0 +1,301 @@
+//! `tms chain prove|verify`: a chain of SNARK-Mithril certificates in one proof, for light
+//! clients (`tms-aggregation`'s chain tree).
+//!
+//! Epoch `e`'s certificate is made with `tms sign|certify --scheme mithril --next-registration
+//! <registration e+1>`: it signs `link_message(digest(registration e+1), keccak(message))`.
+//! `tms chain prove` checks the chain natively (each certificate signed by the registration the
+//! previous one handed over to), proves every certificate in the Poseidon transcript and
+//! aggregates them in a tree whose root proof is in the EVM transcript. `tms chain verify` builds
+//! the statement from what the verifier holds: the genesis registration, the claimed last
+//! registration digest, the last application message and the number of epochs.
+
+use std::{
+    path::{Path, PathBuf},
+    time::Instant,
+};
+
+use halo2_base::halo2_proofs::poly::commitment::Params;
+use mithril_snark::{
+    chain::{chain_statement, ChainLink, ChainStatement},
+    prove_with_transcript, MithrilInstance, MithrilKeys, MithrilWitness,
+};
+use tms_aggregation::{
+    certificate_snark,
+    chain::{prove_chain, verify_chain_proof, ChainCertificate, ChainShape, Link},
+    read_vk_file, split_proof_file,
+};
+use tms_gadgets::{
+    message::message_to_field,
+    proving::{keys::fingerprint, Transcript},
+    Fr,
+};
+
+use super::{
+    check_params_k, describe_message,
+    mithril::{load_certificate, load_registration, signed_field, LoadedCertificate},
+};
+use crate::{
+    formats::{fr_from_str, fr_to_hex},
+    io::{at, load_params, read_bytes, usage, write_atomic, CliError, Result},
+};
+
+/// What the root verifying key says it proves.
+const STATEMENT: &str = "mithril-chain";
+
+/// Parses `--tree per_leaf,per_node,levels`.
+pub fn parse_tree(tree: &str, k: u32) -> Result<ChainShape> {
+    let numbers: Vec<usize> = tree
+        .split(',')
+        .map(|n| n.trim().parse::<usize>())
+        .collect::<std::result::Result<_, _>>()
+        .map_err(|_| {
+            usage(format!(
+                "--tree {tree:?}: expected PER_LEAF,PER_NODE,LEVELS"
+            ))
+        })?;
+    match numbers[..] {
+        [per_leaf @ 1..=16, per_node @ 1..=16, levels @ 0..=8] => Ok(ChainShape {
+            per_leaf,
+            per_node,
+            levels,
+            k,
+        }),
+        _ => Err(usage(format!(
+            "--tree {tree:?}: expected PER_LEAF,PER_NODE,LEVELS with 1..=16 proofs per leaf and \
+             per node and at most 8 levels"
+        ))),
+    }
+}
+
+/// Paths of `tms chain prove`.
+pub struct ChainProveArgs<'a> {
+    /// Registrations `0..=E`: epoch `e`'s signers, and the last hand-over.
+    pub registrations: &'a [PathBuf],
+    /// Certificates `0..E`.
+    pub certificates: &'a [PathBuf],
+    /// The certificates' KZG parameters.
+    pub params: &'a Path,
+    /// The SNARK-Mithril proving key (`tms keygen --scheme mithril`).
+    pub pk: &'a Path,
+    /// The aggregation circuits' KZG parameters (same setup, `2^k` rows for the tree).
+    pub chain_params: &'a Path,
+    /// `PER_LEAF,PER_NODE,LEVELS`.
+    pub tree: &'a str,
+    /// Where the chain proof goes.
+    pub proof: &'a Path,
+    /// Where the root verifying key goes.
+    pub vk: &'a Path,
+}
+
+/// `tms chain prove`.
+pub fn prove(args: &ChainProveArgs) -> Result<()> {
+    let epochs = args.certificates.len();
+    if epochs == 0 || args.registrations.len() != epochs + 1 {
+        return Err(usage(format!(
+            "{epochs} certificates need {} registrations (each epoch's signers, then the last \
+             hand-over); {} given",
+            epochs + 1,
+            args.registrations.len()
+        )));
+    }
+    // The tree's shape and the chain itself first: a broken chain fails before any file of
+    // parameters or keys is read, naming the epoch and the file.
+    let mut shape = parse_tree(args.tree, 0)?;
+    if shape.epochs() != epochs {
+        return Err(usage(format!(
+            "--tree {} proves {} epochs; {epochs} certificates given",
+            args.tree,
+            shape.epochs()
+        )));
+    }
+    let registrations = args
+        .registrations
+        .iter()
+        .map(|p| load_registration(p))
+        .collect::<Result<Vec<_>>>()?;
+    let mut links = Vec::with_capacity(epochs);
+    let mut application_bytes = Vec::new();
+    for (e, path) in args.certificates.iter().enumerate() {
+        let LoadedCertificate {
+            message,
+            certificate,
+            next_registration,
+        } = load_certificate(path, &registrations[e])?;
+        let next = registrations[e + 1].commitment().digest();
+        if next_registration != Some(next) {
+            return Err(at(
+                path,
+                format!(
+                    "epoch {e}'s certificate does not hand over to {} (its next registration: \
+                     {}); sign chain certificates with --next-registration",
+                    args.registrations[e + 1].display(),
+                    next_registration
+                        .map(|d| fr_to_hex(&d))
+                        .unwrap_or_else(|| "none".into())
+                ),
+            ));
+        }
+        links.push(ChainLink {
+            signers: registrations[e].commitment(),
+            next_registration: next,
+            application: message_to_field(&message),
+            certificate,
+        });
+        application_bytes = message;
+    }
+    let genesis = registrations[0].commitment().digest();
+    let statement = chain_statement(genesis, &links).map_err(|e| CliError(e.to_string()))?;
+
+    let chain_params = load_params(args.chain_params)?;
+    shape.k = chain_params.k();
+    let params = load_params(args.params)?;
+    let keys = MithrilKeys::from_pk_bytes(&read_bytes(args.pk)?).map_err(|e| at(args.pk, e))?;
+    check_params_k(args.params, params.k(), keys.shape.k)?;
+
+    let start = Instant::now();
+    let mut certificates = Vec::with_capacity(epochs);
+    for (e, link) in links.iter().enumerate() {
+        eprintln!("proving certificate {} of {epochs}", e + 1);
+        let message = link.message().map_err(usage)?;
+        let instance = MithrilInstance {
+            commitment: link.signers,
+            message,
+        };
+        let witness = MithrilWitness::new(keys.shape, instance, &link.certificate)
+            .map_err(|err| at(&args.certificates[e], err))?;
+        let proof = prove_with_transcript(&params, &keys, &witness, Transcript::Poseidon)
+            .map_err(|err| at(args.pk, err))?;
+        let snark = certificate_snark(&params, keys.vk(), &instance.to_public_inputs(), proof)
+            .map_err(|err| at(&args.certificates[e], err))?;
+        certificates.push(ChainCertificate {
+            snark,
+            link: Link {
+                next_registration: link.next_registration,
+                application: link.application,
+            },
+        });
+    }
+    let (chain_keys, proved) = prove_chain(
+        &chain_params,
+        shape,
+        certificates,
+        None,
+        Transcript::Evm,
+        &mut |level, index, count| {
+            eprintln!(
+                "aggregating: level {level}, proof {} of {count} ({:.0} s)",
+                index + 1,
+                start.elapsed().as_secs_f64()
+            )
+        },
+    )
+    .map_err(|e| CliError(e.to_string()))?;
+    let root = chain_keys.levels.last().expect("a root level");
+    let vk_bytes = root.vk_file(STATEMENT, Some(shape));
+    let proof_bytes = proved.to_bytes();
+    write_atomic(args.vk, &vk_bytes)?;
+    write_atomic(args.proof, &proof_bytes)?;
+    println!(
+        "chain of {epochs} certificates from genesis {} to registration {}, last {}: proof \
+         ({} bytes, EVM transcript, {:.0} s) written to {}; root verifying key written to {} \
+         (fingerprint {})",
+        fr_to_hex(&statement.genesis),
+        fr_to_hex(&statement.last_registration),
+        describe_message(&application_bytes, &statement.last_application),
+        proof_bytes.len(),
+        start.elapsed().as_secs_f64(),
+        args.proof.display(),
+        args.vk.display(),
+        fingerprint(&vk_bytes)
+    );
+    Ok(())
+}
+
+/// What `tms chain verify` trusts.
+pub struct ChainVerifyArgs<'a> {
+    /// The genesis registration file, or its digest.
+    pub genesis: RegistrationArg<'a>,
+    /// The registration the chain is claimed to hand over to: a file or a digest.
+    pub last_registration: RegistrationArg<'a>,
+    /// The last application message's bytes.
+    pub application: &'a [u8],
+    /// The number of epochs claimed.
+    pub epochs: usize,
+    /// KZG parameters of the tree.
+    pub params: &'a Path,
+    /// The root verifying key.
+    pub vk: &'a Path,
+    /// The chain proof.
+    pub proof: &'a Path,
+}
+
+/// A registration given as its file or as its digest (`0x`-hex).
+pub enum RegistrationArg<'a> {
+    /// A registration file.
+    File(&'a Path),
+    /// A digest.
+    Digest(&'a str),
+}
+
+impl RegistrationArg<'_> {
+    fn digest(&self, flag: &str) -> Result<Fr> {
+        match self {
+            RegistrationArg::File(path) => Ok(load_registration(path)?.commitment().digest()),
+            RegistrationArg::Digest(hex) => fr_from_str(hex, flag).map_err(usage),
+        }
+    }
+}
+
+/// `tms chain verify`.
+pub fn verify(args: &ChainVerifyArgs) -> Result<()> {
+    let statement = ChainStatement {
+        genesis: args.genesis.digest("--genesis-digest")?,
+        last_registration: args.last_registration.digest("--last-digest")?,
+        last_application: signed_field(args.application, None)?,
+        epochs: args.epochs,
+    };
+    let (header, vk) = read_vk_file(&read_bytes(args.vk)?).map_err(|e| at(args.vk, e))?;
+    if header.statement != STATEMENT {
+        return Err(at(
+            args.vk,
+            format!("a key for {:?}, not a Mithril chain", header.statement),
+        ));
+    }
+    if let Some(shape) = header.chain.filter(|s| s.epochs() != args.epochs) {
+        return Err(at(
+            args.vk,
+            format!(
+                "the key closes chains of {} epochs; --epochs says {}",
+                shape.epochs(),
+                args.epochs
+            ),
+        ));
+    }
+    let params = load_params(args.params)?;
+    check_params_k(args.params, params.k(), header.config.degree)?;
+    let (accumulator, proof) =
+        split_proof_file(&read_bytes(args.proof)?).map_err(|e| at(args.proof, e))?;
+    if !verify_chain_proof(
+        &params,
+        &vk,
+        &statement,
+        &accumulator,
+        &proof,
+        Transcript::Evm,
+    ) {
+        return Err(at(
+            args.proof,
+            "the chain proof does not verify for the trusted statement (genesis, last \
+             registration, last application message, epochs)",
+        ));
+    }
+    println!(
+        "verified: {} SNARK-Mithril certificates, each signed by the registration the previous \
+         one handed over to, from genesis {} to registration {}; last {}",
+        statement.epochs,
+        fr_to_hex(&statement.genesis),
+        fr_to_hex(&statement.last_registration),
+        describe_message(args.application, &statement.last_application)
+    );
+    Ok(())
+}
