@@ -1055,48 +1055,67 @@ fn mithril_chain_links_are_checked_before_proving() {
     );
 }
 
-/// An 8-epoch SNARK-Mithril chain proved and verified by the CLI, and the one-change refusals:
-/// `cargo test --release --test cli -- --ignored --nocapture mithril_chain_of_eight`. Eight
-/// certificate proofs and seven aggregation proofs at k = 22: about an hour on 2 cores.
+/// A SNARK-Mithril chain proved and verified by the CLI, and the one-change refusals:
+/// `cargo test --release --test cli -- --ignored --nocapture mithril_chain_proves`. The tree is
+/// `TMS_CLI_CHAIN_TREE` (default `2,2,2`: 8 epochs, eight certificate proofs and seven
+/// aggregation proofs at k = 22, about 50 minutes on 2 cores; `2,1,0`: 2 epochs, one
+/// aggregation proof, about 10 minutes).
 #[test]
-#[ignore = "a tree of aggregation proofs: about an hour; see the README"]
-fn mithril_chain_of_eight_epochs_proves_and_verifies() {
-    let d = workdir("cli-chain-8");
-    mithril_chain(&d, 8);
+#[ignore = "a tree of aggregation proofs: up to an hour; see the README"]
+fn mithril_chain_proves_and_verifies() {
+    let tree = std::env::var("TMS_CLI_CHAIN_TREE").unwrap_or_else(|_| "2,2,2".into());
+    let numbers: Vec<usize> = tree.split(',').map(|n| n.parse().unwrap()).collect();
+    let epochs = numbers[0] * numbers[1].pow(numbers[2] as u32);
+    let d = workdir("cli-chain");
+    mithril_chain(&d, epochs);
     setup_k22(&d, "chain.srs");
     ok_s(&d, "setup --k 15 --halo2 chain.srs --out params.srs");
     ok_s(
         &d,
         "keygen --scheme mithril --committee r0.json --params params.srs --pk m.pk --vk m.vk",
     );
-    let regs: Vec<String> = (0..=8).map(|e| format!("r{e}.json")).collect();
-    let certs: Vec<String> = (0..8).map(|e| format!("c{e}.json")).collect();
+    let regs: Vec<String> = (0..=epochs).map(|e| format!("r{e}.json")).collect();
+    let certs: Vec<String> = (0..epochs).map(|e| format!("c{e}.json")).collect();
     let out = ok_s(
         &d,
         &format!(
-            "chain prove --registrations {} --certificates {} --params params.srs --pk m.pk --chain-params chain.srs --tree 2,2,2 --proof chain.proof --vk chain.vk",
+            "chain prove --registrations {} --certificates {} --params params.srs --pk m.pk --chain-params chain.srs --tree {tree} --proof chain.proof --vk chain.vk",
             regs.join(" "),
             certs.join(" ")
         ),
     );
     println!("{out}");
-    let verify = "chain verify --genesis r0.json --last-registration r8.json --message 0x07 --epochs 8 --params chain.srs --vk chain.vk --proof chain.proof";
-    let out = ok_s(&d, verify);
+    let last = epochs - 1;
+    let verify = format!("chain verify --genesis r0.json --last-registration r{epochs}.json --message 0x{last:02x} --epochs {epochs} --params chain.srs --vk chain.vk --proof chain.proof");
+    let out = ok_s(&d, &verify);
+    println!("{out}");
     assert!(
-        out.starts_with("verified: 8 SNARK-Mithril certificates"),
+        out.starts_with(&format!("verified: {epochs} SNARK-Mithril certificates")),
         "{out}"
     );
     for (from, to, why) in [
-        ("--genesis r0.json", "--genesis r1.json", "does not verify"),
         (
-            "--last-registration r8.json",
-            "--last-registration r7.json",
-            "does not verify",
+            "--genesis r0.json".to_string(),
+            "--genesis r1.json".to_string(),
+            "does not verify".to_string(),
         ),
-        ("--message 0x07", "--message 0x06", "does not verify"),
-        ("--epochs 8", "--epochs 7", "closes chains of 8 epochs"),
+        (
+            format!("--last-registration r{epochs}.json"),
+            format!("--last-registration r{last}.json"),
+            "does not verify".to_string(),
+        ),
+        (
+            format!("--message 0x{last:02x}"),
+            "--message 0xff".to_string(),
+            "does not verify".to_string(),
+        ),
+        (
+            format!("--epochs {epochs}"),
+            format!("--epochs {}", epochs + 1),
+            format!("closes chains of {epochs} epochs"),
+        ),
     ] {
-        fails_s(&d, &verify.replace(from, to), why, None);
+        fails_s(&d, &verify.replace(&from, &to), &why, None);
     }
 }
 
