@@ -10,6 +10,7 @@
 //! |---|---|
 //! | [`snark`] | the machinery: inner proofs as [`Snark`]s, keygen, prove, and the native verifier that also decides the accumulator |
 //! | [`snark::ExposeAll`] | the inner proofs' public inputs, in order (`tms aggregate`) |
+//! | [`chunks`] | a Schnorr ATMS committee proved in chunks: `[committee root, message, t]`, the unchunked statement, with the chunk roots hashed up to the root and their thresholds summed in-circuit |
 //! | [`chain`] | a Mithril certificate chain: `[genesis digest, last registration digest, last application message, epochs]`, with every link checked in-circuit |
 //!
 //! An aggregation proof is itself an inner proof for the next level (its accumulator is then
@@ -21,6 +22,7 @@
 #![deny(missing_docs)]
 
 pub mod chain;
+pub mod chunks;
 pub mod snark;
 
 pub use snark::{

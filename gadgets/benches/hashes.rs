@@ -14,11 +14,10 @@ use halo2_base::{
 use tms_gadgets::{
     hash::{
         poseidon, rescue::RescueField, HashInstructions, NativeHash, Poseidon, PoseidonChip,
-        RescuePrime,
+        RescueChip, RescuePrime,
     },
     merkle::{AssignedMerklePath, MerkleChip, MerklePath, MerkleTree},
     proving::{params::kzg_params, stats::UNUSABLE_ROWS},
-    reference::RescueChip,
     testing::CircuitHarness,
     Fr,
 };

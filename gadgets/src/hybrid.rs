@@ -22,7 +22,12 @@
 //! assigns its own.
 
 use halo2_base::{
-    gates::circuit::{builder::BaseCircuitBuilder, BaseCircuitParams, BaseConfig},
+    gates::{
+        circuit::{
+            builder::BaseCircuitBuilder, BaseCircuitParams, BaseConfig, CircuitBuilderStage,
+        },
+        flex_gate::MultiPhaseThreadBreakPoints,
+    },
     halo2_proofs::{
         circuit::{Layouter, Region, SimpleFloorPlanner},
         plonk::{Advice, Circuit, Column, ConstraintSystem, Error, Fixed, Selector},
@@ -179,6 +184,28 @@ pub struct HybridCircuit {
 }
 
 impl HybridCircuit {
+    /// An empty circuit of `2^k` rows at `stage` with the custom gates: one instance column,
+    /// range lookups of `k - 1` bits (the certificate circuits' choice).
+    pub fn new(stage: CircuitBuilderStage, k: u32) -> Self {
+        Self {
+            builder: BaseCircuitBuilder::from_stage(stage)
+                .use_k(k as usize)
+                .use_lookup_bits(k as usize - 1)
+                .use_instance_columns(1),
+            custom: CustomRegion::new(),
+            custom_gates: true,
+        }
+    }
+
+    /// An empty prover circuit with the configuration and break points keygen chose.
+    pub fn prover(params: &HybridParams, break_points: MultiPhaseThreadBreakPoints) -> Self {
+        Self {
+            builder: BaseCircuitBuilder::prover(params.base.clone(), break_points),
+            custom: CustomRegion::new(),
+            custom_gates: params.custom_gates,
+        }
+    }
+
     /// The column configuration, after [`BaseCircuitBuilder::calculate_params`] or `use_params`.
     pub fn params(&self) -> HybridParams {
         HybridParams {

@@ -21,7 +21,7 @@
 //! | primitive | native twin | in-circuit (used by) | reference |
 //! |---|---|---|---|
 //! | Poseidon (width 3, x^5, 8 + 57 rounds) | [`hash::Poseidon`] | [`hash::PoseidonGateChip`], 183 cells (SNARK-Mithril); [`hash::PoseidonChip`], generic gate (BLS ATMS) | `light-poseidon`, circomlib's vector |
-//! | Rescue-Prime (width 4, rate 3, 11 rounds) | [`hash::RescuePrime`] | [`hash::RescueGateChip`], 180 cells (Schnorr ATMS) | [`reference::RescueChip`]; the Python reference |
+//! | Rescue-Prime (width 4, rate 3, 11 rounds) | [`hash::RescuePrime`] | [`hash::RescueGateChip`], 180 cells (Schnorr ATMS); [`hash::RescueChip`], 2,247 on the generic gate (the chunk join of `tms-aggregation`) | each other; the Python reference |
 //! | Merkle path, batch, whole tree | [`merkle::MerkleTree`] | [`merkle::MerkleChip`] over any hash chip (all three circuits) | |
 //! | hash to Grumpkin (Poseidon, RFC 9380 SvdW) | [`curve::hash_to_curve::hash_to_grumpkin`] | [`curve::HashToCurveChip`] (SNARK-Mithril) | the Python reference's vectors |
 //! | Grumpkin add, double, canonical scalars | `halo2curves`' `grumpkin` | [`curve::GrumpkinChip`] (all Grumpkin circuits) | |

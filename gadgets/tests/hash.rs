@@ -13,9 +13,8 @@ use tms_gadgets::{
     hash::{
         poseidon,
         rescue::{rescue_prime_hash, RescueField},
-        HashInstructions, NativeHash, Poseidon, PoseidonChip, RescuePrime,
+        HashInstructions, NativeHash, Poseidon, PoseidonChip, RescueChip, RescuePrime,
     },
-    reference::RescueChip,
     testing::{override_cell, CircuitHarness, Rejection},
     Fr,
 };

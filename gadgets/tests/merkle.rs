@@ -8,9 +8,8 @@ use halo2_base::{
 use rand::{seq::index::sample, Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tms_gadgets::{
-    hash::{HashInstructions, NativeHash, Poseidon, PoseidonChip, RescuePrime},
+    hash::{HashInstructions, NativeHash, Poseidon, PoseidonChip, RescueChip, RescuePrime},
     merkle::{AssignedMerklePath, MerkleChip, MerklePath, MerkleTree},
-    reference::RescueChip,
     testing::{override_cell, CircuitHarness, Rejection},
     Fr, GadgetError,
 };

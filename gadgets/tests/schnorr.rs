@@ -9,8 +9,8 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use tms_gadgets::{
     curve::{GrumpkinAffine, GrumpkinChip, GrumpkinScalar},
-    hash::{HashInstructions, NativeHash, Poseidon, PoseidonChip, RescuePrime},
-    reference::{GenericSchnorrChip, RescueChip},
+    hash::{HashInstructions, NativeHash, Poseidon, PoseidonChip, RescueChip, RescuePrime},
+    reference::GenericSchnorrChip,
     signature::schnorr::{Signature, SigningKey, VerifyingKey},
     testing::{CircuitHarness, MockRun},
     Fr,

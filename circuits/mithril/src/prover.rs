@@ -2,7 +2,7 @@
 //! `tms_gadgets::proving`), key files, example certificates and measured round trips.
 
 use halo2_base::{
-    gates::circuit::{builder::BaseCircuitBuilder, CircuitBuilderStage},
+    gates::circuit::CircuitBuilderStage,
     halo2_proofs::{
         halo2curves::bn256::{Bn256, G1Affine},
         plonk::{keygen_pk, keygen_vk, VerifyingKey},
@@ -12,7 +12,6 @@ use halo2_base::{
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use tms_gadgets::{
-    bank::CustomRegion,
     curve::{GrumpkinAffine, GrumpkinScalar},
     hybrid::HybridCircuit,
     merkle::MerklePath,
@@ -105,14 +104,7 @@ pub fn setup(k: u32) -> ParamsKZG<Bn256> {
 }
 
 fn keygen_circuit(k: u32) -> HybridCircuit {
-    HybridCircuit {
-        builder: BaseCircuitBuilder::from_stage(CircuitBuilderStage::Keygen)
-            .use_k(k as usize)
-            .use_lookup_bits(k as usize - 1)
-            .use_instance_columns(1),
-        custom: CustomRegion::new(),
-        custom_gates: true,
-    }
+    HybridCircuit::new(CircuitBuilderStage::Keygen, k)
 }
 
 fn lay_out(circuit: &mut HybridCircuit, witness: &MithrilWitness) {
@@ -213,11 +205,7 @@ pub fn prove_with_transcript(
     }
     witness.instance.validate(&witness.shape)?;
     let public = witness.instance.to_public_inputs();
-    let mut circuit = HybridCircuit {
-        builder: BaseCircuitBuilder::prover(keys.config.base.clone(), keys.break_points.clone()),
-        custom: CustomRegion::new(),
-        custom_gates: keys.config.custom_gates,
-    };
+    let mut circuit = HybridCircuit::prover(&keys.config, keys.break_points.clone());
     lay_out(&mut circuit, witness);
     prove_shplonk(params, &keys.pk, circuit, &public, transcript)
         .ok_or(MithrilError::CircuitTooLarge(keys.shape.k))

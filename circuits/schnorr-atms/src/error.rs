@@ -69,6 +69,16 @@ pub enum AtmsError {
         /// Slots available.
         slots: usize,
     },
+    /// A committee that does not split into these chunks ([`crate::Committee::chunks`]).
+    #[error("a committee of {n} does not split into {count} chunks: {reason}")]
+    BadChunks {
+        /// Committee size.
+        n: usize,
+        /// Chunks asked for.
+        count: usize,
+        /// Why not.
+        reason: String,
+    },
     /// The witness is for another shape than the keys.
     #[error("the witness shape differs from the proving key's")]
     ShapeMismatch,

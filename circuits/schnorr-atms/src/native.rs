@@ -56,6 +56,44 @@ impl Committee {
         &self.keys
     }
 
+    /// The committee split into `count` chunks of consecutive members whose Merkle trees are the
+    /// subtrees of this committee's tree `log2 count` levels below its root: chunk `i` holds
+    /// members `i s .. (i + 1) s` with `s = 2^depth / count`. Proving each chunk in Merkle mode
+    /// and joining the proofs (`tms-aggregation`'s `chunks`) proves the whole committee.
+    ///
+    /// Refuses a `count` that is not a power of two of at least 2, and a split where a chunk
+    /// would be empty or its own tree shallower than its subtree (the last chunk holds at most
+    /// half of `s`): its root would not be the subtree's.
+    pub fn chunks(&self, count: usize) -> Result<Vec<Committee>, AtmsError> {
+        let n = self.keys.len();
+        let bad = |reason: String| AtmsError::BadChunks { n, count, reason };
+        if count < 2 || !count.is_power_of_two() {
+            return Err(bad("a power of two, at least 2, is needed".into()));
+        }
+        let depth = committee_depth(n);
+        let levels = count.trailing_zeros() as usize;
+        if levels >= depth {
+            return Err(bad(format!("the tree has depth {depth}")));
+        }
+        let size = 1usize << (depth - levels);
+        let chunks: Vec<Committee> = self
+            .keys
+            .chunks(size)
+            .map(|keys| Committee {
+                keys: keys.to_vec(),
+            })
+            .collect();
+        let last = chunks.last().expect("n > 0").keys.len();
+        if chunks.len() != count || committee_depth(last) != depth - levels {
+            return Err(bad(format!(
+                "chunks of {size} leave {last} members in the last one; its tree is not a \
+                 subtree of depth {}",
+                depth - levels
+            )));
+        }
+        Ok(chunks)
+    }
+
     /// The flat commitment: the Rescue-Prime fixed-length hash of all coordinates.
     pub fn flat_commitment(&self) -> Fr {
         let coordinates: Vec<Fr> = self
@@ -138,5 +176,19 @@ impl Certificate {
             message,
             signatures: indexed,
         })
+    }
+
+    /// The signatures of members `first .. first + len`, indexed within that range: the
+    /// certificate of the chunk of [`Committee::chunks`] that starts at member `first`.
+    pub fn restricted_to(&self, first: usize, len: usize) -> Self {
+        Self {
+            message: self.message,
+            signatures: self
+                .signatures
+                .iter()
+                .filter(|(i, _)| (first..first + len).contains(i))
+                .map(|(i, sig)| (i - first, *sig))
+                .collect(),
+        }
     }
 }

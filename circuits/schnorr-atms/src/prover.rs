@@ -1,7 +1,7 @@
 //! `setup / keygen / prove / verify`.
 
 use halo2_base::{
-    gates::circuit::{builder::BaseCircuitBuilder, CircuitBuilderStage},
+    gates::circuit::CircuitBuilderStage,
     halo2_proofs::{
         halo2curves::bn256::{Bn256, G1Affine},
         plonk::{keygen_pk, keygen_vk, VerifyingKey},
@@ -10,7 +10,6 @@ use halo2_base::{
 };
 use rand::SeedableRng;
 use tms_gadgets::{
-    bank::CustomRegion,
     hybrid::HybridCircuit,
     proving::{
         keys::{CircuitKeys, KeyedShape},
@@ -50,14 +49,7 @@ pub fn setup(k: u32) -> ParamsKZG<Bn256> {
 }
 
 fn keygen_circuit(shape: &AtmsShape) -> HybridCircuit {
-    HybridCircuit {
-        builder: BaseCircuitBuilder::from_stage(CircuitBuilderStage::Keygen)
-            .use_k(shape.k as usize)
-            .use_lookup_bits(shape.k as usize - 1)
-            .use_instance_columns(1),
-        custom: CustomRegion::new(),
-        custom_gates: true,
-    }
+    HybridCircuit::new(CircuitBuilderStage::Keygen, shape.k)
 }
 
 /// Lays out `witness` on `circuit` and exposes the public cells.
@@ -208,11 +200,7 @@ pub fn prove_with_transcript(
         return Err(AtmsError::ShapeMismatch);
     }
     witness.instance.validate(&witness.shape)?;
-    let mut circuit = HybridCircuit {
-        builder: BaseCircuitBuilder::prover(keys.config.base.clone(), keys.break_points.clone()),
-        custom: CustomRegion::new(),
-        custom_gates: keys.config.custom_gates,
-    };
+    let mut circuit = HybridCircuit::prover(&keys.config, keys.break_points.clone());
     lay_out(&mut circuit, witness);
     prove_shplonk(
         params,

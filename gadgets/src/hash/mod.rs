@@ -28,11 +28,13 @@ use crate::{Fr, GadgetError};
 pub mod poseidon;
 pub mod poseidon_gate;
 pub mod rescue;
+pub mod rescue_chip;
 pub mod rescue_gate;
 
 pub use poseidon::{Poseidon, PoseidonChip};
 pub use poseidon_gate::PoseidonGateChip;
 pub use rescue::RescuePrime;
+pub use rescue_chip::RescueChip;
 pub use rescue_gate::RescueGateChip;
 
 /// The capacity tag of a fixed-length leaf hash of `len` elements: `len * 2^64`.

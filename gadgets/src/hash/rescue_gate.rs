@@ -1,6 +1,6 @@
 //! Rescue-Prime on a custom gate: one row per round, sixteen advice cells, 180 cells per
 //! permutation (against 2,247 on halo2-base's generic gate, the reference
-//! [`crate::reference::RescueChip`]).
+//! [`crate::hash::RescueChip`]).
 //!
 //! ```text
 //! row r:   s0..s3 | q0..q3 = s^2 | y0..y3 | z0..z3 = y^2        fixed: c1 (4), c2 (4) of round r

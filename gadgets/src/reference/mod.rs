@@ -4,17 +4,15 @@
 //!
 //! | reference (generic gate) | production (custom gate) |
 //! |---|---|
-//! | [`RescueChip`], 2,247 cells per permutation | [`crate::hash::RescueGateChip`], 180 |
 //! | [`GenericLadder`] on [`crate::curve::GrumpkinChip`]: `k P`, `k G`, multi-scalar | [`crate::curve::straus`], [`crate::curve::msm`], [`crate::curve::dleq`] (16 cells per bit) |
 //! | [`GenericSchnorrChip`], about 46,000 cells per signature | [`crate::signature::schnorr::SchnorrChip`], about 4,600 |
 //!
-//! Poseidon's generic-gate chip is not here: [`crate::hash::PoseidonChip`] is production code
-//! (the BLS ATMS circuit hashes on it).
+//! The generic-gate hash chips are not here: [`crate::hash::PoseidonChip`] and
+//! [`crate::hash::RescueChip`] are production code for circuits without the bank (the
+//! aggregation circuit) and the cross-checks of the round gates.
 
 mod ladder;
-mod rescue;
 mod schnorr;
 
 pub use ladder::GenericLadder;
-pub use rescue::RescueChip;
 pub use schnorr::{AssignedSignature, GenericSchnorrChip};

@@ -1,6 +1,7 @@
-//! Rescue-Prime on halo2-base's generic gate: the reference for [`crate::hash::RescueGateChip`]
-//! (2,247 cells per permutation against the gate's 180). No circuit uses it; the tests check that
-//! both chips and the native hash agree.
+//! Rescue-Prime on halo2-base's generic gate (2,247 cells per permutation against the round
+//! gate's 180): for circuits without the custom-gate bank (the aggregation circuit joining the
+//! committee chunks of Schnorr ATMS, `tms-aggregation`), and the independent cross-check of
+//! [`crate::hash::RescueGateChip`]; the tests check that both chips and the native hash agree.
 
 use halo2_base::{
     gates::{GateChip, GateInstructions},
