@@ -12,7 +12,9 @@
 //! verified (`prove_cpu_s` is this process's CPU time, all threads); the two baselines are
 //! proved too when they have at most `TMS_BLS_PROVE_BASELINES_UP_TO` advice cells (default
 //! 6,000,000). Peak memory is the process's high-water mark so far (`/usr/bin/time -v` gives the
-//! same figure for a one-size run). `TMS_BLS_LAYOUT_ONLY=1` prints the cell counts only.
+//! same figure for a one-size run). `TMS_BLS_LAYOUT_ONLY=1` prints the cell counts only;
+//! `TMS_BLS_K` fixes k instead of the ten-column choice; `TMS_BLS_CUTS=0,1,2` also lays out those
+//! cut levels (our Poseidon), the measurements the cost model of `Strategy::cheapest` is fit to.
 
 use std::time::Instant;
 
@@ -29,9 +31,13 @@ use tms_gadgets::{
     testing::sizes_from_env,
 };
 
-/// k for about ten advice columns (and at least 2^18 rows: the pairing alone is 4.6 M cells).
+/// k for about ten advice columns (and at least 2^18 rows: the pairing alone is 4.6 M cells),
+/// or `TMS_BLS_K`.
 fn pick_k(advice_cells: usize) -> u32 {
-    ((advice_cells / 10).max(1 << 18) as f64).log2().ceil() as u32
+    std::env::var("TMS_BLS_K")
+        .ok()
+        .and_then(|k| k.parse().ok())
+        .unwrap_or_else(|| ((advice_cells / 10).max(1 << 18) as f64).log2().ceil() as u32)
 }
 
 struct Case {
@@ -107,17 +113,30 @@ fn bench(c: &mut Criterion) {
     for (n, t) in sizes_from_env("TMS_BLS_SIZES", "32/16") {
         let cs = case(n, t);
         let capacity = n - t;
-        let variants = [
+        let mut variants = vec![
             (
-                "chosen",
+                "chosen".to_string(),
                 Strategy::cheapest(n, capacity),
                 NodeHash::Poseidon,
             ),
-            ("note", Strategy::Paths, NodeHash::StockPoseidon),
-            ("paths-ours", Strategy::Paths, NodeHash::Poseidon),
+            ("note".to_string(), Strategy::Paths, NodeHash::StockPoseidon),
+            (
+                "paths-ours".to_string(),
+                Strategy::Paths,
+                NodeHash::Poseidon,
+            ),
         ];
+        let depth = AtmsShape::auto(n, capacity, 22).depth();
+        for cut in std::env::var("TMS_BLS_CUTS").unwrap_or_default().split(',') {
+            if let Ok(cut) = cut.trim().parse::<usize>() {
+                let strategy = Strategy::from_cut(cut.min(depth), depth);
+                variants.push((format!("cut-{cut}"), strategy, NodeHash::Poseidon));
+            }
+        }
         let mut chosen = None;
         for (label, strategy, hash) in variants {
+            let label = label.as_str();
+            let extra = label.starts_with("cut-");
             let probe = AtmsShape {
                 n,
                 capacity,
@@ -130,8 +149,9 @@ fn bench(c: &mut Criterion) {
                 k: pick_k(stats.advice_cells),
                 ..probe
             };
-            let prove_it =
-                !layout_only && (label == "chosen" || stats.advice_cells <= baseline_limit);
+            let prove_it = !layout_only
+                && !extra
+                && (label == "chosen" || stats.advice_cells <= baseline_limit);
             let mut line = format!(
                 "record: bls-atms {t}-of-{n} {label} strategy={strategy} hash={hash:?} k={} advice_cells={} lookup_cells={}",
                 shape.k, stats.advice_cells, stats.lookup_cells

@@ -35,7 +35,8 @@ use halo2_ecc::{
     fields::{vector::FieldVector, FieldChip},
 };
 use tms_gadgets::{
-    hash::{HashInstructions, PoseidonChip},
+    bank::CustomRegion,
+    hash::{HashInstructions, PoseidonGateChip},
     merkle::MerkleChip,
     signature::bls::X0,
     Fr,
@@ -71,10 +72,18 @@ struct Laid {
 pub fn synthesize(
     ctx: &mut Context<Fr>,
     range: &RangeChip<Fr>,
+    custom: &CustomRegion,
     witness: &AtmsWitness,
 ) -> Vec<AssignedValue<Fr>> {
     let fp = FpChip::<Fr>::new(range, LIMB_BITS, NUM_LIMBS);
-    let laid = lay_out(ctx, range, &fp, witness, &witness.membership_values());
+    let laid = lay_out(
+        ctx,
+        range,
+        custom,
+        &fp,
+        witness,
+        &witness.membership_values(),
+    );
     pairing_check(ctx, &fp, &laid.avk, &laid.hm, &witness.signature);
     laid.publics
 }
@@ -86,9 +95,10 @@ pub fn synthesize(
 pub fn synthesize_membership(
     ctx: &mut Context<Fr>,
     range: &RangeChip<Fr>,
+    custom: &CustomRegion,
     witness: &AtmsWitness,
 ) -> MembershipOutput {
-    synthesize_membership_with(ctx, range, witness, &witness.membership_values())
+    synthesize_membership_with(ctx, range, custom, witness, &witness.membership_values())
 }
 
 /// [`synthesize_membership`] with the membership cells' values given by the caller instead of
@@ -97,11 +107,12 @@ pub fn synthesize_membership(
 pub fn synthesize_membership_with(
     ctx: &mut Context<Fr>,
     range: &RangeChip<Fr>,
+    custom: &CustomRegion,
     witness: &AtmsWitness,
     values: &MembershipValues,
 ) -> MembershipOutput {
     let fp = FpChip::<Fr>::new(range, LIMB_BITS, NUM_LIMBS);
-    let laid = lay_out(ctx, range, &fp, witness, values);
+    let laid = lay_out(ctx, range, custom, &fp, witness, values);
     let coord = |p: &ProperCrtUint<Fr>| {
         let mut bytes = p.value().to_bytes_le();
         bytes.resize(32, 0);
@@ -171,6 +182,7 @@ struct SlotCells {
 fn lay_out(
     ctx: &mut Context<Fr>,
     range: &RangeChip<Fr>,
+    custom: &CustomRegion,
     fp: &FpChip<Fr>,
     w: &AtmsWitness,
     values: &MembershipValues,
@@ -179,7 +191,7 @@ fn lay_out(
     let g1 = EccChip::new(fp);
     let fp2 = Fp2Chip::<Fr>::new(fp);
     let g2 = EccChip::new(&fp2);
-    let poseidon = PoseidonChip::new();
+    let poseidon = PoseidonGateChip::new(custom.clone());
 
     let ivk = g1.load_private::<G1Affine>(ctx, (w.ivk.x, w.ivk.y));
     let ivk_words = point_words(ctx, range, fp, &ivk);
@@ -209,10 +221,12 @@ fn lay_out(
     }
 
     let root = match w.shape.hash {
-        NodeHash::Poseidon => membership(ctx, range, PoseidonChip::new(), w, values, &slots),
+        NodeHash::Poseidon => {
+            membership(ctx, range, &poseidon, poseidon.clone(), w, values, &slots)
+        }
         NodeHash::StockPoseidon => {
             let chip = StockPoseidonChip::new(ctx);
-            membership(ctx, range, chip, w, values, &slots)
+            membership(ctx, range, &poseidon, chip, w, values, &slots)
         }
     };
     // n is a constant of the circuit: a digest made for a committee of another size fails.
@@ -242,10 +256,12 @@ fn lay_out(
     }
 }
 
-/// Constrains the slots' membership and returns the committee root.
+/// Constrains the slots' membership and returns the committee root: the tree hashed with
+/// `hasher`, the LogUp challenges squeezed with `poseidon`.
 fn membership<H: HashInstructions>(
     ctx: &mut Context<Fr>,
     range: &RangeChip<Fr>,
+    poseidon: &PoseidonGateChip,
     hasher: H,
     w: &AtmsWitness,
     values: &MembershipValues,
@@ -308,7 +324,6 @@ fn membership<H: HashInstructions>(
         .collect();
     transcript.extend(pack(ctx, range, &flagged, depth - cut + 1));
     transcript.extend(pack(ctx, range, &mult, mult_bits));
-    let poseidon = PoseidonChip::new();
     let beta = poseidon.hash_leaf(ctx, &transcript);
     let one = ctx.load_constant(Fr::one());
     let gamma = poseidon.hash_node(ctx, beta, one);

@@ -20,11 +20,14 @@ pub const LIMB_BITS: usize = 88;
 /// Limbs per Fq element.
 pub const NUM_LIMBS: usize = 3;
 
-/// The hash of the committee tree (digests always use [`tms_gadgets::hash::PoseidonChip`]).
+/// The hash of the committee tree. The digests and the LogUp transcript always use our Poseidon
+/// on the bank's round gates ([`tms_gadgets::hash::PoseidonGateChip`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum NodeHash {
-    /// Our one-permutation Poseidon ([`tms_gadgets::hash::PoseidonChip`]).
+    /// Our one-permutation Poseidon on the bank's round gates, about 183 cells a permutation
+    /// ([`tms_gadgets::hash::PoseidonGateChip`]; the same function as
+    /// [`tms_gadgets::hash::PoseidonChip`] on the generic gate, about 2,214).
     Poseidon,
     /// halo2-base's stock `hash_fix_len_array` (two permutations per node): the ATMS note's
     /// baseline, kept to measure against ([`crate::stock`]).

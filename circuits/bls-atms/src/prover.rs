@@ -1,7 +1,7 @@
 //! `setup / keygen / prove / verify`.
 
 use halo2_base::{
-    gates::circuit::{builder::BaseCircuitBuilder, CircuitBuilderStage},
+    gates::circuit::CircuitBuilderStage,
     halo2_proofs::{
         dev::MockProver,
         halo2curves::bn256::{Bn256, G1Affine},
@@ -11,6 +11,7 @@ use halo2_base::{
 };
 use rand::SeedableRng;
 use tms_gadgets::{
+    hybrid::HybridCircuit,
     proving::{
         keys::{CircuitKeys, KeyedShape},
         prove_shplonk, verify_shplonk, Transcript,
@@ -31,7 +32,7 @@ use crate::{
 };
 
 /// Proving and verifying keys of one circuit shape, with the layout the prover must reproduce.
-pub type AtmsKeys = CircuitKeys<AtmsShape, BaseCircuitBuilder<Fr>>;
+pub type AtmsKeys = CircuitKeys<AtmsShape, HybridCircuit>;
 
 impl KeyedShape for AtmsShape {
     const CIRCUIT: &'static str = "bls-atms";
@@ -45,11 +46,26 @@ pub fn setup(k: u32) -> ParamsKZG<Bn256> {
     kzg_params(k)
 }
 
-fn builder(shape: &AtmsShape, stage: CircuitBuilderStage) -> BaseCircuitBuilder<Fr> {
-    BaseCircuitBuilder::from_stage(stage)
-        .use_k(shape.k as usize)
-        .use_lookup_bits(shape.k as usize - 1)
-        .use_instance_columns(1)
+/// An empty circuit of `shape` at `stage`, with the bank's gates.
+fn circuit(shape: &AtmsShape, stage: CircuitBuilderStage) -> HybridCircuit {
+    HybridCircuit::new(stage, shape.k)
+}
+
+/// Lays `witness` out on `circuit` and sets its public cells.
+fn lay_out(circuit: &mut HybridCircuit, witness: &AtmsWitness) {
+    let range = circuit.builder.range_chip();
+    let publics = synthesize(circuit.builder.main(0), &range, &circuit.custom, witness);
+    circuit.builder.assigned_instances = vec![publics];
+}
+
+/// Fixes the column configuration of a laid-out `circuit` of `shape` and returns its statistics;
+/// fails if the bank's rows do not fit `2^k`.
+fn finish(circuit: &mut HybridCircuit, shape: &AtmsShape) -> Result<CircuitStats, AtmsError> {
+    if circuit.custom_rows() + UNUSABLE_ROWS > 1 << shape.k {
+        return Err(AtmsError::CircuitTooLarge(shape.k));
+    }
+    let base = circuit.builder.calculate_params(Some(UNUSABLE_ROWS));
+    Ok(CircuitStats::of_hybrid(circuit, &base))
 }
 
 /// An honest witness of the right shape from a deterministic committee, for keygen.
@@ -76,12 +92,9 @@ pub(crate) fn keygen_witness(shape: AtmsShape) -> Result<AtmsWitness, AtmsError>
 /// Lays out `shape` with the keygen witness and returns its statistics (no keys made).
 pub fn measure(shape: AtmsShape) -> Result<CircuitStats, AtmsError> {
     let witness = keygen_witness(shape)?;
-    let mut b = builder(&shape, CircuitBuilderStage::Keygen);
-    let range = b.range_chip();
-    let publics = synthesize(b.main(0), &range, &witness);
-    b.assigned_instances = vec![publics];
-    let config = b.calculate_params(Some(UNUSABLE_ROWS));
-    Ok(CircuitStats::of(&b, &config))
+    let mut c = circuit(&shape, CircuitBuilderStage::Keygen);
+    lay_out(&mut c, &witness);
+    finish(&mut c, &shape)
 }
 
 /// Checks with halo2's MockProver that `witness` satisfies the circuit of its shape for the
@@ -90,12 +103,10 @@ pub fn measure(shape: AtmsShape) -> Result<CircuitStats, AtmsError> {
 pub fn mock_check(witness: &AtmsWitness, instance: &AtmsInstance) -> Result<(), AtmsError> {
     witness.check_layout()?;
     let shape = witness.shape;
-    let mut b = builder(&shape, CircuitBuilderStage::Mock);
-    let range = b.range_chip();
-    let publics = synthesize(b.main(0), &range, witness);
-    b.assigned_instances = vec![publics];
-    b.calculate_params(Some(UNUSABLE_ROWS));
-    let prover = MockProver::run(shape.k, &b, vec![instance.to_public_inputs()])
+    let mut c = circuit(&shape, CircuitBuilderStage::Mock);
+    lay_out(&mut c, witness);
+    finish(&mut c, &shape)?;
+    let prover = MockProver::run(shape.k, &c, vec![instance.to_public_inputs()])
         .map_err(|_| AtmsError::CircuitTooLarge(shape.k))?;
     prover.verify().map_err(|failures| {
         AtmsError::NotSatisfied(format!(
@@ -109,15 +120,18 @@ pub fn mock_check(witness: &AtmsWitness, instance: &AtmsInstance) -> Result<(), 
 /// Proving and verifying keys for `shape` (one-time work per shape).
 pub fn keygen(params: &ParamsKZG<Bn256>, shape: AtmsShape) -> Result<AtmsKeys, AtmsError> {
     let witness = keygen_witness(shape)?;
-    let mut b = builder(&shape, CircuitBuilderStage::Keygen);
-    let range = b.range_chip();
-    let publics = synthesize(b.main(0), &range, &witness);
-    b.assigned_instances = vec![publics];
-    let config = b.calculate_params(Some(UNUSABLE_ROWS));
-    let stats = CircuitStats::of(&b, &config);
-    let vk = keygen_vk(params, &b).map_err(|_| AtmsError::CircuitTooLarge(shape.k))?;
-    let pk = keygen_pk(params, vk, &b).map_err(|_| AtmsError::CircuitTooLarge(shape.k))?;
-    Ok(AtmsKeys::new(shape, pk, config, b.break_points(), stats))
+    let mut c = circuit(&shape, CircuitBuilderStage::Keygen);
+    lay_out(&mut c, &witness);
+    let stats = finish(&mut c, &shape)?;
+    let vk = keygen_vk(params, &c).map_err(|_| AtmsError::CircuitTooLarge(shape.k))?;
+    let pk = keygen_pk(params, vk, &c).map_err(|_| AtmsError::CircuitTooLarge(shape.k))?;
+    Ok(AtmsKeys::new(
+        shape,
+        pk,
+        c.params(),
+        c.builder.break_points(),
+        stats,
+    ))
 }
 
 /// A proof that `witness.instance` holds, in the Blake2b transcript.
@@ -141,14 +155,12 @@ pub fn prove_with_transcript(
         return Err(AtmsError::ShapeMismatch);
     }
     witness.check_layout()?;
-    let mut b = BaseCircuitBuilder::prover(keys.config.clone(), keys.break_points.clone());
-    let range = b.range_chip();
-    let publics = synthesize(b.main(0), &range, witness);
-    b.assigned_instances = vec![publics];
+    let mut c = HybridCircuit::prover(&keys.config, keys.break_points.clone());
+    lay_out(&mut c, witness);
     prove_shplonk(
         params,
         &keys.pk,
-        b,
+        c,
         &witness.instance.to_public_inputs(),
         transcript,
     )

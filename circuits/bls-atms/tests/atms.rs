@@ -87,9 +87,9 @@ fn expected_avk(s: &Setting, non_signers: &[usize]) -> G1Affine {
 
 /// MockProver on the membership part against the witness's own statement.
 fn mock_membership(w: &AtmsWitness) -> MockRun<G1Affine> {
-    CircuitHarness::new(K_MEMBERSHIP).mock_with_public(
-        |ctx, range| {
-            let out = synthesize_membership(ctx, range, w);
+    CircuitHarness::new(K_MEMBERSHIP).mock_custom_with_public(
+        |ctx, range, custom| {
+            let out = synthesize_membership(ctx, range, custom, w);
             (out.avk, out.publics)
         },
         |_| w.instance.to_public_inputs(),
@@ -99,9 +99,9 @@ fn mock_membership(w: &AtmsWitness) -> MockRun<G1Affine> {
 /// MockProver on the membership part with the membership cells' values given (a cheating
 /// prover's), against the witness's own statement.
 fn mock_membership_with(w: &AtmsWitness, values: &MembershipValues) -> MockRun<G1Affine> {
-    CircuitHarness::new(K_MEMBERSHIP).mock_with_public(
-        |ctx, range| {
-            let out = synthesize_membership_with(ctx, range, w, values);
+    CircuitHarness::new(K_MEMBERSHIP).mock_custom_with_public(
+        |ctx, range, custom| {
+            let out = synthesize_membership_with(ctx, range, custom, w, values);
             (out.avk, out.publics)
         },
         |_| w.instance.to_public_inputs(),
@@ -133,8 +133,8 @@ fn assert_rejected_exactly<R>(run: &MockRun<R>, expected: &[Rejection]) {
 
 /// MockProver on the full circuit against the witness's own statement.
 fn mock_full(w: &AtmsWitness) -> MockRun<()> {
-    CircuitHarness::new(K_FULL).mock_with_public(
-        |ctx, range| ((), synthesize(ctx, range, w)),
+    CircuitHarness::new(K_FULL).mock_custom_with_public(
+        |ctx, range, custom| ((), synthesize(ctx, range, custom, w)),
         |_| w.instance.to_public_inputs(),
     )
 }
@@ -585,8 +585,8 @@ fn real_round_trip_with_pinned_key_and_size() {
     assert_eq!(proof.len(), PINNED_PROOF_BYTES);
 }
 
-const PINNED_VK: &str = "2ee76ec6ba1240aff3eaea8f653a931d0b6d306976c955d03db278a3c8d7ed1f";
-const PINNED_PROOF_BYTES: usize = 2304;
+const PINNED_VK: &str = "48b0f01e58a0ff4050c961449663e259d67f7608db92ea32b224cdcd6b856b1f";
+const PINNED_PROOF_BYTES: usize = 4256;
 
 #[test]
 fn the_verifiers_statement_is_the_provers_for_the_same_bytes_only() {
