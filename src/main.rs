@@ -26,7 +26,7 @@ use std::{path::PathBuf, process::ExitCode};
 use clap::{Args, Parser, Subcommand};
 
 use tms::{
-    commands::{self, aggregate, bls, chain, mithril, schnorr, ProofOutput, VerifyArgs},
+    commands::{self, aggregate, bls, chain, chunk, mithril, schnorr, ProofOutput, VerifyArgs},
     io::{message_bytes, usage, Result},
     options::{HashMode, HashName, Mode, Preset, Scheme, TranscriptName},
 };
@@ -333,6 +333,11 @@ enum Command {
         #[command(subcommand)]
         action: AggregateCommand,
     },
+    /// A Schnorr ATMS committee proved in chunks joined by one proof: `split`, `join`, `verify`.
+    Chunk {
+        #[command(subcommand)]
+        action: ChunkCommand,
+    },
     /// Mithril certificate chains in one proof (light clients): `prove`, `verify`.
     Chain {
         #[command(subcommand)]
@@ -376,6 +381,86 @@ struct LastArgs {
     last_digest: Option<String>,
 }
 
+/// Inner proofs (Poseidon transcript, one verifying key) and where their aggregation goes.
+#[derive(Args, Debug)]
+struct InnerProofs {
+    /// KZG parameters of the inner proofs' circuit.
+    #[arg(long)]
+    params: PathBuf,
+    /// The inner proofs' verifying key.
+    #[arg(long)]
+    vk: PathBuf,
+    /// Inner proofs (`tms prove --transcript poseidon`), in order (chunks: chunk order).
+    #[arg(long, num_args = 1.., required = true)]
+    proofs: Vec<PathBuf>,
+    /// Their statements (`public.json` of `tms prove`), in the same order.
+    #[arg(long, num_args = 1.., required = true)]
+    publics: Vec<PathBuf>,
+    /// KZG parameters of the aggregation circuit, from the same setup (2^22 rows: about 8 M
+    /// cells per SNARK-Mithril proof, 6 M per Schnorr ATMS proof).
+    #[arg(long)]
+    aggregation_params: PathBuf,
+    /// Aggregation proof file to write (accumulator words, then the EVM-transcript proof).
+    #[arg(long)]
+    proof: PathBuf,
+    /// Aggregation verifying key file to write.
+    #[arg(long)]
+    out_vk: PathBuf,
+}
+
+#[derive(Subcommand, Debug)]
+enum ChunkCommand {
+    /// Split a committee (Merkle mode) and its certificate into chunks: a committee and a
+    /// certificate file per chunk, and `manifest.json` with each chunk's threshold and root.
+    Split {
+        /// The committee file.
+        #[arg(long)]
+        committee: PathBuf,
+        /// The certificate file.
+        #[arg(long)]
+        certificate: PathBuf,
+        /// Number of chunks: a power of two, at least 2 (each chunk a subtree of the committee's
+        /// Merkle tree).
+        #[arg(long)]
+        chunks: usize,
+        /// Folder for the chunk files and the manifest.
+        #[arg(long)]
+        out_dir: PathBuf,
+    },
+    /// Join the chunk proofs (`tms prove --transcript poseidon` of each chunk, one key) into
+    /// one proof of the whole committee's statement.
+    Join {
+        /// The whole committee's file.
+        #[arg(long)]
+        committee: PathBuf,
+        /// The threshold t the joined proof claims (at most the sum of the chunks').
+        #[arg(long)]
+        threshold: u64,
+        #[command(flatten)]
+        inner: InnerProofs,
+    },
+    /// Verify a join proof against the trusted committee, message and threshold.
+    Verify {
+        /// The trusted committee file.
+        #[arg(long)]
+        committee: PathBuf,
+        #[command(flatten)]
+        message: MessageArgs,
+        /// The threshold the verifier requires.
+        #[arg(long)]
+        threshold: u64,
+        /// KZG parameters of the join circuit.
+        #[arg(long)]
+        params: PathBuf,
+        /// Join verifying key.
+        #[arg(long)]
+        vk: PathBuf,
+        /// Join proof file.
+        #[arg(long)]
+        proof: PathBuf,
+    },
+}
+
 #[derive(Subcommand, Debug)]
 enum AggregateCommand {
     /// Aggregate certificate proofs made with `tms prove --transcript poseidon` (one key).
@@ -383,28 +468,8 @@ enum AggregateCommand {
         /// The scheme.
         #[arg(long, value_enum, default_value_t)]
         scheme: Scheme,
-        /// KZG parameters of the certificates' circuit.
-        #[arg(long)]
-        params: PathBuf,
-        /// The certificates' verifying key.
-        #[arg(long)]
-        vk: PathBuf,
-        /// Certificate proofs (Poseidon transcript), in order.
-        #[arg(long, num_args = 1.., required = true)]
-        proofs: Vec<PathBuf>,
-        /// Their statements (`public.json` of `tms prove`), in the same order.
-        #[arg(long, num_args = 1.., required = true)]
-        publics: Vec<PathBuf>,
-        /// KZG parameters of the aggregation circuit, from the same setup (2^22 rows: about
-        /// 8 M cells per SNARK-Mithril proof, 6 M per Schnorr ATMS proof).
-        #[arg(long)]
-        aggregation_params: PathBuf,
-        /// Aggregation proof file to write (accumulator words, then the EVM-transcript proof).
-        #[arg(long)]
-        proof: PathBuf,
-        /// Aggregation verifying key file to write.
-        #[arg(long)]
-        out_vk: PathBuf,
+        #[command(flatten)]
+        inner: InnerProofs,
     },
     /// Verify an aggregation proof against the verifier's own statements, in order.
     Verify {
@@ -497,24 +562,15 @@ fn registration_arg<'a>(
 
 fn run_aggregate(action: AggregateCommand) -> Result<()> {
     match action {
-        AggregateCommand::Prove {
+        AggregateCommand::Prove { scheme, inner: i } => aggregate::prove(
             scheme,
-            params,
-            vk,
-            proofs,
-            publics,
-            aggregation_params,
-            proof,
-            out_vk,
-        } => aggregate::prove(
-            scheme,
-            &params,
-            &vk,
-            &proofs,
-            &publics,
-            &aggregation_params,
-            &proof,
-            &out_vk,
+            &i.params,
+            &i.vk,
+            &i.proofs,
+            &i.publics,
+            &i.aggregation_params,
+            &i.proof,
+            &i.out_vk,
         ),
         AggregateCommand::Verify {
             scheme,
@@ -523,6 +579,47 @@ fn run_aggregate(action: AggregateCommand) -> Result<()> {
             proof,
             statements,
         } => aggregate::verify(scheme, &params, &vk, &proof, &statements),
+    }
+}
+
+fn run_chunk(action: ChunkCommand) -> Result<()> {
+    match action {
+        ChunkCommand::Split {
+            committee,
+            certificate,
+            chunks,
+            out_dir,
+        } => chunk::split(&committee, &certificate, chunks, &out_dir),
+        ChunkCommand::Join {
+            committee,
+            threshold,
+            inner: i,
+        } => chunk::join(
+            &committee,
+            threshold,
+            &i.params,
+            &i.vk,
+            &i.proofs,
+            &i.publics,
+            &i.aggregation_params,
+            &i.proof,
+            &i.out_vk,
+        ),
+        ChunkCommand::Verify {
+            committee,
+            message,
+            threshold,
+            params,
+            vk,
+            proof,
+        } => chunk::verify(
+            &committee,
+            &message.bytes()?,
+            threshold,
+            &params,
+            &vk,
+            &proof,
+        ),
     }
 }
 
@@ -752,6 +849,7 @@ fn run(command: Command) -> Result<()> {
         } => commands::export_verifier(scheme, &vk, &params, &out),
         Command::Hash { hash, mode, inputs } => commands::hash(hash, mode, &inputs),
         Command::Aggregate { action } => run_aggregate(action),
+        Command::Chunk { action } => run_chunk(action),
         Command::Chain { action } => run_chain(action),
         Command::Demo { scheme } => match scheme {
             Scheme::SchnorrAtms => schnorr::demo(),

@@ -18,7 +18,7 @@ use halo2_base::halo2_proofs::{
 };
 use tms_aggregation::{
     aggregation_keygen, aggregation_prove, aggregation_verify, certificate_snark, proof_file,
-    read_vk_file, split_proof_file, ExposeAll,
+    read_vk_file, split_proof_file, ExposeAll, Snark, Statement,
 };
 use tms_gadgets::{
     message::message_to_field,
@@ -123,35 +123,58 @@ pub fn prove(
         })?;
         snarks.push(snark);
     }
+    let written = prove_and_write(
+        aggregation_params,
+        snarks,
+        &ExposeAll,
+        &statement_name(scheme, proofs.len()),
+        out_proof,
+        out_vk,
+    )?;
+    println!(
+        "{} {} proofs in one: {written}",
+        proofs.len(),
+        scheme.name()
+    );
+    Ok(())
+}
+
+/// Keygen and an EVM-transcript proof of the aggregation of `snarks` with `statement` (keys
+/// named `name`); writes the proof file and the verifying key file and says what it wrote.
+pub(crate) fn prove_and_write(
+    aggregation_params: &Path,
+    snarks: Vec<Snark>,
+    statement: &dyn Statement,
+    name: &str,
+    out_proof: &Path,
+    out_vk: &Path,
+) -> Result<String> {
     let aggregation = load_params(aggregation_params)?;
     let start = Instant::now();
     eprintln!(
         "aggregating {} proofs at k = {} (minutes, several GiB)",
-        proofs.len(),
+        snarks.len(),
         aggregation.k()
     );
-    let keys = aggregation_keygen(&aggregation, aggregation.k(), snarks.clone(), &ExposeAll)
+    let keys = aggregation_keygen(&aggregation, aggregation.k(), snarks.clone(), statement)
         .map_err(|e| CliError(e.to_string()))?;
     let (public_inputs, proof) =
-        aggregation_prove(&aggregation, &keys, snarks, &ExposeAll, Transcript::Evm)
+        aggregation_prove(&aggregation, &keys, snarks, statement, Transcript::Evm)
             .map_err(|e| CliError(e.to_string()))?;
-    let vk_bytes = keys.vk_file(&statement_name(scheme, proofs.len()), None);
+    let vk_bytes = keys.vk_file(name, None);
     let bytes = proof_file(&public_inputs[..tms_aggregation::ACCUMULATOR_LIMBS], &proof);
     write_atomic(out_vk, &vk_bytes)?;
     write_atomic(out_proof, &bytes)?;
-    println!(
-        "{} {} proofs in one: proof ({} bytes, EVM transcript, {:.0} s, {} advice cells) \
-         written to {}; verifying key written to {} (fingerprint {})",
-        proofs.len(),
-        scheme.name(),
+    Ok(format!(
+        "proof ({} bytes, EVM transcript, {:.0} s, {} advice cells) written to {}; verifying \
+         key written to {} (fingerprint {})",
         bytes.len(),
         start.elapsed().as_secs_f64(),
         keys.advice_cells,
         out_proof.display(),
         out_vk.display(),
         fingerprint(&vk_bytes)
-    );
-    Ok(())
+    ))
 }
 
 /// `tms aggregate verify`: `statements` are the verifier's, in the order of the aggregation.

@@ -5,6 +5,7 @@
 pub mod aggregate;
 pub mod bls;
 pub mod chain;
+pub mod chunk;
 pub mod mithril;
 pub mod schnorr;
 

@@ -1,0 +1,327 @@
+//! `tms chunk split|join|verify`: a Schnorr ATMS committee proved in chunks (Merkle subtrees of
+//! consecutive members), each an ordinary certificate proof, joined by one aggregation proof
+//! whose statement is the unchunked one (`tms-aggregation`'s `chunks`).
+//!
+//! ```text
+//! tms chunk split --committee c.json --certificate cert.json --chunks 4 --out-dir chunks
+//!     -> chunks/chunk-<i>.committee.json, chunk-<i>.certificate.json, chunks/manifest.json
+//! tms keygen --committee chunks/chunk-0.committee.json --mode merkle --slots S ...   (one key)
+//! tms prove --committee chunks/chunk-<i>.committee.json --certificate chunks/chunk-<i>.certificate.json \
+//!           --threshold <t_i from the manifest> --transcript poseidon ...          (one job each)
+//! tms chunk join --committee c.json --threshold t --params p.srs --vk chunk.vk \
+//!           --proofs ... --publics ... --aggregation-params agg.srs --proof join.proof --out-vk join.vk
+//! tms chunk verify --committee c.json --message 0x.. --threshold t --params agg.srs --vk join.vk \
+//!           --proof join.proof
+//! ```
+//! The chunk proofs are independent jobs (a map); the join is the reduce. The Ray driver
+//! (`tools/tms_ray`) runs them on a cluster.
+
+use std::{
+    fs,
+    path::{Path, PathBuf},
+};
+
+use halo2_base::halo2_proofs::poly::commitment::Params;
+use schnorr_atms::{CommitmentMode, Committee};
+use serde::{Deserialize, Serialize};
+use tms_aggregation::{
+    aggregation_verify, certificate_snark,
+    chunks::{check_chunk_count, CommitteeChunks},
+    read_vk_file, split_proof_file,
+};
+use tms_gadgets::{message::message_to_field, proving::Transcript, Fr};
+
+use super::{
+    aggregate::prove_and_write,
+    check_params_k, describe_message,
+    schnorr::{load_committee, CertificateFile, CommitteeFile},
+};
+use crate::{
+    formats::{bytes_from_hex, fr_from_str, fr_to_hex, point_to_hex, Header, PublicFile},
+    io::{at, load_params, read_bytes, read_json, usage, write_json, CliError, Result},
+    options::Scheme,
+};
+
+const SCHEME: Scheme = Scheme::SchnorrAtms;
+/// The most chunks one join takes (each chunk proof costs the join millions of cells).
+pub const MAX_CHUNKS: usize = 16;
+/// The Merkle mode's commitment (the slot count does not change the root).
+const MERKLE: CommitmentMode = CommitmentMode::Merkle { slots: 1 };
+
+/// One chunk in `manifest.json`.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+pub struct ChunkEntry {
+    /// Its committee file (relative to the manifest).
+    pub committee: String,
+    /// Its certificate file (relative to the manifest).
+    pub certificate: String,
+    /// The committee index of its first member.
+    pub first_member: usize,
+    /// Its members.
+    pub members: usize,
+    /// Its signatures: the threshold its proof claims.
+    pub threshold: u64,
+    /// Its subtree root (0x-hex), the commitment its proof must carry.
+    pub root: String,
+}
+
+/// `manifest.json` of `tms chunk split`: what each chunk job proves.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct Manifest {
+    /// Version and scheme.
+    #[serde(flatten)]
+    pub header: Header,
+    /// The whole committee's Merkle root (0x-hex).
+    pub root: String,
+    /// The message bytes (0x-hex).
+    pub message: String,
+    /// The signatures of the whole certificate.
+    pub signatures: usize,
+    /// The chunks, in committee order.
+    pub chunks: Vec<ChunkEntry>,
+}
+
+fn check_count(chunks: usize) -> Result<()> {
+    check_chunk_count(chunks).map_err(|e| usage(format!("--chunks: {e}")))?;
+    if chunks > MAX_CHUNKS {
+        return Err(usage(format!("--chunks: at most {MAX_CHUNKS}")));
+    }
+    Ok(())
+}
+
+/// `tms chunk split`: the committee and certificate of each chunk, and the manifest.
+pub fn split(
+    committee_path: &Path,
+    certificate_path: &Path,
+    chunks: usize,
+    out_dir: &Path,
+) -> Result<()> {
+    check_count(chunks)?;
+    let committee = load_committee(committee_path)?;
+    let file: CertificateFile = read_json(certificate_path, SCHEME)?;
+    let parts = committee
+        .chunks(chunks)
+        .map_err(|e| at(committee_path, e))?;
+    let size = parts[0].keys().len();
+    let n = committee.keys().len();
+    if let Some(s) = file.signatures.iter().find(|s| s.index >= n) {
+        return Err(at(
+            certificate_path,
+            format!("signature by member {} of a committee of {n}", s.index),
+        ));
+    }
+    fs::create_dir_all(out_dir).map_err(|e| at(out_dir, format!("cannot create: {e}")))?;
+    let mut entries = Vec::with_capacity(chunks);
+    for (i, part) in parts.iter().enumerate() {
+        let first = i * size;
+        let members = part.keys().len();
+        let committee_name = format!("chunk-{i}.committee.json");
+        let certificate_name = format!("chunk-{i}.certificate.json");
+        write_json(
+            &out_dir.join(&committee_name),
+            &CommitteeFile {
+                header: Header::new(SCHEME),
+                members: part.keys().iter().map(|k| point_to_hex(&k.0)).collect(),
+            },
+        )?;
+        let mut signatures: Vec<_> = file
+            .signatures
+            .iter()
+            .filter(|s| (first..first + members).contains(&s.index))
+            .cloned()
+            .collect();
+        for s in &mut signatures {
+            s.index -= first;
+        }
+        let threshold = signatures.len() as u64;
+        write_json(
+            &out_dir.join(&certificate_name),
+            &CertificateFile {
+                header: Header::new(SCHEME),
+                message: file.message.clone(),
+                signatures,
+            },
+        )?;
+        entries.push(ChunkEntry {
+            committee: committee_name,
+            certificate: certificate_name,
+            first_member: first,
+            members,
+            threshold,
+            root: fr_to_hex(&part.commitment(MERKLE)),
+        });
+    }
+    let manifest = Manifest {
+        header: Header::new(SCHEME),
+        root: fr_to_hex(&committee.commitment(MERKLE)),
+        message: file.message.clone(),
+        signatures: file.signatures.len(),
+        chunks: entries,
+    };
+    write_json(&out_dir.join("manifest.json"), &manifest)?;
+    println!(
+        "{n} members in {chunks} chunks of {size}: {} signatures ({}); prove each chunk with \
+         `tms prove --transcript poseidon --threshold <its threshold>`; manifest written to {}",
+        file.signatures.len(),
+        manifest
+            .chunks
+            .iter()
+            .map(|c| c.threshold.to_string())
+            .collect::<Vec<_>>()
+            .join(" + "),
+        out_dir.join("manifest.json").display()
+    );
+    Ok(())
+}
+
+/// The chunk proofs' public inputs, checked natively against the committee before any proving:
+/// chunk `i` must carry subtree `i`'s root, all one message, and the thresholds must add up to
+/// `threshold`.
+fn chunk_inputs(
+    committee: &Committee,
+    publics: &[PathBuf],
+    threshold: u64,
+) -> Result<(Vec<Vec<Fr>>, Vec<u8>)> {
+    let parts = committee
+        .chunks(publics.len())
+        .map_err(|e| CliError(e.to_string()))?;
+    let mut inputs = Vec::with_capacity(publics.len());
+    let mut message: Option<Vec<u8>> = None;
+    let mut total = 0u64;
+    for (i, (path, part)) in publics.iter().zip(&parts).enumerate() {
+        let file: PublicFile<serde_json::Value> = read_json(path, SCHEME)?;
+        let root = fr_from_str(&file.commitment, "commitment").map_err(|e| at(path, e))?;
+        if root != part.commitment(MERKLE) {
+            return Err(at(
+                path,
+                format!("not a proof for chunk {i}: its commitment is not that subtree's root"),
+            ));
+        }
+        let bytes = bytes_from_hex(&file.message, "message").map_err(|e| at(path, e))?;
+        match &message {
+            Some(m) if *m != bytes => {
+                return Err(at(path, "another message than the first chunk's"));
+            }
+            _ => message = Some(bytes.clone()),
+        }
+        total = total.saturating_add(file.threshold);
+        inputs.push(vec![
+            root,
+            message_to_field(&bytes),
+            Fr::from(file.threshold),
+        ]);
+    }
+    if total < threshold {
+        return Err(usage(format!(
+            "--threshold {threshold}: the chunks prove {total} signers in all"
+        )));
+    }
+    Ok((inputs, message.unwrap_or_default()))
+}
+
+/// The statement name in a join's verifying key file, before the chunk count.
+const STATEMENT: &str = "chunks schnorr-atms x";
+
+fn statement_name(chunks: usize) -> String {
+    format!("{STATEMENT}{chunks}")
+}
+
+/// `tms chunk join`.
+#[allow(clippy::too_many_arguments)]
+pub fn join(
+    committee_path: &Path,
+    threshold: u64,
+    params_path: &Path,
+    vk_path: &Path,
+    proofs: &[PathBuf],
+    publics: &[PathBuf],
+    aggregation_params: &Path,
+    out_proof: &Path,
+    out_vk: &Path,
+) -> Result<()> {
+    if proofs.len() != publics.len() {
+        return Err(usage(format!(
+            "one --publics statement per proof ({} and {} given)",
+            proofs.len(),
+            publics.len()
+        )));
+    }
+    check_count(proofs.len())?;
+    let committee = load_committee(committee_path)?;
+    let (inputs, message) = chunk_inputs(&committee, publics, threshold)?;
+    let params = load_params(params_path)?;
+    let (shape, vk) = schnorr_atms::read_vk(&read_bytes(vk_path)?).map_err(|e| at(vk_path, e))?;
+    check_params_k(params_path, params.k(), shape.k)?;
+    let mut snarks = Vec::with_capacity(proofs.len());
+    for (i, (proof, public)) in proofs.iter().zip(&inputs).enumerate() {
+        let snark = certificate_snark(&params, &vk, public, read_bytes(proof)?).map_err(|_| {
+            at(
+                proof,
+                format!(
+                    "does not verify as chunk {i} in the Poseidon transcript (prove with `tms \
+                     prove --transcript poseidon`)"
+                ),
+            )
+        })?;
+        snarks.push(snark);
+    }
+    let written = prove_and_write(
+        aggregation_params,
+        snarks,
+        &CommitteeChunks { threshold },
+        &statement_name(proofs.len()),
+        out_proof,
+        out_vk,
+    )?;
+    println!(
+        "{} chunks joined: at least {threshold} of {} members signed {}; {written}",
+        proofs.len(),
+        committee.keys().len(),
+        describe_message(&message, &message_to_field(&message)),
+    );
+    Ok(())
+}
+
+/// `tms chunk verify`: the statement comes from the trusted committee, the message bytes and
+/// the threshold, as for one proof of the whole committee in Merkle mode.
+pub fn verify(
+    committee_path: &Path,
+    message: &[u8],
+    threshold: u64,
+    params_path: &Path,
+    vk_path: &Path,
+    proof_path: &Path,
+) -> Result<()> {
+    let committee = load_committee(committee_path)?;
+    let (header, vk) = read_vk_file(&read_bytes(vk_path)?).map_err(|e| at(vk_path, e))?;
+    if !header.statement.starts_with(STATEMENT) {
+        return Err(at(
+            vk_path,
+            format!("a key for {:?}, not a chunk join", header.statement),
+        ));
+    }
+    let params = load_params(params_path)?;
+    check_params_k(params_path, params.k(), header.config.degree)?;
+    let (mut public_inputs, proof) =
+        split_proof_file(&read_bytes(proof_path)?).map_err(|e| at(proof_path, e))?;
+    let root = committee.commitment(MERKLE);
+    let m = message_to_field(message);
+    public_inputs.extend([root, m, Fr::from(threshold)]);
+    if public_inputs.len() != header.num_instances
+        || !aggregation_verify(&params, &vk, &public_inputs, &proof, Transcript::Evm)
+    {
+        return Err(at(
+            proof_path,
+            "the join proof does not verify for this committee, message and threshold",
+        ));
+    }
+    println!(
+        "verified: at least {threshold} of the {} members of committee {} (Merkle root) signed \
+         {} ({})",
+        committee.keys().len(),
+        committee_path.display(),
+        describe_message(message, &m),
+        header.statement
+    );
+    Ok(())
+}

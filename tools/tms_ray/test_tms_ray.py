@@ -1,0 +1,82 @@
+"""The Ray driver on a local cluster: chunk proofs as tasks, a worker killed mid-proof and
+retried, a corrupted chunk proof refused by the join with a clear error.
+
+Needs the tms binary (``cargo build --release``) and ``pip install -r
+tools/tms_ray/requirements.txt``. The corrupted-proof test stops before the join's proof
+(seconds); the end-to-end test proves the join (minutes, GiB) and runs only with
+``TMS_RAY_E2E=1``:
+
+    TMS_RAY_E2E=1 python -m pytest -s tools/tms_ray
+
+``TMS_RAY_CHUNKS`` (default 4) and ``TMS_RAY_JOIN_K`` (default 22) size it; ``TMS_BIN`` points
+at another binary.
+"""
+
+import os
+import pathlib
+import subprocess
+
+import pytest
+import ray
+
+from tools.tms_ray.driver import Fault, Job, TmsError, run
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+TMS = os.environ.get("TMS_BIN", str(ROOT / "target" / "release" / "tms"))
+MESSAGE = "0x" + b"sidechain epoch 9".hex()
+CHUNKS = int(os.environ.get("TMS_RAY_CHUNKS", "4"))
+JOIN_K = int(os.environ.get("TMS_RAY_JOIN_K", "22"))
+SIGNERS = [0, 1, 2, 3, 4, 5, 6, 9, 12, 13, 14, 15]
+
+
+def tms(cwd, *args):
+    out = subprocess.run([TMS, *args], cwd=cwd, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+@pytest.fixture(scope="module")
+def committee(tmp_path_factory):
+    """16 members, 12 signers; parameters for the join (k = JOIN_K) and the chunks (k = 15)."""
+    if not os.path.exists(TMS):
+        pytest.skip(f"no tms binary at {TMS} (cargo build --release)")
+    d = tmp_path_factory.mktemp("committee")
+    tms(d, "committee", "--size", "16", "--seed", "3", "--out", "committee.json",
+        "--keys-dir", "keys")
+    for i in SIGNERS:
+        tms(d, "sign", "--key", f"keys/member-{i}.json", "--message", MESSAGE,
+            "--out", f"s{i}.json")
+    tms(d, "certify", "--committee", "committee.json", "--message", MESSAGE, "--out",
+        "cert.json", *[f"s{i}.json" for i in SIGNERS])
+    tms(d, "setup", "--k", str(JOIN_K), "--insecure-test", "--out", "agg.srs")
+    tms(d, "setup", "--k", "15", "--halo2", "agg.srs", "--out", "params.srs")
+    return d
+
+
+@pytest.fixture(scope="module", autouse=True)
+def local_cluster():
+    ray.init(num_cpus=2)
+    yield
+    ray.shutdown()
+
+
+def job(d, out, **fault):
+    return Job(tms=TMS, committee=d / "committee.json", certificate=d / "cert.json",
+               chunks=CHUNKS, threshold=len(SIGNERS), params=d / "params.srs",
+               aggregation_params=d / "agg.srs", out_dir=out, memory_gib=1,
+               join_memory_gib=1, fault=Fault(**fault))
+
+
+def test_a_corrupted_chunk_proof_is_refused_by_the_join(committee, tmp_path):
+    with pytest.raises(TmsError, match="join: .*does not verify as chunk 1"):
+        run(job(committee, tmp_path, corrupt_chunk=1))
+    assert not (tmp_path / "join.proof").exists()
+
+
+@pytest.mark.skipif(not os.environ.get("TMS_RAY_E2E"), reason="minutes and GiB: TMS_RAY_E2E=1")
+def test_a_killed_worker_is_retried_and_the_joined_proof_verifies(committee, tmp_path):
+    marker = tmp_path / "killed"
+    report = run(job(committee, tmp_path / "out", kill_chunk=1, marker=str(marker)))
+    assert marker.exists(), "the worker proving chunk 1 was killed once"
+    assert report["verified"].startswith(f"verified: at least {len(SIGNERS)} of the 16 members")
+    print(report)
