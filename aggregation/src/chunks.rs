@@ -17,6 +17,11 @@
 //! statement, which the verifier builds from the committee (or the root a contract stores), the
 //! message bytes and the threshold, as for one proof.
 //!
+//! A committee too large for one join is joined in a tree: [`JoinedChunks`] joins join proofs
+//! (each exposing `[subtree root, message, t_sub]` after its accumulator) exactly as
+//! [`CommitteeChunks`] joins chunk proofs; a lower join claims the sum of its chunks'
+//! thresholds as its `t_sub`.
+//!
 //! The join hashes on [`RescueChip`] (halo2-base's generic gate: the aggregation circuit has no
 //! custom-gate bank), `P - 1` permutations of about 2,250 cells.
 
@@ -29,7 +34,7 @@ use tms_gadgets::{
     Fr,
 };
 
-use crate::{snark::Statement, AggregationError};
+use crate::{snark::Statement, AggregationError, ACCUMULATOR_LIMBS};
 
 /// Public inputs of a chunk proof (a Schnorr ATMS proof): root, message, threshold.
 pub const CHUNK_INPUTS: usize = 3;
@@ -56,35 +61,66 @@ impl Statement for CommitteeChunks {
         ctx: &mut Context<Fr>,
         inner: &[Vec<AssignedValue<Fr>>],
     ) -> Result<Vec<AssignedValue<Fr>>, AggregationError> {
-        check_chunk_count(inner.len())?;
-        if let Some(index) = inner.iter().position(|i| i.len() != CHUNK_INPUTS) {
-            return Err(AggregationError::Inner {
-                index,
-                reason: format!("a chunk proof has {CHUNK_INPUTS} public inputs"),
-            });
-        }
-        let gate = GateChip::<Fr>::default();
-        let message = inner[0][1];
-        for chunk in &inner[1..] {
-            ctx.constrain_equal(&chunk[1], &message);
-        }
-
-        let rescue = RescueChip::new();
-        let mut level: Vec<_> = inner.iter().map(|chunk| chunk[0]).collect();
-        while level.len() > 1 {
-            level = level
-                .chunks(2)
-                .map(|pair| rescue.hash_node(ctx, pair[0], pair[1]))
-                .collect();
-        }
-
-        let threshold = ctx.load_witness(Fr::from(self.threshold));
-        gate.num_to_bits(ctx, threshold, THRESHOLD_BITS);
-        let total = gate.sum(ctx, inner.iter().map(|chunk| chunk[2]));
-        let margin = gate.sub(ctx, total, threshold);
-        gate.num_to_bits(ctx, margin, MARGIN_BITS);
-        Ok(vec![level[0], message, threshold])
+        join(ctx, inner, 0, "chunk", self.threshold)
     }
+}
+
+/// The join of `P` join proofs (a level of a join tree): the same constraints as
+/// [`CommitteeChunks`] on the statements after each inner proof's accumulator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct JoinedChunks {
+    /// The threshold `t` the joined statement claims.
+    pub threshold: u64,
+}
+
+impl Statement for JoinedChunks {
+    fn constrain(
+        &self,
+        ctx: &mut Context<Fr>,
+        inner: &[Vec<AssignedValue<Fr>>],
+    ) -> Result<Vec<AssignedValue<Fr>>, AggregationError> {
+        join(ctx, inner, ACCUMULATOR_LIMBS, "join", self.threshold)
+    }
+}
+
+/// The join's constraints over `[root, message, threshold]` at `offset` of each inner proof's
+/// public inputs.
+fn join(
+    ctx: &mut Context<Fr>,
+    inner: &[Vec<AssignedValue<Fr>>],
+    offset: usize,
+    what: &str,
+    threshold: u64,
+) -> Result<Vec<AssignedValue<Fr>>, AggregationError> {
+    check_chunk_count(inner.len())?;
+    if let Some(index) = inner.iter().position(|i| i.len() != offset + CHUNK_INPUTS) {
+        return Err(AggregationError::Inner {
+            index,
+            reason: format!("a {what} proof has {} public inputs", offset + CHUNK_INPUTS),
+        });
+    }
+    let statements: Vec<&[AssignedValue<Fr>]> = inner.iter().map(|i| &i[offset..]).collect();
+    let gate = GateChip::<Fr>::default();
+    let message = statements[0][1];
+    for statement in &statements[1..] {
+        ctx.constrain_equal(&statement[1], &message);
+    }
+
+    let rescue = RescueChip::new();
+    let mut level: Vec<_> = statements.iter().map(|statement| statement[0]).collect();
+    while level.len() > 1 {
+        level = level
+            .chunks(2)
+            .map(|pair| rescue.hash_node(ctx, pair[0], pair[1]))
+            .collect();
+    }
+
+    let threshold = ctx.load_witness(Fr::from(threshold));
+    gate.num_to_bits(ctx, threshold, THRESHOLD_BITS);
+    let total = gate.sum(ctx, statements.iter().map(|statement| statement[2]));
+    let margin = gate.sub(ctx, total, threshold);
+    gate.num_to_bits(ctx, margin, MARGIN_BITS);
+    Ok(vec![level[0], message, threshold])
 }
 
 /// Refuses chunk counts the join does not take: a power of two, at least 2.

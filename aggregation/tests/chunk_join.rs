@@ -7,8 +7,8 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use schnorr_atms::{AtmsError, CommitmentMode, Committee};
 use tms_aggregation::{
-    chunks::{join_roots, CommitteeChunks},
-    AggregationError, Statement,
+    chunks::{join_roots, CommitteeChunks, JoinedChunks},
+    AggregationError, Statement, ACCUMULATOR_LIMBS,
 };
 use tms_gadgets::{
     message::message_to_field,
@@ -180,6 +180,70 @@ fn a_threshold_claimed_by_the_verifier_but_not_joined_is_rejected() {
     let c = committee(16, 1);
     let inner = chunk_inputs(&c, 4, &[3, 0, 4, 2]);
     run(9, inner, whole(&c, 10)).assert_rejected_by(Rejection::PublicInput(2));
+}
+
+/// Lower joins' public inputs: an accumulator (any limbs: the statement ignores them), then
+/// `[subtree root, message, t_sub]` of each half of a committee of 16.
+fn join_inputs(committee: &Committee, thresholds: &[u64; 2]) -> Vec<Vec<Fr>> {
+    chunk_inputs(committee, 2, thresholds)
+        .into_iter()
+        .map(|statement| {
+            let mut public = vec![Fr::from(7); ACCUMULATOR_LIMBS];
+            public.extend(statement);
+            public
+        })
+        .collect()
+}
+
+/// A join of lower joins under MockProver; the verifier expects `claimed`.
+fn run_joins(threshold: u64, inner: Vec<Vec<Fr>>, claimed: Vec<Fr>) -> MockRun<()> {
+    CircuitHarness::new(13).mock_with_public(
+        |ctx, _| {
+            let cells = load(ctx, &inner);
+            let exposed = JoinedChunks { threshold }
+                .constrain(ctx, &cells)
+                .expect("well-formed join inputs");
+            ((), exposed)
+        },
+        |_| claimed,
+    )
+}
+
+#[test]
+fn a_tree_of_joins_exposes_the_unchunked_statement() {
+    // Chunks of 4 joined in pairs (3 + 0 and 4 + 2), the two joins joined: t = 9 of 16.
+    let c = committee(16, 1);
+    run_joins(9, join_inputs(&c, &[3, 6]), whole(&c, 9)).assert_satisfied();
+}
+
+#[test]
+fn a_tree_of_joins_refuses_what_one_join_refuses() {
+    let c = committee(16, 1);
+    run_joins(10, join_inputs(&c, &[3, 6]), whole(&c, 10))
+        .assert_rejected_only_by(Rejection::AdviceCopy);
+    let mut swapped = join_inputs(&c, &[3, 6]);
+    swapped.swap(0, 1);
+    run_joins(9, swapped, whole(&c, 9)).assert_rejected_by(Rejection::PublicInput(0));
+    let mut twice = join_inputs(&c, &[3, 6]);
+    twice[0] = twice[1].clone();
+    run_joins(9, twice, whole(&c, 9)).assert_rejected_by(Rejection::PublicInput(0));
+    let mut other_message = join_inputs(&c, &[3, 6]);
+    other_message[1][ACCUMULATOR_LIMBS + 1] += Fr::one();
+    run_joins(9, other_message, whole(&c, 9)).assert_rejected_by(Rejection::AdviceCopy);
+    // A chunk proof (no accumulator) where a join proof is expected is refused before layout.
+    let chunks = chunk_inputs(&c, 2, &[3, 6]);
+    let refused = CircuitHarness::new(13)
+        .mock(|ctx, _| {
+            let cells = load(ctx, &chunks);
+            let refused = JoinedChunks { threshold: 9 }.constrain(ctx, &cells);
+            assert!(matches!(
+                refused,
+                Err(AggregationError::Inner { index: 0, .. })
+            ));
+            ((), vec![])
+        })
+        .result;
+    assert!(refused.is_ok());
 }
 
 /// End to end: a 16-member committee, 11 signers, proved as two chunks of 8 (Schnorr ATMS
