@@ -22,7 +22,8 @@ import ray
 from tools.tms_ray.driver import Fault, Job, TmsError, run
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-TMS = os.environ.get("TMS_BIN", str(ROOT / "target" / "release" / "tms"))
+# Absolute: the commands run in temporary folders.
+TMS = str(pathlib.Path(os.environ.get("TMS_BIN", ROOT / "target" / "release" / "tms")).resolve())
 MESSAGE = "0x" + b"sidechain epoch 9".hex()
 CHUNKS = int(os.environ.get("TMS_RAY_CHUNKS", "4"))
 JOIN_K = int(os.environ.get("TMS_RAY_JOIN_K", "22"))
