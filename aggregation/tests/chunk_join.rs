@@ -58,18 +58,23 @@ fn load(ctx: &mut Context<Fr>, inner: &[Vec<Fr>]) -> Vec<Vec<AssignedValue<Fr>>>
         .collect()
 }
 
-/// The join of `inner` claiming `threshold`, under MockProver; the verifier expects `claimed`.
-fn run(threshold: u64, inner: Vec<Vec<Fr>>, claimed: Vec<Fr>) -> MockRun<()> {
+/// `statement` over `inner` public inputs under MockProver; the verifier expects `claimed`.
+fn run_statement(statement: &dyn Statement, inner: Vec<Vec<Fr>>, claimed: Vec<Fr>) -> MockRun<()> {
     CircuitHarness::new(13).mock_with_public(
         |ctx, _| {
             let cells = load(ctx, &inner);
-            let exposed = CommitteeChunks { threshold }
+            let exposed = statement
                 .constrain(ctx, &cells)
-                .expect("well-formed chunk inputs");
+                .expect("well-formed inner inputs");
             ((), exposed)
         },
         |_| claimed,
     )
+}
+
+/// The join of chunk proofs' `inner` inputs claiming `threshold`.
+fn run(threshold: u64, inner: Vec<Vec<Fr>>, claimed: Vec<Fr>) -> MockRun<()> {
+    run_statement(&CommitteeChunks { threshold }, inner, claimed)
 }
 
 #[test]
@@ -195,18 +200,9 @@ fn join_inputs(committee: &Committee, thresholds: &[u64; 2]) -> Vec<Vec<Fr>> {
         .collect()
 }
 
-/// A join of lower joins under MockProver; the verifier expects `claimed`.
+/// A join of lower joins' `inner` inputs claiming `threshold`.
 fn run_joins(threshold: u64, inner: Vec<Vec<Fr>>, claimed: Vec<Fr>) -> MockRun<()> {
-    CircuitHarness::new(13).mock_with_public(
-        |ctx, _| {
-            let cells = load(ctx, &inner);
-            let exposed = JoinedChunks { threshold }
-                .constrain(ctx, &cells)
-                .expect("well-formed join inputs");
-            ((), exposed)
-        },
-        |_| claimed,
-    )
+    run_statement(&JoinedChunks { threshold }, inner, claimed)
 }
 
 #[test]

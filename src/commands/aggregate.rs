@@ -18,7 +18,7 @@ use halo2_base::halo2_proofs::{
 };
 use tms_aggregation::{
     aggregation_keygen, aggregation_prove, aggregation_verify, certificate_snark, proof_file,
-    read_vk_file, split_proof_file, ExposeAll, Snark, Statement,
+    read_vk_file, split_proof_file, ExposeAll, Snark, Statement, VkHeader,
 };
 use tms_gadgets::{
     message::message_to_field,
@@ -177,6 +177,24 @@ pub(crate) fn prove_and_write(
     ))
 }
 
+/// Whether the aggregation proof file at `proof_path` (EVM transcript) verifies under `vk` for
+/// `statement` (the verifier's public inputs after the accumulator), accumulator included.
+pub(crate) fn verifies(
+    params_path: &Path,
+    header: &VkHeader,
+    vk: &VerifyingKey<G1Affine>,
+    proof_path: &Path,
+    statement: Vec<Fr>,
+) -> Result<bool> {
+    let params = load_params(params_path)?;
+    check_params_k(params_path, params.k(), header.config.degree)?;
+    let (mut public_inputs, proof) =
+        split_proof_file(&read_bytes(proof_path)?).map_err(|e| at(proof_path, e))?;
+    public_inputs.extend(statement);
+    Ok(public_inputs.len() == header.num_instances
+        && aggregation_verify(&params, vk, &public_inputs, &proof, Transcript::Evm))
+}
+
 /// `tms aggregate verify`: `statements` are the verifier's, in the order of the aggregation.
 pub fn verify(
     scheme: Scheme,
@@ -198,19 +216,14 @@ pub fn verify(
             ),
         ));
     }
-    let params = load_params(params_path)?;
-    check_params_k(params_path, params.k(), header.config.degree)?;
-    let (mut public_inputs, proof) =
-        split_proof_file(&read_bytes(proof_path)?).map_err(|e| at(proof_path, e))?;
+    let mut statement = Vec::new();
     let mut shown = Vec::with_capacity(statements.len());
     for path in statements {
         let (inputs, text) = statement_inputs(scheme, path)?;
-        public_inputs.extend(inputs);
+        statement.extend(inputs);
         shown.push(text);
     }
-    if public_inputs.len() != header.num_instances
-        || !aggregation_verify(&params, &vk, &public_inputs, &proof, Transcript::Evm)
-    {
+    if !verifies(params_path, &header, &vk, proof_path, statement)? {
         return Err(at(
             proof_path,
             "the aggregation proof does not verify for these trusted statements (in this order)",

@@ -25,14 +25,14 @@ use halo2_base::halo2_proofs::poly::commitment::Params;
 use schnorr_atms::{CommitmentMode, Committee};
 use serde::{Deserialize, Serialize};
 use tms_aggregation::{
-    aggregation_verify, certificate_snark,
+    certificate_snark,
     chunks::{check_chunk_count, CommitteeChunks},
-    read_vk_file, split_proof_file,
+    read_vk_file,
 };
-use tms_gadgets::{message::message_to_field, proving::Transcript, Fr};
+use tms_gadgets::{message::message_to_field, Fr};
 
 use super::{
-    aggregate::prove_and_write,
+    aggregate::{prove_and_write, verifies},
     check_params_k, describe_message,
     schnorr::{load_committee, CertificateFile, CommitteeFile},
 };
@@ -300,16 +300,15 @@ pub fn verify(
             format!("a key for {:?}, not a chunk join", header.statement),
         ));
     }
-    let params = load_params(params_path)?;
-    check_params_k(params_path, params.k(), header.config.degree)?;
-    let (mut public_inputs, proof) =
-        split_proof_file(&read_bytes(proof_path)?).map_err(|e| at(proof_path, e))?;
     let root = committee.commitment(MERKLE);
     let m = message_to_field(message);
-    public_inputs.extend([root, m, Fr::from(threshold)]);
-    if public_inputs.len() != header.num_instances
-        || !aggregation_verify(&params, &vk, &public_inputs, &proof, Transcript::Evm)
-    {
+    if !verifies(
+        params_path,
+        &header,
+        &vk,
+        proof_path,
+        vec![root, m, Fr::from(threshold)],
+    )? {
         return Err(at(
             proof_path,
             "the join proof does not verify for this committee, message and threshold",
