@@ -400,7 +400,8 @@ struct InnerProofs {
     /// cells per SNARK-Mithril proof, 6 M per Schnorr ATMS proof).
     #[arg(long)]
     aggregation_params: PathBuf,
-    /// Aggregation proof file to write (accumulator words, then the EVM-transcript proof).
+    /// Aggregation proof file to write (accumulator words, then the proof: EVM transcript
+    /// unless a join says otherwise).
     #[arg(long)]
     proof: PathBuf,
     /// Aggregation verifying key file to write.
@@ -428,14 +429,27 @@ enum ChunkCommand {
         out_dir: PathBuf,
     },
     /// Join the chunk proofs (`tms prove --transcript poseidon` of each chunk, one key) into
-    /// one proof of the whole committee's statement.
+    /// one proof of the whole committee's statement; or, in a join tree, the chunks of one
+    /// subtree (`--part`), or the lower joins' proofs (`--vk` their key).
     Join {
         /// The whole committee's file.
         #[arg(long)]
         committee: PathBuf,
-        /// The threshold t the joined proof claims (at most the sum of the chunks').
+        /// The threshold t the joined proof claims (at most the sum of the inputs'; default:
+        /// that sum).
         #[arg(long)]
-        threshold: u64,
+        threshold: Option<u64>,
+        /// A lower join of a join tree: subtree g of m (`g/m`) of the committee, whose chunks
+        /// (or lower joins) are the inputs.
+        #[arg(long)]
+        part: Option<String>,
+        /// The join proof's transcript: `evm` for the top join (verifiers, contracts),
+        /// `poseidon` for a lower join (the next join replays it).
+        #[arg(long, value_enum, default_value = "evm")]
+        transcript: TranscriptName,
+        /// Where to write the join's statement (`public.json` format) for the next level.
+        #[arg(long)]
+        public: Option<PathBuf>,
         #[command(flatten)]
         inner: InnerProofs,
     },
@@ -593,18 +607,24 @@ fn run_chunk(action: ChunkCommand) -> Result<()> {
         ChunkCommand::Join {
             committee,
             threshold,
+            part,
+            transcript,
+            public,
             inner: i,
-        } => chunk::join(
-            &committee,
+        } => chunk::join(&chunk::JoinRequest {
+            committee: &committee,
+            part: part.as_deref(),
             threshold,
-            &i.params,
-            &i.vk,
-            &i.proofs,
-            &i.publics,
-            &i.aggregation_params,
-            &i.proof,
-            &i.out_vk,
-        ),
+            transcript,
+            public: public.as_deref(),
+            params: &i.params,
+            vk: &i.vk,
+            proofs: &i.proofs,
+            publics: &i.publics,
+            aggregation_params: &i.aggregation_params,
+            out_proof: &i.proof,
+            out_vk: &i.out_vk,
+        }),
         ChunkCommand::Verify {
             committee,
             message,

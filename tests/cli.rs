@@ -1229,6 +1229,22 @@ fn chunk_split_writes_one_committee_and_certificate_per_subtree() {
         "at most 16",
         Some("many"),
     );
+    // Joins refused before reading any proof or parameters.
+    let join = "chunk join --committee committee.json --params p.srs --vk chunk.vk --aggregation-params agg.srs --proof j.proof --out-vk j.vk --proofs a.bin b.bin --publics a.json b.json";
+    for (extra, why) in [
+        (
+            "--part 0/3",
+            "--part 0/3: the committee splits into a power of two",
+        ),
+        ("--part 4/4", "subtree 4 of 4"),
+        ("--part 1", "expected g/m"),
+        (
+            "--transcript blake2b",
+            "--transcript: a join proof is in the EVM transcript",
+        ),
+    ] {
+        fails_s(&d, &format!("{join} {extra}"), why, Some("j.proof"));
+    }
 }
 
 /// The chunked flow through the binary: split a 16-member committee (11 signers) in 2, one key
@@ -1267,7 +1283,7 @@ fn chunked_committee_proves_and_verifies() {
     fails_s(
         &d,
         &format!("{join} --threshold 12 --proofs c0.bin c1.bin --publics c0.json c1.json"),
-        "the chunks prove 11 signers in all",
+        "the inputs prove 11 signers in all",
         Some("join.proof"),
     );
     let out = ok_s(

@@ -128,6 +128,7 @@ pub fn prove(
         snarks,
         &ExposeAll,
         &statement_name(scheme, proofs.len()),
+        Transcript::Evm,
         out_proof,
         out_vk,
     )?;
@@ -139,13 +140,15 @@ pub fn prove(
     Ok(())
 }
 
-/// Keygen and an EVM-transcript proof of the aggregation of `snarks` with `statement` (keys
-/// named `name`); writes the proof file and the verifying key file and says what it wrote.
+/// Keygen and a proof in `transcript` (EVM for a verifier, Poseidon for a next aggregation) of
+/// the aggregation of `snarks` with `statement` (keys named `name`); writes the proof file and
+/// the verifying key file and says what it wrote.
 pub(crate) fn prove_and_write(
     aggregation_params: &Path,
     snarks: Vec<Snark>,
     statement: &dyn Statement,
     name: &str,
+    transcript: Transcript,
     out_proof: &Path,
     out_vk: &Path,
 ) -> Result<String> {
@@ -159,16 +162,17 @@ pub(crate) fn prove_and_write(
     let keys = aggregation_keygen(&aggregation, aggregation.k(), snarks.clone(), statement)
         .map_err(|e| CliError(e.to_string()))?;
     let (public_inputs, proof) =
-        aggregation_prove(&aggregation, &keys, snarks, statement, Transcript::Evm)
+        aggregation_prove(&aggregation, &keys, snarks, statement, transcript)
             .map_err(|e| CliError(e.to_string()))?;
     let vk_bytes = keys.vk_file(name, None);
     let bytes = proof_file(&public_inputs[..tms_aggregation::ACCUMULATOR_LIMBS], &proof);
     write_atomic(out_vk, &vk_bytes)?;
     write_atomic(out_proof, &bytes)?;
     Ok(format!(
-        "proof ({} bytes, EVM transcript, {:.0} s, {} advice cells) written to {}; verifying \
+        "proof ({} bytes, {} transcript, {:.0} s, {} advice cells) written to {}; verifying \
          key written to {} (fingerprint {})",
         bytes.len(),
+        transcript.name(),
         start.elapsed().as_secs_f64(),
         keys.advice_cells,
         out_proof.display(),

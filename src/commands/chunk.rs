@@ -15,6 +15,19 @@
 //! ```
 //! The chunk proofs are independent jobs (a map); the join is the reduce. The Ray driver
 //! (`tools/tms_ray`) runs them on a cluster.
+//!
+//! A committee too large for one join is joined in a tree: a lower join takes the chunks of one
+//! subtree (`--part g/m`: subtree `g` of `m`, Poseidon transcript, `--public` for its statement
+//! `[subtree root, message, t_g]`), and the next level joins the lower joins' proofs under their
+//! verifying key (`--vk lower.vk`, `tms-aggregation`'s `chunks::JoinedChunks`):
+//!
+//! ```text
+//! tms chunk join --committee c.json --part 0/4 --transcript poseidon --public j0.json \
+//!           --params p.srs --vk chunk.vk --proofs <chunks 0..3> --publics ... \
+//!           --aggregation-params agg.srs --proof j0.proof --out-vk lower.vk   (one job per part)
+//! tms chunk join --committee c.json --threshold t --params agg.srs --vk lower.vk \
+//!           --proofs j0.proof .. j3.proof --publics j0.json .. j3.json --aggregation-params agg.srs ...
+//! ```
 
 use std::{
     fs,
@@ -26,8 +39,8 @@ use schnorr_atms::{CommitmentMode, Committee};
 use serde::{Deserialize, Serialize};
 use tms_aggregation::{
     certificate_snark,
-    chunks::{check_chunk_count, CommitteeChunks},
-    read_vk_file,
+    chunks::{check_chunk_count, CommitteeChunks, JoinedChunks},
+    node_snark, read_vk_file, split_proof_file, Snark, Statement,
 };
 use tms_gadgets::{message::message_to_field, Fr};
 
@@ -39,7 +52,7 @@ use super::{
 use crate::{
     formats::{bytes_from_hex, fr_from_str, fr_to_hex, point_to_hex, Header, PublicFile},
     io::{at, load_params, read_bytes, read_json, usage, write_json, CliError, Result},
-    options::Scheme,
+    options::{Scheme, TranscriptName},
 };
 
 const SCHEME: Scheme = Scheme::SchnorrAtms;
@@ -174,14 +187,13 @@ pub fn split(
     Ok(())
 }
 
-/// The chunk proofs' public inputs, checked natively against the committee before any proving:
-/// chunk `i` must carry subtree `i`'s root, all one message, and the thresholds must add up to
-/// `threshold`.
+/// The chunk proofs' (or lower joins') public statements, checked natively against the
+/// committee before any proving: input `i` must carry subtree `i`'s root and all one message.
+/// Returns the statements `[root, message, t_i]`, the message bytes and the sum of the `t_i`.
 fn chunk_inputs(
     committee: &Committee,
     publics: &[PathBuf],
-    threshold: u64,
-) -> Result<(Vec<Vec<Fr>>, Vec<u8>)> {
+) -> Result<(Vec<Vec<Fr>>, Vec<u8>, u64)> {
     let parts = committee
         .chunks(publics.len())
         .map_err(|e| CliError(e.to_string()))?;
@@ -211,12 +223,7 @@ fn chunk_inputs(
             Fr::from(file.threshold),
         ]);
     }
-    if total < threshold {
-        return Err(usage(format!(
-            "--threshold {threshold}: the chunks prove {total} signers in all"
-        )));
-    }
-    Ok((inputs, message.unwrap_or_default()))
+    Ok((inputs, message.unwrap_or_default(), total))
 }
 
 /// The statement name in a join's verifying key file, before the chunk count.
@@ -226,37 +233,115 @@ fn statement_name(chunks: usize) -> String {
     format!("{STATEMENT}{chunks}")
 }
 
-/// `tms chunk join`.
-#[allow(clippy::too_many_arguments)]
-pub fn join(
-    committee_path: &Path,
-    threshold: u64,
-    params_path: &Path,
-    vk_path: &Path,
-    proofs: &[PathBuf],
-    publics: &[PathBuf],
-    aggregation_params: &Path,
-    out_proof: &Path,
-    out_vk: &Path,
-) -> Result<()> {
-    if proofs.len() != publics.len() {
-        return Err(usage(format!(
-            "one --publics statement per proof ({} and {} given)",
-            proofs.len(),
-            publics.len()
-        )));
+/// Where a join sits in a join tree: subtree `index` of `of` subtrees of the committee.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Part {
+    /// The subtree, counted from the committee's first member.
+    pub index: usize,
+    /// How many subtrees the committee splits into at this level.
+    pub of: usize,
+}
+
+impl std::str::FromStr for Part {
+    type Err = String;
+
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        let (index, of) = s
+            .split_once('/')
+            .ok_or_else(|| format!("{s:?}: expected g/m (subtree g of m), e.g. 0/4"))?;
+        let number = |n: &str| {
+            n.trim()
+                .parse::<usize>()
+                .map_err(|_| format!("{s:?}: {n:?} is not a count"))
+        };
+        let part = Self {
+            index: number(index)?,
+            of: number(of)?,
+        };
+        if part.index >= part.of {
+            return Err(format!("{s:?}: subtree {} of {}", part.index, part.of));
+        }
+        Ok(part)
     }
-    check_count(proofs.len())?;
-    let committee = load_committee(committee_path)?;
-    let (inputs, message) = chunk_inputs(&committee, publics, threshold)?;
-    let params = load_params(params_path)?;
-    let (shape, vk) = schnorr_atms::read_vk(&read_bytes(vk_path)?).map_err(|e| at(vk_path, e))?;
-    check_params_k(params_path, params.k(), shape.k)?;
-    let mut snarks = Vec::with_capacity(proofs.len());
-    for (i, (proof, public)) in proofs.iter().zip(&inputs).enumerate() {
-        let snark = certificate_snark(&params, &vk, public, read_bytes(proof)?).map_err(|_| {
+}
+
+/// What `tms chunk join` is asked to do.
+#[derive(Debug)]
+pub struct JoinRequest<'a> {
+    /// The whole committee's file.
+    pub committee: &'a Path,
+    /// The subtree this join covers (`g/m`, a lower join of a tree), or the whole committee.
+    pub part: Option<&'a str>,
+    /// The threshold the join claims; the sum of its inputs' thresholds when absent.
+    pub threshold: Option<u64>,
+    /// The join proof's transcript: EVM for the top join, Poseidon for a lower join.
+    pub transcript: TranscriptName,
+    /// Where to write the join's statement (`public.json` format), for the next level.
+    pub public: Option<&'a Path>,
+    /// KZG parameters of the inputs' circuit (chunk or lower join).
+    pub params: &'a Path,
+    /// The inputs' verifying key: a chunk key (`tms keygen`) or a lower join's key.
+    pub vk: &'a Path,
+    /// Input proofs, in committee order.
+    pub proofs: &'a [PathBuf],
+    /// Their statements, in the same order.
+    pub publics: &'a [PathBuf],
+    /// KZG parameters of the join circuit.
+    pub aggregation_params: &'a Path,
+    /// The join proof file to write.
+    pub out_proof: &'a Path,
+    /// The join verifying key file to write.
+    pub out_vk: &'a Path,
+}
+
+/// The join's inputs as snarks and its statement: chunk proofs under a chunk key, or lower
+/// join proofs (accumulator words first) under a join key.
+fn input_snarks(
+    request: &JoinRequest,
+    inputs: &[Vec<Fr>],
+    threshold: u64,
+) -> Result<(Vec<Snark>, Box<dyn Statement>, String)> {
+    let params = load_params(request.params)?;
+    let vk_bytes = read_bytes(request.vk)?;
+    let count = inputs.len();
+    let mut snarks = Vec::with_capacity(count);
+    if let Ok((header, vk)) = read_vk_file(&vk_bytes) {
+        if !header.statement.starts_with(STATEMENT) {
+            return Err(at(
+                request.vk,
+                format!("a key for {:?}, not a chunk join", header.statement),
+            ));
+        }
+        check_params_k(request.params, params.k(), header.config.degree)?;
+        for (i, (path, statement)) in request.proofs.iter().zip(inputs).enumerate() {
+            let (mut public_inputs, proof) =
+                split_proof_file(&read_bytes(path)?).map_err(|e| at(path, e))?;
+            public_inputs.extend(statement);
+            let snark = node_snark(&params, &vk, &public_inputs, proof).map_err(|_| {
+                at(
+                    path,
+                    format!(
+                        "does not verify as join {i} in the Poseidon transcript (make lower \
+                         joins with `tms chunk join --part g/m --transcript poseidon`)"
+                    ),
+                )
+            })?;
+            snarks.push(snark);
+        }
+        let name = format!("{} of {}", statement_name(count), header.statement);
+        return Ok((snarks, Box::new(JoinedChunks { threshold }), name));
+    }
+    let (shape, vk) = schnorr_atms::read_vk(&vk_bytes).map_err(|e| {
+        at(
+            request.vk,
+            format!("neither a chunk key (`tms keygen`) nor a join key (`tms chunk join`): {e}"),
+        )
+    })?;
+    check_params_k(request.params, params.k(), shape.k)?;
+    for (i, (path, public)) in request.proofs.iter().zip(inputs).enumerate() {
+        let snark = certificate_snark(&params, &vk, public, read_bytes(path)?).map_err(|_| {
             at(
-                proof,
+                path,
                 format!(
                     "does not verify as chunk {i} in the Poseidon transcript (prove with `tms \
                      prove --transcript poseidon`)"
@@ -265,18 +350,90 @@ pub fn join(
         })?;
         snarks.push(snark);
     }
-    let written = prove_and_write(
-        aggregation_params,
+    Ok((
         snarks,
-        &CommitteeChunks { threshold },
-        &statement_name(proofs.len()),
-        out_proof,
-        out_vk,
+        Box::new(CommitteeChunks { threshold }),
+        statement_name(count),
+    ))
+}
+
+/// `tms chunk join`.
+pub fn join(request: &JoinRequest) -> Result<()> {
+    let (proofs, publics) = (request.proofs, request.publics);
+    if proofs.len() != publics.len() {
+        return Err(usage(format!(
+            "one --publics statement per proof ({} and {} given)",
+            proofs.len(),
+            publics.len()
+        )));
+    }
+    check_count(proofs.len())?;
+    let transcript =
+        match request.transcript {
+            TranscriptName::Blake2b => return Err(usage(
+                "--transcript: a join proof is in the EVM transcript (top join) or the Poseidon \
+                 transcript (lower join)",
+            )),
+            t => t.transcript(),
+        };
+    let committee = load_committee(request.committee)?;
+    let part = request
+        .part
+        .map(|p| p.parse::<Part>().map_err(|e| usage(format!("--part {e}"))))
+        .transpose()?;
+    let (covered, what) = match part {
+        None => (committee.clone(), "the committee".to_string()),
+        Some(part) => {
+            if check_chunk_count(part.of).is_err() || part.of > MAX_CHUNKS {
+                return Err(usage(format!(
+                    "--part {}/{}: the committee splits into a power of two of subtrees, 2 to \
+                     {MAX_CHUNKS}",
+                    part.index, part.of
+                )));
+            }
+            let parts = committee
+                .chunks(part.of)
+                .map_err(|e| at(request.committee, e))?;
+            (
+                parts[part.index].clone(),
+                format!("subtree {} of {}", part.index, part.of),
+            )
+        }
+    };
+    let (inputs, message, total) = chunk_inputs(&covered, publics)?;
+    let threshold = request.threshold.unwrap_or(total);
+    if total < threshold {
+        return Err(usage(format!(
+            "--threshold {threshold}: the inputs prove {total} signers in all"
+        )));
+    }
+    let (snarks, statement, name) = input_snarks(request, &inputs, threshold)?;
+    let written = prove_and_write(
+        request.aggregation_params,
+        snarks,
+        statement.as_ref(),
+        &name,
+        transcript,
+        request.out_proof,
+        request.out_vk,
     )?;
+    if let Some(path) = request.public {
+        let shape = serde_json::json!({ "join": name, "covers": what });
+        write_json(
+            path,
+            &PublicFile::new(
+                SCHEME,
+                shape,
+                &covered.commitment(MERKLE),
+                &message,
+                threshold,
+            ),
+        )?;
+    }
     println!(
-        "{} chunks joined: at least {threshold} of {} members signed {}; {written}",
+        "{} inputs joined: at least {threshold} of the {} members of {what} signed {}; {written}",
         proofs.len(),
-        committee.keys().len(),
+        covered.keys().len(),
         describe_message(&message, &message_to_field(&message)),
     );
     Ok(())

@@ -30,6 +30,8 @@ def main(argv=None) -> int:
                    help="where the chunks, join.proof, join.vk and report.json go")
     p.add_argument("--slots", type=int, help="signer slots per chunk (default: the most "
                    "signatures in one chunk)")
+    p.add_argument("--fanout", type=int, help="inputs per join (a power of two): fewer than "
+                   "--chunks joins in a tree (lower joins of FANOUT chunks, then joins of those)")
     p.add_argument("--address", help="Ray cluster address (default: a local instance)")
     p.add_argument("--workers", type=int, help="local instance only: CPUs Ray may use")
     p.add_argument("--cpus-per-task", type=float, default=1)
@@ -43,7 +45,7 @@ def main(argv=None) -> int:
         ray.init(num_cpus=a.workers)
     job = Job(tms=a.tms, committee=a.committee, certificate=a.certificate, chunks=a.chunks,
               threshold=a.threshold, params=a.params, aggregation_params=a.aggregation_params,
-              out_dir=a.out_dir, slots=a.slots, cpus_per_task=a.cpus_per_task,
+              out_dir=a.out_dir, slots=a.slots, fanout=a.fanout, cpus_per_task=a.cpus_per_task,
               memory_gib=a.memory_gib, join_memory_gib=a.join_memory_gib, retries=a.retries)
     try:
         report = run(job)

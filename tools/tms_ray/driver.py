@@ -109,13 +109,16 @@ def _keygen(tms, committee, slots, params):
         return pathlib.Path(d, "chunk.pk").read_bytes(), pathlib.Path(d, "chunk.vk").read_bytes()
 
 
-def _join(tms, committee, threshold, params, vk, proofs, publics, aggregation_params):
+def _join(tms, committee, threshold, params, vk, proofs, publics, aggregation_params,
+          part=None, transcript="evm"):
+    """One join: the top join (EVM transcript) or, with ``part`` ("g/m"), the lower join of
+    subtree g of m (Poseidon transcript, its statement returned for the next level)."""
     start = time.time()
     with tempfile.TemporaryDirectory(prefix="tms-join-") as d:
         files = {
             "committee.json": committee,
             "params.srs": params,
-            "chunk.vk": vk,
+            "inner.vk": vk,
             "agg.srs": aggregation_params,
         }
         for i, (proof, public) in enumerate(zip(proofs, publics)):
@@ -123,21 +126,55 @@ def _join(tms, committee, threshold, params, vk, proofs, publics, aggregation_pa
             files[f"c{i}.json"] = public
         _write(d, files)
         count = len(proofs)
-        usage: dict = {}
-        out = run_tms(tms, [
-            "chunk", "join", "--committee", "committee.json", "--threshold", str(threshold),
-            "--params", "params.srs", "--vk", "chunk.vk",
+        args = [
+            "chunk", "join", "--committee", "committee.json",
+            "--params", "params.srs", "--vk", "inner.vk",
             "--proofs", *[f"c{i}.bin" for i in range(count)],
             "--publics", *[f"c{i}.json" for i in range(count)],
             "--aggregation-params", "agg.srs", "--proof", "join.proof", "--out-vk", "join.vk",
-        ], d, usage)
+            "--transcript", transcript,
+        ]
+        if threshold is not None:
+            args += ["--threshold", str(threshold)]
+        if part is not None:
+            args += ["--part", part, "--public", "join.json"]
+        usage: dict = {}
+        out = run_tms(tms, args, d, usage)
         return {
+            "part": part,
             "proof": pathlib.Path(d, "join.proof").read_bytes(),
             "vk": pathlib.Path(d, "join.vk").read_bytes(),
+            "public": pathlib.Path(d, "join.json").read_bytes() if part else None,
             "message": out.strip(),
             "wall_s": time.time() - start,
             **usage,
         }
+
+
+def _reason(cause: Exception) -> str:
+    """The message of a TmsError raised in a task, without Ray's remote traceback."""
+    text = str(cause)
+    marker = "TmsError: "
+    return text[text.rindex(marker) + len(marker):].strip() if marker in text else text
+
+
+def _gather(pending: dict, what, on_done) -> list:
+    """Waits for every task of ``pending`` (object ref -> index); a ``tms`` refusal stops the
+    run naming ``what`` and the index, a lost task has been retried by Ray."""
+    results: list = [None] * len(pending)
+    while pending:
+        done, _ = ray.wait(list(pending), num_returns=1)
+        i = pending.pop(done[0])
+        try:
+            result = ray.get(done[0])
+        except ray.exceptions.RayTaskError as e:
+            cause = e.as_instanceof_cause()
+            if isinstance(cause, TmsError):
+                raise TmsError(f"{what(i)}: {_reason(cause)}") from None
+            raise
+        results[i] = result
+        on_done(i, result, len(pending))
+    return results
 
 
 @dataclasses.dataclass
@@ -153,6 +190,9 @@ class Job:
     aggregation_params: pathlib.Path
     out_dir: pathlib.Path
     slots: Optional[int] = None
+    # Inputs per join: fewer than ``chunks`` makes a join tree (lower joins of ``fanout``
+    # chunks each, then joins of those); a power of two.
+    fanout: Optional[int] = None
     cpus_per_task: float = 1
     memory_gib: float = 8
     join_memory_gib: float = 16
@@ -168,6 +208,8 @@ def run(job: Job) -> dict:
     """Proves ``job`` on the connected Ray cluster; returns the report (also written to
     ``out_dir/report.json``). Raises TmsError when tms refuses an input."""
     started = time.time()
+    if job.fanout is not None and (job.fanout < 2 or job.fanout & (job.fanout - 1)):
+        raise TmsError(f"--fanout {job.fanout}: a power of two, at least 2")
     tms = str(pathlib.Path(job.tms).resolve())
     out = job.out_dir.resolve()
     out.mkdir(parents=True, exist_ok=True)
@@ -201,43 +243,51 @@ def run(job: Job) -> dict:
             job.fault,
         )
         pending[ref] = i
-    results: list[Optional[dict]] = [None] * len(entries)
-    while pending:
-        done, _ = ray.wait(list(pending), num_returns=1)
-        i = pending.pop(done[0])
-        try:
-            result = ray.get(done[0])
-        except ray.exceptions.RayTaskError as e:
-            cause = e.as_instanceof_cause()
-            if isinstance(cause, TmsError):
-                raise TmsError(f"chunk {i}: {cause}") from None
-            raise
-        results[i] = result
-        log(f"chunk {i} proved ({result['wall_s']:.0f} s, {result['cpu_s']:.0f} CPU-s, "
-            f"peak {result['peak_mib']:.0f} MiB); {len(pending)} left")
+    results = _gather(pending, lambda i: f"chunk {i}", lambda i, r, left: log(
+        f"chunk {i} proved ({r['wall_s']:.0f} s, {r['cpu_s']:.0f} CPU-s, "
+        f"peak {r['peak_mib']:.0f} MiB); {left} left"))
     proofs = [r["proof"] for r in results]
+    publics = [r["public"] for r in results]
     if job.fault.corrupt_chunk is not None:
         bad = bytearray(proofs[job.fault.corrupt_chunk])
         bad[len(bad) // 2] ^= 1
         proofs[job.fault.corrupt_chunk] = bytes(bad)
-    for i, (proof, r) in enumerate(zip(proofs, results)):
+    for i, (proof, public) in enumerate(zip(proofs, publics)):
         (chunks_dir / f"chunk-{i}.proof").write_bytes(proof)
-        (chunks_dir / f"chunk-{i}.public.json").write_bytes(r["public"])
+        (chunks_dir / f"chunk-{i}.public.json").write_bytes(public)
 
     join = ray.remote(_join).options(num_cpus=job.cpus_per_task,
                                      memory=int(job.join_memory_gib * 2**30),
                                      max_retries=job.retries)
-    log(f"joining {len(proofs)} chunk proofs")
-    try:
-        joined = ray.get(join.remote(
-            tms, job.committee.read_bytes(), job.threshold, params, vk, proofs,
-            [r["public"] for r in results], job.aggregation_params.read_bytes(),
-        ))
-    except ray.exceptions.RayTaskError as e:
-        cause = e.as_instanceof_cause()
-        if isinstance(cause, TmsError):
-            raise TmsError(f"join: {cause}") from None
-        raise
+    committee = ray.put(job.committee.read_bytes())
+    aggregation_params = ray.put(job.aggregation_params.read_bytes())
+    fanout = job.fanout or len(proofs)
+    inner_params, inner_vk = params, vk
+    levels = []
+    while len(proofs) > fanout:
+        groups = len(proofs) // fanout
+        log(f"lower joins: {groups} joins of {fanout}")
+        pending = {
+            join.remote(tms, committee, None, inner_params, inner_vk,
+                        proofs[g * fanout:(g + 1) * fanout],
+                        publics[g * fanout:(g + 1) * fanout], aggregation_params,
+                        f"{g}/{groups}", "poseidon"): g
+            for g in range(groups)
+        }
+        joins = _gather(pending, lambda g, groups=groups: f"join {g}/{groups}",
+                        lambda g, r, left: log(f"{r['message']} ({r['cpu_s']:.0f} CPU-s, peak "
+                                               f"{r['peak_mib']:.0f} MiB); {left} left"))
+        levels.append(joins)
+        proofs = [r["proof"] for r in joins]
+        publics = [r["public"] for r in joins]
+        inner_params, inner_vk = aggregation_params, joins[0]["vk"]
+        for g, r in enumerate(joins):
+            (out / f"join-{len(levels)}-{g}.proof").write_bytes(r["proof"])
+            (out / f"join-{len(levels)}-{g}.public.json").write_bytes(r["public"])
+    log(f"joining {len(proofs)} {'lower join' if levels else 'chunk'} proofs")
+    [joined] = _gather({join.remote(tms, committee, job.threshold, inner_params, inner_vk,
+                                    proofs, publics, aggregation_params): 0},
+                       lambda _: "join", lambda *_: None)
     (out / "join.proof").write_bytes(joined["proof"])
     (out / "join.vk").write_bytes(joined["vk"])
     log(joined["message"])
@@ -249,12 +299,20 @@ def run(job: Job) -> dict:
         "--vk", "join.vk", "--proof", "join.proof",
     ], str(out)).strip()
     log(verified)
+    usage = ("wall_s", "cpu_s", "peak_mib")
+    slowest_chunk = max(r["wall_s"] for r in results)
+    slowest_joins = [max(r["wall_s"] for r in level) for level in levels] + [joined["wall_s"]]
     report = {
-        "chunks": [{k: r[k] for k in ("index", "wall_s", "cpu_s", "peak_mib", "node")}
-                   for r in results],
-        "join": {k: joined[k] for k in ("wall_s", "cpu_s", "peak_mib")},
-        "slowest_chunk_wall_s": max(r["wall_s"] for r in results),
-        "total_cpu_s": sum(r["cpu_s"] for r in results) + joined["cpu_s"],
+        "chunks": [{k: r[k] for k in ("index", *usage, "node")} for r in results],
+        "lower_joins": [[{"part": r["part"], **{k: r[k] for k in usage}} for r in level]
+                        for level in levels],
+        "join": {k: joined[k] for k in usage},
+        "slowest_chunk_wall_s": slowest_chunk,
+        # With a machine per task: the slowest chunk, then the slowest join of each level.
+        "model_wall_s_one_machine_per_task": slowest_chunk + sum(slowest_joins),
+        "total_cpu_s": sum(r["cpu_s"] for r in results)
+        + sum(r["cpu_s"] for level in levels for r in level) + joined["cpu_s"],
+        "peak_mib": max(r["peak_mib"] for r in [*results, *sum(levels, []), joined]),
         "wall_s": time.time() - started,
         "verified": verified,
     }

@@ -8,8 +8,9 @@ tools/tms_ray/requirements.txt``. The corrupted-proof test stops before the join
 
     TMS_RAY_E2E=1 python -m pytest -s tools/tms_ray
 
-``TMS_RAY_CHUNKS`` (default 4) and ``TMS_RAY_JOIN_K`` (default 22) size it; ``TMS_BIN`` points
-at another binary.
+``TMS_RAY_CHUNKS`` (default 4), ``TMS_RAY_FANOUT`` (inputs per join, default: all chunks in one
+join; 2 with 4 chunks makes a tree of three joins) and ``TMS_RAY_JOIN_K`` (default 22) size it;
+``TMS_BIN`` points at another binary.
 """
 
 import os
@@ -26,6 +27,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 TMS = str(pathlib.Path(os.environ.get("TMS_BIN", ROOT / "target" / "release" / "tms")).resolve())
 MESSAGE = "0x" + b"sidechain epoch 9".hex()
 CHUNKS = int(os.environ.get("TMS_RAY_CHUNKS", "4"))
+FANOUT = int(os.environ["TMS_RAY_FANOUT"]) if os.environ.get("TMS_RAY_FANOUT") else None
 JOIN_K = int(os.environ.get("TMS_RAY_JOIN_K", "22"))
 SIGNERS = [0, 1, 2, 3, 4, 5, 6, 9, 12, 13, 14, 15]
 
@@ -61,17 +63,31 @@ def local_cluster():
     ray.shutdown()
 
 
-def job(d, out, **fault):
+def job(d, out, chunks=CHUNKS, fanout=FANOUT, **fault):
     return Job(tms=TMS, committee=d / "committee.json", certificate=d / "cert.json",
-               chunks=CHUNKS, threshold=len(SIGNERS), params=d / "params.srs",
-               aggregation_params=d / "agg.srs", out_dir=out, memory_gib=1,
+               chunks=chunks, threshold=len(SIGNERS), params=d / "params.srs",
+               aggregation_params=d / "agg.srs", out_dir=out, fanout=fanout, memory_gib=1,
                join_memory_gib=1, fault=Fault(**fault))
 
 
 def test_a_corrupted_chunk_proof_is_refused_by_the_join(committee, tmp_path):
-    with pytest.raises(TmsError, match="join: .*does not verify as chunk 1"):
+    refused = r"tms chunk join: error: c1\.bin: does not verify as chunk 1"
+    with pytest.raises(TmsError, match=f"^join: {refused}"):
         run(job(committee, tmp_path, corrupt_chunk=1))
     assert not (tmp_path / "join.proof").exists()
+
+
+def test_a_join_tree_refuses_a_corrupted_chunk_at_its_lower_join(committee, tmp_path):
+    # 4 chunks, 2 per join: chunk 1 belongs to the lower join of subtree 0 of 2.
+    refused = r"tms chunk join: error: c1\.bin: does not verify as chunk 1"
+    with pytest.raises(TmsError, match=f"^join 0/2: {refused}"):
+        run(job(committee, tmp_path, chunks=4, fanout=2, corrupt_chunk=1))
+    assert not (tmp_path / "join.proof").exists()
+
+
+def test_a_fanout_that_is_not_a_power_of_two_is_refused(committee, tmp_path):
+    with pytest.raises(TmsError, match="--fanout 3: a power of two"):
+        run(job(committee, tmp_path, fanout=3))
 
 
 @pytest.mark.skipif(not os.environ.get("TMS_RAY_E2E"), reason="minutes and GiB: TMS_RAY_E2E=1")
