@@ -55,7 +55,11 @@ pub fn setup(k: u32, ptau: Option<&Path>, halo2: Option<&Path>, out: &Path) -> R
                     format!("holds 2^{} powers, 2^{k} are needed", params.k()),
                 ));
             }
-            params.downsize(k);
+            // Downsizing recomputes the Lagrange basis (an FFT over curve points: about 40
+            // CPU-minutes at 2^22), so only a smaller k pays for it.
+            if params.k() > k {
+                params.downsize(k);
+            }
             params
         }
         (None, None) => {
