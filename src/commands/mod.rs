@@ -55,8 +55,8 @@ pub fn setup(k: u32, ptau: Option<&Path>, halo2: Option<&Path>, out: &Path) -> R
                     format!("holds 2^{} powers, 2^{k} are needed", params.k()),
                 ));
             }
-            // Downsizing recomputes the Lagrange basis (an FFT over curve points: about 40
-            // CPU-minutes at 2^22), so only a smaller k pays for it.
+            // Downsizing recomputes the Lagrange basis (an FFT over curve points: over 18
+            // CPU-minutes at 2^22, measured unfinished), so only a smaller k pays for it.
             if params.k() > k {
                 params.downsize(k);
             }
