@@ -75,12 +75,29 @@ pub enum RowGate {
     TableRow,
     /// A tuple looked up in the dynamic table of [`crate::table`]; an optional gate.
     TableLookup,
+    /// One bit of a GLV ladder ([`crate::curve::glv`]) whose table has key base `key`; an
+    /// optional gate.
+    GlvLadder {
+        /// `32 (j + 1)` for the ladder whose table starts at row `j`.
+        key: u64,
+    },
+    /// Entry `entry` of a GLV ladder's table ([`crate::curve::glv`]); an optional gate.
+    GlvTable {
+        /// The ladder's key base.
+        key: u64,
+        /// The entry's index `b1 + 2 b2 + 4 si`.
+        entry: u8,
+    },
 }
 
 /// The optional custom gates a circuit configures (only those its rows use, so that a circuit
 /// that does not use a gate pays neither its selectors nor its equality columns).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct OptionalGates {
+    /// The Straus ladder of [`crate::curve::straus`] (on in key files written before it was
+    /// optional, when every hybrid circuit had it).
+    #[serde(default = "configured_before")]
+    pub straus: bool,
     /// The pair-MSM gate of [`crate::curve::msm`] (and [`MSM_EQUALITY_COLUMNS`] equality columns).
     #[serde(default)]
     pub msm_pair: bool,
@@ -93,6 +110,13 @@ pub struct OptionalGates {
     /// The dynamic table of [`crate::table`] (its selectors and lookup).
     #[serde(default)]
     pub table: bool,
+    /// The GLV ladder of [`crate::curve::glv`] (its gates, key column and lookup).
+    #[serde(default)]
+    pub glv: bool,
+}
+
+fn configured_before() -> bool {
+    true
 }
 
 impl OptionalGates {
@@ -152,6 +176,7 @@ impl CustomRegion {
     pub fn optional_gates(&self) -> OptionalGates {
         let rows = self.0.lock().expect("custom rows");
         OptionalGates {
+            straus: rows.rows.iter().any(|r| r.gate == RowGate::Straus),
             msm_pair: rows.rows.iter().any(|r| r.gate == RowGate::MsmPair),
             poseidon: rows
                 .rows
@@ -162,6 +187,10 @@ impl CustomRegion {
                 .rows
                 .iter()
                 .any(|r| matches!(r.gate, RowGate::TableRow | RowGate::TableLookup)),
+            glv: rows
+                .rows
+                .iter()
+                .any(|r| matches!(r.gate, RowGate::GlvLadder { .. } | RowGate::GlvTable { .. })),
         }
     }
 

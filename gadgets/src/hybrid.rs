@@ -11,13 +11,14 @@
 //! halves' cells are linked.
 //!
 //! # The gate registry
-//! [`CustomConfig::configure`] is the one place that knows every gate. The Straus and Rescue
-//! gates exist in every hybrid circuit; the pair-MSM gate ([`crate::curve::msm`], with three more
-//! equality columns c6 .. c8), the Poseidon gates and the variable-base DLEQ ladder of
-//! [`crate::curve::dleq`] and the dynamic table of [`crate::table`] are [`OptionalGates`], configured only in circuits whose rows use them
-//! (read from the laid-out rows), so that adding a gate to the bank changes no other circuit's
-//! keys or proof size. Every gate has degree at most 5 with its selector (the table's lookup too), which makes the
-//! circuit's degree 5 (the extended domain is 4x; the permutation argument then chunks 3 columns
+//! [`CustomConfig::configure`] is the one place that knows every gate. The Rescue gate exists
+//! in every hybrid circuit; the Straus ladder, the GLV ladder and its lookup
+//! ([`crate::curve::glv`]), the pair-MSM gate ([`crate::curve::msm`], with three more equality
+//! columns c6 .. c8), the Poseidon gates, the variable-base DLEQ ladder of [`crate::curve::dleq`]
+//! and the dynamic table of [`crate::table`] are [`OptionalGates`], configured only in circuits
+//! whose rows use them (read from the laid-out rows), so that adding a gate to the bank changes
+//! no other circuit's keys or proof size. Every gate has degree at most 5 with its selector (the
+//! lookups too), which makes the circuit's degree 5 (the extended domain is 4x; the permutation argument then chunks 3 columns
 //! per product). Rescue and Poseidon rows share the fixed round-constant columns: each row
 //! assigns its own.
 
@@ -36,7 +37,7 @@ use halo2_base::{
 
 use crate::{
     bank::{CustomRegion, OptionalGates, RowGate, COLUMNS, FIXED_COLUMNS},
-    curve::{dleq, msm, straus},
+    curve::{dleq, glv, msm, straus},
     hash::{
         poseidon_gate::{self, PoseidonSelectors},
         rescue_gate,
@@ -50,18 +51,19 @@ use crate::{
 pub struct CustomConfig {
     /// The advice bank.
     pub advice: [Column<Advice>; COLUMNS],
-    q_straus: Selector,
+    q_straus: Option<Selector>,
     q_dleq: Option<Selector>,
     q_rescue: Selector,
     q_msm_pair: Option<Selector>,
     q_poseidon: Option<PoseidonSelectors>,
     q_table: Option<TableSelectors>,
+    q_glv: Option<glv::GlvSelectors>,
     round_constants: [Column<Fixed>; FIXED_COLUMNS],
     equality_columns: usize,
 }
 
 impl CustomConfig {
-    /// Allocates the columns and creates the Straus and Rescue gates, and the `optional` ones.
+    /// Allocates the columns and creates the Rescue gate, and the `optional` ones.
     pub fn configure(meta: &mut ConstraintSystem<Fr>, optional: OptionalGates) -> Self {
         let advice: [Column<Advice>; COLUMNS] = std::array::from_fn(|_| meta.advice_column());
         let equality_columns = optional.equality_columns();
@@ -69,9 +71,12 @@ impl CustomConfig {
             meta.enable_equality(*col);
         }
         let round_constants = std::array::from_fn(|_| meta.fixed_column());
-        let q_straus = meta.selector();
+        let q_straus = optional.straus.then(|| {
+            let q = meta.selector();
+            straus::create_gate(meta, q, &advice);
+            q
+        });
         let q_rescue = meta.selector();
-        straus::create_gate(meta, q_straus, &advice);
         let q_dleq = optional.dleq.then(|| {
             let q = meta.selector();
             dleq::create_gate(meta, q, &advice);
@@ -87,6 +92,9 @@ impl CustomConfig {
             .poseidon
             .then(|| poseidon_gate::create_gates(meta, &advice, &round_constants));
         let q_table = optional.table.then(|| table::configure(meta, &advice));
+        let q_glv = optional
+            .glv
+            .then(|| glv::configure(meta, &advice, &round_constants));
         Self {
             advice,
             q_straus,
@@ -95,6 +103,7 @@ impl CustomConfig {
             q_msm_pair,
             q_poseidon,
             q_table,
+            q_glv,
             round_constants,
             equality_columns,
         }
@@ -105,7 +114,10 @@ impl CustomConfig {
     fn enable(&self, region: &mut Region<'_, Fr>, row: usize, gate: RowGate) -> Result<(), Error> {
         match gate {
             RowGate::None => {}
-            RowGate::Straus => self.q_straus.enable(region, row)?,
+            RowGate::Straus => self
+                .q_straus
+                .expect("the Straus gate is configured when its rows exist")
+                .enable(region, row)?,
             RowGate::MsmPair => self
                 .q_msm_pair
                 .expect("the pair-MSM gate is configured when its rows exist")
@@ -124,6 +136,21 @@ impl CustomConfig {
                     q.lookup
                 };
                 selector.enable(region, row)?
+            }
+            RowGate::GlvLadder { .. } | RowGate::GlvTable { .. } => {
+                let q = self
+                    .q_glv
+                    .expect("the GLV gates are configured when their rows exist");
+                match gate {
+                    RowGate::GlvLadder { .. } => q.ladder.enable(region, row)?,
+                    RowGate::GlvTable { entry, .. } if entry & 3 != 0 => {
+                        q.add.enable(region, row)?
+                    }
+                    _ => {}
+                }
+                for (column, value) in glv::row_fixed(gate) {
+                    region.assign_fixed(self.round_constants[column], row, value);
+                }
             }
             RowGate::Rescue { round } => {
                 self.q_rescue.enable(region, row)?;

@@ -25,7 +25,7 @@
 //! | Merkle path, batch, whole tree | [`merkle::MerkleTree`] | [`merkle::MerkleChip`] over any hash chip (all three circuits) | |
 //! | hash to Grumpkin (Poseidon, RFC 9380 SvdW) | [`curve::hash_to_curve::hash_to_grumpkin`] | [`curve::HashToCurveChip`] (SNARK-Mithril) | the Python reference's vectors |
 //! | Grumpkin add, double, canonical scalars | `halo2curves`' `grumpkin` | [`curve::GrumpkinChip`] (all Grumpkin circuits) | |
-//! | `s G + c P` | `halo2curves` | [`curve::straus::StrausChip`], 16 cells per bit | [`reference::GenericLadder`] |
+//! | `s G + c P` | `halo2curves`, [`curve::glv::split`] | [`curve::glv::GlvChip`], 128 ladder rows on the endomorphism (Schnorr ATMS); [`curve::straus::StrausChip`], 16 cells per bit (SNARK-Mithril) | [`reference::GenericLadder`] |
 //! | `a P + b Q` | `halo2curves`, [`curve::msm::chain_rows`] | [`curve::msm::MsmPairChip`] (Schnorr ATMS batch mode) | [`reference::GenericLadder`] |
 //! | DLEQ `s G = A + c P`, `s H = B + c Q` | `halo2curves`, [`curve::dleq::variable_ladder_rows`] | [`curve::dleq::DleqChip`] (SNARK-Mithril) | |
 //! | Schnorr on Grumpkin | [`signature::schnorr::SigningKey`] | [`signature::schnorr::SchnorrChip`] (Schnorr ATMS) | [`reference::GenericSchnorrChip`] |

@@ -55,6 +55,8 @@ pub enum Rejection {
     Lookup,
     /// The lookup of a tuple in the dynamic table of [`crate::table`].
     TableLookup,
+    /// The lookup of a GLV ladder row's point in its table ([`crate::curve::glv`]).
+    GlvLookup,
     /// Anything else (unassigned cells, poisoned constraints).
     Other,
 }
@@ -64,6 +66,9 @@ fn classify(failure: &VerifyFailure) -> Rejection {
         VerifyFailure::ConstraintNotSatisfied { .. } => Rejection::Gate,
         VerifyFailure::Lookup { name, .. } if name == crate::table::LOOKUP_NAME => {
             Rejection::TableLookup
+        }
+        VerifyFailure::Lookup { name, .. } if name == crate::curve::glv::LOOKUP_NAME => {
+            Rejection::GlvLookup
         }
         VerifyFailure::Lookup { .. } => Rejection::Lookup,
         VerifyFailure::Permutation { column, location } => {

@@ -185,10 +185,12 @@ fn hybrid_circuit_degree_stays_five() {
         custom_gates: true,
         // Every optional gate: the degree holds with all of them.
         optional_gates: OptionalGates {
+            straus: true,
             msm_pair: true,
             poseidon: true,
             dleq: true,
             table: true,
+            glv: true,
         },
     };
     <HybridCircuit as halo2_base::halo2_proofs::plonk::Circuit<Fr>>::configure_with_params(
@@ -232,13 +234,16 @@ fn tampered_intermediate_states_are_rejected_by_the_gates() {
     // The state entering the last partial row, and the one leaving it.
     assert_gate_fails(
         &tampered(10, 2),
-        "('seven rounds') in gate 4 ('poseidon partial rounds')",
+        "('seven rounds') in gate 3 ('poseidon partial rounds')",
     );
     assert_gate_fails(
         &tampered(10, 2),
-        "('last partial row') in gate 4 ('poseidon partial rounds')",
+        "('last partial row') in gate 3 ('poseidon partial rounds')",
     );
-    assert_gate_fails(&tampered(11, 0), "('last partial row') in gate 4");
+    assert_gate_fails(
+        &tampered(11, 0),
+        "('last partial row') in gate 3 ('poseidon partial rounds')",
+    );
     // A square and a mid-row state of a full row.
     assert_gate_fails(&tampered(0, 4), "poseidon two full rounds");
     assert_gate_fails(&tampered(12, 7), "poseidon two full rounds");
@@ -269,15 +274,15 @@ fn cheated_sbox(round: usize, cheat: impl Fn(Fr) -> (Fr, Fr)) -> MockRun<()> {
 const CHEATED: [(usize, &str); 5] = [
     (
         4 + 2,
-        "('seven rounds') in gate 4 ('poseidon partial rounds')",
+        "('seven rounds') in gate 3 ('poseidon partial rounds')",
     ),
     (
         4 + 7,
-        "('seven rounds') in gate 4 ('poseidon partial rounds')",
+        "('seven rounds') in gate 3 ('poseidon partial rounds')",
     ),
     (
         4 + 56,
-        "('last partial row') in gate 4 ('poseidon partial rounds')",
+        "('last partial row') in gate 3 ('poseidon partial rounds')",
     ),
     (1, "poseidon two full rounds"),
     (61, "poseidon two full rounds"),

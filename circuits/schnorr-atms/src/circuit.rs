@@ -12,7 +12,8 @@
 //! ```
 //!
 //! The hashes (commitment, Merkle nodes, challenges) run on the Rescue-Prime round gate and each
-//! Schnorr check `s G = R + c pk` is one Straus ladder `s G + c (-pk)` on the custom gates of
+//! Schnorr check `s G = R + c pk` is one GLV ladder `s G + c (-pk)` (128 rows on Grumpkin's
+//! endomorphism, [`tms_gadgets::curve::glv`]) on the custom gates of
 //! [`tms_gadgets::hybrid`] ([`Verification::PerSignature`]), or all checks are one random linear
 //! combination verified by a multi-scalar multiplication ([`Verification::Batch`], soundness
 //! argued in [`tms_gadgets::signature::batch`]); curve checks, the canonical-challenge bound, counting and the

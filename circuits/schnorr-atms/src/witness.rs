@@ -15,7 +15,7 @@ use crate::{
 )]
 #[serde(rename_all = "kebab-case")]
 pub enum Verification {
-    /// One Straus ladder `s G + c (-pk)` per slot ([`tms_gadgets::curve::straus`]).
+    /// One GLV ladder `s G + c (-pk)` per slot ([`tms_gadgets::curve::glv`]).
     #[default]
     PerSignature,
     /// All slots at once: random coefficients derived in-circuit and one multi-scalar

@@ -4,7 +4,8 @@
 //! | file | what | gate |
 //! |---|---|---|
 //! | [`chip`] | [`GrumpkinChip`]: load and on-curve checks, addition, doubling, canonical scalars | halo2-base's generic gate |
-//! | [`straus`] | `s G + c P` one bit per row ([`straus::StrausChip`]): every Schnorr verification | custom (bank) |
+//! | [`straus`] | `s G + c P` one bit per row ([`straus::StrausChip`]): Mithril's signatures (the DLEQ ladder reads its bits) | custom (bank) |
+//! | [`glv`] | `s G + c P` on the endomorphism, two bits of each scalar per row ([`glv::GlvChip`]): Schnorr ATMS's verifications | custom (bank), optional |
 //! | [`msm`] | `a P + b Q` for two variable points one bit per row ([`msm::MsmPairChip`]): batch Schnorr | custom (bank), optional |
 //! | [`hash_to_curve`] | hash to Grumpkin: Poseidon to the field, RFC 9380's SvdW map, one addition ([`HashToCurveChip`]): Mithril's `H(m)` | halo2-base's generic gate (and the hash chip's) |
 //! | [`dleq`] | a second ladder `s H + c Q` reading a Straus ladder's bits ([`dleq::DleqChip`]): Mithril's unique signatures | custom (bank), optional |
@@ -31,12 +32,13 @@
 //! `x` could be decomposed as `x + r < 2^254`, a different scalar.
 
 use halo2_base::{
+    gates::GateInstructions,
     halo2_proofs::halo2curves::{
         ff::{Field, PrimeField},
         group::{Curve, Group},
         CurveAffine, CurveExt,
     },
-    AssignedValue,
+    AssignedValue, Context,
 };
 use num_bigint::BigUint;
 
@@ -48,6 +50,7 @@ use crate::Fr;
 
 pub mod chip;
 pub mod dleq;
+pub mod glv;
 pub mod hash_to_curve;
 pub mod msm;
 pub mod straus;
@@ -119,6 +122,18 @@ pub struct AssignedScalar {
 /// q, Grumpkin's group order (the BN254 base field's modulus).
 pub fn grumpkin_order() -> BigUint {
     BigUint::from_bytes_le((-GrumpkinScalar::ONE).to_repr().as_ref()) + 1u8
+}
+
+/// Constrains a ladder's running product of x-differences to be invertible (every incomplete
+/// addition it multiplies in had distinct x): one witnessed inverse, one product equal to 1.
+pub(crate) fn assert_invertible(
+    gate: &impl GateInstructions<Fr>,
+    ctx: &mut Context<Fr>,
+    prod: AssignedValue<Fr>,
+) {
+    let inverse = ctx.load_witness(prod.value().invert().unwrap_or(Fr::ZERO));
+    let one = gate.mul(ctx, prod, inverse);
+    gate.assert_is_const(ctx, &one, &Fr::ONE);
 }
 
 /// The coordinates of a non-identity point.

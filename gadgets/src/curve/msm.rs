@@ -283,12 +283,9 @@ impl<'r> MsmPairChip<'r> {
         self.bind_limbs(ctx, first, ACCP, &p.limbs);
         self.bind_limbs(ctx, first, ACCQ, &q.limbs);
 
-        // Every incomplete addition had distinct x: the product of the differences is invertible.
-        let gate = self.range.gate();
+        // Every incomplete addition had distinct x.
         let prod = region.output(ctx, out, PROD);
-        let inverse = ctx.load_witness(prod.value().invert().unwrap_or(Fr::ZERO));
-        let one = gate.mul(ctx, prod, inverse);
-        gate.assert_is_const(ctx, &one, &Fr::ONE);
+        super::assert_invertible(self.range.gate(), ctx, prod);
 
         let result = AssignedPoint {
             x: region.output(ctx, out, XA),

@@ -36,7 +36,7 @@
 //! top 126 bits equal those of `r`, with probability about `2^-125`.
 
 use halo2_base::{
-    gates::{GateInstructions, RangeChip, RangeInstructions},
+    gates::{RangeChip, RangeInstructions},
     halo2_proofs::{
         halo2curves::ff::{Field, PrimeField},
         plonk::{Advice, Column, ConstraintSystem, Expression, Selector},
@@ -263,12 +263,9 @@ impl<'r> StrausChip<'r> {
         let r_hi: Fr = biguint_to_fe(&(fr_modulus() >> 128u32));
         self.range.check_less_than(ctx, hi, Constant(r_hi), HI_BITS);
 
-        // Every incomplete addition had distinct x: the product of the differences is invertible.
+        // Every incomplete addition had distinct x.
         let prod = region.output(ctx, out, PROD);
-        let inverse = ctx.load_witness(prod.value().invert().unwrap_or(Fr::ZERO));
-        let gate = self.range.gate();
-        let one = gate.mul(ctx, prod, inverse);
-        gate.assert_is_const(ctx, &one, &Fr::ONE);
+        super::assert_invertible(self.range.gate(), ctx, prod);
 
         let result = AssignedPoint {
             x: region.output(ctx, out, XA),

@@ -4,8 +4,8 @@
 //!
 //! | reference (generic gate) | production (custom gate) |
 //! |---|---|
-//! | [`GenericLadder`] on [`crate::curve::GrumpkinChip`]: `k P`, `k G`, multi-scalar | [`crate::curve::straus`], [`crate::curve::msm`], [`crate::curve::dleq`] (16 cells per bit) |
-//! | [`GenericSchnorrChip`], about 46,000 cells per signature | [`crate::signature::schnorr::SchnorrChip`], about 4,600 |
+//! | [`GenericLadder`] on [`crate::curve::GrumpkinChip`]: `k P`, `k G`, multi-scalar | [`crate::curve::glv`] (128 rows of 13 cells), [`crate::curve::straus`], [`crate::curve::msm`], [`crate::curve::dleq`] (16 cells per bit) |
+//! | [`GenericSchnorrChip`], about 46,000 cells per signature | [`crate::signature::schnorr::SchnorrChip`], about 2,500 |
 //!
 //! The generic-gate hash chips are not here: [`crate::hash::PoseidonChip`] and
 //! [`crate::hash::RescueChip`] are production code for circuits without the bank (the

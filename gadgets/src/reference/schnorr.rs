@@ -1,6 +1,6 @@
 //! Schnorr verification on halo2-base's generic gate: the reference for
-//! [`crate::signature::schnorr::SchnorrChip`] on the Straus gate (about 46,000 cells per
-//! signature against 4,600). No circuit uses it; the tests run both on the same slots.
+//! [`crate::signature::schnorr::SchnorrChip`] on the GLV ladder (about 46,000 cells per
+//! signature against about 2,500). No circuit uses it; the tests run both on the same slots.
 
 use halo2_base::{AssignedValue, Context};
 

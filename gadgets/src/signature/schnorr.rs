@@ -10,8 +10,8 @@
 //! The nonce is deterministic: signing the same message twice gives the same signature.
 //!
 //! In-circuit, [`challenge_in_circuit`] is the one place the challenge is hashed, and
-//! [`SchnorrChip::verify`] lays out the check on one slot on the Straus gate
-//! ([`crate::curve::straus`]) with an `enabled` bit: when it is one the equation is constrained;
+//! [`SchnorrChip::verify`] lays out the check on one slot on the GLV ladder
+//! ([`crate::curve::glv`]) with an `enabled` bit: when it is one the equation is constrained;
 //! when zero the slot's values are unconstrained (the ATMS circuits count only enabled slots).
 //! The generic-gate verifier [`crate::reference::GenericSchnorrChip`] is the cross-check.
 
@@ -30,8 +30,7 @@ use sha3::{Digest, Sha3_512};
 use crate::{
     bank::CustomRegion,
     curve::{
-        ladder_shift,
-        straus::{LadderPosition, StrausChip},
+        glv::{glv_shift, GlvChip, GlvPosition},
         AssignedPoint, GrumpkinAffine, GrumpkinChip, GrumpkinScalar, ShiftedPoint,
     },
     hash::{HashInstructions, NativeHash},
@@ -133,11 +132,11 @@ pub fn challenge_in_circuit<H: HashInstructions>(
     hasher.hash_leaf(ctx, &[r.x, r.y, pk.x, pk.y, msg])
 }
 
-/// In-circuit Schnorr verification on the Straus gate: the verifier every circuit uses.
+/// In-circuit Schnorr verification on the GLV ladder: the verifier every circuit uses.
 #[derive(Clone, Debug)]
 pub struct SchnorrChip<'r> {
     range: &'r RangeChip<Fr>,
-    straus: StrausChip<'r>,
+    glv: GlvChip<'r>,
 }
 
 impl<'r> SchnorrChip<'r> {
@@ -145,12 +144,12 @@ impl<'r> SchnorrChip<'r> {
     pub fn new(range: &'r RangeChip<Fr>, region: CustomRegion) -> Self {
         Self {
             range,
-            straus: StrausChip::new(range, region),
+            glv: GlvChip::new(range, region),
         }
     }
 
-    /// Constrains `s G == R + c pk` when `enabled` is one, with the ladder `s G + c (-pk)` and one
-    /// addition `R + 2^254 O`; returns where the ladder sits.
+    /// Constrains `s G == R + c pk` when `enabled` is one, with the GLV ladder `s G + c (-pk)` and
+    /// one addition of `R` to its shift; returns where the ladder sits.
     ///
     /// # Assumptions
     /// - `enabled` is constrained boolean by the caller.
@@ -164,11 +163,11 @@ impl<'r> SchnorrChip<'r> {
         r: &AssignedPoint,
         s: &GrumpkinScalar,
         enabled: AssignedValue<Fr>,
-    ) -> LadderPosition {
+    ) -> GlvPosition {
         let ecc = GrumpkinChip::new(self.range);
         let minus_pk = ecc.negate(ctx, pk);
-        let (lhs, pos) = self.straus.mul_add(ctx, s, c, &minus_pk);
-        let shift = ShiftedPoint(ecc.load_constant(ctx, ladder_shift()));
+        let (lhs, pos) = self.glv.mul_add(ctx, s, c, &minus_pk, enabled);
+        let shift = ShiftedPoint(ecc.load_constant(ctx, glv_shift()));
         let rhs = ecc.add_to_shifted(ctx, &shift, r);
         ecc.assert_equal_when(ctx, &lhs.0, &rhs.0, enabled);
         pos

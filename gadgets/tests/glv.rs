@@ -1,0 +1,334 @@
+//! The GLV ladder of `tms_gadgets::curve::glv`: the native split and endomorphism against
+//! halo2curves' scalar multiplication, the ladder against the native `s G + c P`, one-change
+//! negatives on every part (ladder cells, table entries, digits, the split check, the lookup
+//! between ladders), and the disabled slot whose key collides with a table constant.
+
+use halo2_base::halo2_proofs::halo2curves::{
+    ff::{Field, PrimeField},
+    group::Curve,
+    CurveAffine,
+};
+use num_bigint::BigUint;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use tms_gadgets::{
+    curve::glv::{
+        endomorphism, glv_shift, lambda, split, table_constants, table_entries, GlvChip, GlvDigits,
+        GlvPosition, HALF_BITS, TABLE_ENTRIES,
+    },
+    curve::{fr_modulus, grumpkin_order, GrumpkinAffine, GrumpkinChip, GrumpkinScalar},
+    signature::schnorr::base_to_scalar,
+    testing::{CircuitHarness, MockRun, Rejection},
+    Fr,
+};
+
+const K: u32 = 11;
+
+fn rng() -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(0x61f)
+}
+
+fn random_point(rng: &mut impl Rng) -> GrumpkinAffine {
+    (GrumpkinAffine::generator() * GrumpkinScalar::random(&mut *rng)).to_affine()
+}
+
+fn neg(p: GrumpkinAffine) -> GrumpkinAffine {
+    -p
+}
+
+#[test]
+fn endomorphism_is_multiplication_by_lambda() {
+    let mut rng = rng();
+    for _ in 0..8 {
+        let p = random_point(&mut rng);
+        assert_eq!(endomorphism(&p), (p * lambda()).to_affine());
+        // P + phi(P) = -phi^2(P): the table's third Q.
+        let sum = (p + endomorphism(&p)).to_affine();
+        assert_eq!(sum, neg(endomorphism(&endomorphism(&p))));
+    }
+}
+
+#[test]
+fn split_recomposes_below_two_to_the_128() {
+    let mut rng = rng();
+    let q_minus = |v: u64| -GrumpkinScalar::from(v);
+    let mut extremes = vec![
+        GrumpkinScalar::ZERO,
+        GrumpkinScalar::ONE,
+        q_minus(1),
+        q_minus(2),
+        lambda(),
+        -lambda(),
+        lambda().square(),
+        GrumpkinScalar::from_u128(u128::MAX),
+        GrumpkinScalar::from_u128(1 << 127),
+        GrumpkinScalar::from_u128(1 << 127) * lambda(),
+    ];
+    extremes.extend((0..20_000).map(|_| GrumpkinScalar::random(&mut rng)));
+    for k in extremes {
+        let split = split(&k).unwrap_or_else(|| panic!("{k:?} does not split"));
+        assert_eq!(split.scalar(), k);
+    }
+}
+
+#[test]
+fn table_entries_are_the_sums_they_stand_for() {
+    let mut rng = rng();
+    let p = random_point(&mut rng);
+    let g = GrumpkinAffine::generator();
+    let entries = table_entries(&p);
+    for (idx, entry) in entries.iter().enumerate() {
+        let si = idx >> 2;
+        let expected = table_constants()[0]
+            + g * GrumpkinScalar::from((si & 1) as u64)
+            + g * (lambda() * GrumpkinScalar::from((si >> 1) as u64))
+            + p * (GrumpkinScalar::from((idx & 1) as u64)
+                + lambda() * GrumpkinScalar::from(((idx >> 1) & 1) as u64));
+        assert_eq!(entry.to_affine(), expected.to_affine(), "entry {idx}");
+    }
+}
+
+/// Mock-runs one ladder of `p` with `digits` and the circuit value `c`, enabled or not, then
+/// lets `edit` change custom cells as a cheating prover would.
+fn ladder_run(
+    p: GrumpkinAffine,
+    digits: &GlvDigits,
+    c: Fr,
+    enabled: bool,
+    edit: impl Fn(&tms_gadgets::bank::CustomRegion, GlvPosition),
+) -> MockRun<GrumpkinAffine> {
+    CircuitHarness::new(K).mock_custom(|ctx, range, region| {
+        let ecc = GrumpkinChip::new(range);
+        let p = ecc.load_point(ctx, p).unwrap();
+        let c = ctx.load_witness(c);
+        let e = ctx.load_witness(Fr::from(enabled as u64));
+        let (out, pos) =
+            GlvChip::new(range, region.clone()).mul_add_with_digits(ctx, digits, c, &p, e);
+        edit(region, pos);
+        let value = GrumpkinAffine::from_xy(*out.0.x.value(), *out.0.y.value());
+        (
+            Option::from(value).unwrap_or(GrumpkinAffine::generator()),
+            vec![],
+        )
+    })
+}
+
+fn honest(rng: &mut impl Rng) -> (GrumpkinAffine, GrumpkinScalar, Fr, GlvDigits) {
+    let p = random_point(&mut *rng);
+    let s = GrumpkinScalar::random(&mut *rng);
+    let c = Fr::random(&mut *rng);
+    let digits = GlvDigits::new(&s, c);
+    (p, s, c, digits)
+}
+
+#[test]
+fn glv_ladder_agrees_with_native() {
+    let mut rng = rng();
+    for _ in 0..3 {
+        let (p, s, c, digits) = honest(&mut rng);
+        let expected =
+            (GrumpkinAffine::generator() * s + p * base_to_scalar(c) + glv_shift()).to_affine();
+        let run = ladder_run(p, &digits, c, true, |_, _| {});
+        run.assert_satisfied();
+        assert_eq!(run.output, expected);
+    }
+}
+
+#[test]
+fn glv_ladder_cost() {
+    let mut rng = rng();
+    let (p, _, c, digits) = honest(&mut rng);
+    let (custom, stats) = CircuitHarness::new(K).measure_custom(|ctx, range, region| {
+        let ecc = GrumpkinChip::new(range);
+        let p = ecc.load_point(ctx, p).unwrap();
+        let c = ctx.load_witness(c);
+        let e = ctx.load_constant(Fr::ONE);
+        GlvChip::new(range, region.clone()).mul_add_with_digits(ctx, &digits, c, &p, e);
+        region.num_cells()
+    });
+    // 128 ladder rows of 12, the output row's 5, four constant entries of 2, twelve added
+    // entries of 7, the zero row's 2.
+    assert_eq!(custom, HALF_BITS * 12 + 5 + 4 * 2 + 12 * 7 + 2);
+    println!("glv ladder: {custom} custom cells, total {stats}");
+}
+
+#[test]
+fn every_ladder_and_table_column_is_constrained() {
+    let mut rng = rng();
+    let (p, _, c, digits) = honest(&mut rng);
+    let tamper = |row: fn(&GlvPosition) -> usize, column: usize| {
+        ladder_run(p, &digits, c, true, |region, pos| {
+            let r = row(&pos);
+            region.override_value(r, column, region.value(r, column) + Fr::ONE);
+        })
+        .rejections()
+    };
+    for column in 0..12 {
+        let got = tamper(|pos| pos.ladder_row(70), column);
+        assert!(
+            !got.is_empty(),
+            "ladder column {column}: tampering went unnoticed"
+        );
+    }
+    for column in 0..5 {
+        let got = tamper(|pos| pos.ladder_row(HALF_BITS), column);
+        assert!(
+            !got.is_empty(),
+            "output column {column}: tampering went unnoticed"
+        );
+    }
+    for column in 0..7 {
+        let got = tamper(|pos| pos.table_row(7), column);
+        assert!(
+            !got.is_empty(),
+            "table column {column}: tampering went unnoticed"
+        );
+    }
+    for column in 0..2 {
+        let got = tamper(|pos| pos.table_row(8), column);
+        assert!(
+            !got.is_empty(),
+            "constant entry column {column}: tampering went unnoticed"
+        );
+    }
+}
+
+#[test]
+fn a_wrong_table_entry_is_rejected_by_its_gate() {
+    let mut rng = rng();
+    let (p, _, c, digits) = honest(&mut rng);
+    // Entry 5 (K[1] + P) replaced by another curve point, consistently in the ladder rows that
+    // read it: only the entry's gate can tell.
+    let other = random_point(&mut rng);
+    let (ox, oy) = {
+        let c = other.coordinates().unwrap();
+        (*c.x(), *c.y())
+    };
+    let run = ladder_run(p, &digits, c, true, |region, pos| {
+        let row = pos.table_row(5);
+        region.override_value(row, 0, ox);
+        region.override_value(row, 1, oy);
+    });
+    run.assert_rejected_by(Rejection::Gate);
+}
+
+#[test]
+fn a_flipped_digit_of_c_is_rejected_by_the_split_check() {
+    let mut rng = rng();
+    let (p, _, c, mut digits) = honest(&mut rng);
+    digits.c.lo ^= 1 << 40;
+    ladder_run(p, &digits, c, true, |_, _| {}).assert_rejected_by_copy();
+    let (p, _, c, mut digits) = honest(&mut rng);
+    digits.c.hi ^= 1 << 100;
+    ladder_run(p, &digits, c, true, |_, _| {}).assert_rejected_by_copy();
+}
+
+#[test]
+fn digits_moved_from_c_to_s_are_rejected() {
+    // The same points added, c's digit read as s's: the split of c no longer holds.
+    let mut rng = rng();
+    let (p, _, c, digits) = honest(&mut rng);
+    let mut moved = digits.clone();
+    let bit = 1u128 << 77;
+    moved.c.lo ^= bit;
+    moved.s.lo ^= bit;
+    ladder_run(p, &moved, c, true, |_, _| {}).assert_rejected_by_copy();
+}
+
+#[test]
+fn a_non_canonical_challenge_is_rejected() {
+    // c + r as the integer: its split and quotient satisfy the identity, its limbs recompose
+    // to c in the field; only the bound on the top limb refuses it.
+    let mut rng = rng();
+    let p = random_point(&mut rng);
+    let s = GrumpkinScalar::random(&mut rng);
+    let c = Fr::from(5u64);
+    let cheat = fr_modulus() + 5u32;
+    let cheat_scalar = GrumpkinScalar::from_repr({
+        let mut repr = [0u8; 32];
+        let bytes = cheat.to_bytes_le();
+        repr[..bytes.len()].copy_from_slice(&bytes);
+        repr
+    })
+    .unwrap();
+    let c_split = split(&cheat_scalar).unwrap();
+    let lhs = BigUint::from(c_split.lo)
+        + BigUint::from_bytes_le(lambda().to_repr().as_ref()) * c_split.hi;
+    let digits = GlvDigits {
+        s: split(&s).unwrap(),
+        c: c_split,
+        m: (lhs - &cheat) / grumpkin_order(),
+        c_integer: cheat,
+    };
+    ladder_run(p, &digits, c, true, |_, _| {}).assert_rejected_only_by(Rejection::Lookup);
+    // The honest digits of c pass.
+    ladder_run(p, &GlvDigits::new(&s, c), c, true, |_, _| {}).assert_satisfied();
+}
+
+#[test]
+fn a_tampered_quotient_is_rejected() {
+    let mut rng = rng();
+    let (p, _, c, mut digits) = honest(&mut rng);
+    digits.m += 1u32;
+    ladder_run(p, &digits, c, true, |_, _| {}).assert_rejected_by_copy();
+}
+
+#[test]
+fn a_row_reading_another_entry_is_rejected_by_the_lookup() {
+    let mut rng = rng();
+    let (p, _, c, digits) = honest(&mut rng);
+    // Row 30 keeps its digits but adds entry (idx + 1) % 16 and carries the consequences:
+    // recompute nothing, so the gate fails too; the lookup must be among the rejections.
+    let run = ladder_run(p, &digits, c, true, |region, pos| {
+        let row = pos.ladder_row(30);
+        let idx = (0..TABLE_ENTRIES)
+            .find(|&i| region.value(pos.table_row(i), 0) == region.value(row, 5))
+            .expect("the row reads a table entry");
+        let other = pos.table_row((idx + 1) % TABLE_ENTRIES);
+        region.override_value(row, 5, region.value(other, 0));
+        region.override_value(row, 6, region.value(other, 1));
+    });
+    run.assert_rejected_by(Rejection::GlvLookup);
+}
+
+#[test]
+fn a_ladder_cannot_read_another_ladders_table() {
+    // Two ladders on different keys with the same digits; ladder 2's rows are then overwritten
+    // with ladder 1's, which add ladder 1's table entries.
+    let mut rng = rng();
+    let (p1, _, c, digits) = honest(&mut rng);
+    let p2 = random_point(&mut rng);
+    // Rebuild ladder 2 from ladder 1's cells.
+    let run = CircuitHarness::new(K).mock_custom(|ctx, range, region| {
+        let ecc = GrumpkinChip::new(range);
+        let chip = GlvChip::new(range, region.clone());
+        let e = ctx.load_constant(Fr::ONE);
+        let c_cell = ctx.load_witness(c);
+        let a = ecc.load_point(ctx, p1).unwrap();
+        let (_, pos1) = chip.mul_add_with_digits(ctx, &digits, c_cell, &a, e);
+        let b = ecc.load_point(ctx, p2).unwrap();
+        let (_, pos2) = chip.mul_add_with_digits(ctx, &digits, c_cell, &b, e);
+        for i in 0..=HALF_BITS {
+            for column in 0..12 {
+                let v = region.value(pos1.ladder_row(i), column);
+                region.override_value(pos2.ladder_row(i), column, v);
+            }
+        }
+        ((), vec![])
+    });
+    // Ladder 2's rows now satisfy every gate (they are ladder 1's) and its outputs are ladder
+    // 1's: only the lookup, keyed to ladder 2's table, refuses them.
+    run.assert_rejected_by(Rejection::GlvLookup);
+}
+
+#[test]
+fn a_colliding_key_is_free_when_disabled_and_refused_when_enabled() {
+    // P = K[0] = H: entry 1 (K[0] + P) is a doubling, which the table's addition cannot do.
+    let mut rng = rng();
+    let p = table_constants()[0];
+    let s = GrumpkinScalar::random(&mut rng);
+    let c = Fr::random(&mut rng);
+    let digits = GlvDigits::new(&s, c);
+    ladder_run(p, &digits, c, false, |_, _| {}).assert_satisfied();
+    ladder_run(p, &digits, c, true, |_, _| {}).assert_rejected_by(Rejection::Gate);
+}
