@@ -585,8 +585,8 @@ fn real_round_trip_with_pinned_key_and_size() {
     assert_eq!(proof.len(), PINNED_PROOF_BYTES);
 }
 
-const PINNED_VK: &str = "48b0f01e58a0ff4050c961449663e259d67f7608db92ea32b224cdcd6b856b1f";
-const PINNED_PROOF_BYTES: usize = 4256;
+const PINNED_VK: &str = "d7d0d331dc43f81895cb2fe0761b79f86ab2fb1bb26ced22f6fb88561e87a627";
+const PINNED_PROOF_BYTES: usize = 4160;
 
 #[test]
 fn the_verifiers_statement_is_the_provers_for_the_same_bytes_only() {
