@@ -20,7 +20,7 @@ use tms_gadgets::{
 };
 
 const K: u32 = 11;
-const PINNED_VK_FLAT_3: &str = "0c1053528cb2c67dd053c11d383afd96d846b50c126561edc91fb56f295cfe7a";
+const PINNED_VK_FLAT_3: &str = "a215b4c5d8f07134c3a7ef18575281af6ac1da61407df1bef1598cda41568ab9";
 const PINNED_VK_FLAT_3_BATCH: &str =
     "1c68f8fcaadcfdb67310af17cace4acc19ae6ddae5a9f07ba0268317bfebda04";
 

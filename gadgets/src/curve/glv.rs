@@ -38,9 +38,9 @@
 //! ```
 //! `A' = 2 A + T` (double-and-add as two additions). From `A = S` ([`ladder_start`]), after 128
 //! rows (bits most significant first) `A = 2^128 S + (2^128 - 1) H + s G + c P` ([`glv_shift`]
-//! plus the result),
-//! `acc1 = c1`, `acc2 = c2`, and the last `prod` must be invertible: every addition had distinct
-//! x, so every slope is determined and every sum is the group's. The lookup's input is zero on
+//! plus the result), `acc1 = c1`, `acc2 = c2`, and in an enabled slot the last `prod` must be
+//! invertible: every addition had distinct x, so every slope is determined and every sum is the
+//! group's (a disabled slot's ladder may be exceptional, like its table). The lookup's input is zero on
 //! every other row (a zero row is appended), so only ladder rows are constrained by it. The
 //! table side is every row's `(rc0, c0, c1)`, with no selector (a selector would raise the
 //! lookup's degree, or cost another fixed column): a ladder row's key is `32 (j + 1) + idx` with
@@ -96,19 +96,34 @@ pub const TABLE_ENTRIES: usize = 16;
 /// The name of the ladder's lookup (MockProver reports it).
 pub const LOOKUP_NAME: &str = "glv ladder table";
 
-// Ladder rows.
-const XA: usize = 0;
-const YA: usize = 1;
-const ACC1: usize = 2;
-const ACC2: usize = 3;
-const PROD: usize = 4;
-const XT: usize = 5;
-const YT: usize = 6;
-const L1: usize = 7;
-const L2: usize = 8;
-const BC1: usize = 9;
-const BC2: usize = 10;
-const SIDX: usize = 11;
+/// The columns of a ladder row (for tests that act as a cheating prover).
+pub mod ladder_column {
+    /// The accumulator's x.
+    pub const XA: usize = 0;
+    /// The accumulator's y.
+    pub const YA: usize = 1;
+    /// The bits of `c1` so far.
+    pub const ACC1: usize = 2;
+    /// The bits of `c2` so far.
+    pub const ACC2: usize = 3;
+    /// The product of x differences so far.
+    pub const PROD: usize = 4;
+    /// The looked-up point's x.
+    pub const XT: usize = 5;
+    /// The looked-up point's y.
+    pub const YT: usize = 6;
+    /// The slope of `A + T`.
+    pub const L1: usize = 7;
+    /// The slope of `(A + T) + A`.
+    pub const L2: usize = 8;
+    /// The row's bit of `c1`.
+    pub const BC1: usize = 9;
+    /// The row's bit of `c2`.
+    pub const BC2: usize = 10;
+    /// The row's bits of `s1` and `s2`, `0..=3`.
+    pub const SIDX: usize = 11;
+}
+use ladder_column::*;
 const LADDER_USED: usize = (1 << 12) - 1;
 const OUTPUT_USED: usize = (1 << 5) - 1;
 
@@ -520,9 +535,14 @@ impl<'r> GlvChip<'r> {
         });
         self.constrain_split(ctx, c, &halves, digits);
 
-        // Every incomplete addition had distinct x.
+        // An enabled slot's incomplete additions all had distinct x: prod * inverse = enabled.
+        // A disabled slot's result is unused, so its ladder may be exceptional: otherwise a
+        // committee key built to collide with the known points of a disabled slot's ladder
+        // (the start, the table constants) could make the whole certificate unprovable.
         let prod = region.output(ctx, out, PROD);
-        super::assert_invertible(self.range.gate(), ctx, prod);
+        let inverse = ctx.load_witness(*enabled.value() * inv0(*prod.value()));
+        let product = self.range.gate().mul(ctx, prod, inverse);
+        ctx.constrain_equal(&product, &enabled);
 
         let result = AssignedPoint {
             x: region.output(ctx, out, XA),
