@@ -25,8 +25,8 @@ assert s.count(old)==1, old
 open(p,'w').write(s.replace(old,new))
 PY
   out=$(cargo test --release -p tms-gadgets --test glv 2>&1)
-  failed=$(echo "$out" | grep -E "^test .* FAILED" | sed 's/^test //; s/ \.\.\. FAILED//' | tr '\n' ' ')
-  if echo "$out" | grep -q "^error"; then
+  failed=$(echo "$out" | grep -E "^test [a-z0-9_]+ \.\.\. FAILED" | sed 's/^test //; s/ \.\.\. FAILED//' | tr '\n' ' ')
+  if echo "$out" | grep -q "could not compile"; then
     echo "BROKEN   $name (does not compile)"
   elif [ -n "$failed" ]; then
     echo "killed   $name: $failed"
