@@ -1,6 +1,7 @@
-//! The custom gates of `tms_gadgets::hybrid`: the Straus ladder and Schnorr verification on it,
-//! and Rescue-Prime on its round gate. Agreement with the native twins on random inputs,
-//! one-change negatives, the exceptional cases, and a real proof through the hybrid circuit.
+//! The custom gates of `tms_gadgets::hybrid`: the Straus ladder, Schnorr verification (on the GLV
+//! ladder; `tests/glv.rs` tests the ladder itself) and Rescue-Prime on its round gate. Agreement
+//! with the native twins on random inputs, one-change negatives, the exceptional cases, and a
+//! real proof through the hybrid circuit.
 
 use halo2_base::{
     halo2_proofs::halo2curves::{
