@@ -3,10 +3,11 @@
 # and runs `cargo test --release -p tms-gadgets --test glv`; every mutation must make a test fail
 # ("killed"). Not in CI (about 15 builds of the gadgets crate); run it after changing the gadget:
 #   bash tests/mutants/glv.sh
-# Known survivor: carry-u0-range (the low carry's range check). Without it the low carry is the
-# low limb sum divided by 2^68 in the field, and the high carry's own 71-bit range check then
-# holds only for a solution of a modular equation in bounded unknowns, which no test builds; it
-# stays, as halo2-ecc range-checks every carry.
+# Known survivor, an equivalent mutant: carry-u0-range (the low carry's range check). The two
+# limb equations give S0 + 2^68 S1 = 2^136 (u1 - 2^70) in the field; every term is below 2^209 in
+# absolute value (68-bit limbs, u1's 71-bit range check), far below r, so it holds over the
+# integers: S0 is a multiple of 2^68 below 2^137, and u0 - 2^69 = S0 / 2^68 is within 70 bits
+# without the check. It stays as defence in depth (halo2-ecc range-checks every carry).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 F=gadgets/src/curve/glv.rs
