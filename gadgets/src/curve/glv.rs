@@ -302,7 +302,8 @@ pub fn table_entries(p: &GrumpkinAffine) -> [Grumpkin; TABLE_ENTRIES] {
 /// Where every GLV ladder starts: a hash to curve of its own tag (not `H`, which the first row
 /// adds when all four top bits are zero).
 pub fn ladder_start() -> GrumpkinAffine {
-    Grumpkin::hash_to_curve("tms-grumpkin-glv-ladder")(b"start").to_affine()
+    static START: OnceLock<GrumpkinAffine> = OnceLock::new();
+    *START.get_or_init(|| Grumpkin::hash_to_curve("tms-grumpkin-glv-ladder")(b"start").to_affine())
 }
 
 /// `2^128 S + (2^128 - 1) H` (`S` = [`ladder_start`]): what a GLV ladder's result is shifted by.

@@ -5,7 +5,7 @@
 //! |---|---|---|
 //! | [`chip`] | [`GrumpkinChip`]: load and on-curve checks, addition, doubling, canonical scalars | halo2-base's generic gate |
 //! | [`straus`] | `s G + c P` one bit per row ([`straus::StrausChip`]): Mithril's signatures (the DLEQ ladder reads its bits) | custom (bank) |
-//! | [`glv`] | `s G + c P` on the endomorphism, two bits of each scalar per row ([`glv::GlvChip`]): Schnorr ATMS's verifications | custom (bank), optional |
+//! | [`glv`] | `s G + c P` on the endomorphism, one bit of each of four 128-bit halves per row ([`glv::GlvChip`]): Schnorr ATMS's verifications | custom (bank), optional |
 //! | [`msm`] | `a P + b Q` for two variable points one bit per row ([`msm::MsmPairChip`]): batch Schnorr | custom (bank), optional |
 //! | [`hash_to_curve`] | hash to Grumpkin: Poseidon to the field, RFC 9380's SvdW map, one addition ([`HashToCurveChip`]): Mithril's `H(m)` | halo2-base's generic gate (and the hash chip's) |
 //! | [`dleq`] | a second ladder `s H + c Q` reading a Straus ladder's bits ([`dleq::DleqChip`]): Mithril's unique signatures | custom (bank), optional |
