@@ -78,11 +78,14 @@ struct Options {
     srs_file: Option<PathBuf>,
     /// Set in the child processes: run the one system here and print its row only.
     child: bool,
+    /// Print one JSON object per system instead of a markdown row (`--json`).
+    json: bool,
 }
 
 const USAGE: &str =
     "usage: mithril-compare --quorum K [--parties N] [--depth D] [--m M] [--phi-f F] \
-[--stakes zipf|uniform] [--seed S] [--system stm|ours|both] [--srs-dir DIR] [--srs-file FILE]";
+[--stakes zipf|uniform] [--seed S] [--system stm|ours|both] [--srs-dir DIR] [--srs-file FILE] \
+[--json]";
 
 fn parse_args(args: &[String]) -> Result<Options, String> {
     let mut config = Config {
@@ -98,10 +101,15 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
     let mut srs_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("srs-cache");
     let mut srs_file = None;
     let mut child = false;
+    let mut json = false;
     let mut iter = args.iter();
     while let Some(flag) = iter.next() {
         if flag == "--child" {
             child = true;
+            continue;
+        }
+        if flag == "--json" {
+            json = true;
             continue;
         }
         if flag == "-h" || flag == "--help" {
@@ -147,11 +155,19 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
         srs_dir,
         srs_file,
         child,
+        json,
     })
 }
 
 /// Runs one system in this process and prints its row.
 fn run_here(options: &Options, system: System) -> Result<(), String> {
+    let print = |measured: report::Measurement| {
+        if options.json {
+            measured.json(&options.config)
+        } else {
+            measured.row(&options.config)
+        }
+    };
     let row = match system {
         System::Stm => {
             // mithril-stm caches derived circuit keys under the system temporary directory; a
@@ -169,9 +185,9 @@ fn run_here(options: &Options, system: System) -> Result<(), String> {
             };
             let measured = stm::run(&options.config, &source);
             let _ = std::fs::remove_dir_all(&key_cache);
-            measured?.row(&options.config)
+            print(measured?)
         }
-        System::Ours => ours::run(&options.config)?.row(&options.config),
+        System::Ours => print(ours::run(&options.config)?),
     };
     println!("{row}");
     Ok(())
@@ -236,7 +252,7 @@ fn main() -> ExitCode {
                 rows.extend(
                     String::from_utf8_lossy(&output.stdout)
                         .lines()
-                        .filter(|line| line.starts_with('|'))
+                        .filter(|line| line.starts_with('|') || line.starts_with('{'))
                         .map(str::to_owned),
                 );
             }
@@ -250,7 +266,9 @@ fn main() -> ExitCode {
             }
         }
     }
-    println!("{}", report::HEADER);
+    if !options.json {
+        println!("{}", report::HEADER);
+    }
     for row in rows {
         println!("{row}");
     }

@@ -72,4 +72,35 @@ impl Measurement {
             mib(self.process_peak_bytes),
         )
     }
+
+    /// The same measurement as one JSON object on one line (`--json`), for tools such as
+    /// `tms-report` that read it back: times in seconds (verify in milliseconds), memory in MiB.
+    pub fn json(&self, config: &crate::Config) -> String {
+        let t = &self.timings;
+        let mib = |bytes: u64| bytes as f64 / (1024.0 * 1024.0);
+        let text = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"");
+        format!(
+            "{{\"system\":\"{}\",\"quorum\":{},\"m\":{},\"phi_f\":{},\"parties\":{},\"stakes\":\"{}\",\"depth\":{},\"seed\":{},\"signers\":{},\"circuit\":\"{}\",\"setup_s\":{},\"keygen_s\":{},\"keygen_cpu_s\":{},\"prove_cpu_s\":{},\"prove_wall_s\":{},\"proof_bytes\":{},\"serialized_bytes\":{},\"verify_ms\":{},\"prove_peak_mib\":{},\"process_peak_mib\":{}}}",
+            text(self.system),
+            config.quorum,
+            config.m,
+            config.phi_f,
+            config.parties,
+            config.stakes.name(),
+            config.depth,
+            config.seed,
+            self.signers,
+            text(&self.circuit),
+            t.setup.wall.as_secs_f64(),
+            t.keygen.wall.as_secs_f64(),
+            t.keygen.cpu.as_secs_f64(),
+            t.prove.cpu.as_secs_f64(),
+            t.prove.wall.as_secs_f64(),
+            self.proof_bytes,
+            self.serialized_bytes,
+            t.verify.as_secs_f64() * 1e3,
+            self.prove_peak_bytes.map_or("null".to_string(), |b| mib(b).to_string()),
+            mib(self.process_peak_bytes),
+        )
+    }
 }

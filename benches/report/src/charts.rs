@@ -60,6 +60,8 @@ fn color(system: System) -> RGBColor {
         System::SchnorrFlat => RGBColor(214, 39, 40),
         System::SchnorrMerkle => RGBColor(255, 127, 14),
         System::Bls => RGBColor(44, 160, 44),
+        System::Mithril => RGBColor(148, 103, 189),
+        System::MithrilStm => RGBColor(140, 86, 75),
     }
 }
 

@@ -2,20 +2,23 @@
 //! baseline at shared committee sizes and writes `benches/REPORT.md` with SVG charts.
 //!
 //! ```sh
-//! cargo run --release -p tms-report -- [--sizes 8,16,32,64] [--systems schnorr,schnorr-merkle,bls,stark]
-//!                                      [--quick | --samples R] [--out FILE] [--charts DIR]
+//! cargo run --release -p tms-report -- [--quick | --samples R] [--systems ...] [--sizes ...]
+//!                                      [--bls-sizes ...] [--points ...] [--mithril ...]
+//!                                      [--no-gas] [--out FILE] [--charts DIR]
 //!                                      [--results FILE] [--render-only]
 //! ```
 //!
-//! Each (system, size) point runs in its own child process: SNARKs through this binary's
-//! hidden `__snark` subcommand, the STARK through `stark-bench` built once without and once with
-//! winterfell's `concurrent` feature. A child's peak memory is read with `wait4`, so it is that
-//! run's own. See `benches/report/README.md`.
+//! Each (system, size) point runs in its own child process: the Halo2 circuits through this
+//! binary's hidden `__snark` subcommand, the STARK through `stark-bench` built once without and
+//! once with winterfell's `concurrent` feature, mithril-stm through `benches/mithril-compare`. A
+//! child's peak memory is read with `wait4`, so it is that run's own. See
+//! `benches/report/README.md`.
 
 mod charts;
 mod render;
 mod snark;
 mod stark;
+mod stm;
 mod sys;
 
 use std::path::{Path, PathBuf};
@@ -40,16 +43,22 @@ pub enum System {
     SchnorrMerkle,
     /// BLS ATMS, membership strategy chosen by the cost model.
     Bls,
+    /// Our SNARK-Mithril circuit (`circuits/mithril`).
+    Mithril,
+    /// mithril-stm 0.13's SNARK (through `benches/mithril-compare`).
+    MithrilStm,
 }
 
 impl System {
     /// Every system, in run order.
-    pub const ALL: [System; 5] = [
+    pub const ALL: [System; 7] = [
         System::StarkSingle,
         System::StarkConcurrent,
         System::SchnorrFlat,
         System::SchnorrMerkle,
         System::Bls,
+        System::Mithril,
+        System::MithrilStm,
     ];
 
     /// Short name (flags, JSON, progress lines).
@@ -60,6 +69,8 @@ impl System {
             System::SchnorrFlat => "schnorr-flat",
             System::SchnorrMerkle => "schnorr-merkle",
             System::Bls => "bls",
+            System::Mithril => "mithril",
+            System::MithrilStm => "mithril-stm",
         }
     }
 
@@ -71,16 +82,97 @@ impl System {
             System::SchnorrFlat => "Schnorr ATMS, flat",
             System::SchnorrMerkle => "Schnorr ATMS, Merkle",
             System::Bls => "BLS ATMS, chosen strategy",
+            System::Mithril => "SNARK-Mithril (ours)",
+            System::MithrilStm => "mithril-stm 0.13 SNARK",
         }
     }
 
-    /// Whether this is a Halo2 circuit (measured through `__snark`).
+    /// Whether this is one of our Halo2 circuits (measured through `__snark`).
     pub fn is_snark(self) -> bool {
-        !matches!(self, System::StarkSingle | System::StarkConcurrent)
+        !matches!(
+            self,
+            System::StarkSingle | System::StarkConcurrent | System::MithrilStm
+        )
+    }
+
+    /// Whether this is the STARK baseline (either build).
+    pub fn is_stark(self) -> bool {
+        matches!(self, System::StarkSingle | System::StarkConcurrent)
+    }
+
+    /// Whether its points are Mithril certificates (a quorum of lottery indices, not t of N).
+    pub fn is_mithril(self) -> bool {
+        matches!(self, System::Mithril | System::MithrilStm)
     }
 
     fn from_key(key: &str) -> Option<System> {
         System::ALL.into_iter().find(|s| s.key() == key)
+    }
+}
+
+/// A Mithril certificate's parameters (the same for both Mithril systems of a run).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct MithrilCase {
+    /// How `--mithril` names it: the quorum, or `mainnet`.
+    pub name: String,
+    /// Quorum k: distinct winning lottery indices.
+    pub quorum: u64,
+    /// Lotteries m.
+    pub m: u64,
+    /// phi_f (0.2 in every case here).
+    pub phi_f: f64,
+    /// Registered parties (Zipf stakes: party i holds max(1, 1,000,000 / (i + 1))).
+    pub parties: usize,
+    /// Registration tree depth.
+    pub depth: u32,
+    /// Seed of keys and stakes.
+    pub seed: u64,
+}
+
+impl MithrilCase {
+    /// `mainnet` (k = 1944, m = 16,948) or a quorum with m = 10,000 (the parameters of
+    /// `benches/mithril-compare`); phi_f = 0.2, 3,000 parties, depth 13, seed 1.
+    pub fn parse(name: &str) -> Result<Self, String> {
+        let (quorum, m) = if name == "mainnet" {
+            let p = mithril_snark::Parameters::MAINNET;
+            (p.k(), p.m())
+        } else {
+            let k = name
+                .parse::<u64>()
+                .ok()
+                .filter(|k| (1..=2000).contains(k))
+                .ok_or_else(|| {
+                    format!("--mithril: {name:?} is neither mainnet nor a quorum in 1..=2000")
+                })?;
+            (k, 10_000)
+        };
+        Ok(Self {
+            name: name.into(),
+            quorum,
+            m,
+            phi_f: 0.2,
+            parties: 3_000,
+            depth: 13,
+            seed: 1,
+        })
+    }
+
+    /// Whether this is mainnet's parameter set (measured for our circuit only).
+    pub fn is_mainnet(&self) -> bool {
+        self.name == "mainnet"
+    }
+
+    /// One line for tables.
+    pub fn describe(&self) -> String {
+        format!(
+            "{}k = {} of m = {}, phi_f = {}, {} parties (Zipf stakes), depth {}",
+            if self.is_mainnet() { "mainnet: " } else { "" },
+            render::thousands(self.quorum as usize),
+            render::thousands(self.m as usize),
+            self.phi_f,
+            render::thousands(self.parties),
+            self.depth
+        )
     }
 }
 
@@ -114,6 +206,15 @@ pub struct Point {
     pub security: String,
     /// Wall seconds of the whole child process.
     pub child_wall_s: f64,
+    /// The Mithril certificate (Mithril systems only; `n` is then its parties, `t` its quorum).
+    #[serde(default)]
+    pub mithril: Option<MithrilCase>,
+    /// On-chain cost of this circuit's proof (our Halo2 circuits), when measured.
+    #[serde(default)]
+    pub evm: Option<snark::EvmCost>,
+    /// Why `evm` is missing, if it is.
+    #[serde(default)]
+    pub evm_note: String,
 }
 
 impl Point {
@@ -150,8 +251,23 @@ pub struct Results {
     pub dirty_files: usize,
     /// Samples per point.
     pub samples: usize,
-    /// Sizes asked for.
+    /// Sizes asked for (Schnorr ATMS and the STARK; t = N/2).
     pub sizes: Vec<usize>,
+    /// BLS ATMS sizes (t = N/2).
+    #[serde(default)]
+    pub bls_sizes: Vec<usize>,
+    /// Extra (system, N, t) points.
+    #[serde(default)]
+    pub extra_points: Vec<(System, usize, usize)>,
+    /// Mithril certificates.
+    #[serde(default)]
+    pub mithril: Vec<MithrilCase>,
+    /// Points of at least this N (and Mithril mainnet) ran one sample.
+    #[serde(default)]
+    pub one_sample_from: usize,
+    /// Whether the EVM gas of each Halo2 proof was measured.
+    #[serde(default)]
+    pub gas: bool,
     /// Systems asked for.
     pub systems: Vec<System>,
     /// The measured points.
@@ -161,24 +277,42 @@ pub struct Results {
 }
 
 const USAGE: &str = "\
-usage: tms-report [--sizes 8,16,32,64] [--systems schnorr,schnorr-merkle,bls,stark]
-                  [--quick | --samples R] [--out FILE] [--charts DIR] [--results FILE]
-                  [--render-only]
+usage: tms-report [--quick | --samples R] [--systems LIST] [--sizes LIST] [--bls-sizes LIST]
+                  [--points LIST] [--mithril LIST] [--no-gas] [--out FILE] [--charts DIR]
+                  [--results FILE] [--render-only]
 
-  --sizes       committee sizes N (t = N/2 sign); default 8,16,32,64
-  --systems     any of schnorr (= schnorr-flat), schnorr-merkle, bls, stark (= stark-single and
-                stark-concurrent), stark-single, stark-concurrent, all; default all
-  --quick       one sample per point (same as --samples 1)
-  --samples R   proofs per point, median reported; default 3
+  --samples R   proofs per point, median reported; default 3 (points of N >= 2,000 and Mithril
+                mainnet: one)
+  --quick       development run: one sample, and unless given the small defaults below
+  --systems     any of schnorr (= schnorr-flat), schnorr-merkle, bls, mithril, mithril-stm,
+                stark (= stark-single and stark-concurrent), stark-single, stark-concurrent,
+                all; default all
+  --sizes       committee sizes N of Schnorr ATMS and the STARK (t = N/2 sign);
+                default 8,16,...,2048 (--quick: 8,16,32,64)
+  --bls-sizes   committee sizes of BLS ATMS (t = N/2); default 8,2048 (--quick: 8)
+  --points      extra SYSTEM:N/T points; default schnorr-flat:2001/1602,bls:2001/1602
+                (--quick: none); `none` for none
+  --mithril     Mithril certificates: quorums (m = 10,000) and/or mainnet (ours only);
+                default 32,256,mainnet (--quick: 32)
+  --no-gas      skip the EVM verification gas of each Halo2 proof (it needs
+                `npm ci --prefix evm/solc` and one more proof per point)
   --out         the report; default benches/REPORT.md
   --charts      directory of the SVG charts; default benches/report
   --results     raw results (JSON); default benches/report/results.json
   --render-only re-render the report and charts from --results without measuring";
 
+/// Points of at least this committee size run one sample (the issue's "one is enough for the
+/// largest"): minutes per proof on this machine.
+const ONE_SAMPLE_FROM: usize = 2_000;
+
 struct Options {
     sizes: Vec<usize>,
+    bls_sizes: Vec<usize>,
+    points: Vec<(System, usize, usize)>,
+    mithril: Vec<MithrilCase>,
     systems: Vec<System>,
     samples: usize,
+    gas: bool,
     out: PathBuf,
     charts: PathBuf,
     results: PathBuf,
@@ -199,16 +333,69 @@ fn parse_list<T>(
     Ok(all)
 }
 
+fn parse_sizes(flag: &str, value: &str) -> Result<Vec<usize>, String> {
+    let mut sizes = parse_list(value, |s| {
+        s.parse::<usize>()
+            .ok()
+            .filter(|n| (4..=4096).contains(n))
+            .map(|n| vec![n])
+            .ok_or_else(|| format!("{flag}: {s:?} is not a committee size in 4..=4096"))
+    })?;
+    sizes.sort_unstable();
+    sizes.dedup();
+    Ok(sizes)
+}
+
+fn parse_systems(value: &str) -> Result<Vec<System>, String> {
+    let mut systems = parse_list(value, |s| match s {
+        "all" => Ok(System::ALL.to_vec()),
+        "schnorr" => Ok(vec![System::SchnorrFlat]),
+        "stark" => Ok(vec![System::StarkSingle, System::StarkConcurrent]),
+        _ => System::from_key(s).map(|s| vec![s]).ok_or_else(|| {
+            format!(
+                "--systems: unknown system {s:?} (schnorr, schnorr-merkle, bls, mithril, \
+                 mithril-stm, stark, stark-single, stark-concurrent, all)"
+            )
+        }),
+    })?;
+    systems.sort_unstable();
+    systems.dedup();
+    Ok(systems)
+}
+
+/// `SYSTEM:N/T`, for the ATMS circuits and the STARK.
+fn parse_point(text: &str) -> Result<Vec<(System, usize, usize)>, String> {
+    let bad = || format!("--points: {text:?} is not SYSTEM:N/T (for example bls:2001/1602)");
+    let (system, size) = text.split_once(':').ok_or_else(bad)?;
+    let system = System::from_key(system)
+        .filter(|s| !s.is_mithril())
+        .ok_or_else(bad)?;
+    let (n, t) = size.split_once('/').ok_or_else(bad)?;
+    let (n, t): (usize, usize) = (n.parse().map_err(|_| bad())?, t.parse().map_err(|_| bad())?);
+    if !(4..=4096).contains(&n) || t == 0 || t > n {
+        return Err(format!(
+            "--points: {text:?}: need 4 <= N <= 4096 and 1 <= t <= N"
+        ));
+    }
+    Ok(vec![(system, n, t)])
+}
+
 fn parse_options(args: &[String], root: &Path) -> Result<Options, String> {
+    let (mut sizes, mut bls_sizes, mut points, mut mithril) = (None, None, None, None);
     let mut o = Options {
-        sizes: vec![8, 16, 32, 64],
+        sizes: vec![],
+        bls_sizes: vec![],
+        points: vec![],
+        mithril: vec![],
         systems: System::ALL.to_vec(),
         samples: 3,
+        gas: true,
         out: root.join("benches/REPORT.md"),
         charts: root.join("benches/report"),
         results: root.join("benches/report/results.json"),
         render_only: false,
     };
+    let mut quick = false;
     let mut it = args.iter();
     while let Some(flag) = it.next() {
         let mut value = || {
@@ -218,8 +405,12 @@ fn parse_options(args: &[String], root: &Path) -> Result<Options, String> {
         };
         match flag.as_str() {
             "-h" | "--help" => return Err(String::new()),
-            "--quick" => o.samples = 1,
+            "--quick" => {
+                quick = true;
+                o.samples = 1;
+            }
             "--render-only" => o.render_only = true,
+            "--no-gas" => o.gas = false,
             "--samples" => {
                 let v = value()?;
                 o.samples = v
@@ -228,61 +419,146 @@ fn parse_options(args: &[String], root: &Path) -> Result<Options, String> {
                     .filter(|s| (1..=100).contains(s))
                     .ok_or_else(|| format!("--samples {v}: expected a number in 1..=100"))?;
             }
-            "--sizes" => {
-                o.sizes = parse_list(&value()?, |s| {
-                    s.parse::<usize>()
-                        .ok()
-                        .filter(|n| (4..=4096).contains(n))
-                        .map(|n| vec![n])
-                        .ok_or_else(|| {
-                            format!("--sizes: {s:?} is not a committee size in 4..=4096")
-                        })
-                })?;
-                o.sizes.sort_unstable();
-                o.sizes.dedup();
+            "--sizes" => sizes = Some(parse_sizes(flag, &value()?)?),
+            "--bls-sizes" => bls_sizes = Some(parse_sizes(flag, &value()?)?),
+            "--points" => {
+                let v = value()?;
+                points = Some(if v == "none" {
+                    vec![]
+                } else {
+                    parse_list(&v, parse_point)?
+                });
             }
-            "--systems" => {
-                o.systems = parse_list(&value()?, |s| {
-                    match s {
-                    "all" => Ok(System::ALL.to_vec()),
-                    "schnorr" => Ok(vec![System::SchnorrFlat]),
-                    "stark" => Ok(vec![System::StarkSingle, System::StarkConcurrent]),
-                    _ => System::from_key(s).map(|s| vec![s]).ok_or_else(|| {
-                        format!("--systems: unknown system {s:?} (schnorr, schnorr-merkle, bls, stark, stark-single, stark-concurrent, all)")
-                    }),
-                }
-                })?;
-                o.systems.sort_unstable();
-                o.systems.dedup();
+            "--mithril" => {
+                mithril = Some(parse_list(&value()?, |s| Ok(vec![MithrilCase::parse(s)?]))?)
             }
+            "--systems" => o.systems = parse_systems(&value()?)?,
             "--out" => o.out = value()?.into(),
             "--charts" => o.charts = value()?.into(),
             "--results" => o.results = value()?.into(),
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
-    if o.systems.iter().any(|s| !s.is_snark()) {
-        for &n in &o.sizes {
-            stark_baseline::check_parameters(n, n / 2)
-                .map_err(|e| format!("--sizes: the STARK cannot take N = {n}: {e}"))?;
+    o.sizes = sizes.unwrap_or_else(|| {
+        if quick {
+            vec![8, 16, 32, 64]
+        } else {
+            (3..=11).map(|e| 1usize << e).collect()
+        }
+    });
+    o.bls_sizes = bls_sizes.unwrap_or_else(|| if quick { vec![8] } else { vec![8, 2048] });
+    o.points = match points {
+        Some(p) => p,
+        None if quick => vec![],
+        None => vec![(System::SchnorrFlat, 2001, 1602), (System::Bls, 2001, 1602)],
+    };
+    o.mithril = match mithril {
+        Some(m) => m,
+        None if quick => vec![MithrilCase::parse("32")?],
+        None => ["32", "256", "mainnet"]
+            .into_iter()
+            .map(MithrilCase::parse)
+            .collect::<Result<_, _>>()?,
+    };
+    if o.systems.iter().any(|s| s.is_stark()) {
+        let stark_points = o
+            .points
+            .iter()
+            .filter(|p| p.0.is_stark())
+            .map(|p| (p.1, p.2));
+        for (n, t) in o.sizes.iter().map(|&n| (n, n / 2)).chain(stark_points) {
+            stark_baseline::check_parameters(n, t)
+                .map_err(|e| format!("the STARK cannot take N = {n}, t = {t}: {e}"))?;
         }
     }
     Ok(o)
 }
 
-/// The hidden child mode: `__snark SYSTEM N SAMPLES`, one JSON line on stdout.
+/// One point to measure.
+struct Job {
+    system: System,
+    n: usize,
+    t: usize,
+    samples: usize,
+    mithril: Option<MithrilCase>,
+}
+
+/// Every point of the run, in run order: by system, then size.
+fn jobs(o: &Options) -> Vec<Job> {
+    let samples_for = |n: usize| {
+        if n >= ONE_SAMPLE_FROM {
+            1
+        } else {
+            o.samples
+        }
+    };
+    let mut jobs = vec![];
+    for &system in &o.systems {
+        if system.is_mithril() {
+            for case in &o.mithril {
+                if system == System::MithrilStm && case.is_mainnet() {
+                    continue;
+                }
+                jobs.push(Job {
+                    system,
+                    n: case.parties,
+                    t: case.quorum as usize,
+                    samples: if case.is_mainnet() { 1 } else { o.samples },
+                    mithril: Some(case.clone()),
+                });
+            }
+            continue;
+        }
+        let grid = if system == System::Bls {
+            &o.bls_sizes
+        } else {
+            &o.sizes
+        };
+        let mut sizes: Vec<(usize, usize)> = grid.iter().map(|&n| (n, n / 2)).collect();
+        sizes.extend(
+            o.points
+                .iter()
+                .filter(|p| p.0 == system)
+                .map(|p| (p.1, p.2)),
+        );
+        sizes.sort_unstable();
+        sizes.dedup();
+        for (n, t) in sizes {
+            jobs.push(Job {
+                system,
+                n,
+                t,
+                samples: samples_for(n),
+                mithril: None,
+            });
+        }
+    }
+    jobs
+}
+
+/// The hidden child mode: `__snark SYSTEM N T SAMPLES gas|no-gas [MITHRIL]`, one JSON line on
+/// stdout.
 fn snark_child(args: &[String]) -> Result<(), String> {
-    let [system, n, samples] = args else {
-        return Err("usage: tms-report __snark SYSTEM N SAMPLES".into());
+    let usage = "usage: tms-report __snark SYSTEM N T SAMPLES gas|no-gas [MITHRIL]";
+    let (system, n, t, samples, gas, mithril) = match args {
+        [a, b, c, d, e] => (a, b, c, d, e, None),
+        [a, b, c, d, e, f] => (a, b, c, d, e, Some(MithrilCase::parse(f)?)),
+        _ => return Err(usage.into()),
     };
     let system = System::from_key(system)
         .filter(|s| s.is_snark())
-        .ok_or_else(|| format!("__snark: not a SNARK system: {system}"))?;
+        .ok_or_else(|| format!("__snark: not one of our circuits: {system}"))?;
     let n: usize = n.parse().map_err(|_| format!("__snark: bad N {n}"))?;
+    let t: usize = t.parse().map_err(|_| format!("__snark: bad t {t}"))?;
     let samples: usize = samples
         .parse()
         .map_err(|_| format!("__snark: bad sample count {samples}"))?;
-    let run = snark::measure(system, n, samples)?;
+    let gas = match gas.as_str() {
+        "gas" => true,
+        "no-gas" => false,
+        _ => return Err(usage.into()),
+    };
+    let run = snark::measure(system, (n, t), samples, gas, mithril.as_ref())?;
     println!(
         "{}",
         serde_json::to_string(&run).map_err(|e| e.to_string())?
@@ -293,14 +569,21 @@ fn snark_child(args: &[String]) -> Result<(), String> {
 /// SNARK security statement (the same for every circuit: KZG over BN254, test SRS).
 pub const SNARK_SECURITY: &str = "KZG/BN254, ~100 bits; insecure test SRS";
 
-fn measure_snark(system: System, n: usize, samples: usize) -> Result<Point, String> {
+fn measure_snark(job: &Job, gas: bool) -> Result<Point, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find this binary: {e}"))?;
-    let child = sys::run_measured(Command::new(exe).args([
+    let mut cmd = Command::new(exe);
+    cmd.args([
         "__snark",
-        system.key(),
-        &n.to_string(),
-        &samples.to_string(),
-    ]))?;
+        job.system.key(),
+        &job.n.to_string(),
+        &job.t.to_string(),
+        &job.samples.to_string(),
+        if gas { "gas" } else { "no-gas" },
+    ]);
+    if let Some(case) = &job.mithril {
+        cmd.arg(&case.name);
+    }
+    let child = sys::run_measured(&mut cmd)?;
     let line = child
         .stdout
         .lines()
@@ -310,8 +593,8 @@ fn measure_snark(system: System, n: usize, samples: usize) -> Result<Point, Stri
     let run: snark::SnarkRun =
         serde_json::from_str(line).map_err(|e| format!("child output: {e}"))?;
     Ok(Point {
-        system,
-        n,
+        system: job.system,
+        n: job.n,
         t: run.t,
         threads: run.threads,
         prove_wall_s: run.prove_wall_s,
@@ -333,17 +616,19 @@ fn measure_snark(system: System, n: usize, samples: usize) -> Result<Point, Stri
         ),
         security: SNARK_SECURITY.into(),
         child_wall_s: child.wall_s,
+        mithril: job.mithril.clone(),
+        evm: run.evm,
+        evm_note: run.evm_note,
     })
 }
 
 fn measure_stark(
     system: System,
     bin: &Path,
-    n: usize,
+    (n, t): (usize, usize),
     samples: usize,
     started: Instant,
 ) -> Result<Point, String> {
-    let t = n / 2;
     let (lines, peak_mib) = stark::run(bin, n, t, samples)?;
     let first = &lines[0];
     if first.concurrent != (system == System::StarkConcurrent) {
@@ -376,6 +661,45 @@ fn measure_stark(
             first.proven_unique_decoding_bits
         ),
         child_wall_s: started.elapsed().as_secs_f64(),
+        mithril: None,
+        evm: None,
+        evm_note: "a STARK: no EVM verifier here".into(),
+    })
+}
+
+/// mithril-stm's security statement (its SNARK: KZG over BLS12-381, an unsafe SRS here).
+pub const STM_SECURITY: &str =
+    "KZG/BLS12-381, ~117-120 bits; insecure SRS generated by the bench (seed 42)";
+
+fn measure_stm(bin: &Path, job: &Job) -> Result<Point, String> {
+    let case = job
+        .mithril
+        .as_ref()
+        .ok_or("a mithril-stm point needs its certificate")?;
+    let (lines, peak_mib, wall_s) = stm::run(bin, case, job.samples)?;
+    let first = &lines[0];
+    Ok(Point {
+        system: job.system,
+        n: job.n,
+        t: job.t,
+        threads: rayon::current_num_threads(),
+        prove_wall_s: lines.iter().map(|l| l.prove_wall_s).collect(),
+        prove_cpu_s: lines.iter().map(|l| l.prove_cpu_s).collect(),
+        verify_ms: lines.iter().map(|l| l.verify_ms).collect(),
+        proof_bytes: first.proof_bytes,
+        peak_mib,
+        one_time_s: first.setup_s + first.keygen_s,
+        shape: format!(
+            "{}; {} signatures aggregated; serialised proof {} B",
+            first.circuit,
+            first.signers,
+            render::thousands(first.serialized_bytes)
+        ),
+        security: STM_SECURITY.into(),
+        child_wall_s: wall_s,
+        mithril: Some(case.clone()),
+        evm: None,
+        evm_note: "no EVM verifier for BLS12-381 KZG here".into(),
     })
 }
 
@@ -422,14 +746,20 @@ fn run(args: &[String]) -> Result<bool, String> {
         dirty_files,
         samples: o.samples,
         sizes: o.sizes.clone(),
+        bls_sizes: o.bls_sizes.clone(),
+        extra_points: o.points.clone(),
+        mithril: o.mithril.clone(),
+        one_sample_from: ONE_SAMPLE_FROM,
+        gas: o.gas,
         systems: o.systems.clone(),
         points: vec![],
         failures: vec![],
     };
+    let jobs = jobs(&o);
     eprintln!(
-        "tms-report: {} system(s) x {} size(s), {} sample(s) per point; machine {} ({} CPUs), load {}",
+        "tms-report: {} point(s) of {} system(s), {} sample(s) per point; machine {} ({} CPUs), load {}",
+        jobs.len(),
         o.systems.len(),
-        o.sizes.len(),
         o.samples,
         results.machine.cpu,
         results.machine.cpus,
@@ -458,48 +788,63 @@ fn run(args: &[String]) -> Result<bool, String> {
         }
     }
 
-    let total = o.systems.len() * o.sizes.len();
-    let mut done = 0;
-    for &system in &o.systems {
-        for &n in &o.sizes {
-            done += 1;
-            eprintln!(
-                "[{done}/{total}] {} N={n} t={} ({} sample(s)), {:.0} s into the run",
-                system.key(),
-                n / 2,
-                o.samples,
-                clock.elapsed().as_secs_f64()
-            );
-            let point_clock = Instant::now();
-            let point = if system.is_snark() {
-                measure_snark(system, n, o.samples)
-            } else {
-                measure_stark(system, &stark_bins[&system], n, o.samples, point_clock)
-            };
-            match point {
-                Ok(p) => {
-                    eprintln!(
-                        "[{done}/{total}] {} N={n}: prove {:.2} s wall / {:.2} s CPU, verify {:.2} ms, {} B, peak {:.0} MiB ({:.0} s)",
-                        system.key(),
-                        p.prove_wall(),
-                        p.prove_cpu(),
-                        p.verify(),
-                        p.proof_bytes,
-                        p.peak_mib,
-                        point_clock.elapsed().as_secs_f64()
-                    );
-                    results.points.push(p);
-                }
-                Err(e) => {
-                    eprintln!("[{done}/{total}] {} N={n} FAILED: {e}", system.key());
-                    results
-                        .failures
-                        .push(format!("{} N={n}: {e}", system.key()));
-                }
+    let stm_bin = if o.systems.contains(&System::MithrilStm) {
+        eprintln!("tms-report: building benches/mithril-compare (mithril-stm)");
+        Some(stm::build(&root, &target_root)?)
+    } else {
+        None
+    };
+
+    let total = jobs.len();
+    for (done, job) in jobs.iter().enumerate() {
+        let done = done + 1;
+        let (system, n, t) = (job.system, job.n, job.t);
+        let what = match &job.mithril {
+            Some(case) => format!("{} {}", system.key(), case.describe()),
+            None => format!("{} N={n} t={t}", system.key()),
+        };
+        eprintln!(
+            "[{done}/{total}] {what} ({} sample(s)), {:.0} s into the run",
+            job.samples,
+            clock.elapsed().as_secs_f64()
+        );
+        let point_clock = Instant::now();
+        let point = if system.is_snark() {
+            measure_snark(job, o.gas)
+        } else if system == System::MithrilStm {
+            measure_stm(stm_bin.as_deref().expect("built above"), job)
+        } else {
+            measure_stark(
+                system,
+                &stark_bins[&system],
+                (n, t),
+                job.samples,
+                point_clock,
+            )
+        };
+        match point {
+            Ok(p) => {
+                eprintln!(
+                    "[{done}/{total}] {what}: prove {:.2} s wall / {:.2} s CPU, verify {:.2} ms, {} B, peak {:.0} MiB{} ({:.0} s)",
+                    p.prove_wall(),
+                    p.prove_cpu(),
+                    p.verify(),
+                    p.proof_bytes,
+                    p.peak_mib,
+                    p.evm
+                        .as_ref()
+                        .map_or(String::new(), |e| format!(", EVM verify {} gas", e.verifier_call_gas)),
+                    point_clock.elapsed().as_secs_f64()
+                );
+                results.points.push(p);
             }
-            results.total_s = clock.elapsed().as_secs_f64();
-            save(&results, &o.results)?;
+            Err(e) => {
+                eprintln!("[{done}/{total}] {what} FAILED: {e}");
+                results.failures.push(format!("{what}: {e}"));
+            }
         }
+        results.total_s = clock.elapsed().as_secs_f64();
+        save(&results, &o.results)?;
     }
     results.load_end = sys::load_average();
     results.total_s = clock.elapsed().as_secs_f64();

@@ -73,10 +73,27 @@ fn what(system: System) -> &'static str {
             "`circuits/bls-atms`: N - t = N/2 non-signer slots, the membership strategy chosen by \
              the crate's cost model (`Strategy::cheapest`), our Poseidon, avk = ivk - sum of \
              non-signer keys and one BN254 pairing check e(avk, H(m)) = e(g1, sigma) with sigma \
-             checked in G2. The pairing (about 4.1 M advice cells) dominates at every size here, \
-             which is why only d-of-2d committees up to a few dozen members are affordable in one \
-             run on this machine. k gives about ten advice columns (at least 2^18 rows), the \
-             rule of the crate's own bench."
+             checked in G2. The pairing (about 4.1 M advice cells) is a fixed cost at every \
+             size. k gives about ten advice columns (at least 2^18 rows), the rule of the \
+             crate's own bench."
+        }
+        System::Mithril => {
+            "`circuits/mithril`: one Mithril stake-based certificate (registration Merkle paths, \
+             lottery eligibility phi(stake) per index, k distinct indices, the signatures), \
+             halo2-base with custom gates, KZG/SHPLONK over BN254. The certificate is built by \
+             `mithril_snark::example_certificate_on` (every party signs, lotteries are played \
+             until k distinct indices are won, one signer slot per distinct signer); at most 16 \
+             halo2-base advice columns beside the custom gates. The verifier's public inputs come \
+             from the registration and the message bytes."
+        }
+        System::MithrilStm => {
+            "mithril-stm 0.13.0 with feature `snark` (midnight-proofs, KZG over BLS12-381), run \
+             by `benches/mithril-compare` (a standalone crate, outside the root workspace) on the \
+             same parameters: m, k, phi_f, 3,000 parties with the same Zipf stakes, depth 13, \
+             seed. Prove is its whole aggregation call (it re-verifies the collected signatures \
+             and re-plays their lotteries besides the halo2 prover); one child process per \
+             sample; its SRS is an unsafe one the bench generates and caches. See that crate's \
+             README."
         }
     }
 }
@@ -88,10 +105,19 @@ fn relative(from_dir: &Path, to: &Path) -> String {
     }
 }
 
+/// The EVM verification gas of a point, or why there is none.
+fn gas(p: &Point) -> String {
+    match &p.evm {
+        Some(e) => thousands(e.verifier_call_gas as usize),
+        None if p.evm_note.is_empty() => "-".into(),
+        None => format!("not measured: {}", p.evm_note),
+    }
+}
+
 fn combined_row(out: &mut String, p: &Point) {
     let _ = writeln!(
         out,
-        "| {} | {} | {} | {} | {} | {} | {} | {} | {:.0} |",
+        "| {} | {} | {} | {} | {} | {} | {} | {} | {:.0} | {} |",
         p.system.label(),
         p.n,
         p.t,
@@ -100,8 +126,121 @@ fn combined_row(out: &mut String, p: &Point) {
         num(p.prove_cpu()),
         num(p.verify()),
         thousands(p.proof_bytes),
-        p.peak_mib
+        p.peak_mib,
+        gas(p)
     );
+}
+
+/// Mithril certificates: ours and mithril-stm on the same parameters, and the ratio.
+fn mithril_section(s: &mut String, r: &Results) {
+    let pts: Vec<&Point> = r.points.iter().filter(|p| p.system.is_mithril()).collect();
+    if pts.is_empty() {
+        return;
+    }
+    let _ = writeln!(s, "## Mithril certificates (medians)\n");
+    let _ = writeln!(
+        s,
+        "| certificate | system | prove wall s | prove CPU s | verify ms | proof bytes | peak MiB | EVM verify gas | ours / mithril-stm prove CPU |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|");
+    for case in &r.mithril {
+        let of = |system: System| {
+            pts.iter()
+                .find(|p| p.system == system && p.mithril.as_ref() == Some(case))
+        };
+        let ratio = match (of(System::Mithril), of(System::MithrilStm)) {
+            (Some(o), Some(m)) if m.prove_cpu() > 0.0 => {
+                format!("{:.3}", o.prove_cpu() / m.prove_cpu())
+            }
+            _ => "-".into(),
+        };
+        for system in [System::Mithril, System::MithrilStm] {
+            if let Some(p) = of(system) {
+                let _ = writeln!(
+                    s,
+                    "| {} | {} | {} | {} | {} | {} | {:.0} | {} | {} |",
+                    case.describe(),
+                    system.label(),
+                    num(p.prove_wall()),
+                    num(p.prove_cpu()),
+                    num(p.verify()),
+                    thousands(p.proof_bytes),
+                    p.peak_mib,
+                    gas(p),
+                    if system == System::Mithril {
+                        &ratio
+                    } else {
+                        ""
+                    }
+                );
+            }
+        }
+    }
+    let _ = writeln!(
+        s,
+        "\nmithril-stm's prove is its whole aggregation call and its proof is over BLS12-381 \
+         (48-byte points); ours proves the statement over BN254 (32-byte points), which an EVM \
+         verifies with its pairing precompile.\n"
+    );
+}
+
+/// On-chain cost of every Halo2 point whose gas was measured.
+fn onchain_section(s: &mut String, r: &Results) {
+    let pts: Vec<&Point> = r.points.iter().filter(|p| p.system.is_snark()).collect();
+    if pts.is_empty() {
+        return;
+    }
+    let _ = writeln!(s, "## On-chain verification (EVM)\n");
+    if !r.gas {
+        let _ = writeln!(s, "Not measured in this run (`--no-gas`).\n");
+        return;
+    }
+    let _ = writeln!(
+        s,
+        "Each Halo2 point proved once more with the Keccak (EVM) transcript; snark-verifier 0.2.7 \
+         generated the circuit's Solidity verifier, solc-js compiled it, and revm (Cancun rules, \
+         EIP-170 lifted so that larger verifiers are measured too) deployed it and ran one \
+         verification transaction. The STARK and mithril-stm have no EVM verifier here.\n"
+    );
+    let _ = writeln!(
+        s,
+        "| system | point | verify gas (one transaction) | deploy gas | verifier bytes (EIP-170: 24,576) | EVM proof bytes | EVM prove CPU s |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|");
+    for p in pts {
+        let point = match &p.mithril {
+            Some(c) => c.describe(),
+            None => format!("{} of {}", p.t, thousands(p.n)),
+        };
+        match &p.evm {
+            Some(e) => {
+                let _ = writeln!(
+                    s,
+                    "| {} | {point} | {} | {} | {}{} | {} | {} |",
+                    p.system.label(),
+                    thousands(e.verifier_call_gas as usize),
+                    thousands(e.verifier_deploy_gas as usize),
+                    thousands(e.verifier_bytes),
+                    if e.verifier_bytes > 24_576 {
+                        " (over)"
+                    } else {
+                        ""
+                    },
+                    thousands(e.evm_proof_bytes),
+                    num(e.evm_prove_cpu_s)
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    s,
+                    "| {} | {point} | not measured: {} | | | | |",
+                    p.system.label(),
+                    p.evm_note
+                );
+            }
+        }
+    }
+    let _ = writeln!(s);
 }
 
 /// The report's Markdown.
@@ -175,19 +314,60 @@ pub fn markdown(r: &Results, chart_dir: &Path, report_dir: &Path) -> String {
             ", clean".to_string()
         }
     );
-    let _ = writeln!(
-        s,
-        "| sizes | committee size N = {}; threshold t = N/2, and exactly t members sign |",
-        r.sizes
-            .iter()
-            .map(|n| n.to_string())
+    let list = |v: &[usize]| {
+        v.iter()
+            .map(|n| thousands(*n))
             .collect::<Vec<_>>()
             .join(", ")
+    };
+    let _ = writeln!(
+        s,
+        "| sizes | Schnorr ATMS and the STARK: committee size N = {}; threshold t = N/2, and exactly t members sign |",
+        list(&r.sizes)
+    );
+    if systems.contains(&System::Bls) {
+        let _ = writeln!(
+            s,
+            "| BLS ATMS sizes | N = {}, t = N/2 |",
+            list(&r.bls_sizes)
+        );
+    }
+    if !r.extra_points.is_empty() {
+        let _ = writeln!(
+            s,
+            "| further points | {} |",
+            r.extra_points
+                .iter()
+                .map(|(sys, n, t)| format!("{} {t} of {}", sys.label(), thousands(*n)))
+                .collect::<Vec<_>>()
+                .join("; ")
+        );
+    }
+    if systems.iter().any(|s| s.is_mithril()) {
+        let _ = writeln!(
+            s,
+            "| Mithril certificates | {} (mithril-stm: all but mainnet) |",
+            r.mithril
+                .iter()
+                .map(|c| c.describe())
+                .collect::<Vec<_>>()
+                .join("; ")
+        );
+    }
+    let _ = writeln!(
+        s,
+        "| samples | {} proof(s) per point in one process (key generation once; mithril-stm: one process per sample); points of N >= {} and Mithril mainnet: one; tables give the median and, with several samples, each sample |",
+        r.samples,
+        thousands(r.one_sample_from)
     );
     let _ = writeln!(
         s,
-        "| samples | {} proof(s) per point in one process (key generation once); tables give the median and, with several samples, each sample |",
-        r.samples
+        "| EVM gas | {} |",
+        if r.gas {
+            "one more proof per Halo2 point with the Keccak (EVM) transcript, its snark-verifier Solidity verifier compiled by solc-js and called in revm"
+        } else {
+            "not measured in this run (`--no-gas`)"
+        }
     );
     let _ = writeln!(
         s,
@@ -199,7 +379,7 @@ pub fn markdown(r: &Results, chart_dir: &Path, report_dir: &Path) -> String {
     if let Some(t) = snark_threads {
         let _ = writeln!(
             s,
-            "- Halo2 circuits (Schnorr ATMS, BLS ATMS): halo2-axiom's default rayon pool, **{t} thread(s)** (one per available CPU unless `RAYON_NUM_THREADS` is set). Multi-threaded."
+            "- Our Halo2 circuits (Schnorr ATMS, BLS ATMS, SNARK-Mithril) and mithril-stm (midnight-proofs): the default rayon pool, **{t} thread(s)** (one per available CPU unless `RAYON_NUM_THREADS` is set). Multi-threaded."
         );
     }
     if systems.contains(&System::StarkSingle) {
@@ -230,10 +410,18 @@ pub fn markdown(r: &Results, chart_dir: &Path, report_dir: &Path) -> String {
          forge proofs under them; they are cached under `params/`. Production use needs an SRS \
          from a powers-of-tau ceremony. Times and sizes do not depend on which SRS is used."
     );
+    if systems.contains(&System::MithrilStm) {
+        let _ = writeln!(
+            s,
+            "- **mithril-stm**: KZG over BLS12-381 (about 117-120 bits after the same TNFS \
+             attacks), with an insecure SRS generated by `benches/mithril-compare` (seed 42) \
+             because its ceremony file cannot be downloaded here."
+        );
+    }
     let stark_sec = r
         .points
         .iter()
-        .find(|p| !p.system.is_snark())
+        .find(|p| p.system.is_stark())
         .map(|p| p.security.clone());
     if let Some(sec) = stark_sec {
         let _ = writeln!(
@@ -249,30 +437,29 @@ pub fn markdown(r: &Results, chart_dir: &Path, report_dir: &Path) -> String {
     for &system in &systems {
         let _ = writeln!(s, "- **{}**: {}", system.label(), what(system));
     }
-    let _ = writeln!(
-        s,
-        "- **Not covered: SNARK-Mithril** (design §3.3). No SNARK-Mithril circuit exists yet in \
-         the checkout this run measured, so there is nothing to measure; it joins the report \
-         once it exists.\n"
-    );
+    let _ = writeln!(s);
 
     let _ = writeln!(s, "## Combined table (medians)\n");
     let _ = writeln!(
         s,
-        "| system | N | t | threads | prove wall s | prove CPU s | verify ms | proof bytes | peak MiB |"
+        "| system | N | t | threads | prove wall s | prove CPU s | verify ms | proof bytes | peak MiB | EVM verify gas |"
     );
-    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|");
-    let mut sorted: Vec<&Point> = r.points.iter().collect();
-    sorted.sort_by_key(|p| (p.n, p.system));
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|");
+    let mut sorted: Vec<&Point> = r.points.iter().filter(|p| !p.system.is_mithril()).collect();
+    sorted.sort_by_key(|p| (p.n, p.t, p.system));
     for p in sorted {
         combined_row(&mut s, p);
     }
     let _ = writeln!(s);
+    mithril_section(&mut s, r);
+    onchain_section(&mut s, r);
 
     let _ = writeln!(s, "## Charts\n");
     let _ = writeln!(
         s,
-        "One line per system; x = committee size N on a log2 scale, y on a log scale.\n"
+        "One line per t-of-N system (Mithril certificates are in their own table above); x = \
+         committee size N on a log2 scale, y on a log scale; points off t = N/2 (such as \
+         2001/1602) are drawn at their N.\n"
     );
     for c in &CHARTS {
         let path = relative(report_dir, &chart_dir.join(c.file));
@@ -294,15 +481,18 @@ pub fn markdown(r: &Results, chart_dir: &Path, report_dir: &Path) -> String {
         );
         let _ = writeln!(
             s,
-            "| N | t | shape | one-time s | prove wall s | prove CPU s | verify ms | proof bytes | peak MiB | process s |"
+            "| {} | shape | one-time s | prove wall s | prove CPU s | verify ms | proof bytes | peak MiB | process s |",
+            if system.is_mithril() { "certificate" } else { "t of N" }
         );
-        let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|");
+        let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|");
         for p in pts {
             let _ = writeln!(
                 s,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {:.0} | {} |",
-                p.n,
-                p.t,
+                "| {} | {} | {} | {} | {} | {} | {} | {:.0} | {} |",
+                match &p.mithril {
+                    Some(c) => c.describe(),
+                    None => format!("{} of {}", p.t, thousands(p.n)),
+                },
                 p.shape,
                 num(p.one_time_s),
                 samples(&p.prove_wall_s),
@@ -319,6 +509,8 @@ pub fn markdown(r: &Results, chart_dir: &Path, report_dir: &Path) -> String {
             "{}\n",
             if system.is_snark() {
                 "One-time = reading the KZG parameters (made and cached on first use) plus proving and verifying key generation; it is not in the prove time. Shape: variant, k, cells, columns, and the peak resident memory after keygen."
+            } else if system == System::MithrilStm {
+                "One-time = reading (or generating) the SRS plus key generation, per process. Peak memory is the largest of the sample processes."
             } else {
                 "One-time = Lamport+ key generation and signing, not in the prove time."
             }
@@ -406,8 +598,14 @@ pub fn markdown(r: &Results, chart_dir: &Path, report_dir: &Path) -> String {
 /// Writes the report and every chart.
 pub fn write_all(r: &Results, out: &Path, chart_dir: &Path, root: &Path) -> Result<(), String> {
     std::fs::create_dir_all(chart_dir).map_err(|e| format!("{}: {e}", chart_dir.display()))?;
+    let by_size: Vec<Point> = r
+        .points
+        .iter()
+        .filter(|p| !p.system.is_mithril())
+        .cloned()
+        .collect();
     for c in &CHARTS {
-        charts::draw(c, &r.points, chart_dir)?;
+        charts::draw(c, &by_size, chart_dir)?;
     }
     let report_dir = out
         .parent()

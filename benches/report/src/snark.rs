@@ -3,11 +3,41 @@
 
 use std::time::Instant;
 
+use halo2_base::halo2_proofs::{
+    halo2curves::bn256::{Bn256, G1Affine},
+    plonk::VerifyingKey,
+    poly::kzg::commitment::ParamsKZG,
+};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use tms_gadgets::{proving::Transcript, Fr};
 
 use crate::sys::{cpu_seconds, status_mib};
-use crate::System;
+use crate::{MithrilCase, System};
+
+/// halo2-base advice columns beside SNARK-Mithril's custom gates (the default of the crate's own
+/// large tests, whose mainnet figure is k = 17).
+const MITHRIL_BASE_COLUMNS: usize = 16;
+
+/// What every certificate here signs.
+const MESSAGE: &[u8] = b"tms-report epoch";
+
+/// On-chain cost of one proof: the circuit's generated Solidity verifier (snark-verifier,
+/// compiled by solc-js) deployed in revm and called with an EVM-transcript (Keccak) proof.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct EvmCost {
+    /// Gas of one transaction calling the verifier with the proof and public inputs (21,000
+    /// intrinsic gas and the calldata included).
+    pub verifier_call_gas: u64,
+    /// Gas of deploying the verifier.
+    pub verifier_deploy_gas: u64,
+    /// The verifier's deployed code, bytes (EIP-170 allows 24,576).
+    pub verifier_bytes: usize,
+    /// The EVM-transcript proof, bytes.
+    pub evm_proof_bytes: usize,
+    /// Proving it (Keccak transcript), CPU s.
+    pub evm_prove_cpu_s: f64,
+}
 
 /// halo2-base advice columns beside the Schnorr circuit's custom-gate columns (as in
 /// `circuits/schnorr-atms/benches/atms.rs`).
@@ -50,6 +80,10 @@ pub struct SnarkRun {
     pub verify_ms: Vec<f64>,
     /// Proof bytes.
     pub proof_bytes: usize,
+    /// On-chain cost, when measured.
+    pub evm: Option<EvmCost>,
+    /// Why `evm` is missing, if it is.
+    pub evm_note: String,
 }
 
 fn progress(system: System, n: usize, what: &str) {
@@ -65,23 +99,72 @@ fn timed<E: std::fmt::Debug>(
     Ok((proof, wall0.elapsed().as_secs_f64(), cpu_seconds() - cpu0))
 }
 
-/// The flow both ATMS crates share: parameters, keygen, then `samples` proofs, each verified.
-/// `stats` reads the circuit statistics out of the keys.
+/// How a circuit proves for the EVM: the verifier's key, the public inputs, and a prover with
+/// the Keccak transcript. `None` in [`run_flow`] skips the on-chain measurement.
+struct EvmFlow<'a, K, E> {
+    vk: fn(&K) -> &VerifyingKey<G1Affine>,
+    public_inputs: Vec<Fr>,
+    prove: TranscriptProver<'a, K, E>,
+}
+
+/// Proves with a chosen transcript.
+type TranscriptProver<'a, K, E> =
+    Box<dyn Fn(&ParamsKZG<Bn256>, &K, Transcript) -> Result<Vec<u8>, E> + 'a>;
+
+/// Proves once with the EVM transcript, deploys the generated verifier in revm and calls it.
+fn evm_cost<K, E: std::fmt::Debug>(
+    params: &ParamsKZG<Bn256>,
+    keys: &K,
+    flow: &EvmFlow<K, E>,
+) -> Result<EvmCost, String> {
+    use tms_evm::{certificate::Contracts, machine::Machine};
+    let cpu0 = cpu_seconds();
+    let proof = (flow.prove)(params, keys, Transcript::Evm)
+        .map_err(|e| format!("EVM-transcript prove failed: {e:?}"))?;
+    let evm_prove_cpu_s = cpu_seconds() - cpu0;
+    let vk = (flow.vk)(keys);
+    let contracts = Contracts::build(params, vk, flow.public_inputs.len())
+        .map_err(|e| format!("verifier generation or solc-js (npm ci --prefix evm/solc): {e}"))?;
+    let mut machine = Machine::new(false);
+    let deployed = machine
+        .deploy(contracts.verifier.creation.clone())
+        .map_err(|e| format!("deploying the verifier: {e}"))?;
+    let call = machine
+        .call(
+            deployed.address,
+            tms_evm::verifier::calldata(&flow.public_inputs, &proof),
+        )
+        .map_err(|e| format!("calling the verifier: {e}"))?;
+    if !call.success {
+        return Err("the generated verifier rejected the honest proof".into());
+    }
+    Ok(EvmCost {
+        verifier_call_gas: call.gas,
+        verifier_deploy_gas: deployed.gas,
+        verifier_bytes: contracts.verifier.runtime.len(),
+        evm_proof_bytes: proof.len(),
+        evm_prove_cpu_s,
+    })
+}
+
+/// The flow every circuit shares: parameters, keygen, then `samples` proofs, each verified, and
+/// (with `evm`) one EVM proof measured on chain. `stats` reads the circuit statistics out of the
+/// keys.
 #[allow(clippy::too_many_arguments)]
-fn run_flow<P, K, E: std::fmt::Debug>(
+fn run_flow<K, E: std::fmt::Debug>(
     system: System,
     (n, t, k): (usize, usize, u32),
     variant: String,
     samples: usize,
-    setup: impl Fn(u32) -> P,
-    keygen: impl Fn(&P) -> Result<K, E>,
+    keygen: impl Fn(&ParamsKZG<Bn256>) -> Result<K, E>,
     stats: impl Fn(&K) -> tms_gadgets::proving::stats::CircuitStats,
-    prove: impl Fn(&P, &K) -> Result<Vec<u8>, E>,
-    verify: impl Fn(&P, &K, &[u8]) -> Result<(), E>,
+    prove: impl Fn(&ParamsKZG<Bn256>, &K) -> Result<Vec<u8>, E>,
+    verify: impl Fn(&ParamsKZG<Bn256>, &K, &[u8]) -> Result<(), E>,
+    evm: Option<EvmFlow<K, E>>,
 ) -> Result<SnarkRun, String> {
     progress(system, n, &format!("setup k = {k}"));
     let start = Instant::now();
-    let params = setup(k);
+    let params = tms_gadgets::proving::params::kzg_params(k);
     let setup_s = start.elapsed().as_secs_f64();
     progress(system, n, "keygen");
     let start = Instant::now();
@@ -107,6 +190,8 @@ fn run_flow<P, K, E: std::fmt::Debug>(
         prove_cpu_s: vec![],
         verify_ms: vec![],
         proof_bytes: 0,
+        evm: None,
+        evm_note: "not measured (--no-gas)".into(),
     };
     for i in 0..samples {
         progress(system, n, &format!("prove {}/{samples}", i + 1));
@@ -118,22 +203,53 @@ fn run_flow<P, K, E: std::fmt::Debug>(
         run.prove_cpu_s.push(cpu);
         run.proof_bytes = proof.len();
     }
+    if let Some(flow) = evm {
+        progress(system, n, "EVM proof, verifier, gas");
+        match evm_cost(&params, &keys, &flow) {
+            Ok(cost) => {
+                run.evm = Some(cost);
+                run.evm_note.clear();
+            }
+            Err(e) => {
+                progress(system, n, &format!("no gas figure: {e}"));
+                run.evm_note = e;
+            }
+        }
+    }
     Ok(run)
 }
 
-/// Measures `system` at committee size `n` with `t = n / 2` signers, `samples` proofs.
-pub fn measure(system: System, n: usize, samples: usize) -> Result<SnarkRun, String> {
-    let t = n / 2;
+/// Measures `system` at (N, t) (Mithril: the certificate `mithril`), `samples` proofs, and with
+/// `gas` the on-chain cost of one EVM proof.
+pub fn measure(
+    system: System,
+    (n, t): (usize, usize),
+    samples: usize,
+    gas: bool,
+    mithril: Option<&MithrilCase>,
+) -> Result<SnarkRun, String> {
     match system {
-        System::SchnorrFlat | System::SchnorrMerkle => schnorr(system, n, t, samples),
-        System::Bls => bls(n, t, samples),
-        _ => Err(format!("{} is not a SNARK system", system.key())),
+        System::SchnorrFlat | System::SchnorrMerkle => schnorr(system, n, t, samples, gas),
+        System::Bls => bls(n, t, samples, gas),
+        System::Mithril => mithril_snark_run(
+            mithril.ok_or("a Mithril point needs its certificate")?,
+            samples,
+            gas,
+        ),
+        _ => Err(format!("{} is not one of our circuits", system.key())),
     }
 }
 
-fn schnorr(system: System, n: usize, t: usize, samples: usize) -> Result<SnarkRun, String> {
-    use schnorr_atms::{example_witness, keygen, prove, setup, verify, CommitmentMode};
-    use tms_gadgets::Fr;
+fn schnorr(
+    system: System,
+    n: usize,
+    t: usize,
+    samples: usize,
+    gas: bool,
+) -> Result<SnarkRun, String> {
+    use schnorr_atms::{
+        example_witness, keygen, prove, prove_with_transcript, verify, CommitmentMode,
+    };
 
     let mode = if system == System::SchnorrMerkle {
         CommitmentMode::Merkle { slots: t.max(1) }
@@ -145,7 +261,7 @@ fn schnorr(system: System, n: usize, t: usize, samples: usize) -> Result<SnarkRu
         (n, t),
         mode,
         schnorr_atms::Verification::PerSignature,
-        Fr::from(2026u64),
+        tms_gadgets::message::message_to_field(MESSAGE),
         n as u64,
         SCHNORR_BASE_COLUMNS,
     )
@@ -156,16 +272,23 @@ fn schnorr(system: System, n: usize, t: usize, samples: usize) -> Result<SnarkRu
         CommitmentMode::Flat => format!("flat, {n} slots"),
         CommitmentMode::Merkle { slots } => format!("Merkle, {slots} signer slots"),
     };
+    let evm = gas.then(|| EvmFlow {
+        vk: |keys: &schnorr_atms::AtmsKeys| keys.vk(),
+        public_inputs: witness.instance.to_public_inputs(),
+        prove: Box::new(|params, keys, transcript| {
+            prove_with_transcript(params, keys, &witness, transcript)
+        }),
+    });
     run_flow(
         system,
         (n, t, k),
         variant,
         samples,
-        setup,
         |params| keygen(params, shape),
         |keys| keys.stats.clone(),
         |params, keys| prove(params, keys, &witness),
         |params, keys, proof| verify(params, keys, &witness.instance, proof),
+        evm,
     )
 }
 
@@ -175,15 +298,14 @@ fn bls_k(advice_cells: usize) -> u32 {
     ((advice_cells / 10).max(1 << 18) as f64).log2().ceil() as u32
 }
 
-fn bls(n: usize, t: usize, samples: usize) -> Result<SnarkRun, String> {
+fn bls(n: usize, t: usize, samples: usize, gas: bool) -> Result<SnarkRun, String> {
     use bls_atms::{
-        keygen, measure, prove, setup, verify, AtmsShape, AtmsWitness, Committee, NodeHash,
-        Strategy,
+        keygen, measure, prove, prove_with_transcript, verify, AtmsShape, AtmsWitness, Committee,
+        NodeHash, Strategy,
     };
     use tms_gadgets::signature::bls::{SecretKey, Signature};
 
     let system = System::Bls;
-    const MESSAGE: &[u8] = b"tms-report epoch";
     progress(
         system,
         n,
@@ -222,15 +344,81 @@ fn bls(n: usize, t: usize, samples: usize) -> Result<SnarkRun, String> {
         AtmsWitness::from_aggregate(shape, &committee, MESSAGE, &signers, sigma, t as u64)
             .map_err(|e| e.to_string())?;
 
+    let evm = gas.then(|| EvmFlow {
+        vk: |keys: &bls_atms::AtmsKeys| keys.vk(),
+        public_inputs: witness.instance.to_public_inputs(),
+        prove: Box::new(|params, keys, transcript| {
+            prove_with_transcript(params, keys, &witness, transcript)
+        }),
+    });
     run_flow(
         system,
         (n, t, shape.k),
         format!("{strategy}, {capacity} non-signer slots"),
         samples,
-        setup,
         |params| keygen(params, shape),
         |keys| keys.stats.clone(),
         |params, keys| prove(params, keys, &witness),
         |params, keys, proof| verify(params, keys, &witness.instance, proof),
+        evm,
+    )
+}
+
+/// Our SNARK-Mithril circuit on `case`: the certificate `mithril_snark::example_certificate_on`
+/// builds (every party signs, lotteries played until k distinct indices are won), as
+/// `benches/mithril-compare` builds it for our side, on [`MESSAGE`].
+fn mithril_snark_run(case: &MithrilCase, samples: usize, gas: bool) -> Result<SnarkRun, String> {
+    use mithril_snark::{
+        example_certificate_on, keygen, prove, prove_with_transcript, prover::verify,
+        MithrilInstance, Parameters, PhiF,
+    };
+    let system = System::Mithril;
+    let parameters = if case.is_mainnet() {
+        Parameters::MAINNET
+    } else {
+        let phi_f = PhiF::new((case.phi_f * 10_000.0).round() as u64, 10_000)
+            .map_err(|e| format!("phi_f: {e}"))?;
+        Parameters::new(case.m, case.quorum, phi_f).map_err(|e| format!("parameters: {e}"))?
+    };
+    progress(
+        system,
+        case.parties,
+        "registration, signatures, certificate",
+    );
+    let example = example_certificate_on(
+        parameters,
+        case.parties,
+        Some(case.depth as usize),
+        case.seed,
+        true,
+        Some(tms_gadgets::message::message_to_field(MESSAGE)),
+    )
+    .map_err(|e| format!("example certificate: {e}"))?;
+    let witness = example
+        .witness(MITHRIL_BASE_COLUMNS)
+        .map_err(|e| format!("witness: {e}"))?;
+    let shape = witness.shape;
+    // The verifier's statement from what it holds: the registration and the message bytes.
+    let instance = MithrilInstance::from_trusted(&example.registration, MESSAGE);
+    let evm = gas.then(|| EvmFlow {
+        vk: |keys: &mithril_snark::MithrilKeys| keys.vk(),
+        public_inputs: instance.to_public_inputs(),
+        prove: Box::new(|params, keys, transcript| {
+            prove_with_transcript(params, keys, &witness, transcript)
+        }),
+    });
+    run_flow(
+        system,
+        (case.parties, case.quorum as usize, shape.k),
+        format!(
+            "{} signer slots, {} index slots, depth {}",
+            shape.signer_slots, shape.index_slots, shape.depth
+        ),
+        samples,
+        |params| keygen(params, shape),
+        |keys| keys.stats.clone(),
+        |params, keys| prove(params, keys, &witness),
+        |params, keys, proof| verify(params, keys, &instance, proof),
+        evm,
     )
 }

@@ -76,12 +76,7 @@ pub fn build(workspace: &Path, target_root: &Path, concurrent: bool) -> Result<P
             out.status
         ));
     }
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter(|v| v["reason"] == "compiler-artifact" && v["target"]["name"] == "stark-bench")
-        .find_map(|v| v["executable"].as_str().map(PathBuf::from))
-        .ok_or_else(|| "cargo did not report the stark-bench executable".to_string())
+    crate::sys::built_executable(&out.stdout, "stark-bench")
 }
 
 /// Runs `bin --n n --t t --reps samples`; returns its lines and the process's peak MiB.

@@ -1,7 +1,7 @@
 //! Process plumbing: running a child and reading its peak memory, CPU time, machine facts.
 
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
@@ -204,6 +204,17 @@ pub fn median(values: &[f64]) -> f64 {
     } else {
         (v[m - 1] + v[m]) / 2.0
     }
+}
+
+/// The executable named `name` in the JSON messages (`--message-format=json...`) of a
+/// `cargo build`.
+pub fn built_executable(cargo_stdout: &[u8], name: &str) -> Result<PathBuf, String> {
+    String::from_utf8_lossy(cargo_stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["reason"] == "compiler-artifact" && v["target"]["name"] == name)
+        .find_map(|v| v["executable"].as_str().map(PathBuf::from))
+        .ok_or_else(|| format!("cargo did not report the {name} executable"))
 }
 
 #[cfg(test)]
