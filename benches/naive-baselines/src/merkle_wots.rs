@@ -110,10 +110,18 @@ impl SecretKey {
     /// Generates the 2^height WOTS+ keys of a member and their tree (2^height x 67 x 15 chain
     /// hashes: the expensive part).
     pub fn generate(rng: &mut impl rand::RngCore, height: usize) -> Self {
-        assert!((1..=20).contains(&height), "tree height 1..=20");
         let (mut sk_seed, mut pk_seed) = ([0u8; N], [0u8; N]);
         rng.fill_bytes(&mut sk_seed);
         rng.fill_bytes(&mut pk_seed);
+        Self::from_seeds(sk_seed, pk_seed, height)
+    }
+
+    /// The key of the given seeds and height.
+    ///
+    /// # Panics
+    /// If `height` is not in 1..=20 (a programming error: the baseline uses [`HEIGHT`]).
+    pub fn from_seeds(sk_seed: Bytes32, pk_seed: Bytes32, height: usize) -> Self {
+        assert!((1..=20).contains(&height), "tree height 1..=20");
         let leaves: Vec<Bytes32> = (0..1u32 << height)
             .map(|i| {
                 wots::SecretKey::from_seeds(sk_seed, pk_seed, i)
