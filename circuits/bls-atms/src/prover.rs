@@ -13,7 +13,7 @@ use rand::SeedableRng;
 use tms_gadgets::{
     hybrid::HybridCircuit,
     proving::{
-        cost::{CellLedger, ComponentCells},
+        cost::{lay_out_recorded, ComponentCells},
         keys::{CircuitKeys, KeyedShape},
         prove_shplonk, verify_shplonk, Transcript,
     },
@@ -55,17 +55,9 @@ fn circuit(shape: &AtmsShape, stage: CircuitBuilderStage) -> HybridCircuit {
 /// Lays `witness` out on `circuit`, sets its public cells and returns the cells charged to each
 /// component.
 fn lay_out(circuit: &mut HybridCircuit, witness: &AtmsWitness) -> Vec<ComponentCells> {
-    let range = circuit.builder.range_chip();
-    let mut ledger = CellLedger::new(&range, &circuit.custom);
-    let publics = synthesize_recorded(
-        circuit.builder.main(0),
-        &range,
-        &circuit.custom,
-        witness,
-        &mut ledger,
-    );
-    circuit.builder.assigned_instances = vec![publics];
-    ledger.into_components()
+    lay_out_recorded(circuit, |ctx, range, custom, ledger| {
+        synthesize_recorded(ctx, range, custom, witness, ledger)
+    })
 }
 
 /// Fixes the column configuration of a laid-out `circuit` of `shape` and returns its statistics
@@ -252,9 +244,7 @@ mod tests {
 
     fn cells<'a>(stats: &'a CircuitStats, name: &str) -> &'a ComponentCells {
         let c = stats
-            .components
-            .iter()
-            .find(|c| c.name == name)
+            .component(name)
             .unwrap_or_else(|| panic!("{name} missing"));
         assert!(c.advice_cells > 0, "{name} has no cells");
         c

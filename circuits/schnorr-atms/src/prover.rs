@@ -12,7 +12,7 @@ use rand::SeedableRng;
 use tms_gadgets::{
     hybrid::HybridCircuit,
     proving::{
-        cost::{CellLedger, ComponentCells},
+        cost::{lay_out_recorded, ComponentCells},
         keys::{CircuitKeys, KeyedShape},
         measure, prove_shplonk, verify_shplonk, Transcript,
     },
@@ -56,17 +56,9 @@ fn keygen_circuit(shape: &AtmsShape) -> HybridCircuit {
 /// Lays out `witness` on `circuit`, exposes the public cells and returns the cells charged to
 /// each component.
 fn lay_out(circuit: &mut HybridCircuit, witness: &AtmsWitness) -> Vec<ComponentCells> {
-    let range = circuit.builder.range_chip();
-    let mut ledger = CellLedger::new(&range, &circuit.custom);
-    let publics = synthesize_recorded(
-        circuit.builder.main(0),
-        &range,
-        &circuit.custom,
-        witness,
-        &mut ledger,
-    );
-    circuit.builder.assigned_instances = vec![publics];
-    ledger.into_components()
+    lay_out_recorded(circuit, |ctx, range, custom, ledger| {
+        synthesize_recorded(ctx, range, custom, witness, ledger)
+    })
 }
 
 /// Custom rows the shape needs: a challenge hash per slot, the commitment, and either a ladder
@@ -313,18 +305,16 @@ mod tests {
         stats
     }
 
-    fn cells<'a>(stats: &'a CircuitStats, name: &str) -> Option<&'a ComponentCells> {
-        stats.components.iter().find(|c| c.name == name)
-    }
-
     /// The components a shape lays out are there with cells; the others are absent.
     fn assert_components(stats: &CircuitStats, present: &[&str], absent: &[&str]) {
         for name in present {
-            let c = cells(stats, name).unwrap_or_else(|| panic!("{name} missing"));
+            let c = stats
+                .component(name)
+                .unwrap_or_else(|| panic!("{name} missing"));
             assert!(c.advice_cells > 0, "{name} has no cells");
         }
         for name in absent {
-            assert!(cells(stats, name).is_none(), "{name} in this shape");
+            assert!(stats.component(name).is_none(), "{name} in this shape");
         }
     }
 
@@ -335,8 +325,8 @@ mod tests {
         assert_components(&flat, &common, &[MERKLE_PATHS, BATCH]);
         assert_components(&flat, &[COMMITMENT, LADDERS], &[]);
         // The canonical-scalar range checks sit in the ladders; the threshold's in its component.
-        assert!(cells(&flat, LADDERS).unwrap().lookup_cells > 0);
-        assert!(cells(&flat, THRESHOLD).unwrap().lookup_cells > 0);
+        assert!(flat.component(LADDERS).unwrap().lookup_cells > 0);
+        assert!(flat.component(THRESHOLD).unwrap().lookup_cells > 0);
 
         let merkle = stats(
             6,
@@ -356,7 +346,10 @@ mod tests {
         let small = stats(6, CommitmentMode::Flat, Verification::PerSignature);
         let large = stats(12, CommitmentMode::Flat, Verification::PerSignature);
         for name in [LADDERS, CHALLENGE, SIGNATURE_INPUTS, KEYS] {
-            let (s, l) = (cells(&small, name).unwrap(), cells(&large, name).unwrap());
+            let (s, l) = (
+                small.component(name).unwrap(),
+                large.component(name).unwrap(),
+            );
             assert_eq!(l.advice_cells, 2 * s.advice_cells, "{name}");
             assert_eq!(l.lookup_cells, 2 * s.lookup_cells, "{name}");
         }

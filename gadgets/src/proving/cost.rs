@@ -12,9 +12,11 @@
 //! cells those queued for the range lookup in every phase and thread. Counting only reads: the
 //! layout is the same with or without a ledger.
 
-use halo2_base::{gates::RangeChip, virtual_region::lookups::LookupAnyManager, Context};
+use halo2_base::{
+    gates::RangeChip, virtual_region::lookups::LookupAnyManager, AssignedValue, Context,
+};
 
-use crate::{bank::CustomRegion, Fr};
+use crate::{bank::CustomRegion, hybrid::HybridCircuit, Fr};
 
 /// The name of the cells no component was charged with.
 pub const OTHER: &str = "other";
@@ -98,6 +100,30 @@ impl CellLedger {
     pub fn into_components(self) -> Vec<ComponentCells> {
         self.charged
     }
+}
+
+/// Lays out `circuit` with `synthesize` (on its main context, range chip and custom region, with
+/// a fresh ledger), exposes the public cells `synthesize` returns and returns the components it
+/// charged: every circuit's layout step.
+pub fn lay_out_recorded(
+    circuit: &mut HybridCircuit,
+    synthesize: impl FnOnce(
+        &mut Context<Fr>,
+        &RangeChip<Fr>,
+        &CustomRegion,
+        &mut CellLedger,
+    ) -> Vec<AssignedValue<Fr>>,
+) -> Vec<ComponentCells> {
+    let range = circuit.builder.range_chip();
+    let mut ledger = CellLedger::new(&range, &circuit.custom);
+    let publics = synthesize(
+        circuit.builder.main(0),
+        &range,
+        &circuit.custom,
+        &mut ledger,
+    );
+    circuit.builder.assigned_instances = vec![publics];
+    ledger.into_components()
 }
 
 #[cfg(test)]

@@ -96,6 +96,11 @@ impl CircuitStats {
         self
     }
 
+    /// The cells of the component `name`, if the layout charged it.
+    pub fn component(&self, name: &str) -> Option<&ComponentCells> {
+        self.components.iter().find(|c| c.name == name)
+    }
+
     /// The cells by component, one `component: ` line each (not part of [`std::fmt::Display`],
     /// whose one `record:` line other tools parse).
     pub fn breakdown(&self) -> String {
