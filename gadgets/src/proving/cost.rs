@@ -148,9 +148,7 @@ mod tests {
         let stats = stats.with_components(components);
         let names: Vec<&str> = stats.components.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(names, ["range", "hash", OTHER]);
-        let sum = |f: fn(&ComponentCells) -> usize| stats.components.iter().map(f).sum::<usize>();
-        assert_eq!(sum(|c| c.advice_cells), stats.advice_cells);
-        assert_eq!(sum(|c| c.lookup_cells), stats.lookup_cells);
+        assert!(stats.components_sum_to_totals());
         let (range, hash) = (&stats.components[0], &stats.components[1]);
         assert!(range.lookup_cells > 0 && range.lookup_cells % 2 == 0);
         assert!(hash.advice_cells >= crate::hash::rescue_gate::permutation_rows());

@@ -96,6 +96,15 @@ impl CircuitStats {
         self
     }
 
+    /// Whether the components (with [`OTHER`]) sum to `advice_cells` and `lookup_cells`: true of
+    /// every [`Self::with_components`].
+    pub fn components_sum_to_totals(&self) -> bool {
+        let sum = |part: fn(&ComponentCells) -> usize| -> usize {
+            self.components.iter().map(part).sum()
+        };
+        sum(|c| c.advice_cells) == self.advice_cells && sum(|c| c.lookup_cells) == self.lookup_cells
+    }
+
     /// The cells of the component `name`, if the layout charged it.
     pub fn component(&self, name: &str) -> Option<&ComponentCells> {
         self.components.iter().find(|c| c.name == name)
