@@ -147,6 +147,9 @@ struct Link {
 #[derive(Debug, Default)]
 struct Rows {
     rows: Vec<Row>,
+    /// Cells the rows use, kept as rows are appended so that counting is O(1)
+    /// ([`crate::proving::cost::CellLedger`] counts around every component).
+    cells: usize,
     links: Vec<Link>,
     copy_manager: Option<SharedCopyConstraintManager<Fr>>,
 }
@@ -168,8 +171,7 @@ impl CustomRegion {
 
     /// Number of cells assigned so far.
     pub fn num_cells(&self) -> usize {
-        let rows = self.0.lock().expect("custom rows");
-        rows.rows.iter().map(|r| r.used.count_ones() as usize).sum()
+        self.0.lock().expect("custom rows").cells
     }
 
     /// The optional gates the rows use.
@@ -198,6 +200,7 @@ impl CustomRegion {
     pub fn push_row(&self, gate: RowGate, values: [Fr; COLUMNS], used: usize) -> usize {
         let mut rows = self.0.lock().expect("custom rows");
         rows.rows.push(Row { values, used, gate });
+        rows.cells += used.count_ones() as usize;
         rows.rows.len() - 1
     }
 

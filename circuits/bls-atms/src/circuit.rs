@@ -38,6 +38,7 @@ use tms_gadgets::{
     bank::CustomRegion,
     hash::{HashInstructions, PoseidonGateChip},
     merkle::MerkleChip,
+    proving::cost::CellLedger,
     signature::bls::X0,
     Fr,
 };
@@ -67,6 +68,32 @@ struct Laid {
     hm: G2Point,
 }
 
+/// The components [`synthesize_recorded`] charges cells to (the statistics' `components`; the
+/// cells of none of them are under [`tms_gadgets::proving::cost::OTHER`]).
+pub mod components {
+    /// `ivk` (on-curve, `y < p`, two words) and the committee digest `Poseidon_leaf(root, ivk,
+    /// n)`.
+    pub const COMMITTEE_DIGEST: &str = "committee digest (ivk, Poseidon)";
+    /// `H(m)` loaded on the twist (on-curve), its six words and their Poseidon digest (the hash
+    /// to G2 itself is native).
+    pub const MESSAGE_DIGEST: &str = "message digest H(m) (G2 on-curve, Poseidon)";
+    /// Each non-signer slot's flag, index and key (on-curve, `y < p`, words), and the flags'
+    /// order.
+    pub const SLOTS: &str = "non-signer slots (keys on-curve, y < p)";
+    /// The slots' leaves and Merkle paths or the recomputed tree, the increasing indices and the
+    /// LogUp lookup of the cut level (the strategy's).
+    pub const MEMBERSHIP: &str = "committee membership (Merkle, LogUp)";
+    /// The count of non-signers and the threshold's range checks.
+    pub const THRESHOLD: &str = "signer count and threshold";
+    /// `avk = ivk - sum` of the enabled slots' keys (non-native G1).
+    pub const AGGREGATE_KEY: &str = "aggregate key avk = ivk - sum";
+    /// `sigma` loaded on the twist and checked in G2 (the x0 ladder on non-native Fp2).
+    pub const SIGMA_IN_G2: &str = "sigma in G2 (subgroup check)";
+    /// The multi-Miller loop of `e(avk, H(m)) e(-g1, sigma)`, the final exponentiation and the
+    /// comparison with one.
+    pub const PAIRING: &str = "pairing check (Miller loop, final exp)";
+}
+
 /// Lays out the whole BLS ATMS circuit for `witness` and returns the public cells in instance
 /// order. Every proof of this crate is of this layout.
 pub fn synthesize(
@@ -74,6 +101,24 @@ pub fn synthesize(
     range: &RangeChip<Fr>,
     custom: &CustomRegion,
     witness: &AtmsWitness,
+) -> Vec<AssignedValue<Fr>> {
+    synthesize_recorded(
+        ctx,
+        range,
+        custom,
+        witness,
+        &mut CellLedger::new(range, custom),
+    )
+}
+
+/// [`synthesize`], charging the cells of each of the [`components`] to `ledger` (the same
+/// layout).
+pub fn synthesize_recorded(
+    ctx: &mut Context<Fr>,
+    range: &RangeChip<Fr>,
+    custom: &CustomRegion,
+    witness: &AtmsWitness,
+    ledger: &mut CellLedger,
 ) -> Vec<AssignedValue<Fr>> {
     let fp = FpChip::<Fr>::new(range, LIMB_BITS, NUM_LIMBS);
     let laid = lay_out(
@@ -83,8 +128,9 @@ pub fn synthesize(
         &fp,
         witness,
         &witness.membership_values(),
+        ledger,
     );
-    pairing_check(ctx, &fp, &laid.avk, &laid.hm, &witness.signature);
+    pairing_check(ctx, &fp, &laid.avk, &laid.hm, &witness.signature, ledger);
     laid.publics
 }
 
@@ -112,7 +158,8 @@ pub fn synthesize_membership_with(
     values: &MembershipValues,
 ) -> MembershipOutput {
     let fp = FpChip::<Fr>::new(range, LIMB_BITS, NUM_LIMBS);
-    let laid = lay_out(ctx, range, custom, &fp, witness, values);
+    let mut ledger = CellLedger::new(range, custom);
+    let laid = lay_out(ctx, range, custom, &fp, witness, values, &mut ledger);
     let coord = |p: &ProperCrtUint<Fr>| {
         let mut bytes = p.value().to_bytes_le();
         bytes.resize(32, 0);
@@ -186,41 +233,51 @@ fn lay_out(
     fp: &FpChip<Fr>,
     w: &AtmsWitness,
     values: &MembershipValues,
+    ledger: &mut CellLedger,
 ) -> Laid {
+    use components::*;
     let gate = range.gate();
     let g1 = EccChip::new(fp);
     let fp2 = Fp2Chip::<Fr>::new(fp);
     let g2 = EccChip::new(&fp2);
     let poseidon = PoseidonGateChip::new(custom.clone());
 
-    let ivk = g1.load_private::<G1Affine>(ctx, (w.ivk.x, w.ivk.y));
-    let ivk_words = point_words(ctx, range, fp, &ivk);
-    let hm = g2.load_private::<G2Affine>(ctx, (w.hm.x, w.hm.y));
-    let hm_words = g2_point_words(ctx, range, &hm);
-    let message = poseidon.hash_leaf(ctx, &hm_words);
+    let (ivk, ivk_words) = ledger.charge(COMMITTEE_DIGEST, ctx, |ctx| {
+        let ivk = g1.load_private::<G1Affine>(ctx, (w.ivk.x, w.ivk.y));
+        let ivk_words = point_words(ctx, range, fp, &ivk);
+        (ivk, ivk_words)
+    });
+    let (hm, message) = ledger.charge(MESSAGE_DIGEST, ctx, |ctx| {
+        let hm = g2.load_private::<G2Affine>(ctx, (w.hm.x, w.hm.y));
+        let hm_words = g2_point_words(ctx, range, &hm);
+        (hm, poseidon.hash_leaf(ctx, &hm_words))
+    });
 
-    let mut keys = Vec::with_capacity(w.slots.len());
-    let mut slots = Vec::with_capacity(w.slots.len());
-    for (j, slot) in w.slots.iter().enumerate() {
-        let enabled = ctx.load_witness(values.flags[j]);
-        gate.assert_bit(ctx, enabled);
-        let index = ctx.load_witness(values.indices[j]);
-        let key = g1.load_private::<G1Affine>(ctx, (slot.key.x, slot.key.y));
-        let words = point_words(ctx, range, fp, &key);
-        keys.push(key);
-        slots.push(SlotCells {
-            enabled,
-            index,
-            words,
-        });
-    }
-    // Enabled slots first.
-    for pair in slots.windows(2) {
-        let bad = gate.mul_not(ctx, pair[0].enabled, pair[1].enabled);
-        gate.assert_is_const(ctx, &bad, &Fr::zero());
-    }
+    let (keys, slots) = ledger.charge(SLOTS, ctx, |ctx| {
+        let mut keys = Vec::with_capacity(w.slots.len());
+        let mut slots = Vec::with_capacity(w.slots.len());
+        for (j, slot) in w.slots.iter().enumerate() {
+            let enabled = ctx.load_witness(values.flags[j]);
+            gate.assert_bit(ctx, enabled);
+            let index = ctx.load_witness(values.indices[j]);
+            let key = g1.load_private::<G1Affine>(ctx, (slot.key.x, slot.key.y));
+            let words = point_words(ctx, range, fp, &key);
+            keys.push(key);
+            slots.push(SlotCells {
+                enabled,
+                index,
+                words,
+            });
+        }
+        // Enabled slots first.
+        for pair in slots.windows(2) {
+            let bad = gate.mul_not(ctx, pair[0].enabled, pair[1].enabled);
+            gate.assert_is_const(ctx, &bad, &Fr::zero());
+        }
+        (keys, slots)
+    });
 
-    let root = match w.shape.hash {
+    let root = ledger.charge(MEMBERSHIP, ctx, |ctx| match w.shape.hash {
         NodeHash::Poseidon => {
             membership(ctx, range, &poseidon, poseidon.clone(), w, values, &slots)
         }
@@ -228,26 +285,34 @@ fn lay_out(
             let chip = StockPoseidonChip::new(ctx);
             membership(ctx, range, &poseidon, chip, w, values, &slots)
         }
-    };
-    // n is a constant of the circuit: a digest made for a committee of another size fails.
-    let n = ctx.load_constant(Fr::from(w.shape.n as u64));
-    let committee = poseidon.hash_leaf(ctx, &[root, ivk_words[0], ivk_words[1], n]);
+    });
+    let committee = ledger.charge(COMMITTEE_DIGEST, ctx, |ctx| {
+        // n is a constant of the circuit: a digest made for a committee of another size fails.
+        let n = ctx.load_constant(Fr::from(w.shape.n as u64));
+        poseidon.hash_leaf(ctx, &[root, ivk_words[0], ivk_words[1], n])
+    });
 
     // count <= n - t, with t and n - t - count range checked.
-    let bits = (usize::BITS - w.shape.n.leading_zeros()) as usize + 1;
-    let threshold = ctx.load_witness(Fr::from(w.instance.threshold));
-    range.range_check(ctx, threshold, bits);
-    let count = gate.sum(ctx, slots.iter().map(|s| s.enabled));
-    let room = gate.sub(ctx, Constant(Fr::from(w.shape.n as u64)), threshold);
-    let room = gate.sub(ctx, room, count);
-    range.range_check(ctx, room, bits);
+    let threshold = ledger.charge(THRESHOLD, ctx, |ctx| {
+        let bits = (usize::BITS - w.shape.n.leading_zeros()) as usize + 1;
+        let threshold = ctx.load_witness(Fr::from(w.instance.threshold));
+        range.range_check(ctx, threshold, bits);
+        let count = gate.sum(ctx, slots.iter().map(|s| s.enabled));
+        let room = gate.sub(ctx, Constant(Fr::from(w.shape.n as u64)), threshold);
+        let room = gate.sub(ctx, room, count);
+        range.range_check(ctx, room, bits);
+        threshold
+    });
 
     // avk = ivk - sum of the enabled slots' keys.
-    let mut avk = ivk;
-    for (key, slot) in keys.into_iter().zip(&slots) {
-        let diff = g1.sub_unequal(ctx, avk.clone(), key, true);
-        avk = g1.select(ctx, diff, avk, slot.enabled);
-    }
+    let avk = ledger.charge(AGGREGATE_KEY, ctx, |ctx| {
+        let mut avk = ivk;
+        for (key, slot) in keys.into_iter().zip(&slots) {
+            let diff = g1.sub_unequal(ctx, avk.clone(), key, true);
+            avk = g1.select(ctx, diff, avk, slot.enabled);
+        }
+        avk
+    });
 
     Laid {
         publics: vec![committee, message, threshold],
@@ -402,19 +467,25 @@ fn pairing_check(
     avk: &G1Point,
     hm: &G2Point,
     signature: &G2Affine,
+    ledger: &mut CellLedger,
 ) {
     let fp2 = Fp2Chip::<Fr>::new(fp);
     let g2 = EccChip::new(&fp2);
-    let sigma = g2.load_private::<G2Affine>(ctx, (signature.x, signature.y));
-    assert_in_g2(ctx, &g2, &sigma);
-    let g1 = EccChip::new(fp);
-    let neg_g1 = g1.assign_constant_point(ctx, -G1Affine::generator());
-    let pairing = PairingChip::new(fp);
-    let f = pairing.multi_miller_loop(ctx, vec![(avk, hm), (&neg_g1, &sigma)]);
-    let f = pairing.final_exp(ctx, f);
-    let fp12 = Fp12Chip::<Fr>::new(fp);
-    let one = fp12.load_constant(ctx, Fq12::one());
-    fp12.assert_equal(ctx, f, one);
+    let sigma = ledger.charge(components::SIGMA_IN_G2, ctx, |ctx| {
+        let sigma = g2.load_private::<G2Affine>(ctx, (signature.x, signature.y));
+        assert_in_g2(ctx, &g2, &sigma);
+        sigma
+    });
+    ledger.charge(components::PAIRING, ctx, |ctx| {
+        let g1 = EccChip::new(fp);
+        let neg_g1 = g1.assign_constant_point(ctx, -G1Affine::generator());
+        let pairing = PairingChip::new(fp);
+        let f = pairing.multi_miller_loop(ctx, vec![(avk, hm), (&neg_g1, &sigma)]);
+        let f = pairing.final_exp(ctx, f);
+        let fp12 = Fp12Chip::<Fr>::new(fp);
+        let one = fp12.load_constant(ctx, Fq12::one());
+        fp12.assert_equal(ctx, f, one);
+    });
 }
 
 #[cfg(test)]

@@ -106,7 +106,8 @@ pub mod stock;
 mod witness;
 
 pub use circuit::{
-    synthesize, synthesize_membership, synthesize_membership_with, MembershipOutput,
+    components, synthesize, synthesize_membership, synthesize_membership_with, synthesize_recorded,
+    MembershipOutput,
 };
 pub use error::AtmsError;
 pub use native::{

@@ -13,6 +13,7 @@ use rand::SeedableRng;
 use tms_gadgets::{
     hybrid::HybridCircuit,
     proving::{
+        cost::{lay_out_recorded, ComponentCells},
         keys::{CircuitKeys, KeyedShape},
         prove_shplonk, verify_shplonk, Transcript,
     },
@@ -25,7 +26,7 @@ use tms_gadgets::{
 };
 
 use crate::{
-    circuit::synthesize,
+    circuit::synthesize_recorded,
     error::AtmsError,
     native::Committee,
     witness::{AtmsInstance, AtmsShape, AtmsWitness},
@@ -51,21 +52,26 @@ fn circuit(shape: &AtmsShape, stage: CircuitBuilderStage) -> HybridCircuit {
     HybridCircuit::new(stage, shape.k)
 }
 
-/// Lays `witness` out on `circuit` and sets its public cells.
-fn lay_out(circuit: &mut HybridCircuit, witness: &AtmsWitness) {
-    let range = circuit.builder.range_chip();
-    let publics = synthesize(circuit.builder.main(0), &range, &circuit.custom, witness);
-    circuit.builder.assigned_instances = vec![publics];
+/// Lays `witness` out on `circuit`, sets its public cells and returns the cells charged to each
+/// component.
+fn lay_out(circuit: &mut HybridCircuit, witness: &AtmsWitness) -> Vec<ComponentCells> {
+    lay_out_recorded(circuit, |ctx, range, custom, ledger| {
+        synthesize_recorded(ctx, range, custom, witness, ledger)
+    })
 }
 
-/// Fixes the column configuration of a laid-out `circuit` of `shape` and returns its statistics;
-/// fails if the bank's rows do not fit `2^k`.
-fn finish(circuit: &mut HybridCircuit, shape: &AtmsShape) -> Result<CircuitStats, AtmsError> {
+/// Fixes the column configuration of a laid-out `circuit` of `shape` and returns its statistics
+/// with the cells of its `components`; fails if the bank's rows do not fit `2^k`.
+fn finish(
+    circuit: &mut HybridCircuit,
+    shape: &AtmsShape,
+    components: Vec<ComponentCells>,
+) -> Result<CircuitStats, AtmsError> {
     if circuit.custom_rows() + UNUSABLE_ROWS > 1 << shape.k {
         return Err(AtmsError::CircuitTooLarge(shape.k));
     }
     let base = circuit.builder.calculate_params(Some(UNUSABLE_ROWS));
-    Ok(CircuitStats::of_hybrid(circuit, &base))
+    Ok(CircuitStats::of_hybrid(circuit, &base).with_components(components))
 }
 
 /// An honest witness of the right shape from a deterministic committee, for keygen.
@@ -89,12 +95,14 @@ pub(crate) fn keygen_witness(shape: AtmsShape) -> Result<AtmsWitness, AtmsError>
     )
 }
 
-/// Lays out `shape` with the keygen witness and returns its statistics (no keys made).
+/// Lays out `shape` with the keygen witness and returns its statistics (no keys made), the
+/// cells by component included: those [`keygen`] returns in
+/// [`AtmsKeys::stats`](tms_gadgets::proving::keys::CircuitKeys::stats).
 pub fn measure(shape: AtmsShape) -> Result<CircuitStats, AtmsError> {
     let witness = keygen_witness(shape)?;
     let mut c = circuit(&shape, CircuitBuilderStage::Keygen);
-    lay_out(&mut c, &witness);
-    finish(&mut c, &shape)
+    let components = lay_out(&mut c, &witness);
+    finish(&mut c, &shape, components)
 }
 
 /// Checks with halo2's MockProver that `witness` satisfies the circuit of its shape for the
@@ -104,8 +112,8 @@ pub fn mock_check(witness: &AtmsWitness, instance: &AtmsInstance) -> Result<(), 
     witness.check_layout()?;
     let shape = witness.shape;
     let mut c = circuit(&shape, CircuitBuilderStage::Mock);
-    lay_out(&mut c, witness);
-    finish(&mut c, &shape)?;
+    let components = lay_out(&mut c, witness);
+    finish(&mut c, &shape, components)?;
     let prover = MockProver::run(shape.k, &c, vec![instance.to_public_inputs()])
         .map_err(|_| AtmsError::CircuitTooLarge(shape.k))?;
     prover.verify().map_err(|failures| {
@@ -121,8 +129,8 @@ pub fn mock_check(witness: &AtmsWitness, instance: &AtmsInstance) -> Result<(), 
 pub fn keygen(params: &ParamsKZG<Bn256>, shape: AtmsShape) -> Result<AtmsKeys, AtmsError> {
     let witness = keygen_witness(shape)?;
     let mut c = circuit(&shape, CircuitBuilderStage::Keygen);
-    lay_out(&mut c, &witness);
-    let stats = finish(&mut c, &shape)?;
+    let components = lay_out(&mut c, &witness);
+    let stats = finish(&mut c, &shape, components)?;
     let vk = keygen_vk(params, &c).map_err(|_| AtmsError::CircuitTooLarge(shape.k))?;
     let pk = keygen_pk(params, vk, &c).map_err(|_| AtmsError::CircuitTooLarge(shape.k))?;
     Ok(AtmsKeys::new(
@@ -204,4 +212,62 @@ pub fn verify_with_vk(
 /// Reads a verifying key file: the shape and the key.
 pub fn read_vk(bytes: &[u8]) -> Result<(AtmsShape, VerifyingKey<G1Affine>), AtmsError> {
     AtmsKeys::read_vk(bytes).map_err(AtmsError::MalformedKeys)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{components::*, NodeHash, Strategy};
+    use tms_gadgets::proving::cost::OTHER;
+
+    /// k of the full circuit's tests (the lookup width, k - 1 bits, sets the range checks' cells).
+    const K: u32 = 20;
+
+    /// The laid-out statistics of n = 8 with `capacity` slots; its components sum to the totals.
+    fn stats(capacity: usize, strategy: Strategy) -> CircuitStats {
+        let shape = AtmsShape {
+            n: 8,
+            capacity,
+            strategy,
+            hash: NodeHash::Poseidon,
+            k: K,
+        };
+        let stats = measure(shape).unwrap();
+        println!("record: bls-atms n=8 capacity={capacity} {strategy}: {stats}");
+        print!("{}", stats.breakdown());
+        assert!(stats.components_sum_to_totals());
+        assert_eq!(stats.components.last().unwrap().name, OTHER);
+        stats
+    }
+
+    fn cells<'a>(stats: &'a CircuitStats, name: &str) -> &'a ComponentCells {
+        let c = stats
+            .component(name)
+            .unwrap_or_else(|| panic!("{name} missing"));
+        assert!(c.advice_cells > 0, "{name} has no cells");
+        c
+    }
+
+    /// Every component is there; doubling the slots doubles the per-slot ones (with one path
+    /// per slot, membership too) and leaves the signature's checks as they are.
+    #[test]
+    fn components_sum_to_the_totals_and_only_the_slots_scale() {
+        let small = stats(2, Strategy::Paths);
+        let large = stats(4, Strategy::Paths);
+        for stats in [&small, &large] {
+            for name in [COMMITTEE_DIGEST, MESSAGE_DIGEST, THRESHOLD] {
+                cells(stats, name);
+            }
+        }
+        for name in [SLOTS, MEMBERSHIP, AGGREGATE_KEY] {
+            let (s, l) = (cells(&small, name), cells(&large, name));
+            let ratio = l.advice_cells as f64 / s.advice_cells as f64;
+            assert!((1.8..=2.2).contains(&ratio), "{name}: {ratio}");
+        }
+        for name in [SIGMA_IN_G2, PAIRING] {
+            assert_eq!(cells(&small, name), cells(&large, name));
+        }
+        let pairing = cells(&small, PAIRING).advice_cells;
+        assert!(pairing > small.advice_cells / 2, "the pairing dominates");
+    }
 }

@@ -95,6 +95,7 @@ use tms_gadgets::{
     field::{less_than, split, LO_BITS},
     hash::{HashInstructions, PoseidonGateChip},
     merkle::{AssignedMerklePath, MerkleChip},
+    proving::cost::CellLedger,
     table::{TableChip, TABLE_COLUMNS},
     Fr,
 };
@@ -122,6 +123,33 @@ struct SignerCells {
     t_lo: AssignedValue<Fr>,
 }
 
+/// The components [`synthesize_recorded`] charges cells to (the statistics' `components`; the
+/// cells of none of them are under [`tms_gadgets::proving::cost::OTHER`]).
+pub mod components {
+    /// `m` (range checked), `phi` and the parameters digest.
+    pub const PARAMETERS: &str = "parameters digest (Poseidon)";
+    /// Each signer slot's key (on-curve), leaf and Merkle path to the shared root.
+    pub const REGISTRATION_PATHS: &str = "registration Merkle paths (Poseidon)";
+    /// Each signer slot's target split into canonical 128-bit limbs.
+    pub const TARGETS: &str = "stake targets T (canonical limbs)";
+    /// The registration digest and the signed message (Poseidon).
+    pub const DIGESTS: &str = "registration and message digests (Poseidon)";
+    /// `H = H_G(signed message)`: the SvdW maps and their sum.
+    pub const HASH_TO_CURVE: &str = "hash to curve H (SvdW)";
+    /// Each signer slot's `sigma`, `A`, `B` (on-curve) and DLEQ challenge.
+    pub const DLEQ_CHALLENGES: &str = "signature points and DLEQ challenge (Poseidon)";
+    /// Each signer slot's DLEQ ladders `s G = A + c pk`, `s H = B + c sigma`.
+    pub const DLEQ_LADDERS: &str = "DLEQ ladders s*G, s*H";
+    /// The signer table: one row per signer slot.
+    pub const SIGNER_TABLE: &str = "signer table";
+    /// The index slots' indices: 32-bit, strictly increasing, below `m`.
+    pub const INDICES: &str = "unique indices (increasing, < m)";
+    /// Each index slot's tuple looked up in the signer table.
+    pub const SELECTION: &str = "signer selection (table lookup)";
+    /// Each index slot's lottery value and its comparison with the target.
+    pub const LOTTERY: &str = "lottery / eligibility (ev < T)";
+}
+
 /// Lays out the circuit for `witness` (halo2-base cells on `ctx`, DLEQ ladders on `custom`) and
 /// returns the public cells in instance order: `[digest, message]`.
 pub fn synthesize(
@@ -130,6 +158,25 @@ pub fn synthesize(
     custom: &CustomRegion,
     witness: &MithrilWitness,
 ) -> Vec<AssignedValue<Fr>> {
+    synthesize_recorded(
+        ctx,
+        range,
+        custom,
+        witness,
+        &mut CellLedger::new(range, custom),
+    )
+}
+
+/// [`synthesize`], charging the cells of each of the [`components`] to `ledger` (the same
+/// layout).
+pub fn synthesize_recorded(
+    ctx: &mut Context<Fr>,
+    range: &RangeChip<Fr>,
+    custom: &CustomRegion,
+    witness: &MithrilWitness,
+    ledger: &mut CellLedger,
+) -> Vec<AssignedValue<Fr>> {
+    use components::*;
     let shape = witness.shape;
     let gate = range.gate();
     let ecc = GrumpkinChip::new(range);
@@ -143,45 +190,72 @@ pub fn synthesize(
     let message = ctx.load_witness(witness.instance.message);
 
     // Parameters: m is a witness bound by the digest; k and the depth are the shape's.
-    let m = ctx.load_witness(Fr::from(params.m()));
-    range.range_check(ctx, m, 32);
-    let phi_num = ctx.load_witness(Fr::from(params.phi_f().num()));
-    let phi_den = ctx.load_witness(Fr::from(params.phi_f().den()));
-    let params_tag = tag(ctx, Tag::Params);
-    let k_const = ctx.load_constant(Fr::from(shape.index_slots as u64));
-    let params_digest = hash.hash_leaf(ctx, &[params_tag, m, k_const, phi_num, phi_den]);
+    let (m, params_digest) = ledger.charge(PARAMETERS, ctx, |ctx| {
+        let m = ctx.load_witness(Fr::from(params.m()));
+        range.range_check(ctx, m, 32);
+        let phi_num = ctx.load_witness(Fr::from(params.phi_f().num()));
+        let phi_den = ctx.load_witness(Fr::from(params.phi_f().den()));
+        let params_tag = tag(ctx, Tag::Params);
+        let k_const = ctx.load_constant(Fr::from(shape.index_slots as u64));
+        let digest = hash.hash_leaf(ctx, &[params_tag, m, k_const, phi_num, phi_den]);
+        (m, digest)
+    });
 
     // Signer slots, membership: the registration digest needs the root their paths reach.
     let mut root: Option<AssignedValue<Fr>> = None;
     let members: Vec<Member> = witness
         .signers
         .iter()
-        .map(|slot| member(ctx, range, &ecc, &hash, &merkle, slot, &mut root))
+        .map(|slot| {
+            let (pk, target) = ledger.charge(REGISTRATION_PATHS, ctx, |ctx| {
+                member(ctx, &ecc, &hash, &merkle, slot, &mut root)
+            });
+            let (t_hi, t_lo) = ledger.charge(TARGETS, ctx, |ctx| split(ctx, range, target, true));
+            Member { pk, t_hi, t_lo }
+        })
         .collect();
     let root = root.expect("at least one signer slot");
 
-    let total = ctx.load_witness(Fr::from(commitment.total_stake));
-    let reg_tag = tag(ctx, Tag::Registration);
-    let depth = ctx.load_constant(Fr::from(shape.depth as u64));
-    let digest = hash.hash_leaf(ctx, &[reg_tag, root, total, depth, params_digest]);
+    let (digest, signed) = ledger.charge(DIGESTS, ctx, |ctx| {
+        let total = ctx.load_witness(Fr::from(commitment.total_stake));
+        let reg_tag = tag(ctx, Tag::Registration);
+        let depth = ctx.load_constant(Fr::from(shape.depth as u64));
+        let digest = hash.hash_leaf(ctx, &[reg_tag, root, total, depth, params_digest]);
 
-    // H = H_G(signed message), the signed message bound to the registration.
-    let message_tag = tag(ctx, Tag::Message);
-    let signed = hash.hash_leaf(ctx, &[message_tag, digest, message]);
-    let h2c_tag = tag(ctx, Tag::HashToCurve);
-    let h = HashToCurveChip::new(range, hash.clone()).hash_to_curve_with_witness(
-        ctx,
-        h2c_tag,
-        signed,
-        &witness.h2c,
-    );
+        // H = H_G(signed message), the signed message bound to the registration.
+        let message_tag = tag(ctx, Tag::Message);
+        let signed = hash.hash_leaf(ctx, &[message_tag, digest, message]);
+        (digest, signed)
+    });
+    let h = ledger.charge(HASH_TO_CURVE, ctx, |ctx| {
+        let h2c_tag = tag(ctx, Tag::HashToCurve);
+        HashToCurveChip::new(range, hash.clone()).hash_to_curve_with_witness(
+            ctx,
+            h2c_tag,
+            signed,
+            &witness.h2c,
+        )
+    });
 
     // Signer slots, unique signatures.
     let signers: Vec<SignerCells> = witness
         .signers
         .iter()
         .zip(&members)
-        .map(|(slot, member)| signature(ctx, &ecc, &hash, &dleq, &h, member, slot))
+        .map(|(slot, member)| {
+            let (points, c) = ledger.charge(DLEQ_CHALLENGES, ctx, |ctx| {
+                challenge(ctx, &ecc, &hash, &h, member, slot)
+            });
+            ledger.charge(DLEQ_LADDERS, ctx, |ctx| {
+                let [sigma, a, b] = &points;
+                dleq.verify(ctx, &member.pk, &h, sigma, a, b, c, &slot.signature.s)
+            });
+            SignerCells {
+                sigma: points[0],
+                t_hi: member.t_hi,
+                t_lo: member.t_lo,
+            }
+        })
         .collect();
 
     // The table of signer slots: row s = (s, sigma_s, T_hi_s, T_lo_s), the number a constant,
@@ -200,37 +274,44 @@ pub fn synthesize(
             ]
         })
         .collect();
-    table.load_table(ctx, &rows);
+    ledger.charge(SIGNER_TABLE, ctx, |ctx| table.load_table(ctx, &rows));
 
     // Index slots.
-    let lottery_tag = tag(ctx, Tag::Lottery);
+    let lottery_tag = ledger.charge(LOTTERY, ctx, |ctx| tag(ctx, Tag::Lottery));
     let mut previous: Option<AssignedValue<Fr>> = None;
     for slot in &witness.indices {
-        let j = ctx.load_witness(Fr::from(slot.index));
-        range.range_check(ctx, j, 32);
-        if let Some(p) = previous {
-            range.check_less_than(ctx, p, j, 32);
-        }
+        let j = ledger.charge(INDICES, ctx, |ctx| {
+            let j = ctx.load_witness(Fr::from(slot.index));
+            range.range_check(ctx, j, 32);
+            if let Some(p) = previous {
+                range.check_less_than(ctx, p, j, 32);
+            }
+            j
+        });
         previous = Some(j);
         // The signer slot's number and values, one row of the table.
         let target = fe_to_biguint(&slot.target);
-        let [_number, sx, sy, t_hi, t_lo] = table.lookup(
-            ctx,
-            [
-                Fr::from(slot.signer as u64),
-                slot.sigma.x,
-                slot.sigma.y,
-                biguint_to_fe(&(&target >> LO_BITS)),
-                biguint_to_fe(&(&target % (BigUint::from(1u8) << LO_BITS))),
-            ],
-        );
-        let ev = hash.hash_leaf(ctx, &[lottery_tag, sx, sy, j]);
-        let ev_limbs = split(ctx, range, ev, false);
-        let wins = less_than(ctx, range, ev_limbs, (t_hi, t_lo));
-        gate.assert_is_const(ctx, &wins, &Fr::ONE);
+        let [_number, sx, sy, t_hi, t_lo] = ledger.charge(SELECTION, ctx, |ctx| {
+            table.lookup(
+                ctx,
+                [
+                    Fr::from(slot.signer as u64),
+                    slot.sigma.x,
+                    slot.sigma.y,
+                    biguint_to_fe(&(&target >> LO_BITS)),
+                    biguint_to_fe(&(&target % (BigUint::from(1u8) << LO_BITS))),
+                ],
+            )
+        });
+        ledger.charge(LOTTERY, ctx, |ctx| {
+            let ev = hash.hash_leaf(ctx, &[lottery_tag, sx, sy, j]);
+            let ev_limbs = split(ctx, range, ev, false);
+            let wins = less_than(ctx, range, ev_limbs, (t_hi, t_lo));
+            gate.assert_is_const(ctx, &wins, &Fr::ONE);
+        });
     }
     let last = previous.expect("at least one index slot");
-    range.check_less_than(ctx, last, m, 32);
+    ledger.charge(INDICES, ctx, |ctx| range.check_less_than(ctx, last, m, 32));
 
     vec![digest, message]
 }
@@ -242,16 +323,16 @@ struct Member {
     t_lo: AssignedValue<Fr>,
 }
 
-/// The leaf `(pk, stake, T)` of a signer slot under the root shared by every slot; `T`'s limbs.
+/// The leaf `(pk, stake, T)` of a signer slot under the root shared by every slot; the key and
+/// `T`.
 fn member(
     ctx: &mut Context<Fr>,
-    range: &RangeChip<Fr>,
     ecc: &GrumpkinChip,
     hash: &Hasher,
     merkle: &MerkleChip<Hasher>,
     slot: &PreparedSigner,
     root: &mut Option<AssignedValue<Fr>>,
-) -> Member {
+) -> (AssignedPoint, AssignedValue<Fr>) {
     let pk = load(ctx, ecc, &slot.key);
     let stake = ctx.load_witness(Fr::from(slot.stake));
     let target = ctx.load_witness(slot.target);
@@ -262,8 +343,7 @@ fn member(
         Some(r) => ctx.constrain_equal(r, &computed),
         None => *root = Some(computed),
     }
-    let (t_hi, t_lo) = split(ctx, range, target, true);
-    Member { pk, t_hi, t_lo }
+    (pk, target)
 }
 
 fn load(ctx: &mut Context<Fr>, ecc: &GrumpkinChip, p: &GrumpkinAffine) -> AssignedPoint {
@@ -271,17 +351,16 @@ fn load(ctx: &mut Context<Fr>, ecc: &GrumpkinChip, p: &GrumpkinAffine) -> Assign
         .expect("certificate points are validated before synthesis")
 }
 
-/// The unique signature of a signer slot: `sigma`, `A`, `B` on the curve and the DLEQ with the
-/// in-circuit challenge, for `member`'s key and `h`.
-fn signature(
+/// A signer slot's `sigma`, `A`, `B` (on the curve) and the DLEQ challenge for `member`'s key
+/// and `h`.
+fn challenge(
     ctx: &mut Context<Fr>,
     ecc: &GrumpkinChip,
     hash: &Hasher,
-    dleq: &DleqChip,
     h: &AssignedPoint,
     member: &Member,
     slot: &PreparedSigner,
-) -> SignerCells {
+) -> ([AssignedPoint; 3], AssignedValue<Fr>) {
     let pk = &member.pk;
     let sigma = load(ctx, ecc, &slot.signature.sigma);
     let a = load(ctx, ecc, &slot.signature.a);
@@ -303,10 +382,5 @@ fn signature(
             b.y,
         ],
     );
-    dleq.verify(ctx, pk, h, &sigma, &a, &b, c, &slot.signature.s);
-    SignerCells {
-        sigma,
-        t_hi: member.t_hi,
-        t_lo: member.t_lo,
-    }
+    ([sigma, a, b], c)
 }

@@ -16,6 +16,7 @@ use tms_gadgets::{
     hybrid::HybridCircuit,
     merkle::MerklePath,
     proving::{
+        cost::{lay_out_recorded, ComponentCells},
         keys::{CircuitKeys, KeyedShape},
         measure, prove_shplonk, verify_shplonk, Transcript,
     },
@@ -28,7 +29,7 @@ use tms_gadgets::{
 };
 
 use crate::{
-    circuit::synthesize,
+    circuit::synthesize_recorded,
     error::MithrilError,
     native::{
         params::{Parameters, PhiF},
@@ -107,10 +108,12 @@ fn keygen_circuit(k: u32) -> HybridCircuit {
     HybridCircuit::new(CircuitBuilderStage::Keygen, k)
 }
 
-fn lay_out(circuit: &mut HybridCircuit, witness: &MithrilWitness) {
-    let range = circuit.builder.range_chip();
-    let publics = synthesize(circuit.builder.main(0), &range, &circuit.custom, witness);
-    circuit.builder.assigned_instances = vec![publics];
+/// Lays out `witness` on `circuit`, exposes the public cells and returns the cells charged to
+/// each component.
+fn lay_out(circuit: &mut HybridCircuit, witness: &MithrilWitness) -> Vec<ComponentCells> {
+    lay_out_recorded(circuit, |ctx, range, custom, ledger| {
+        synthesize_recorded(ctx, range, custom, witness, ledger)
+    })
 }
 
 /// The smallest k whose rows hold the custom gates and whose halo2-base part needs at most
@@ -149,14 +152,16 @@ pub fn min_k(shape: &MithrilShape, max_columns: usize) -> Result<u32, MithrilErr
     Ok(k)
 }
 
-/// The cells, columns and custom rows of `shape` laid out (no keygen): for cost accounting.
+/// The cells (by component too), columns and custom rows of `shape` laid out (no keygen): for
+/// cost accounting. [`keygen`] returns the same in
+/// [`MithrilKeys::stats`](tms_gadgets::proving::keys::CircuitKeys::stats).
 pub fn layout_stats(shape: &MithrilShape) -> Result<CircuitStats, MithrilError> {
     shape.validate()?;
     let witness = keygen_witness(*shape)?;
     let mut circuit = keygen_circuit(shape.k);
-    lay_out(&mut circuit, &witness);
+    let components = lay_out(&mut circuit, &witness);
     let base = circuit.builder.calculate_params(Some(UNUSABLE_ROWS));
-    Ok(CircuitStats::of_hybrid(&circuit, &base))
+    Ok(CircuitStats::of_hybrid(&circuit, &base).with_components(components))
 }
 
 /// Proving and verifying keys for `shape` (one-time work per shape).
@@ -164,12 +169,12 @@ pub fn keygen(params: &ParamsKZG<Bn256>, shape: MithrilShape) -> Result<MithrilK
     shape.validate()?;
     let witness = keygen_witness(shape)?;
     let mut circuit = keygen_circuit(shape.k);
-    lay_out(&mut circuit, &witness);
+    let components = lay_out(&mut circuit, &witness);
     if circuit.custom_rows() + UNUSABLE_ROWS > 1 << shape.k {
         return Err(MithrilError::CircuitTooLarge(shape.k));
     }
     let base = circuit.builder.calculate_params(Some(UNUSABLE_ROWS));
-    let stats = CircuitStats::of_hybrid(&circuit, &base);
+    let stats = CircuitStats::of_hybrid(&circuit, &base).with_components(components);
     let vk = keygen_vk(params, &circuit).map_err(|_| MithrilError::CircuitTooLarge(shape.k))?;
     let pk = keygen_pk(params, vk, &circuit).map_err(|_| MithrilError::CircuitTooLarge(shape.k))?;
     Ok(MithrilKeys::new(
@@ -413,4 +418,70 @@ pub fn measure_round_trip(
 pub fn read_vk(bytes: &[u8]) -> Result<(MithrilShape, VerifyingKey<G1Affine>), MithrilError> {
     MithrilKeys::read_vk(bytes)
         .map_err(|m| MithrilError::ShapeMismatch(format!("malformed key file: {m}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::circuit::components::*;
+    use tms_gadgets::proving::cost::OTHER;
+
+    /// The laid-out statistics at depth 4; its components sum to the totals.
+    fn stats(signer_slots: usize, index_slots: usize) -> CircuitStats {
+        let shape = MithrilShape {
+            signer_slots,
+            index_slots,
+            depth: 4,
+            k: 17,
+        };
+        let stats = layout_stats(&shape).unwrap();
+        println!("record: mithril {signer_slots} signer / {index_slots} index slots: {stats}");
+        print!("{}", stats.breakdown());
+        assert!(stats.components_sum_to_totals());
+        assert_eq!(stats.components.last().unwrap().name, OTHER);
+        stats
+    }
+
+    fn advice(stats: &CircuitStats, name: &str) -> usize {
+        let cells = stats
+            .component(name)
+            .unwrap_or_else(|| panic!("{name} missing"))
+            .advice_cells;
+        assert!(cells > 0, "{name} has no cells");
+        cells
+    }
+
+    /// Every component is there; doubling the signer slots doubles the per-signer components
+    /// and leaves the per-index ones, and the other way round.
+    #[test]
+    fn components_sum_to_the_totals_and_scale_with_their_slots() {
+        let per_signer = [REGISTRATION_PATHS, TARGETS, DLEQ_CHALLENGES, DLEQ_LADDERS];
+        let per_index = [SELECTION, LOTTERY];
+        let fixed = [PARAMETERS, DIGESTS, HASH_TO_CURVE];
+        let base = stats(2, 3);
+        for name in per_signer.iter().chain(&per_index).chain(&fixed) {
+            advice(&base, name);
+        }
+        advice(&base, SIGNER_TABLE);
+        advice(&base, INDICES);
+        let signers = stats(4, 3);
+        let indices = stats(2, 6);
+        // Twice the cells, up to a constant (a domain tag) loaded once.
+        let doubles = |large: &CircuitStats, name: &str| {
+            let ratio = advice(large, name) as f64 / advice(&base, name) as f64;
+            assert!((1.95..=2.0).contains(&ratio), "{name}: {ratio}");
+        };
+        for name in per_signer {
+            doubles(&signers, name);
+            assert_eq!(advice(&indices, name), advice(&base, name), "{name}");
+        }
+        for name in per_index {
+            doubles(&indices, name);
+            assert_eq!(advice(&signers, name), advice(&base, name), "{name}");
+        }
+        for name in fixed {
+            assert_eq!(advice(&signers, name), advice(&base, name), "{name}");
+            assert_eq!(advice(&indices, name), advice(&base, name), "{name}");
+        }
+    }
 }

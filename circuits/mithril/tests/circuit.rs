@@ -538,6 +538,12 @@ fn real_round_trip() {
     let fingerprint = tms_gadgets::proving::stats::vk_fingerprint(&measured.keys.pk);
     assert_eq!(fingerprint, PINNED_VK, "vk {fingerprint}");
     assert_eq!(measured.proof.len(), PINNED_PROOF_BYTES);
+    // The keys carry the cells by component, as the layout alone gives them.
+    print!("{}", measured.keys.stats.breakdown());
+    assert_eq!(
+        measured.keys.stats,
+        mithril_snark::layout_stats(&w.shape).unwrap()
+    );
     // The same proof for another message is refused.
     let other = MithrilInstance {
         message: ex.message + Fr::ONE,

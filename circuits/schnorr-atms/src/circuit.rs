@@ -33,6 +33,7 @@ use tms_gadgets::{
     curve::{GrumpkinAffine, GrumpkinChip, GrumpkinScalar},
     hash::{HashInstructions, RescueGateChip},
     merkle::{AssignedMerklePath, MerkleChip},
+    proving::cost::CellLedger,
     signature::batch::{BatchItem, SchnorrBatchChip},
     signature::schnorr::{challenge_in_circuit, SchnorrChip, Signature},
     Fr,
@@ -51,6 +52,29 @@ fn placeholder_signature() -> Signature {
     }
 }
 
+/// The components [`synthesize_recorded`] charges cells to (the statistics' `components`; the
+/// cells of none of them are under [`tms_gadgets::proving::cost::OTHER`]).
+pub mod components {
+    /// Loading the committee keys the circuit uses (every key in flat mode, the slots' keys in
+    /// Merkle mode) with their on-curve checks.
+    pub const KEYS: &str = "committee keys (on-curve)";
+    /// Flat mode: the Rescue-Prime sponge of all keys.
+    pub const COMMITMENT: &str = "committee commitment (Rescue)";
+    /// Merkle mode: the slots' leaves, their paths to the root (Rescue) and the roots' equality.
+    pub const MERKLE_PATHS: &str = "Merkle paths (Rescue)";
+    /// Each slot's enabled bit and nonce point `R` (on-curve).
+    pub const SIGNATURE_INPUTS: &str = "signature inputs (flag, R on-curve)";
+    /// Each slot's challenge `H(R, pk, m)`.
+    pub const CHALLENGE: &str = "Schnorr challenge hash (Rescue)";
+    /// Per-signature verification: one GLV ladder `s G + c (-pk)` per slot and its comparison
+    /// with `R`.
+    pub const LADDERS: &str = "GLV ladders s*G - c*pk = R";
+    /// Batch verification: the random linear combination and its multi-scalar multiplication.
+    pub const BATCH: &str = "batch check (MSM)";
+    /// The count of enabled slots and the threshold comparison.
+    pub const THRESHOLD: &str = "signer count and threshold";
+}
+
 /// Lays out the ATMS circuit for `witness` (halo2-base cells on `ctx`, ladders and Rescue
 /// rounds on `custom`) and returns the public cells in instance order.
 pub fn synthesize(
@@ -59,6 +83,25 @@ pub fn synthesize(
     custom: &CustomRegion,
     witness: &AtmsWitness,
 ) -> Vec<AssignedValue<Fr>> {
+    synthesize_recorded(
+        ctx,
+        range,
+        custom,
+        witness,
+        &mut CellLedger::new(range, custom),
+    )
+}
+
+/// [`synthesize`], charging the cells of each of the [`components`] to `ledger` (the same
+/// layout).
+pub fn synthesize_recorded(
+    ctx: &mut Context<Fr>,
+    range: &RangeChip<Fr>,
+    custom: &CustomRegion,
+    witness: &AtmsWitness,
+    ledger: &mut CellLedger,
+) -> Vec<AssignedValue<Fr>> {
+    use components::*;
     let ecc = GrumpkinChip::new(range);
     let hasher = RescueGateChip::new(custom.clone());
     let schnorr = SchnorrChip::new(range, custom.clone());
@@ -67,7 +110,7 @@ pub fn synthesize(
     let threshold = ctx.load_witness(Fr::from(witness.instance.threshold));
     let keys = witness.committee.keys();
 
-    let slot_keys: Vec<_> = match witness.shape.mode {
+    let slot_keys: Vec<_> = ledger.charge(KEYS, ctx, |ctx| match witness.shape.mode {
         CommitmentMode::Flat => keys
             .iter()
             .map(|k| {
@@ -83,14 +126,14 @@ pub fn synthesize(
                     .expect("committee keys are not the identity")
             })
             .collect(),
-    };
+    });
 
     let commitment = match witness.shape.mode {
-        CommitmentMode::Flat => {
+        CommitmentMode::Flat => ledger.charge(COMMITMENT, ctx, |ctx| {
             let coordinates: Vec<_> = slot_keys.iter().flat_map(|p| [p.x, p.y]).collect();
             hasher.hash_leaf(ctx, &coordinates)
-        }
-        CommitmentMode::Merkle { .. } => {
+        }),
+        CommitmentMode::Merkle { .. } => ledger.charge(MERKLE_PATHS, ctx, |ctx| {
             let merkle = MerkleChip::new(hasher.clone(), range);
             let leaves: Vec<_> = slot_keys
                 .iter()
@@ -108,22 +151,29 @@ pub fn synthesize(
                 ctx.constrain_equal(root, &roots[0]);
             }
             roots[0]
-        }
+        }),
     };
 
     let mut count = ctx.load_zero();
     let mut batch = Vec::with_capacity(witness.slots.len());
     for (slot, pk) in witness.slots.iter().zip(&slot_keys) {
-        let enabled = ctx.load_witness(Fr::from(slot.signature.is_some() as u64));
-        gate.assert_bit(ctx, enabled);
         let sig = slot.signature.unwrap_or_else(placeholder_signature);
-        let r = ecc
-            .load_point(ctx, sig.r)
-            .expect("signatures are validated before synthesis");
-        let c = challenge_in_circuit(ctx, &hasher, &r, pk, message);
+        let (enabled, r) = ledger.charge(SIGNATURE_INPUTS, ctx, |ctx| {
+            let enabled = ctx.load_witness(Fr::from(slot.signature.is_some() as u64));
+            gate.assert_bit(ctx, enabled);
+            let r = ecc
+                .load_point(ctx, sig.r)
+                .expect("signatures are validated before synthesis");
+            (enabled, r)
+        });
+        let c = ledger.charge(CHALLENGE, ctx, |ctx| {
+            challenge_in_circuit(ctx, &hasher, &r, pk, message)
+        });
         match witness.shape.verification {
             Verification::PerSignature => {
-                schnorr.verify(ctx, pk, c, &r, &sig.s, enabled);
+                ledger.charge(LADDERS, ctx, |ctx| {
+                    schnorr.verify(ctx, pk, c, &r, &sig.s, enabled)
+                });
             }
             Verification::Batch => batch.push(BatchItem {
                 pk: *pk,
@@ -133,17 +183,21 @@ pub fn synthesize(
                 enabled,
             }),
         }
-        count = gate.add(ctx, count, enabled);
+        count = ledger.charge(THRESHOLD, ctx, |ctx| gate.add(ctx, count, enabled));
     }
     if !batch.is_empty() {
-        SchnorrBatchChip::new(range, custom.clone(), hasher.clone()).verify(ctx, &batch);
+        ledger.charge(BATCH, ctx, |ctx| {
+            SchnorrBatchChip::new(range, custom.clone(), hasher.clone()).verify(ctx, &batch)
+        });
     }
 
     // count >= threshold, i.e. threshold < count + 1, both below 2^bits.
-    let bits = (usize::BITS - witness.slots.len().leading_zeros()) as usize + 1;
-    range.range_check(ctx, threshold, bits);
-    let count_plus_one = gate.inc(ctx, count);
-    range.check_less_than(ctx, threshold, count_plus_one, bits);
+    ledger.charge(THRESHOLD, ctx, |ctx| {
+        let bits = (usize::BITS - witness.slots.len().leading_zeros()) as usize + 1;
+        range.range_check(ctx, threshold, bits);
+        let count_plus_one = gate.inc(ctx, count);
+        range.check_less_than(ctx, threshold, count_plus_one, bits);
+    });
 
     vec![commitment, message, threshold]
 }

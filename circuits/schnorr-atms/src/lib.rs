@@ -25,12 +25,12 @@ mod native;
 mod prover;
 mod witness;
 
-pub use circuit::synthesize;
+pub use circuit::{components, synthesize, synthesize_recorded};
 pub use error::AtmsError;
 pub use native::{committee_depth, Certificate, CommitmentMode, Committee};
 pub use prover::{
-    custom_rows, example_witness, keygen, measure_round_trip, min_k, prove, prove_with_transcript,
-    read_vk, setup, verify, verify_with_vk, AtmsKeys, MeasuredRoundTrip,
+    custom_rows, example_witness, keygen, layout_stats, measure_round_trip, min_k, prove,
+    prove_with_transcript, read_vk, setup, verify, verify_with_vk, AtmsKeys, MeasuredRoundTrip,
 };
 
 pub use witness::{AtmsInstance, AtmsShape, AtmsWitness, SlotWitness, Verification};

@@ -12,6 +12,7 @@ use rand::SeedableRng;
 use tms_gadgets::{
     hybrid::HybridCircuit,
     proving::{
+        cost::{lay_out_recorded, ComponentCells},
         keys::{CircuitKeys, KeyedShape},
         measure, prove_shplonk, verify_shplonk, Transcript,
     },
@@ -23,7 +24,7 @@ use tms_gadgets::{
 };
 
 use crate::{
-    circuit::synthesize,
+    circuit::synthesize_recorded,
     error::AtmsError,
     native::{Certificate, Committee},
     witness::{AtmsInstance, AtmsShape, AtmsWitness},
@@ -52,11 +53,12 @@ fn keygen_circuit(shape: &AtmsShape) -> HybridCircuit {
     HybridCircuit::new(CircuitBuilderStage::Keygen, shape.k)
 }
 
-/// Lays out `witness` on `circuit` and exposes the public cells.
-fn lay_out(circuit: &mut HybridCircuit, witness: &AtmsWitness) {
-    let range = circuit.builder.range_chip();
-    let publics = synthesize(circuit.builder.main(0), &range, &circuit.custom, witness);
-    circuit.builder.assigned_instances = vec![publics];
+/// Lays out `witness` on `circuit`, exposes the public cells and returns the cells charged to
+/// each component.
+fn lay_out(circuit: &mut HybridCircuit, witness: &AtmsWitness) -> Vec<ComponentCells> {
+    lay_out_recorded(circuit, |ctx, range, custom, ledger| {
+        synthesize_recorded(ctx, range, custom, witness, ledger)
+    })
 }
 
 /// Custom rows the shape needs: a challenge hash per slot, the commitment, and either a ladder
@@ -157,17 +159,29 @@ pub fn example_witness(
     AtmsWitness::new(shape, &committee, &certificate, t as u64)
 }
 
-/// Proving and verifying keys for `shape` (one-time work per shape).
-pub fn keygen(params: &ParamsKZG<Bn256>, shape: AtmsShape) -> Result<AtmsKeys, AtmsError> {
+/// `shape` laid out with the keygen witness, its columns fixed, and its statistics.
+fn laid_out(shape: &AtmsShape) -> Result<(HybridCircuit, CircuitStats), AtmsError> {
     shape.validate()?;
-    let witness = keygen_witness(shape)?;
-    let mut circuit = keygen_circuit(&shape);
-    lay_out(&mut circuit, &witness);
+    let witness = keygen_witness(*shape)?;
+    let mut circuit = keygen_circuit(shape);
+    let components = lay_out(&mut circuit, &witness);
     if circuit.custom_rows() + UNUSABLE_ROWS > 1 << shape.k {
         return Err(AtmsError::CircuitTooLarge(shape.k));
     }
     let base = circuit.builder.calculate_params(Some(UNUSABLE_ROWS));
-    let stats = CircuitStats::of_hybrid(&circuit, &base);
+    let stats = CircuitStats::of_hybrid(&circuit, &base).with_components(components);
+    Ok((circuit, stats))
+}
+
+/// The cells (by component too), columns and custom rows of `shape` laid out, without keygen:
+/// the statistics [`keygen`] returns in [`AtmsKeys::stats`](tms_gadgets::proving::keys::CircuitKeys::stats).
+pub fn layout_stats(shape: &AtmsShape) -> Result<CircuitStats, AtmsError> {
+    laid_out(shape).map(|(_, stats)| stats)
+}
+
+/// Proving and verifying keys for `shape` (one-time work per shape).
+pub fn keygen(params: &ParamsKZG<Bn256>, shape: AtmsShape) -> Result<AtmsKeys, AtmsError> {
+    let (circuit, stats) = laid_out(&shape)?;
     let vk = keygen_vk(params, &circuit).map_err(|_| AtmsError::CircuitTooLarge(shape.k))?;
     let pk = keygen_pk(params, vk, &circuit).map_err(|_| AtmsError::CircuitTooLarge(shape.k))?;
     Ok(AtmsKeys::new(
@@ -264,4 +278,78 @@ pub fn verify_with_vk(
 /// Reads a verifying key file: the shape and the key.
 pub fn read_vk(bytes: &[u8]) -> Result<(AtmsShape, VerifyingKey<G1Affine>), AtmsError> {
     AtmsKeys::read_vk(bytes).map_err(AtmsError::MalformedKeys)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{components::*, CommitmentMode, Verification};
+    use tms_gadgets::proving::cost::OTHER;
+
+    const K: u32 = 12;
+
+    fn stats(n: usize, mode: CommitmentMode, verification: Verification) -> CircuitStats {
+        let shape = AtmsShape {
+            n,
+            mode,
+            k: K,
+            verification,
+        };
+        let stats = layout_stats(&shape).unwrap();
+        println!("record: schnorr-atms n={n} {mode:?} {verification:?}: {stats}");
+        print!("{}", stats.breakdown());
+        assert!(stats.components_sum_to_totals());
+        assert_eq!(stats.components.last().unwrap().name, OTHER);
+        stats
+    }
+
+    /// The components a shape lays out are there with cells; the others are absent.
+    fn assert_components(stats: &CircuitStats, present: &[&str], absent: &[&str]) {
+        for name in present {
+            let c = stats
+                .component(name)
+                .unwrap_or_else(|| panic!("{name} missing"));
+            assert!(c.advice_cells > 0, "{name} has no cells");
+        }
+        for name in absent {
+            assert!(stats.component(name).is_none(), "{name} in this shape");
+        }
+    }
+
+    #[test]
+    fn components_of_flat_and_merkle_shapes_sum_to_the_totals() {
+        let common = [KEYS, SIGNATURE_INPUTS, CHALLENGE, THRESHOLD];
+        let flat = stats(6, CommitmentMode::Flat, Verification::PerSignature);
+        assert_components(&flat, &common, &[MERKLE_PATHS, BATCH]);
+        assert_components(&flat, &[COMMITMENT, LADDERS], &[]);
+        // The canonical-scalar range checks sit in the ladders; the threshold's in its component.
+        assert!(flat.component(LADDERS).unwrap().lookup_cells > 0);
+        assert!(flat.component(THRESHOLD).unwrap().lookup_cells > 0);
+
+        let merkle = stats(
+            6,
+            CommitmentMode::Merkle { slots: 4 },
+            Verification::PerSignature,
+        );
+        assert_components(&merkle, &common, &[COMMITMENT, BATCH]);
+        assert_components(&merkle, &[MERKLE_PATHS, LADDERS], &[]);
+
+        let batch = stats(6, CommitmentMode::Flat, Verification::Batch);
+        assert_components(&batch, &common, &[LADDERS, MERKLE_PATHS]);
+        assert_components(&batch, &[COMMITMENT, BATCH], &[]);
+    }
+
+    #[test]
+    fn per_slot_components_scale_with_the_slots() {
+        let small = stats(6, CommitmentMode::Flat, Verification::PerSignature);
+        let large = stats(12, CommitmentMode::Flat, Verification::PerSignature);
+        for name in [LADDERS, CHALLENGE, SIGNATURE_INPUTS, KEYS] {
+            let (s, l) = (
+                small.component(name).unwrap(),
+                large.component(name).unwrap(),
+            );
+            assert_eq!(l.advice_cells, 2 * s.advice_cells, "{name}");
+            assert_eq!(l.lookup_cells, 2 * s.lookup_cells, "{name}");
+        }
+    }
 }

@@ -8,8 +8,8 @@ use halo2_base::halo2_proofs::halo2curves::{ff::Field, group::Curve};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use schnorr_atms::{
-    keygen, prove, setup, synthesize, verify, AtmsError, AtmsShape, AtmsWitness, Certificate,
-    CommitmentMode, Committee, Verification,
+    keygen, layout_stats, prove, setup, synthesize, verify, AtmsError, AtmsShape, AtmsWitness,
+    Certificate, CommitmentMode, Committee, Verification,
 };
 use tms_gadgets::{
     curve::{GrumpkinAffine, GrumpkinScalar},
@@ -341,6 +341,10 @@ fn real_round_trip_flat_n3_with_pinned_key_and_size() {
     );
     // Pinned: a change to the circuit's layout changes the verifying key (insecure test params).
     assert_eq!(fingerprint, PINNED_VK_FLAT_3);
+    // The keys carry the cells by component, as the layout alone gives them.
+    print!("{}", keys.stats.breakdown());
+    assert_eq!(keys.stats, layout_stats(&w.shape).unwrap());
+    assert!(keys.stats.components.len() > 1);
     assert_eq!(proof.len(), 3232);
     let mut wrong = w.instance;
     wrong.threshold = 3;

@@ -14,6 +14,7 @@
 //! | [`params`] | KZG parameters: snarkjs `.ptau` import, the cached insecure test parameters |
 //! | [`keys`] | key files: a JSON header (shape, columns, break points) and halo2's raw key |
 //! | [`stats`] | cells, columns and rows of a laid-out circuit; CPU seconds and peak memory |
+//! | [`cost`] | the cells of a laid-out circuit by component ([`cost::CellLedger`]) |
 //! | [`measure`] | one timed round trip (keygen, prove, verify) and its `record:` line |
 
 use halo2_base::halo2_proofs::{
@@ -35,6 +36,7 @@ use halo2_base::halo2_proofs::{
 use rand::rngs::OsRng;
 use snark_verifier::{loader::native::NativeLoader, system::halo2::transcript::evm::EvmTranscript};
 
+pub mod cost;
 pub mod keys;
 pub mod measure;
 pub mod params;

@@ -9,6 +9,7 @@ use halo2_base::{
 };
 use sha3::{Digest, Sha3_256};
 
+use super::cost::{ComponentCells, OTHER};
 use crate::{
     bank::{COLUMNS, FIXED_COLUMNS},
     hybrid::HybridCircuit,
@@ -38,6 +39,10 @@ pub struct CircuitStats {
     /// Rows used by the custom gates ([`crate::bank`]); their cells and columns are included
     /// in `advice_cells` and `advice_columns`.
     pub custom_rows: usize,
+    /// The cells by component, in layout order, [`OTHER`] last; they sum to `advice_cells` and
+    /// `lookup_cells`. Empty where the layout was not recorded by a
+    /// [`super::cost::CellLedger`] (see [`Self::with_components`]).
+    pub components: Vec<ComponentCells>,
 }
 
 impl CircuitStats {
@@ -53,6 +58,7 @@ impl CircuitStats {
             lookup_advice_columns: params.num_lookup_advice_per_phase.iter().sum(),
             fixed_columns: params.num_fixed,
             custom_rows: 0,
+            components: Vec::new(),
         }
     }
 
@@ -66,6 +72,56 @@ impl CircuitStats {
             stats.custom_rows = circuit.custom_rows();
         }
         stats
+    }
+
+    /// These statistics with the cells by component: `charged` (from
+    /// [`super::cost::CellLedger::into_components`]) and, last, [`OTHER`] with the cells no
+    /// component was charged with, so that the components sum to the totals.
+    ///
+    /// # Panics
+    /// If `charged` holds more cells than the totals (a ledger of another layout).
+    pub fn with_components(mut self, charged: Vec<ComponentCells>) -> Self {
+        let rest = |total: usize, part: fn(&ComponentCells) -> usize| {
+            total
+                .checked_sub(charged.iter().map(part).sum())
+                .expect("the components hold more cells than the circuit")
+        };
+        let other = ComponentCells {
+            name: OTHER.to_string(),
+            advice_cells: rest(self.advice_cells, |c| c.advice_cells),
+            lookup_cells: rest(self.lookup_cells, |c| c.lookup_cells),
+        };
+        self.components = charged;
+        self.components.push(other);
+        self
+    }
+
+    /// Whether the components (with [`OTHER`]) sum to `advice_cells` and `lookup_cells`: true of
+    /// every [`Self::with_components`].
+    pub fn components_sum_to_totals(&self) -> bool {
+        let sum = |part: fn(&ComponentCells) -> usize| -> usize {
+            self.components.iter().map(part).sum()
+        };
+        sum(|c| c.advice_cells) == self.advice_cells && sum(|c| c.lookup_cells) == self.lookup_cells
+    }
+
+    /// The cells of the component `name`, if the layout charged it.
+    pub fn component(&self, name: &str) -> Option<&ComponentCells> {
+        self.components.iter().find(|c| c.name == name)
+    }
+
+    /// The cells by component, one `component: ` line each (not part of [`std::fmt::Display`],
+    /// whose one `record:` line other tools parse).
+    pub fn breakdown(&self) -> String {
+        self.components
+            .iter()
+            .map(|c| {
+                format!(
+                    "component: {:?} advice_cells={} lookup_cells={}\n",
+                    c.name, c.advice_cells, c.lookup_cells
+                )
+            })
+            .collect()
     }
 }
 
