@@ -215,6 +215,9 @@ pub struct Point {
     /// Why `evm` is missing, if it is.
     #[serde(default)]
     pub evm_note: String,
+    /// Cells by component (our Halo2 circuits), from the layout.
+    #[serde(default)]
+    pub components: Vec<snark::Component>,
 }
 
 impl Point {
@@ -268,17 +271,24 @@ pub struct Results {
     /// Whether the EVM gas of each Halo2 proof was measured.
     #[serde(default)]
     pub gas: bool,
+    /// The naive baselines asked for.
+    #[serde(default)]
+    pub naive_schemes: Vec<naive_baselines::Scheme>,
     /// Systems asked for.
     pub systems: Vec<System>,
     /// The measured points.
     pub points: Vec<Point>,
+    /// The naive baselines (no proof: t signatures and a bitmap), at every t-of-N point.
+    #[serde(default)]
+    pub naive: Vec<naive_baselines::NaiveRun>,
     /// Points that failed, with the reason.
     pub failures: Vec<String>,
 }
 
 const USAGE: &str = "\
 usage: tms-report [--quick | --samples R] [--systems LIST] [--sizes LIST] [--bls-sizes LIST]
-                  [--points LIST] [--mithril LIST] [--no-gas] [--out FILE] [--charts DIR]
+                  [--points LIST] [--mithril LIST] [--no-gas] [--naive LIST] [--out FILE]
+                  [--charts DIR]
                   [--results FILE] [--render-only]
 
   --samples R   proofs per point, median reported; default 3 (points of N >= 2,000 and Mithril
@@ -296,6 +306,9 @@ usage: tms-report [--quick | --samples R] [--systems LIST] [--sizes LIST] [--bls
                 default 32,256,mainnet (--quick: 32)
   --no-gas      skip the EVM verification gas of each Halo2 proof (it needs
                 `npm ci --prefix evm/solc` and one more proof per point)
+  --naive LIST  naive baselines (t signatures and a bitmap, no proof) at every t-of-N point:
+                schnorr-grumpkin, bls-bn254-individual, bls-bn254-aggregate, lamport-plus,
+                wots-plus, merkle-wots, slh-dsa-sha2-128s, all or none; default all
   --out         the report; default benches/REPORT.md
   --charts      directory of the SVG charts; default benches/report
   --results     raw results (JSON); default benches/report/results.json
@@ -310,6 +323,7 @@ struct Options {
     bls_sizes: Vec<usize>,
     points: Vec<(System, usize, usize)>,
     mithril: Vec<MithrilCase>,
+    naive: Vec<naive_baselines::Scheme>,
     systems: Vec<System>,
     samples: usize,
     gas: bool,
@@ -387,6 +401,7 @@ fn parse_options(args: &[String], root: &Path) -> Result<Options, String> {
         bls_sizes: vec![],
         points: vec![],
         mithril: vec![],
+        naive: naive_baselines::Scheme::ALL.to_vec(),
         systems: System::ALL.to_vec(),
         samples: 3,
         gas: true,
@@ -433,6 +448,19 @@ fn parse_options(args: &[String], root: &Path) -> Result<Options, String> {
                 mithril = Some(parse_list(&value()?, |s| Ok(vec![MithrilCase::parse(s)?]))?)
             }
             "--systems" => o.systems = parse_systems(&value()?)?,
+            "--naive" => {
+                let v = value()?;
+                o.naive = if v == "none" {
+                    vec![]
+                } else {
+                    parse_list(&v, |s| match s {
+                        "all" => Ok(naive_baselines::Scheme::ALL.to_vec()),
+                        _ => naive_baselines::Scheme::from_key(s)
+                            .map(|s| vec![s])
+                            .ok_or_else(|| format!("--naive: unknown baseline {s:?}")),
+                    })?
+                };
+            }
             "--out" => o.out = value()?.into(),
             "--charts" => o.charts = value()?.into(),
             "--results" => o.results = value()?.into(),
@@ -619,6 +647,7 @@ fn measure_snark(job: &Job, gas: bool) -> Result<Point, String> {
         mithril: job.mithril.clone(),
         evm: run.evm,
         evm_note: run.evm_note,
+        components: run.components,
     })
 }
 
@@ -664,6 +693,7 @@ fn measure_stark(
         mithril: None,
         evm: None,
         evm_note: "a STARK: no EVM verifier here".into(),
+        components: vec![],
     })
 }
 
@@ -700,7 +730,43 @@ fn measure_stm(bin: &Path, job: &Job) -> Result<Point, String> {
         mithril: Some(case.clone()),
         evm: None,
         evm_note: "no EVM verifier for BLS12-381 KZG here".into(),
+        components: vec![],
     })
+}
+
+/// The naive baselines at every t-of-N point of the run (in this process: single-threaded
+/// verification, milliseconds per certificate).
+fn measure_naive(o: &Options, jobs: &[Job], results: &mut Results) {
+    let mut sizes: Vec<(usize, usize)> = jobs
+        .iter()
+        .filter(|j| j.mithril.is_none())
+        .map(|j| (j.n, j.t))
+        .collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    for &scheme in &o.naive {
+        for &(n, t) in &sizes {
+            let clock = Instant::now();
+            match naive_baselines::measure(scheme, n, t, o.samples, n as u64) {
+                Ok(run) => {
+                    eprintln!(
+                        "naive {} {t} of {n}: {} B, verify {:.2} ms ({:.1} s)",
+                        scheme.key(),
+                        run.certificate_bytes,
+                        median(&run.verify_ms),
+                        clock.elapsed().as_secs_f64()
+                    );
+                    results.naive.push(run);
+                }
+                Err(e) => {
+                    eprintln!("naive {} {t} of {n} FAILED: {e}", scheme.key());
+                    results
+                        .failures
+                        .push(format!("naive {} {t} of {n}: {e}", scheme.key()));
+                }
+            }
+        }
+    }
 }
 
 fn save(results: &Results, path: &Path) -> Result<(), String> {
@@ -751,8 +817,10 @@ fn run(args: &[String]) -> Result<bool, String> {
         mithril: o.mithril.clone(),
         one_sample_from: ONE_SAMPLE_FROM,
         gas: o.gas,
+        naive_schemes: o.naive.clone(),
         systems: o.systems.clone(),
         points: vec![],
+        naive: vec![],
         failures: vec![],
     };
     let jobs = jobs(&o);
@@ -846,6 +914,8 @@ fn run(args: &[String]) -> Result<bool, String> {
         results.total_s = clock.elapsed().as_secs_f64();
         save(&results, &o.results)?;
     }
+    measure_naive(&o, &jobs, &mut results);
+    save(&results, &o.results)?;
     results.load_end = sys::load_average();
     results.total_s = clock.elapsed().as_secs_f64();
     save(&results, &o.results)?;

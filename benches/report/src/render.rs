@@ -3,7 +3,9 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use crate::charts::{self, CHARTS};
+use naive_baselines::{NaiveRun, Scheme};
+
+use crate::charts::{self, Series, CHARTS};
 use crate::sys::median;
 use crate::{Point, Results, System};
 
@@ -243,6 +245,208 @@ fn onchain_section(s: &mut String, r: &Results) {
     let _ = writeln!(s);
 }
 
+/// The (N, t) points of the t-of-N systems and the baselines, in order.
+fn sizes_of(r: &Results) -> Vec<(usize, usize)> {
+    let mut sizes: Vec<(usize, usize)> = r
+        .points
+        .iter()
+        .filter(|p| !p.system.is_mithril())
+        .map(|p| (p.n, p.t))
+        .chain(r.naive.iter().map(|b| (b.n, b.t)))
+        .collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    sizes
+}
+
+/// What a proof buys: the naive certificates beside the proofs, in bytes and verify time.
+fn naive_section(s: &mut String, r: &Results, chart_dir: &Path, report_dir: &Path) {
+    if r.naive.is_empty() {
+        return;
+    }
+    let schemes: Vec<Scheme> = Scheme::ALL
+        .into_iter()
+        .filter(|sc| r.naive.iter().any(|b| b.scheme == *sc))
+        .collect();
+    let systems: Vec<System> = System::ALL
+        .into_iter()
+        .filter(|sy| !sy.is_mithril() && r.points.iter().any(|p| p.system == *sy))
+        .collect();
+    let baseline = |sc: Scheme, n: usize, t: usize| {
+        r.naive
+            .iter()
+            .find(|b| b.scheme == sc && b.n == n && b.t == t)
+    };
+    let proof = |sy: System, n: usize, t: usize| {
+        r.points
+            .iter()
+            .find(|p| p.system == sy && p.n == n && p.t == t)
+    };
+    let _ = writeln!(s, "## What a proof buys: the naive certificates\n");
+    let _ = writeln!(
+        s,
+        "Without a proof a t-of-N certificate is a signer bitmap (ceil(N/8) bytes) and the t \
+         signatures, and the verifier, who holds the N public keys, checks each (BLS aggregate: \
+         sums the t signer keys and checks one pairing equation). `benches/naive-baselines` \
+         measures each scheme in this process, single-threaded, from the certificate's bytes \
+         (median of the run's samples).\n"
+    );
+    let _ = writeln!(
+        s,
+        "| baseline | one signature, bytes | one public key, bytes | distinct key pairs behind the t signatures |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|");
+    for &sc in &schemes {
+        let runs: Vec<_> = r.naive.iter().filter(|b| b.scheme == sc).collect();
+        let pooled = runs.iter().any(|b| b.distinct_signers < b.t);
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} |",
+            sc.label(),
+            thousands(runs[0].signature_bytes),
+            thousands(runs[0].public_key_bytes),
+            if pooled {
+                format!(
+                    "a pool of {} (signing is slow); every one of the t signatures is verified",
+                    runs.iter().map(|b| b.distinct_signers).max().unwrap_or(0)
+                )
+            } else {
+                "t".into()
+            }
+        );
+    }
+    let _ = writeln!(s);
+    for (title, unit, of_proof, of_naive) in [
+        (
+            "Certificate size",
+            "bytes",
+            (|p: &Point| thousands(p.proof_bytes)) as fn(&Point) -> String,
+            (|b: &NaiveRun| thousands(b.certificate_bytes)) as fn(&NaiveRun) -> String,
+        ),
+        (
+            "Verify time",
+            "ms",
+            |p: &Point| num(p.verify()),
+            |b: &NaiveRun| num(median(&b.verify_ms)),
+        ),
+    ] {
+        let _ = writeln!(s, "### {title} ({unit}): proofs and naive certificates\n");
+        let mut header = String::from("| t of N |");
+        let mut rule = String::from("|---|");
+        for sy in &systems {
+            let _ = write!(header, " {} |", sy.label());
+            rule.push_str("---|");
+        }
+        for sc in &schemes {
+            let _ = write!(header, " naive: {} |", sc.label());
+            rule.push_str("---|");
+        }
+        let _ = writeln!(s, "{header}\n{rule}");
+        for (n, t) in sizes_of(r) {
+            let mut row = format!("| {t} of {} |", thousands(n));
+            for &sy in &systems {
+                let _ = write!(row, " {} |", proof(sy, n, t).map_or("".into(), of_proof));
+            }
+            for &sc in &schemes {
+                let _ = write!(row, " {} |", baseline(sc, n, t).map_or("".into(), of_naive));
+            }
+            let _ = writeln!(s, "{row}");
+        }
+        let _ = writeln!(s);
+    }
+    // Where a proof starts to pay in bytes: the first measured size at which the smallest
+    // proof of the run is smaller than the naive certificate.
+    let _ = writeln!(s, "Where a proof starts to pay in bytes, in this run:\n");
+    for &sc in &schemes {
+        let first = sizes_of(r).into_iter().find_map(|(n, t)| {
+            let naive = baseline(sc, n, t)?;
+            let best = systems
+                .iter()
+                .filter_map(|&sy| proof(sy, n, t))
+                .min_by_key(|p| p.proof_bytes)?;
+            (best.proof_bytes < naive.certificate_bytes).then(|| {
+                format!(
+                    "from {t} of {} ({}: {} B against {} B)",
+                    thousands(n),
+                    best.system.label(),
+                    thousands(best.proof_bytes),
+                    thousands(naive.certificate_bytes)
+                )
+            })
+        });
+        let _ = writeln!(
+            s,
+            "- {}: {}",
+            sc.label(),
+            first.unwrap_or_else(|| "at none of the measured sizes".into())
+        );
+    }
+    let _ = writeln!(s);
+    for file in [charts::SIZE_VS_NAIVE, charts::VERIFY_VS_NAIVE] {
+        let path = relative(report_dir, &chart_dir.join(file));
+        let _ = writeln!(s, "![{file}]({path})\n");
+    }
+}
+
+/// The largest point of each of our circuits with a cost breakdown.
+fn breakdown_points(r: &Results) -> Vec<&Point> {
+    System::ALL
+        .into_iter()
+        .filter(|sy| sy.is_snark())
+        .filter_map(|sy| {
+            r.points
+                .iter()
+                .filter(|p| p.system == sy && !p.components.is_empty())
+                .max_by_key(|p| (p.mithril.as_ref().map_or(0, |c| c.quorum), p.n, p.t))
+        })
+        .collect()
+}
+
+fn point_name(p: &Point) -> String {
+    match &p.mithril {
+        Some(c) => c.describe(),
+        None => format!("{} of {}", p.t, thousands(p.n)),
+    }
+}
+
+/// Cells by component of each circuit at its largest point.
+fn breakdown_section(s: &mut String, r: &Results, chart_dir: &Path, report_dir: &Path) {
+    let pts = breakdown_points(r);
+    if pts.is_empty() {
+        return;
+    }
+    let _ = writeln!(s, "## Where the cells go: cost breakdown per circuit\n");
+    let _ = writeln!(
+        s,
+        "Advice cells (halo2-base's and the custom gates') and range-lookup cells of each \
+         component, read off the layout by `tms_gadgets::proving::cost::CellLedger` (every \
+         component's cells counted before and after it is laid out; what no component was \
+         charged with is \"other\", so the rows sum to the circuit's totals). Each circuit at \
+         its largest point of this run.\n"
+    );
+    for p in pts {
+        let total: usize = p.components.iter().map(|c| c.advice_cells).sum();
+        let _ = writeln!(s, "### {}, {}\n", p.system.label(), point_name(p));
+        let _ = writeln!(s, "| component | advice cells | share | lookup cells |");
+        let _ = writeln!(s, "|---|---|---|---|");
+        for c in &p.components {
+            let _ = writeln!(
+                s,
+                "| {} | {} | {:.1} % | {} |",
+                c.name,
+                thousands(c.advice_cells),
+                100.0 * c.advice_cells as f64 / total.max(1) as f64,
+                thousands(c.lookup_cells)
+            );
+        }
+        let path = relative(
+            report_dir,
+            &chart_dir.join(charts::breakdown_file(p.system)),
+        );
+        let _ = writeln!(s, "\n![cells by component]({path})\n");
+    }
+}
+
 /// The report's Markdown.
 pub fn markdown(r: &Results, chart_dir: &Path, report_dir: &Path) -> String {
     let mut s = String::new();
@@ -466,6 +670,9 @@ pub fn markdown(r: &Results, chart_dir: &Path, report_dir: &Path) -> String {
         let _ = writeln!(s, "![{}]({path})\n", c.title);
     }
 
+    naive_section(&mut s, r, chart_dir, report_dir);
+    breakdown_section(&mut s, r, chart_dir, report_dir);
+
     let _ = writeln!(s, "## Per system\n");
     for &system in &systems {
         let pts: Vec<&Point> = r.points.iter().filter(|p| p.system == system).collect();
@@ -606,6 +813,64 @@ pub fn write_all(r: &Results, out: &Path, chart_dir: &Path, root: &Path) -> Resu
         .collect();
     for c in &CHARTS {
         charts::draw(c, &by_size, chart_dir)?;
+    }
+    if !r.naive.is_empty() {
+        for (file, title, y_label, proof_value, naive_value) in [
+            (
+                charts::SIZE_VS_NAIVE,
+                "Certificate size: proofs (solid) and naive certificates (dashed)",
+                "bytes",
+                (|p: &Point| p.proof_bytes as f64) as fn(&Point) -> f64,
+                (|b: &NaiveRun| b.certificate_bytes as f64) as fn(&NaiveRun) -> f64,
+            ),
+            (
+                charts::VERIFY_VS_NAIVE,
+                "Verify time: proofs (solid) and naive certificates (dashed)",
+                "milliseconds",
+                Point::verify,
+                |b: &NaiveRun| median(&b.verify_ms),
+            ),
+        ] {
+            let mut series: Vec<Series> = System::ALL
+                .into_iter()
+                .filter(|sy| !sy.is_mithril())
+                .map(|sy| Series {
+                    label: sy.label().into(),
+                    color: charts::color(sy),
+                    dashed: false,
+                    points: by_size
+                        .iter()
+                        .filter(|p| p.system == sy)
+                        .map(|p| (p.n as f64, proof_value(p)))
+                        .collect(),
+                })
+                .collect();
+            series.extend(Scheme::ALL.into_iter().enumerate().map(|(i, sc)| {
+                Series {
+                    label: format!("naive: {}", sc.label()),
+                    color: charts::naive_color(i),
+                    dashed: true,
+                    points: r
+                        .naive
+                        .iter()
+                        .filter(|b| b.scheme == sc)
+                        .map(|b| (b.n as f64, naive_value(b)))
+                        .collect(),
+                }
+            }));
+            charts::draw_lines(&chart_dir.join(file), title, y_label, &series)?;
+        }
+    }
+    for p in breakdown_points(r) {
+        charts::draw_breakdown(
+            &chart_dir.join(charts::breakdown_file(p.system)),
+            &format!(
+                "{}, {}: advice cells by component",
+                p.system.label(),
+                point_name(p)
+            ),
+            &p.components,
+        )?;
     }
     let report_dir = out
         .parent()

@@ -84,6 +84,20 @@ pub struct SnarkRun {
     pub evm: Option<EvmCost>,
     /// Why `evm` is missing, if it is.
     pub evm_note: String,
+    /// Cells by component, from the layout (`CircuitStats::components`).
+    pub components: Vec<Component>,
+}
+
+/// The cells one component of a circuit uses (a serialisable copy of
+/// `tms_gadgets::proving::cost::ComponentCells`).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Component {
+    /// What the component is.
+    pub name: String,
+    /// Advice cells (halo2-base's and the custom gates').
+    pub advice_cells: usize,
+    /// Cells copied into range-lookup columns.
+    pub lookup_cells: usize,
 }
 
 fn progress(system: System, n: usize, what: &str) {
@@ -192,6 +206,15 @@ fn run_flow<K, E: std::fmt::Debug>(
         proof_bytes: 0,
         evm: None,
         evm_note: "not measured (--no-gas)".into(),
+        components: st
+            .components
+            .iter()
+            .map(|c| Component {
+                name: c.name.clone(),
+                advice_cells: c.advice_cells,
+                lookup_cells: c.lookup_cells,
+            })
+            .collect(),
     };
     for i in 0..samples {
         progress(system, n, &format!("prove {}/{samples}", i + 1));
