@@ -109,6 +109,9 @@ fn relative(from_dir: &Path, to: &Path) -> String {
 
 /// The EVM verification gas of a point, or why there is none.
 fn gas(p: &Point) -> String {
+    if !p.system.is_snark() {
+        return "n/a".into();
+    }
     match &p.evm {
         Some(e) => thousands(e.verifier_call_gas as usize),
         None if p.evm_note.is_empty() => "-".into(),
@@ -202,14 +205,15 @@ fn onchain_section(s: &mut String, r: &Results) {
         "Each Halo2 point proved once more with the Keccak (EVM) transcript; snark-verifier 0.2.7 \
          generated the circuit's Solidity verifier, solc-js compiled it, and revm (Cancun rules, \
          EIP-170 lifted so that larger verifiers are measured too) deployed it and ran one \
-         verification transaction. The STARK and mithril-stm have no EVM verifier here.\n"
+         verification transaction. The STARK and mithril-stm have no EVM verifier here (n/a in \
+         the tables above).\n"
     );
     let _ = writeln!(
         s,
         "| system | point | verify gas (one transaction) | deploy gas | verifier bytes (EIP-170: 24,576) | EVM proof bytes | EVM prove CPU s |"
     );
     let _ = writeln!(s, "|---|---|---|---|---|---|---|");
-    for p in pts {
+    for p in &pts {
         let point = match &p.mithril {
             Some(c) => c.describe(),
             None => format!("{} of {}", p.t, thousands(p.n)),
@@ -241,6 +245,19 @@ fn onchain_section(s: &mut String, r: &Results) {
                 );
             }
         }
+    }
+    if pts
+        .iter()
+        .any(|p| p.evm.as_ref().is_some_and(|e| e.verifier_bytes > 24_576))
+    {
+        let _ = writeln!(
+            s,
+            "\nA verifier marked (over) is larger than EIP-170's 24,576-byte limit on contract \
+             code: measured here with the limit lifted, but mainnet would refuse to deploy it. \
+             On chain such a certificate goes through an outer proof (snark-verifier's \
+             aggregation circuit over the certificate proof, `tms-aggregation`), whose verifier \
+             fits; see the root README's on-chain section."
+        );
     }
     let _ = writeln!(s);
 }
@@ -483,6 +500,14 @@ pub fn markdown(r: &Results, chart_dir: &Path, report_dir: &Path) -> String {
         r.total_s / 60.0
     );
 
+    if r.command.split_whitespace().any(|a| a == "--quick") {
+        let _ = writeln!(
+            s,
+            "> **A development run (`--quick`)**: one sample per point and the small sizes. The \
+             release report comes from `cargo run --release -p tms-report` (3 samples, N up to \
+             2,048, every Mithril certificate), which takes hours on this machine.\n"
+        );
+    }
     let _ = writeln!(s, "## Machine and settings\n");
     let _ = writeln!(s, "| | |\n|---|---|");
     let _ = writeln!(
