@@ -291,7 +291,7 @@ pub fn draw_breakdown(path: &Path, title: &str, components: &[Component]) -> Res
             Text::new(
                 format!(
                     "{} ({:.1} %)",
-                    crate::render::thousands(c.advice_cells),
+                    crate::sys::thousands(c.advice_cells),
                     100.0 * c.advice_cells as f64 / total as f64
                 ),
                 (c.advice_cells as f64 + max * 0.01, y + 0.65),

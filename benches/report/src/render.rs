@@ -7,20 +7,8 @@ use naive_baselines::{NaiveRun, Scheme};
 
 use crate::charts::{self, Series, CHARTS};
 use crate::sys::median;
+pub use crate::sys::thousands;
 use crate::{Point, Results, System};
-
-/// `1234567` as `1,234,567`.
-pub fn thousands(v: usize) -> String {
-    let s = v.to_string();
-    let mut out = String::new();
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
-}
 
 /// Seconds or milliseconds with three significant figures at most two decimals.
 fn num(v: f64) -> String {

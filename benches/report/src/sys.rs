@@ -217,6 +217,19 @@ pub fn built_executable(cargo_stdout: &[u8], name: &str) -> Result<PathBuf, Stri
         .ok_or_else(|| format!("cargo did not report the {name} executable"))
 }
 
+/// `1234567` as `1,234,567`.
+pub fn thousands(v: usize) -> String {
+    let s = v.to_string();
+    let mut out = String::new();
+    for (i, ch) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

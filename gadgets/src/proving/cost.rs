@@ -125,34 +125,3 @@ pub fn lay_out_recorded(
     circuit.builder.assigned_instances = vec![publics];
     ledger.into_components()
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::{hash::HashInstructions, hash::RescueGateChip, testing::CircuitHarness};
-    use halo2_base::gates::RangeInstructions;
-
-    /// Charges add up by name and, with [`OTHER`], to the statistics' totals.
-    #[test]
-    fn charges_accumulate_and_sum_to_the_totals() {
-        let (components, stats) = CircuitHarness::new(10).measure_custom(|ctx, range, custom| {
-            let mut ledger = CellLedger::new(range, custom);
-            let hasher = RescueGateChip::new(custom.clone());
-            let x = ctx.load_witness(Fr::from(3));
-            for _ in 0..2 {
-                ledger.charge("range", ctx, |ctx| range.range_check(ctx, x, 20));
-            }
-            ledger.charge("hash", ctx, |ctx| hasher.hash_leaf(ctx, &[x, x]));
-            ledger.into_components()
-        });
-        let stats = stats.with_components(components);
-        let names: Vec<&str> = stats.components.iter().map(|c| c.name.as_str()).collect();
-        assert_eq!(names, ["range", "hash", OTHER]);
-        assert!(stats.components_sum_to_totals());
-        let (range, hash) = (&stats.components[0], &stats.components[1]);
-        assert!(range.lookup_cells > 0 && range.lookup_cells % 2 == 0);
-        assert!(hash.advice_cells >= crate::hash::rescue_gate::permutation_rows());
-        assert_eq!(hash.lookup_cells, 0);
-        assert!(stats.components[2].advice_cells > 0, "the witness x");
-    }
-}
