@@ -12,7 +12,7 @@
 //!   (32 and 64 bytes), in byte order; a BLS secret key is an Fr element.
 
 use halo2_base::halo2_proofs::halo2curves::{
-    bn256::{Fq, G1Affine, G2Affine},
+    bn256::{G1Affine, G2Affine},
     ff::PrimeField,
     group::GroupEncoding,
 };
@@ -20,6 +20,7 @@ use num_bigint::BigUint;
 use serde::{Deserialize, Serialize};
 use tms_gadgets::{
     curve::{fr_modulus, GrumpkinAffine, GrumpkinScalar},
+    encoding::{g2_from_bytes, point_from_bytes, PointDecodeError},
     Fr,
 };
 
@@ -89,22 +90,24 @@ pub fn fr_from_str(s: &str, what: &str) -> Result<Fr, String> {
 }
 
 fn encoding_from_hex<P: GroupEncoding>(s: &str, what: &str, curve: &str) -> Result<P, String> {
-    let b = bytes_from_hex(s, what)?;
-    let mut repr = P::Repr::default();
-    if repr.as_ref().len() != b.len() {
-        return Err(format!(
-            "{what} must be 0x followed by {} hex digits",
-            2 * repr.as_ref().len()
-        ));
-    }
-    repr.as_mut().copy_from_slice(&b);
-    let point: P = Option::from(P::from_bytes(&repr))
-        .ok_or_else(|| format!("{what} is not a point on {curve}"))?;
-    // halo2curves ignores the infinity flag of a non-zero x: refuse such a second encoding.
-    if point.to_bytes().as_ref() != b.as_slice() {
-        return Err(format!("{what} is not the canonical encoding of its point"));
-    }
-    Ok(point)
+    decode_error(point_from_bytes(&bytes_from_hex(s, what)?), what, curve)
+}
+
+/// The CLI's wording of a strict decoding failure.
+fn decode_error<P>(
+    decoded: std::result::Result<P, PointDecodeError>,
+    what: &str,
+    curve: &str,
+) -> Result<P, String> {
+    decoded.map_err(|e| match e {
+        PointDecodeError::Length { expected } => {
+            format!("{what} must be 0x followed by {} hex digits", 2 * expected)
+        }
+        PointDecodeError::NotOnCurve => format!("{what} is not a point on {curve}"),
+        PointDecodeError::NotCanonical => {
+            format!("{what} is not the canonical encoding of its point")
+        }
+    })
 }
 
 /// Compressed hex of a point.
@@ -126,17 +129,12 @@ pub fn g1_from_hex(s: &str, what: &str) -> Result<G1Affine, String> {
 /// scheme where it matters).
 pub fn g2_from_hex(s: &str, what: &str) -> Result<G2Affine, String> {
     // halo2curves' Fq2 decoding unwraps each coefficient (a panic on a value >= q, found by the
-    // `encodings` fuzz target): check both coefficients, flags masked, before decoding.
-    let b = bytes_from_hex(s, what)?;
-    if b.len() == 64 {
-        let mut c1: [u8; 32] = b[32..].try_into().expect("32 bytes");
-        c1[31] &= 0b0011_1111;
-        let c0: [u8; 32] = b[..32].try_into().expect("32 bytes");
-        if bool::from(Fq::from_bytes(&c0).is_none()) || bool::from(Fq::from_bytes(&c1).is_none()) {
-            return Err(format!("{what} is not a point on the BN254 G2 twist"));
-        }
-    }
-    encoding_from_hex(s, what, "the BN254 G2 twist")
+    // `encodings` fuzz target): `g2_from_bytes` checks both before decoding.
+    decode_error(
+        g2_from_bytes(&bytes_from_hex(s, what)?),
+        what,
+        "the BN254 G2 twist",
+    )
 }
 
 /// `0x`-hex (big-endian) of a Grumpkin scalar.

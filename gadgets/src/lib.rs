@@ -38,6 +38,7 @@
 
 pub mod bank;
 pub mod curve;
+pub mod encoding;
 mod error;
 pub mod field;
 pub mod hash;

@@ -4,7 +4,7 @@
 use std::convert::Infallible;
 
 use halo2_base::halo2_proofs::halo2curves::{
-    bn256::{multi_miller_loop, Fq, G1Affine, G2Affine, G2Prepared},
+    bn256::{multi_miller_loop, G1Affine, G2Affine, G2Prepared},
     ff::PrimeField,
     group::{Group, GroupEncoding},
     pairing::MillerLoopResult,
@@ -14,6 +14,7 @@ use rand_chacha::ChaCha20Rng;
 use stark_baseline::{hash::Felt, lamport};
 use tms_gadgets::{
     curve::{GrumpkinAffine, GrumpkinScalar},
+    encoding::{g2_from_bytes, point_from_bytes},
     hash::RescuePrime,
     message::{field_bytes, message_to_field},
     signature::{bls, schnorr},
@@ -58,38 +59,19 @@ pub fn encode_g2(p: &G2Affine) -> Vec<u8> {
     p.to_bytes().as_ref().to_vec()
 }
 
-/// Parses a compressed G2 point strictly: both Fq coordinates of x canonical, the identity flag
-/// clear, and the bytes exactly the point's own encoding (halo2curves ignores a set identity
-/// flag on a non-zero x, and panics on a non-canonical coordinate, so both are screened here).
-/// The subgroup is checked by the verifier.
+/// Parses a compressed G2 point strictly ([`g2_from_bytes`]: canonical Fq coefficients, the
+/// bytes exactly the point's own encoding) and refuses the identity (its flag set). The subgroup
+/// is checked by the verifier.
 pub fn decode_g2(bytes: &[u8]) -> Option<G2Affine> {
-    let bytes: &[u8; G2_BYTES] = bytes.try_into().ok()?;
-    if bytes[G2_BYTES - 1] >> 7 == 1 {
+    if bytes.len() == G2_BYTES && bytes[G2_BYTES - 1] >> 7 == 1 {
         return None;
     }
-    let mut x = *bytes;
-    x[G2_BYTES - 1] &= 0b0011_1111;
-    for half in x.chunks_exact(32) {
-        let half: &[u8; 32] = half.try_into().expect("32 bytes");
-        if bool::from(Fq::from_bytes(half).is_none()) {
-            return None;
-        }
-    }
-    let mut repr = <G2Affine as GroupEncoding>::Repr::default();
-    repr.as_mut().copy_from_slice(bytes);
-    let p: G2Affine = Option::from(G2Affine::from_bytes(&repr))?;
-    (encode_g2(&p) == bytes[..]).then_some(p)
+    g2_from_bytes(bytes).ok()
 }
 
 /// Parses a compressed Grumpkin point strictly: the bytes must be the point's own encoding.
 fn decode_grumpkin(bytes: &[u8]) -> Option<GrumpkinAffine> {
-    let mut repr = <GrumpkinAffine as GroupEncoding>::Repr::default();
-    if bytes.len() != repr.as_ref().len() {
-        return None;
-    }
-    repr.as_mut().copy_from_slice(bytes);
-    let p: GrumpkinAffine = Option::from(GrumpkinAffine::from_bytes(&repr))?;
-    (p.to_bytes().as_ref() == bytes).then_some(p)
+    point_from_bytes(bytes).ok()
 }
 
 /// Schnorr on Grumpkin with the Rescue-Prime challenge (`tms_gadgets::signature::schnorr`).
