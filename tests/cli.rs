@@ -242,6 +242,12 @@ fn schnorr_flow_verifies_only_the_trusted_statement() {
     ok_s(&d, &format!("setup --k 10 --ptau {PTAU} --out small.srs"));
     assert!(d.join("small.srs.sha256").exists());
     ok_s(&d, "setup --k 10 --halo2 params.srs --out cut.srs");
+    // Insecure test parameters are made afresh at the smaller size: what `--insecure-test` makes.
+    ok_s(&d, "setup --k 10 --insecure-test --out fresh.srs");
+    assert_eq!(
+        std::fs::read(d.join("cut.srs")).unwrap(),
+        std::fs::read(d.join("fresh.srs")).unwrap()
+    );
     // The same k: the file is copied as it is (no Lagrange basis recomputed).
     ok_s(&d, "setup --k 10 --halo2 small.srs --out same.srs");
     assert_eq!(

@@ -87,3 +87,25 @@ fn malformed_ptau_files_are_refused() {
         "{msg}"
     );
 }
+
+/// `tms setup --halo2` makes smaller insecure test parameters afresh from their seed instead of
+/// cutting the larger file down (no Lagrange basis FFT over curve points): it relies on both
+/// giving the same bytes, which this pins.
+#[test]
+fn insecure_test_parameters_cut_down_equal_those_made_at_the_smaller_size() {
+    use halo2_base::halo2_proofs::{
+        halo2curves::bn256::Bn256,
+        poly::{commitment::Params, kzg::commitment::ParamsKZG},
+    };
+    use rand_chacha::{rand_core::SeedableRng, ChaCha20Rng};
+    use tms_gadgets::proving::params::INSECURE_SEED;
+    let seeded = |k| ParamsKZG::<Bn256>::setup(k, ChaCha20Rng::from_seed(INSECURE_SEED));
+    let bytes = |p: &ParamsKZG<Bn256>| {
+        let mut out = vec![];
+        p.write(&mut out).unwrap();
+        out
+    };
+    let mut cut = seeded(12);
+    cut.downsize(10);
+    assert_eq!(bytes(&cut), bytes(&seeded(10)));
+}

@@ -27,7 +27,7 @@ use tms_gadgets::{
     hash::{rescue::rescue_prime_hash, NativeHash, Poseidon, RescuePrime},
     proving::{
         keys::fingerprint,
-        params::{params_from_ptau, sha256_hex, INSECURE_SEED},
+        params::{is_insecure_test_params, params_from_ptau, sha256_hex, INSECURE_SEED},
         Transcript,
     },
     Fr,
@@ -55,9 +55,18 @@ pub fn setup(k: u32, ptau: Option<&Path>, halo2: Option<&Path>, out: &Path) -> R
                     format!("holds 2^{} powers, 2^{k} are needed", params.k()),
                 ));
             }
-            // Downsizing recomputes the Lagrange basis (an FFT over curve points: over 18
-            // CPU-minutes at 2^22, measured unfinished), so only a smaller k pays for it.
-            if params.k() > k {
+            if params.k() > k && is_insecure_test_params(&params) {
+                // The seed fixes tau whatever the size, so these are the powers a cut would
+                // keep, made in O(2^k) (a test pins the bytes equal) instead of by the FFT.
+                eprintln!(
+                    "{}: insecure test parameters: made afresh for 2^{k} rows from the same \
+                     seed (the same powers as a cut, without its Lagrange basis FFT)",
+                    path.display()
+                );
+                params = ParamsKZG::<Bn256>::setup(k, ChaCha20Rng::from_seed(INSECURE_SEED));
+            } else if params.k() > k {
+                // Downsizing recomputes the Lagrange basis (an FFT over curve points: 12
+                // minutes from 2^21 to 2^20 here), so only a smaller k pays for it.
                 params.downsize(k);
             }
             params
