@@ -97,15 +97,13 @@ fn insecure_test_parameters_cut_down_equal_those_made_at_the_smaller_size() {
         halo2curves::bn256::Bn256,
         poly::{commitment::Params, kzg::commitment::ParamsKZG},
     };
-    use rand_chacha::{rand_core::SeedableRng, ChaCha20Rng};
-    use tms_gadgets::proving::params::INSECURE_SEED;
-    let seeded = |k| ParamsKZG::<Bn256>::setup(k, ChaCha20Rng::from_seed(INSECURE_SEED));
+    use tms_gadgets::proving::params::insecure_test_params;
     let bytes = |p: &ParamsKZG<Bn256>| {
         let mut out = vec![];
         p.write(&mut out).unwrap();
         out
     };
-    let mut cut = seeded(12);
+    let mut cut = insecure_test_params(12);
     cut.downsize(10);
-    assert_eq!(bytes(&cut), bytes(&seeded(10)));
+    assert_eq!(bytes(&cut), bytes(&insecure_test_params(10)));
 }

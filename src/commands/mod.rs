@@ -15,8 +15,6 @@ use halo2_base::halo2_proofs::{
     halo2curves::bn256::Bn256,
     poly::{commitment::Params, kzg::commitment::ParamsKZG},
 };
-use rand::SeedableRng;
-use rand_chacha::ChaCha20Rng;
 use serde::{de::DeserializeOwned, Serialize};
 use tms_evm::{
     certificate::{self, Contracts},
@@ -27,7 +25,7 @@ use tms_gadgets::{
     hash::{rescue::rescue_prime_hash, NativeHash, Poseidon, RescuePrime},
     proving::{
         keys::fingerprint,
-        params::{is_insecure_test_params, params_from_ptau, sha256_hex, INSECURE_SEED},
+        params::{insecure_test_params, is_insecure_test_params, params_from_ptau, sha256_hex},
         Transcript,
     },
     Fr,
@@ -56,14 +54,14 @@ pub fn setup(k: u32, ptau: Option<&Path>, halo2: Option<&Path>, out: &Path) -> R
                 ));
             }
             if params.k() > k && is_insecure_test_params(&params) {
-                // The seed fixes tau whatever the size, so these are the powers a cut would
-                // keep, made in O(2^k) (a test pins the bytes equal) instead of by the FFT.
+                // The powers a cut would keep, made in O(2^k) instead of by the FFT (a test
+                // pins the bytes equal).
                 eprintln!(
                     "{}: insecure test parameters: made afresh for 2^{k} rows from the same \
                      seed (the same powers as a cut, without its Lagrange basis FFT)",
                     path.display()
                 );
-                params = ParamsKZG::<Bn256>::setup(k, ChaCha20Rng::from_seed(INSECURE_SEED));
+                params = insecure_test_params(k);
             } else if params.k() > k {
                 // Downsizing recomputes the Lagrange basis (an FFT over curve points: 12
                 // minutes from 2^21 to 2^20 here), so only a smaller k pays for it.
@@ -73,7 +71,7 @@ pub fn setup(k: u32, ptau: Option<&Path>, halo2: Option<&Path>, out: &Path) -> R
         }
         (None, None) => {
             eprintln!("{INSECURE_WARNING}");
-            ParamsKZG::<Bn256>::setup(k, ChaCha20Rng::from_seed(INSECURE_SEED))
+            insecure_test_params(k)
         }
     };
     let mut bytes = vec![];

@@ -210,6 +210,14 @@ pub fn params_dir() -> PathBuf {
 /// The seed of the insecure test parameters.
 pub const INSECURE_SEED: [u8; 32] = *b"tms insecure test params, seed 1";
 
+/// KZG parameters for `2^k` rows made from [`INSECURE_SEED`], uncached. The seed fixes tau
+/// whatever `k` is, so these are also what cutting larger ones down to `2^k` gives.
+///
+/// **Insecure**: the toxic waste is a function of a public seed. Tests and benchmarks only.
+pub fn insecure_test_params(k: u32) -> ParamsKZG<Bn256> {
+    ParamsKZG::<Bn256>::setup(k, ChaCha20Rng::from_seed(INSECURE_SEED))
+}
+
 /// KZG parameters for `2^k` rows: read from the cache, or made from [`INSECURE_SEED`] and cached.
 ///
 /// **Insecure**: the toxic waste is a function of a public seed. Tests and benchmarks only.
@@ -227,7 +235,7 @@ pub fn kzg_params(k: u32) -> ParamsKZG<Bn256> {
         "WARNING: making INSECURE KZG parameters for k = {k} from a fixed public seed (tests only): {}",
         path.display()
     );
-    let params = ParamsKZG::<Bn256>::setup(k, ChaCha20Rng::from_seed(INSECURE_SEED));
+    let params = insecure_test_params(k);
     // Written to a temporary name then renamed, so a concurrent reader never sees half a file.
     if fs::create_dir_all(&dir).is_ok() {
         let tmp = dir.join(format!(".kzg_bn254_{k}.{}.tmp", std::process::id()));
