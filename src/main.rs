@@ -430,7 +430,9 @@ enum ChunkCommand {
     },
     /// Join the chunk proofs (`tms prove --transcript poseidon` of each chunk, one key) into
     /// one proof of the whole committee's statement; or, in a join tree, the chunks of one
-    /// subtree (`--part`), or the lower joins' proofs (`--vk` their key).
+    /// subtree (`--part`), or the lower joins' proofs (`--vk` their key). One input is a wrap
+    /// (`--part i/P` over chunk i alone): the same statement in a proof of a few columns, which
+    /// joins above verify with less memory.
     Join {
         /// The whole committee's file.
         #[arg(long)]
@@ -472,6 +474,12 @@ enum ChunkCommand {
         /// Join proof file.
         #[arg(long)]
         proof: PathBuf,
+        /// Also verify on the EVM: generate and compile the join key's Solidity verifier and
+        /// `CertificateVerifier` (bound to the committee root and the threshold), deploy both
+        /// in revm and call `verifyCertificate(message, proof)`; reports sizes and gas. Needs
+        /// `npm ci --prefix evm/solc`.
+        #[arg(long)]
+        evm: bool,
     },
 }
 
@@ -632,6 +640,7 @@ fn run_chunk(action: ChunkCommand) -> Result<()> {
             params,
             vk,
             proof,
+            evm,
         } => chunk::verify(
             &committee,
             &message.bytes()?,
@@ -639,6 +648,7 @@ fn run_chunk(action: ChunkCommand) -> Result<()> {
             &params,
             &vk,
             &proof,
+            evm,
         ),
     }
 }

@@ -1270,6 +1270,36 @@ fn chunk_split_writes_one_committee_and_certificate_per_subtree() {
     ] {
         fails_s(&d, &format!("{join} {extra}"), why, Some("j.proof"));
     }
+    fails_s(
+        &d,
+        "chunk join --committee committee.json --params p.srs --vk chunk.vk --aggregation-params agg.srs --proof j.proof --out-vk j.vk --proofs a.bin b.bin c.bin --publics a.json b.json c.json",
+        "--proofs: 3 inputs: a join takes a power of two, at least 1",
+        Some("j.proof"),
+    );
+    // A wrap (one input) of subtree 1 given chunk 0's statement: refused before any proof.
+    let chunk_0 = &chunks[0];
+    std::fs::write(
+        d.join("c0.json"),
+        serde_json::json!({
+            "version": manifest["version"],
+            "scheme": "schnorr-atms",
+            "shape": {},
+            "commitment": chunk_0["root"],
+            "message": manifest["message"],
+            "threshold": chunk_0["threshold"],
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let wrap = "chunk join --committee committee.json --params p.srs --vk chunk.vk --aggregation-params agg.srs --proof j.proof --out-vk j.vk --proofs c0.bin --publics c0.json --transcript poseidon";
+    fails_s(
+        &d,
+        &format!("{wrap} --part 1/4"),
+        "not a proof for subtree 1 of 4: its commitment is not that root",
+        Some("j.proof"),
+    );
+    // The same statement passes that check for subtree 0 and stops at the missing parameters.
+    fails_s(&d, &format!("{wrap} --part 0/4"), "p.srs", Some("j.proof"));
 }
 
 /// The chunked flow through the binary: split a 16-member committee (11 signers) in 2, one key
@@ -1339,4 +1369,7 @@ fn chunked_committee_proves_and_verifies() {
         "does not verify",
         None,
     );
+    // On the EVM: the generated verifier and CertificateVerifier (root and t = 11) in revm.
+    let out = ok_s(&d, &format!("{verify} --threshold 11 --evm"));
+    assert!(out.contains("verified on the EVM (revm)"), "{out}");
 }

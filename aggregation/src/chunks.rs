@@ -22,6 +22,11 @@
 //! [`CommitteeChunks`] joins chunk proofs; a lower join claims the sum of its chunks'
 //! thresholds as its `t_sub`.
 //!
+//! A join of one input (a *wrap*) passes its root through: it re-proves one chunk proof (or one
+//! join proof) as an aggregation proof of a few columns at a larger k. The joins above then
+//! verify those few columns rather than the chunk circuit's wide bank, which keeps their cells,
+//! and so their memory, down (see [`check_join_inputs`]).
+//!
 //! The join hashes on [`RescueChip`] (halo2-base's generic gate: the aggregation circuit has no
 //! custom-gate bank), `P - 1` permutations of about 2,250 cells.
 
@@ -92,7 +97,7 @@ fn join(
     what: &str,
     threshold: u64,
 ) -> Result<Vec<AssignedValue<Fr>>, AggregationError> {
-    check_chunk_count(inner.len())?;
+    check_join_inputs(inner.len())?;
     if let Some(index) = inner.iter().position(|i| i.len() != offset + CHUNK_INPUTS) {
         return Err(AggregationError::Inner {
             index,
@@ -123,20 +128,32 @@ fn join(
     Ok(vec![level[0], message, threshold])
 }
 
-/// Refuses chunk counts the join does not take: a power of two, at least 2.
+/// Refuses chunk counts a committee does not split into: a power of two, at least 2.
 pub fn check_chunk_count(count: usize) -> Result<(), AggregationError> {
     if count < 2 || !count.is_power_of_two() {
         return Err(AggregationError::Input(format!(
-            "{count} chunks: the join takes a power of two, at least 2"
+            "{count} chunks: a committee splits into a power of two, at least 2"
+        )));
+    }
+    Ok(())
+}
+
+/// Refuses input counts a join does not take: a power of two, at least 1. One input is a wrap:
+/// its root, message and threshold pass through (the threshold may only go down), so a wrap of
+/// subtree `g` proves what its input proves about subtree `g`, in an aggregation proof's shape.
+pub fn check_join_inputs(count: usize) -> Result<(), AggregationError> {
+    if count == 0 || !count.is_power_of_two() {
+        return Err(AggregationError::Input(format!(
+            "{count} inputs: a join takes a power of two, at least 1 (one input: a wrap)"
         )));
     }
     Ok(())
 }
 
 /// The native twin of the join's root: the chunk roots hashed pairwise in order (Rescue-Prime,
-/// the committee tree's node hash).
+/// the committee tree's node hash); one root is its own join.
 pub fn join_roots(roots: &[Fr]) -> Result<Fr, AggregationError> {
-    check_chunk_count(roots.len())?;
+    check_join_inputs(roots.len())?;
     let mut level = roots.to_vec();
     while level.len() > 1 {
         level = level

@@ -242,6 +242,64 @@ fn a_tree_of_joins_refuses_what_one_join_refuses() {
     assert!(refused.is_ok());
 }
 
+/// The statement a wrap of subtree `i` of 2 of the committee claims.
+fn half(committee: &Committee, i: usize, threshold: u64) -> Vec<Fr> {
+    let subtree = &committee.chunks(2).unwrap()[i];
+    whole(subtree, threshold)
+}
+
+#[test]
+fn a_wrap_passes_its_input_statement_through() {
+    let c = committee(16, 1);
+    let chunk = chunk_inputs(&c, 2, &[3, 6])[1].clone();
+    run(6, vec![chunk.clone()], half(&c, 1, 6)).assert_satisfied();
+    run(4, vec![chunk.clone()], half(&c, 1, 4)).assert_satisfied();
+    // A wrap of a lower join (accumulator first) reads the statement after the accumulator.
+    let lower = join_inputs(&c, &[3, 6])[1].clone();
+    run_joins(6, vec![lower.clone()], half(&c, 1, 6)).assert_satisfied();
+    assert_eq!(join_roots(&[chunk[0]]).unwrap(), chunk[0]);
+    assert!(matches!(join_roots(&[]), Err(AggregationError::Input(_))));
+}
+
+#[test]
+fn a_wrap_refuses_what_a_join_refuses() {
+    let c = committee(16, 1);
+    let chunk = chunk_inputs(&c, 2, &[3, 6])[1].clone();
+    // More signers than its input proves.
+    run(7, vec![chunk.clone()], half(&c, 1, 7)).assert_rejected_only_by(Rejection::AdviceCopy);
+    let lower = join_inputs(&c, &[3, 6])[1].clone();
+    run_joins(7, vec![lower], half(&c, 1, 7)).assert_rejected_only_by(Rejection::AdviceCopy);
+    // Subtree 1's proof wrapped as if it were subtree 0's, or the whole committee's.
+    run(6, vec![chunk.clone()], half(&c, 0, 6)).assert_rejected_by(Rejection::PublicInput(0));
+    run(6, vec![chunk.clone()], whole(&c, 6)).assert_rejected_by(Rejection::PublicInput(0));
+    // Another message than its input's.
+    let mut other = half(&c, 1, 6);
+    other[1] += Fr::one();
+    run(6, vec![chunk], other).assert_rejected_by(Rejection::PublicInput(1));
+}
+
+#[test]
+fn wraps_joined_expose_the_unchunked_statement() {
+    // Four chunks wrapped one by one, the wraps joined in pairs, then the two joins: t = 9.
+    let c = committee(16, 1);
+    let thresholds = [3, 0, 4, 2];
+    let chunks = chunk_inputs(&c, 4, &thresholds);
+    let with_accumulator = |statement: Vec<Fr>| {
+        let mut public = vec![Fr::from(7); ACCUMULATOR_LIMBS];
+        public.extend(statement);
+        public
+    };
+    let quarters = c.chunks(4).unwrap();
+    for ((chunk, quarter), t) in chunks.iter().zip(&quarters).zip(thresholds) {
+        run(t, vec![chunk.clone()], whole(quarter, t)).assert_satisfied();
+    }
+    let wraps: Vec<Vec<Fr>> = chunks.into_iter().map(with_accumulator).collect();
+    run_joins(3, wraps[..2].to_vec(), half(&c, 0, 3)).assert_satisfied();
+    run_joins(6, wraps[2..].to_vec(), half(&c, 1, 6)).assert_satisfied();
+    // The wraps of one half joined as if they were the other half.
+    run_joins(6, wraps[..2].to_vec(), half(&c, 1, 3)).assert_rejected_by(Rejection::PublicInput(0));
+}
+
 /// End to end: a 16-member committee, 11 signers, proved as two chunks of 8 (Schnorr ATMS
 /// Merkle mode, Poseidon transcript) and joined by an aggregation proof that verifies with the
 /// statement built from the whole committee and is refused for `t = 12`. Minutes and several GiB at the join's k (default 21, `TMS_JOIN_K`):

@@ -28,6 +28,11 @@
 //! tms chunk join --committee c.json --threshold t --params agg.srs --vk lower.vk \
 //!           --proofs j0.proof .. j3.proof --publics j0.json .. j3.json --aggregation-params agg.srs ...
 //! ```
+//!
+//! A join of one input (a wrap, `--part i/P` over chunk `i` alone) re-proves a chunk proof as an
+//! aggregation proof of a few columns at the join's k: joins of wraps verify fewer commitments
+//! than joins of chunk proofs (the chunk circuit's wide custom-gate bank), and so fit less
+//! memory at every level of a tree.
 
 use std::{
     fs,
@@ -39,9 +44,10 @@ use schnorr_atms::{CommitmentMode, Committee};
 use serde::{Deserialize, Serialize};
 use tms_aggregation::{
     certificate_snark,
-    chunks::{check_chunk_count, CommitteeChunks, JoinedChunks},
-    node_snark, read_vk_file, split_proof_file, Snark, Statement,
+    chunks::{check_chunk_count, check_join_inputs, CommitteeChunks, JoinedChunks},
+    node_snark, read_vk_file, split_proof_file, Snark, Statement, ACCUMULATOR_LIMBS,
 };
+use tms_evm::certificate::{Contracts, GasReport, TrustedStatement};
 use tms_gadgets::{message::message_to_field, Fr};
 
 use super::{
@@ -98,6 +104,15 @@ fn check_count(chunks: usize) -> Result<()> {
     check_chunk_count(chunks).map_err(|e| usage(format!("--chunks: {e}")))?;
     if chunks > MAX_CHUNKS {
         return Err(usage(format!("--chunks: at most {MAX_CHUNKS}")));
+    }
+    Ok(())
+}
+
+/// A join's input count: a power of two up to [`MAX_CHUNKS`]; one input is a wrap.
+fn check_inputs(inputs: usize) -> Result<()> {
+    check_join_inputs(inputs).map_err(|e| usage(format!("--proofs: {e}")))?;
+    if inputs > MAX_CHUNKS {
+        return Err(usage(format!("--proofs: at most {MAX_CHUNKS}")));
     }
     Ok(())
 }
@@ -190,13 +205,18 @@ pub fn split(
 /// The chunk proofs' (or lower joins') public statements, checked natively against the
 /// committee before any proving: input `i` must carry subtree `i`'s root and all one message.
 /// Returns the statements `[root, message, t_i]`, the message bytes and the sum of the `t_i`.
+/// A single input (a wrap) must carry the root of `committee` (`what`) itself.
 fn chunk_inputs(
     committee: &Committee,
+    what: &str,
     publics: &[PathBuf],
 ) -> Result<(Vec<Vec<Fr>>, Vec<u8>, u64)> {
-    let parts = committee
-        .chunks(publics.len())
-        .map_err(|e| CliError(e.to_string()))?;
+    let parts = match publics.len() {
+        1 => vec![committee.clone()],
+        count => committee
+            .chunks(count)
+            .map_err(|e| CliError(e.to_string()))?,
+    };
     let mut inputs = Vec::with_capacity(publics.len());
     let mut message: Option<Vec<u8>> = None;
     let mut total = 0u64;
@@ -204,10 +224,13 @@ fn chunk_inputs(
         let file: PublicFile<serde_json::Value> = read_json(path, SCHEME)?;
         let root = fr_from_str(&file.commitment, "commitment").map_err(|e| at(path, e))?;
         if root != part.commitment(MERKLE) {
-            return Err(at(
-                path,
-                format!("not a proof for chunk {i}: its commitment is not that subtree's root"),
-            ));
+            let reason = match publics.len() {
+                1 => format!("not a proof for {what}: its commitment is not that root"),
+                _ => {
+                    format!("not a proof for chunk {i}: its commitment is not that subtree's root")
+                }
+            };
+            return Err(at(path, reason));
         }
         let bytes = bytes_from_hex(&file.message, "message").map_err(|e| at(path, e))?;
         match &message {
@@ -321,8 +344,9 @@ fn input_snarks(
                 at(
                     path,
                     format!(
-                        "does not verify as join {i} in the Poseidon transcript (make lower \
-                         joins with `tms chunk join --part g/m --transcript poseidon`)"
+                        "does not verify as {} in the Poseidon transcript (make lower \
+                         joins with `tms chunk join --part g/m --transcript poseidon`)",
+                        input_name("join", i, count)
                     ),
                 )
             })?;
@@ -343,8 +367,9 @@ fn input_snarks(
             at(
                 path,
                 format!(
-                    "does not verify as chunk {i} in the Poseidon transcript (prove with `tms \
-                     prove --transcript poseidon`)"
+                    "does not verify as {} in the Poseidon transcript (prove with `tms \
+                     prove --transcript poseidon`)",
+                    input_name("chunk", i, count)
                 ),
             )
         })?;
@@ -357,6 +382,14 @@ fn input_snarks(
     ))
 }
 
+/// Input `i` of `count` in messages: `chunk 2`, or `the chunk` alone in a wrap.
+fn input_name(kind: &str, i: usize, count: usize) -> String {
+    match count {
+        1 => format!("the {kind}"),
+        _ => format!("{kind} {i}"),
+    }
+}
+
 /// `tms chunk join`.
 pub fn join(request: &JoinRequest) -> Result<()> {
     let (proofs, publics) = (request.proofs, request.publics);
@@ -367,7 +400,7 @@ pub fn join(request: &JoinRequest) -> Result<()> {
             publics.len()
         )));
     }
-    check_count(proofs.len())?;
+    check_inputs(proofs.len())?;
     let transcript =
         match request.transcript {
             TranscriptName::Blake2b => return Err(usage(
@@ -400,7 +433,7 @@ pub fn join(request: &JoinRequest) -> Result<()> {
             )
         }
     };
-    let (inputs, message, total) = chunk_inputs(&covered, publics)?;
+    let (inputs, message, total) = chunk_inputs(&covered, &what, publics)?;
     let threshold = request.threshold.unwrap_or(total);
     if total < threshold {
         return Err(usage(format!(
@@ -431,8 +464,11 @@ pub fn join(request: &JoinRequest) -> Result<()> {
         )?;
     }
     println!(
-        "{} inputs joined: at least {threshold} of the {} members of {what} signed {}; {written}",
-        proofs.len(),
+        "{}: at least {threshold} of the {} members of {what} signed {}; {written}",
+        match proofs.len() {
+            1 => "1 input wrapped".to_string(),
+            n => format!("{n} inputs joined"),
+        },
         covered.keys().len(),
         describe_message(&message, &message_to_field(&message)),
     );
@@ -440,7 +476,8 @@ pub fn join(request: &JoinRequest) -> Result<()> {
 }
 
 /// `tms chunk verify`: the statement comes from the trusted committee, the message bytes and
-/// the threshold, as for one proof of the whole committee in Merkle mode.
+/// the threshold, as for one proof of the whole committee in Merkle mode; with `evm`, the
+/// generated verifier and `CertificateVerifier` check it again in revm.
 pub fn verify(
     committee_path: &Path,
     message: &[u8],
@@ -448,6 +485,7 @@ pub fn verify(
     params_path: &Path,
     vk_path: &Path,
     proof_path: &Path,
+    evm: bool,
 ) -> Result<()> {
     let committee = load_committee(committee_path)?;
     let (header, vk) = read_vk_file(&read_bytes(vk_path)?).map_err(|e| at(vk_path, e))?;
@@ -479,5 +517,32 @@ pub fn verify(
         describe_message(message, &m),
         header.statement
     );
+    if evm {
+        let trusted = TrustedStatement {
+            committee_digest: root,
+            threshold: Some(threshold),
+            accumulator_words: ACCUMULATOR_LIMBS,
+        };
+        let proof_file = read_bytes(proof_path)?;
+        let (mut public_inputs, _) =
+            split_proof_file(&proof_file).map_err(|e| at(proof_path, e))?;
+        public_inputs.extend([root, m, Fr::from(threshold)]);
+        let params = load_params(params_path)?;
+        let bar = crate::io::spinner("generating, compiling and running the verifier in revm");
+        let contracts = Contracts::build_with_accumulator(
+            &params,
+            &vk,
+            header.num_instances,
+            ACCUMULATOR_LIMBS,
+        )
+        .map_err(|e| CliError(e.to_string()))?;
+        let gas = GasReport::measure(&contracts, &trusted, &public_inputs, message, &proof_file)
+            .map_err(|e| at(proof_path, format!("on the EVM: {e}")))?;
+        bar.finish_and_clear();
+        println!(
+            "verified on the EVM (revm): CertificateVerifier bound to the committee root and t = \
+             {threshold} accepts verifyCertificate(message, proof); {gas}"
+        );
+    }
     Ok(())
 }

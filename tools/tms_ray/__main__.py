@@ -32,6 +32,9 @@ def main(argv=None) -> int:
                    "signatures in one chunk)")
     p.add_argument("--fanout", type=int, help="inputs per join (a power of two): fewer than "
                    "--chunks joins in a tree (lower joins of FANOUT chunks, then joins of those)")
+    p.add_argument("--wrap", action="store_true", help="wrap each chunk proof alone first "
+                   "(a one-input join): the joins above verify a few columns, not the chunk "
+                   "circuit's wide bank, and need less memory")
     p.add_argument("--address", help="Ray cluster address (default: a local instance)")
     p.add_argument("--workers", type=int, help="local instance only: CPUs Ray may use")
     p.add_argument("--cpus-per-task", type=float, default=1)
@@ -45,7 +48,8 @@ def main(argv=None) -> int:
         ray.init(num_cpus=a.workers)
     job = Job(tms=a.tms, committee=a.committee, certificate=a.certificate, chunks=a.chunks,
               threshold=a.threshold, params=a.params, aggregation_params=a.aggregation_params,
-              out_dir=a.out_dir, slots=a.slots, fanout=a.fanout, cpus_per_task=a.cpus_per_task,
+              out_dir=a.out_dir, slots=a.slots, fanout=a.fanout, wrap=a.wrap,
+              cpus_per_task=a.cpus_per_task,
               memory_gib=a.memory_gib, join_memory_gib=a.join_memory_gib, retries=a.retries)
     try:
         report = run(job)

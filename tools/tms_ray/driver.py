@@ -13,6 +13,7 @@ Failures:
 
 from __future__ import annotations
 
+import ctypes
 import dataclasses
 import json
 import os
@@ -31,11 +32,18 @@ class TmsError(Exception):
     """``tms`` refused its input: not retried."""
 
 
+def _die_with_parent() -> None:
+    """In the child before exec (Linux): SIGKILL when the worker that started it dies, so a
+    cancelled or lost task leaves no ``tms`` proving on behind it."""
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
 def run_tms(tms: str, args: list[str], cwd: str, usage: Optional[dict] = None) -> str:
     """Runs ``tms args`` in ``cwd``; returns stdout, raises TmsError with its error line. With
     ``usage``, adds the run's CPU seconds (``cpu_s``) and peak resident MiB (``peak_mib``)."""
     with tempfile.TemporaryFile() as stdout, tempfile.TemporaryFile() as stderr:
-        child = subprocess.Popen([tms, *args], cwd=cwd, stdout=stdout, stderr=stderr)
+        child = subprocess.Popen([tms, *args], cwd=cwd, stdout=stdout, stderr=stderr,
+                                 preexec_fn=_die_with_parent if sys.platform == "linux" else None)
         _, status, rusage = os.wait4(child.pid, 0)
         child.returncode = os.waitstatus_to_exitcode(status)
         stdout.seek(0)
@@ -51,9 +59,16 @@ def run_tms(tms: str, args: list[str], cwd: str, usage: Optional[dict] = None) -
     return out
 
 
-def _write(folder: str, files: dict[str, bytes]) -> None:
+def _write(folder: str, files: dict) -> None:
+    """Writes ``files`` (name -> bytes, or an object ref of bytes) into ``folder``. Large inputs
+    (parameters, the proving key) come as refs nested in the dict, which Ray does not resolve
+    before the task starts: each is fetched, written and dropped in turn, so the worker does not
+    hold gigabytes beside the ``tms`` it runs."""
     for name, data in files.items():
+        if isinstance(data, ray.ObjectRef):
+            data = ray.get(data)
         pathlib.Path(folder, name).write_bytes(data)
+        del data
 
 
 @dataclasses.dataclass
@@ -66,15 +81,11 @@ class Fault:
     corrupt_chunk: Optional[int] = None
 
 
-def _prove_chunk(tms, index, committee, certificate, threshold, params, pk, fault):
+def _prove_chunk(tms, index, committee, certificate, threshold, large, fault):
+    """Chunk ``index``'s proof; ``large`` holds the refs of ``params.srs`` and ``chunk.pk``."""
     start = time.time()
     with tempfile.TemporaryDirectory(prefix=f"tms-chunk-{index}-") as d:
-        _write(d, {
-            "committee.json": committee,
-            "certificate.json": certificate,
-            "params.srs": params,
-            "chunk.pk": pk,
-        })
+        _write(d, {"committee.json": committee, "certificate.json": certificate, **large})
         args = [
             "prove", "--committee", "committee.json", "--certificate", "certificate.json",
             "--threshold", str(threshold), "--params", "params.srs", "--pk", "chunk.pk",
@@ -99,9 +110,11 @@ def _prove_chunk(tms, index, committee, certificate, threshold, params, pk, faul
         }
 
 
-def _keygen(tms, committee, slots, params):
+def _keygen(tms, committee, slots, large):
+    """The chunk keys (proving key, verifying key): two returns, so that the driver fetches the
+    verifying key only and passes the proving key's ref on."""
     with tempfile.TemporaryDirectory(prefix="tms-keygen-") as d:
-        _write(d, {"committee.json": committee, "params.srs": params})
+        _write(d, {"committee.json": committee, **large})
         run_tms(tms, [
             "keygen", "--committee", "committee.json", "--mode", "merkle", "--slots",
             str(slots), "--params", "params.srs", "--pk", "chunk.pk", "--vk", "chunk.vk",
@@ -109,18 +122,13 @@ def _keygen(tms, committee, slots, params):
         return pathlib.Path(d, "chunk.pk").read_bytes(), pathlib.Path(d, "chunk.vk").read_bytes()
 
 
-def _join(tms, committee, threshold, params, vk, proofs, publics, aggregation_params,
-          part=None, transcript="evm"):
+def _join(tms, committee, threshold, large, vk, proofs, publics, part=None, transcript="evm"):
     """One join: the top join (EVM transcript) or, with ``part`` ("g/m"), the lower join of
-    subtree g of m (Poseidon transcript, its statement returned for the next level)."""
+    subtree g of m (Poseidon transcript, its statement returned for the next level). ``large``
+    holds the refs of ``params.srs`` (the inputs') and ``agg.srs`` (the join's parameters)."""
     start = time.time()
     with tempfile.TemporaryDirectory(prefix="tms-join-") as d:
-        files = {
-            "committee.json": committee,
-            "params.srs": params,
-            "inner.vk": vk,
-            "agg.srs": aggregation_params,
-        }
+        files = {"committee.json": committee, "inner.vk": vk, **large}
         for i, (proof, public) in enumerate(zip(proofs, publics)):
             files[f"c{i}.bin"] = proof
             files[f"c{i}.json"] = public
@@ -160,7 +168,8 @@ def _reason(cause: Exception) -> str:
 
 def _gather(pending: dict, what, on_done) -> list:
     """Waits for every task of ``pending`` (object ref -> index); a ``tms`` refusal stops the
-    run naming ``what`` and the index, a lost task has been retried by Ray."""
+    run naming ``what`` and the index (the level's other tasks are cancelled), a lost task has
+    been retried by Ray."""
     results: list = [None] * len(pending)
     while pending:
         done, _ = ray.wait(list(pending), num_returns=1)
@@ -169,6 +178,9 @@ def _gather(pending: dict, what, on_done) -> list:
             result = ray.get(done[0])
         except ray.exceptions.RayTaskError as e:
             cause = e.as_instanceof_cause()
+            # The run stops here: the other tasks of this level would prove for nothing.
+            for ref in pending:
+                ray.cancel(ref, force=True)
             if isinstance(cause, TmsError):
                 raise TmsError(f"{what(i)}: {_reason(cause)}") from None
             raise
@@ -193,6 +205,9 @@ class Job:
     # Inputs per join: fewer than ``chunks`` makes a join tree (lower joins of ``fanout``
     # chunks each, then joins of those); a power of two.
     fanout: Optional[int] = None
+    # Wrap each chunk proof alone first (a one-input join at the join's k): the joins above then
+    # verify wraps of a few columns instead of the chunk circuit's wide bank (less memory).
+    wrap: bool = False
     cpus_per_task: float = 1
     memory_gib: float = 8
     join_memory_gib: float = 16
@@ -229,17 +244,18 @@ def run(job: Job) -> dict:
                 num_gpus=gpus, max_retries=job.retries)
     params = ray.put(job.params.read_bytes())
     first = (chunks_dir / entries[0]["committee"]).read_bytes()
-    keygen = ray.remote(_keygen).options(**task)
+    keygen = ray.remote(_keygen).options(**task, num_returns=2)
     log(f"keygen for chunks of {entries[0]['members']} members, {slots} slots")
-    pk, vk = ray.get(keygen.remote(tms, first, slots, params))
-    pk_ref = ray.put(pk)
+    pk, vk = keygen.remote(tms, first, slots, {"params.srs": params})
+    vk = ray.get(vk)
+    chunk_files = {"params.srs": params, "chunk.pk": pk}
 
     prove = ray.remote(_prove_chunk).options(**task)
     pending = {}
     for i, e in enumerate(entries):
         ref = prove.remote(
             tms, i, (chunks_dir / e["committee"]).read_bytes(),
-            (chunks_dir / e["certificate"]).read_bytes(), e["threshold"], params, pk_ref,
+            (chunks_dir / e["certificate"]).read_bytes(), e["threshold"], chunk_files,
             job.fault,
         )
         pending[ref] = i
@@ -264,17 +280,21 @@ def run(job: Job) -> dict:
     fanout = job.fanout or len(proofs)
     inner_params, inner_vk = params, vk
     levels = []
-    while len(proofs) > fanout:
-        groups = len(proofs) // fanout
-        log(f"lower joins: {groups} joins of {fanout}")
+    while len(proofs) > fanout or (job.wrap and not levels):
+        # The first level of a wrapped run joins each chunk alone.
+        size = 1 if job.wrap and not levels else fanout
+        groups = len(proofs) // size
+        log(f"wraps: {groups} chunk proofs, one each" if size == 1
+            else f"lower joins: {groups} joins of {size}")
         pending = {
-            join.remote(tms, committee, None, inner_params, inner_vk,
-                        proofs[g * fanout:(g + 1) * fanout],
-                        publics[g * fanout:(g + 1) * fanout], aggregation_params,
+            join.remote(tms, committee, None,
+                        {"params.srs": inner_params, "agg.srs": aggregation_params}, inner_vk,
+                        proofs[g * size:(g + 1) * size], publics[g * size:(g + 1) * size],
                         f"{g}/{groups}", "poseidon"): g
             for g in range(groups)
         }
-        joins = _gather(pending, lambda g, groups=groups: f"join {g}/{groups}",
+        kind = "wrap" if size == 1 else "join"
+        joins = _gather(pending, lambda g, groups=groups, kind=kind: f"{kind} {g}/{groups}",
                         lambda g, r, left: log(f"{r['message']} ({r['cpu_s']:.0f} CPU-s, peak "
                                                f"{r['peak_mib']:.0f} MiB); {left} left"))
         levels.append(joins)
@@ -285,8 +305,9 @@ def run(job: Job) -> dict:
             (out / f"join-{len(levels)}-{g}.proof").write_bytes(r["proof"])
             (out / f"join-{len(levels)}-{g}.public.json").write_bytes(r["public"])
     log(f"joining {len(proofs)} {'lower join' if levels else 'chunk'} proofs")
-    [joined] = _gather({join.remote(tms, committee, job.threshold, inner_params, inner_vk,
-                                    proofs, publics, aggregation_params): 0},
+    [joined] = _gather({join.remote(tms, committee, job.threshold,
+                                    {"params.srs": inner_params, "agg.srs": aggregation_params},
+                                    inner_vk, proofs, publics): 0},
                        lambda _: "join", lambda *_: None)
     (out / "join.proof").write_bytes(joined["proof"])
     (out / "join.vk").write_bytes(joined["vk"])

@@ -10,7 +10,7 @@ tools/tms_ray/requirements.txt``. The corrupted-proof test stops before the join
 
 ``TMS_RAY_CHUNKS`` (default 4), ``TMS_RAY_FANOUT`` (inputs per join, default: all chunks in one
 join; 2 with 4 chunks makes a tree of three joins) and ``TMS_RAY_JOIN_K`` (default 22) size it;
-``TMS_BIN`` points at another binary.
+``TMS_RAY_WRAP=1`` wraps each chunk proof alone first; ``TMS_BIN`` points at another binary.
 """
 
 import os
@@ -29,6 +29,7 @@ MESSAGE = "0x" + b"sidechain epoch 9".hex()
 CHUNKS = int(os.environ.get("TMS_RAY_CHUNKS", "4"))
 FANOUT = int(os.environ["TMS_RAY_FANOUT"]) if os.environ.get("TMS_RAY_FANOUT") else None
 JOIN_K = int(os.environ.get("TMS_RAY_JOIN_K", "22"))
+WRAP = bool(os.environ.get("TMS_RAY_WRAP"))
 SIGNERS = [0, 1, 2, 3, 4, 5, 6, 9, 12, 13, 14, 15]
 
 
@@ -63,11 +64,11 @@ def local_cluster():
     ray.shutdown()
 
 
-def job(d, out, chunks=CHUNKS, fanout=FANOUT, **fault):
+def job(d, out, chunks=CHUNKS, fanout=FANOUT, wrap=WRAP, **fault):
     return Job(tms=TMS, committee=d / "committee.json", certificate=d / "cert.json",
                chunks=chunks, threshold=len(SIGNERS), params=d / "params.srs",
-               aggregation_params=d / "agg.srs", out_dir=out, fanout=fanout, memory_gib=1,
-               join_memory_gib=1, fault=Fault(**fault))
+               aggregation_params=d / "agg.srs", out_dir=out, fanout=fanout, wrap=wrap,
+               memory_gib=1, join_memory_gib=1, fault=Fault(**fault))
 
 
 def test_a_corrupted_chunk_proof_is_refused_by_the_join(committee, tmp_path):
@@ -82,6 +83,15 @@ def test_a_join_tree_refuses_a_corrupted_chunk_at_its_lower_join(committee, tmp_
     refused = r"tms chunk join: error: c1\.bin: does not verify as chunk 1"
     with pytest.raises(TmsError, match=f"^join 0/2: {refused}"):
         run(job(committee, tmp_path, chunks=4, fanout=2, corrupt_chunk=1))
+    assert not (tmp_path / "join.proof").exists()
+
+
+def test_a_wrapped_run_refuses_a_corrupted_chunk_at_its_wrap(committee, tmp_path):
+    # Each chunk proof is wrapped alone first: chunk 1's wrap is subtree 1 of 2. (Two chunks:
+    # both wraps start at once on the two CPUs, and the sound one is cancelled.)
+    refused = r"tms chunk join: error: c0\.bin: does not verify as the chunk "
+    with pytest.raises(TmsError, match=f"^wrap 1/2: {refused}"):
+        run(job(committee, tmp_path, chunks=2, fanout=2, wrap=True, corrupt_chunk=1))
     assert not (tmp_path / "join.proof").exists()
 
 
