@@ -111,15 +111,18 @@ def _prove_chunk(tms, index, committee, certificate, threshold, large, fault):
 
 
 def _keygen(tms, committee, slots, large):
-    """The chunk keys (proving key, verifying key): two returns, so that the driver fetches the
-    verifying key only and passes the proving key's ref on."""
+    """The chunk keys and the keygen's usage, as three returns: the driver fetches the verifying
+    key and the usage and passes the proving key's ref on."""
     with tempfile.TemporaryDirectory(prefix="tms-keygen-") as d:
         _write(d, {"committee.json": committee, **large})
+        start, usage = time.time(), {}
         run_tms(tms, [
             "keygen", "--committee", "committee.json", "--mode", "merkle", "--slots",
             str(slots), "--params", "params.srs", "--pk", "chunk.pk", "--vk", "chunk.vk",
-        ], d)
-        return pathlib.Path(d, "chunk.pk").read_bytes(), pathlib.Path(d, "chunk.vk").read_bytes()
+        ], d, usage)
+        usage["wall_s"] = time.time() - start
+        return (pathlib.Path(d, "chunk.pk").read_bytes(), pathlib.Path(d, "chunk.vk").read_bytes(),
+                usage)
 
 
 def _join(tms, committee, threshold, large, vk, proofs, publics, part=None, transcript="evm"):
@@ -244,10 +247,12 @@ def run(job: Job) -> dict:
                 num_gpus=gpus, max_retries=job.retries)
     params = ray.put(job.params.read_bytes())
     first = (chunks_dir / entries[0]["committee"]).read_bytes()
-    keygen = ray.remote(_keygen).options(**task, num_returns=2)
+    keygen = ray.remote(_keygen).options(**task, num_returns=3)
     log(f"keygen for chunks of {entries[0]['members']} members, {slots} slots")
-    pk, vk = keygen.remote(tms, first, slots, {"params.srs": params})
-    vk = ray.get(vk)
+    pk, vk, keygen_usage = keygen.remote(tms, first, slots, {"params.srs": params})
+    vk, keygen_usage = ray.get([vk, keygen_usage])
+    log(f"keygen done ({keygen_usage['wall_s']:.0f} s, {keygen_usage['cpu_s']:.0f} CPU-s, peak "
+        f"{keygen_usage['peak_mib']:.0f} MiB)")
     chunk_files = {"params.srs": params, "chunk.pk": pk}
 
     prove = ray.remote(_prove_chunk).options(**task)
@@ -324,6 +329,8 @@ def run(job: Job) -> dict:
     slowest_chunk = max(r["wall_s"] for r in results)
     slowest_joins = [max(r["wall_s"] for r in level) for level in levels] + [joined["wall_s"]]
     report = {
+        # One-time setup (the chunk keys), apart from the proofs and from total_cpu_s.
+        "keygen": keygen_usage,
         "chunks": [{k: r[k] for k in ("index", *usage, "node")} for r in results],
         "lower_joins": [[{"part": r["part"], **{k: r[k] for k in usage}} for r in level]
                         for level in levels],
