@@ -261,7 +261,8 @@ enum Command {
         k: u32,
     },
     /// Verify a proof against the statement built from what the verifier trusts: the committee
-    /// (or its commitment) and the message bytes.
+    /// (or its commitment), the message bytes, the threshold, and a verifying key it pinned
+    /// (--vk-fingerprint) or regenerates (--regenerate-vk); one of the two is required.
     Verify {
         /// The scheme.
         #[arg(long, value_enum, default_value_t)]
@@ -290,7 +291,7 @@ enum Command {
         /// The prover's statement file: refused if it differs from the trusted statement.
         #[arg(long)]
         public: Option<PathBuf>,
-        /// The verifying key file's expected SHA-256 (as keygen printed it).
+        /// The verifying key file's expected SHA-256 (as the keygen you ran printed it).
         #[arg(long)]
         vk_fingerprint: Option<String>,
         /// Regenerate the verifying key from its shape and the parameters, and compare.
@@ -381,6 +382,31 @@ struct LastArgs {
     last_digest: Option<String>,
 }
 
+/// A verifying key file and how the verifier trusts it: pinned or regenerated, one is required.
+#[derive(Args, Debug)]
+struct TrustedKey {
+    /// Verifying key file.
+    #[arg(long)]
+    vk: PathBuf,
+    /// Its expected SHA-256, as the keygen you ran (or audited) printed it.
+    #[arg(long)]
+    vk_fingerprint: Option<String>,
+    /// Regenerate the key from what you hold (keygen is deterministic) and refuse a file that
+    /// differs.
+    #[arg(long)]
+    regenerate_vk: bool,
+}
+
+impl TrustedKey {
+    fn trust(&self) -> commands::KeyTrust<'_> {
+        commands::KeyTrust {
+            vk: &self.vk,
+            fingerprint: self.vk_fingerprint.as_deref(),
+            regenerate: self.regenerate_vk,
+        }
+    }
+}
+
 /// Inner proofs (Poseidon transcript, one verifying key) and where their aggregation goes.
 #[derive(Args, Debug)]
 struct InnerProofs {
@@ -411,6 +437,31 @@ struct InnerProofs {
 
 #[derive(Subcommand, Debug)]
 enum ChunkCommand {
+    /// Make a join tree's top key from the chunk key and the tree alone (no proof): run by a
+    /// verifier once, which then pins the fingerprint it prints.
+    Keygen {
+        /// The chunk circuit's KZG parameters.
+        #[arg(long)]
+        params: PathBuf,
+        /// The chunk verifying key (`tms keygen` over chunk 0), pinned or regenerated.
+        #[command(flatten)]
+        chunk: TrustedKey,
+        /// Chunks the committee is split into.
+        #[arg(long)]
+        chunks: usize,
+        /// Inputs per join (default: all chunks in one join).
+        #[arg(long)]
+        fanout: Option<usize>,
+        /// Each chunk proof is wrapped alone first.
+        #[arg(long)]
+        wrap: bool,
+        /// KZG parameters of the join circuits.
+        #[arg(long)]
+        aggregation_params: PathBuf,
+        /// Top join verifying key file to write.
+        #[arg(long)]
+        out_vk: PathBuf,
+    },
     /// Split a committee (Merkle mode) and its certificate into chunks: a committee and a
     /// certificate file per chunk, and `manifest.json` with each chunk's threshold and root.
     Split {
@@ -468,9 +519,13 @@ enum ChunkCommand {
         /// KZG parameters of the join circuit.
         #[arg(long)]
         params: PathBuf,
-        /// Join verifying key.
-        #[arg(long)]
-        vk: PathBuf,
+        /// The top join's key: pinned (`tms chunk keygen` printed the fingerprint) or
+        /// regenerated from --chunk-vk and the tree.
+        #[command(flatten)]
+        key: TrustedKey,
+        /// With --regenerate-vk: the chunk key, its parameters and the tree.
+        #[command(flatten)]
+        tree: TreeArgs,
         /// Join proof file.
         #[arg(long)]
         proof: PathBuf,
@@ -483,8 +538,66 @@ enum ChunkCommand {
     },
 }
 
+/// A join tree: the chunk key and parameters, the chunks, the fan-out and the wraps.
+#[derive(Args, Debug)]
+struct TreeArgs {
+    /// The chunk verifying key (`tms keygen` over chunk 0), regenerated from its shape.
+    #[arg(long, requires_all = ["chunk_params", "chunks"])]
+    chunk_vk: Option<PathBuf>,
+    /// The chunk circuit's KZG parameters.
+    #[arg(long)]
+    chunk_params: Option<PathBuf>,
+    /// Chunks the committee was split into.
+    #[arg(long)]
+    chunks: Option<usize>,
+    /// Inputs per join (default: all chunks in one join).
+    #[arg(long)]
+    fanout: Option<usize>,
+    /// Each chunk proof was wrapped alone first.
+    #[arg(long)]
+    wrap: bool,
+}
+
+impl TreeArgs {
+    fn tree(&self) -> Option<chunk::JoinTreeArgs<'_>> {
+        Some(chunk::JoinTreeArgs {
+            chunk_params: self.chunk_params.as_deref()?,
+            chunk_key: commands::KeyTrust {
+                vk: self.chunk_vk.as_deref()?,
+                fingerprint: None,
+                regenerate: true,
+            },
+            chunks: self.chunks?,
+            fanout: self.fanout,
+            wrap: self.wrap,
+        })
+    }
+}
+
 #[derive(Subcommand, Debug)]
 enum AggregateCommand {
+    /// Make the aggregation key of N certificates from their verifying key alone (no proof):
+    /// run by a verifier once, which then pins the fingerprint it prints.
+    Keygen {
+        /// The scheme.
+        #[arg(long, value_enum, default_value_t)]
+        scheme: Scheme,
+        /// KZG parameters of the certificates' circuit.
+        #[arg(long)]
+        params: PathBuf,
+        /// The certificates' verifying key, pinned or regenerated from its shape.
+        #[command(flatten)]
+        inner: TrustedKey,
+        /// The number of certificates.
+        #[arg(long)]
+        count: usize,
+        /// KZG parameters of the aggregation circuit.
+        #[arg(long)]
+        aggregation_params: PathBuf,
+        /// Aggregation verifying key file to write.
+        #[arg(long)]
+        out_vk: PathBuf,
+    },
     /// Aggregate certificate proofs made with `tms prove --transcript poseidon` (one key).
     Prove {
         /// The scheme.
@@ -501,20 +614,48 @@ enum AggregateCommand {
         /// KZG parameters of the aggregation circuit.
         #[arg(long)]
         params: PathBuf,
-        /// Aggregation verifying key.
+        /// The aggregation key: pinned (`tms aggregate keygen` printed the fingerprint) or
+        /// regenerated from --inner-vk.
+        #[command(flatten)]
+        key: TrustedKey,
+        /// With --regenerate-vk: the certificates' verifying key (regenerated from its shape).
+        #[arg(long, requires = "inner_params")]
+        inner_vk: Option<PathBuf>,
+        /// With --regenerate-vk: the certificates' KZG parameters.
         #[arg(long)]
-        vk: PathBuf,
+        inner_params: Option<PathBuf>,
         /// Aggregation proof file.
         #[arg(long)]
         proof: PathBuf,
-        /// The trusted statements (commitment, message, threshold; `public.json` format).
-        #[arg(long, num_args = 1.., required = true)]
-        statements: Vec<PathBuf>,
+        /// Each certificate's statement as you hold it, in the aggregation's order:
+        /// COMMITTEE,MESSAGE,THRESHOLD (Mithril: REGISTRATION,MESSAGE), COMMITTEE a committee or
+        /// registration file or its 0x commitment, MESSAGE 0x-hex bytes.
+        #[arg(long = "statement", num_args = 1.., required = true)]
+        statements: Vec<String>,
     },
 }
 
 #[derive(Subcommand, Debug)]
 enum ChainCommand {
+    /// Make a chain tree's keys from the certificate key and the tree's shape alone (no proof):
+    /// run by a verifier once, which then pins the root key's fingerprint it prints.
+    Keygen {
+        /// KZG parameters of the certificates' circuit.
+        #[arg(long)]
+        params: PathBuf,
+        /// The SNARK-Mithril certificate key, pinned or regenerated from its shape.
+        #[command(flatten)]
+        certificate: TrustedKey,
+        /// KZG parameters of the aggregation tree.
+        #[arg(long)]
+        chain_params: PathBuf,
+        /// The tree: certificates per leaf, proofs per node, node levels.
+        #[arg(long, default_value = "2,2,2")]
+        tree: String,
+        /// Root verifying key file to write.
+        #[arg(long)]
+        out_vk: PathBuf,
+    },
     /// Prove E consecutive SNARK-Mithril chain certificates in one proof: each certificate is
     /// proved, then aggregated in a tree (minutes per aggregation proof, several GiB).
     Prove {
@@ -561,9 +702,19 @@ enum ChainCommand {
         /// KZG parameters of the aggregation tree.
         #[arg(long)]
         params: PathBuf,
-        /// Root verifying key (`tms chain prove --vk`).
+        /// The root key: pinned (`tms chain keygen` printed the fingerprint) or regenerated
+        /// from --tree and --certificate-vk.
+        #[command(flatten)]
+        key: TrustedKey,
+        /// With --regenerate-vk: the tree (PER_LEAF,PER_NODE,LEVELS).
+        #[arg(long, requires = "certificate_vk")]
+        tree: Option<String>,
+        /// With --regenerate-vk: the SNARK-Mithril certificate key (regenerated from its shape).
+        #[arg(long, requires = "certificate_params")]
+        certificate_vk: Option<PathBuf>,
+        /// With --regenerate-vk: the certificates' KZG parameters.
         #[arg(long)]
-        vk: PathBuf,
+        certificate_params: Option<PathBuf>,
         /// Chain proof file.
         #[arg(long)]
         proof: PathBuf,
@@ -594,13 +745,37 @@ fn run_aggregate(action: AggregateCommand) -> Result<()> {
             &i.proof,
             &i.out_vk,
         ),
+        AggregateCommand::Keygen {
+            scheme,
+            params,
+            inner,
+            count,
+            aggregation_params,
+            out_vk,
+        } => aggregate::keygen(
+            scheme,
+            &params,
+            inner.trust(),
+            count,
+            &aggregation_params,
+            &out_vk,
+        ),
         AggregateCommand::Verify {
             scheme,
             params,
-            vk,
+            key,
+            inner_vk,
+            inner_params,
             proof,
             statements,
-        } => aggregate::verify(scheme, &params, &vk, &proof, &statements),
+        } => aggregate::verify(&aggregate::AggregateVerifyArgs {
+            scheme,
+            params: &params,
+            key: key.trust(),
+            inner: inner_vk.as_deref().zip(inner_params.as_deref()),
+            proof: &proof,
+            statements: &statements,
+        }),
     }
 }
 
@@ -638,7 +813,8 @@ fn run_chunk(action: ChunkCommand) -> Result<()> {
             message,
             threshold,
             params,
-            vk,
+            key,
+            tree,
             proof,
             evm,
         } => chunk::verify(
@@ -646,9 +822,29 @@ fn run_chunk(action: ChunkCommand) -> Result<()> {
             &message.bytes()?,
             threshold,
             &params,
-            &vk,
+            key.trust(),
+            tree.tree().as_ref(),
             &proof,
             evm,
+        ),
+        ChunkCommand::Keygen {
+            params,
+            chunk,
+            chunks,
+            fanout,
+            wrap,
+            aggregation_params,
+            out_vk,
+        } => chunk::keygen(
+            &chunk::JoinTreeArgs {
+                chunk_params: &params,
+                chunk_key: chunk.trust(),
+                chunks,
+                fanout,
+                wrap,
+            },
+            &aggregation_params,
+            &out_vk,
         ),
     }
 }
@@ -674,13 +870,29 @@ fn run_chain(action: ChainCommand) -> Result<()> {
             proof: &proof,
             vk: &vk,
         }),
+        ChainCommand::Keygen {
+            params,
+            certificate,
+            chain_params,
+            tree,
+            out_vk,
+        } => chain::keygen(&chain::ChainKeygenArgs {
+            params: &params,
+            certificate_key: certificate.trust(),
+            chain_params: &chain_params,
+            tree: &tree,
+            out_vk: &out_vk,
+        }),
         ChainCommand::Verify {
             genesis,
             last,
             message,
             epochs,
             params,
-            vk,
+            key,
+            tree,
+            certificate_vk,
+            certificate_params,
             proof,
         } => {
             let application = message.bytes()?;
@@ -690,7 +902,11 @@ fn run_chain(action: ChainCommand) -> Result<()> {
                 application: &application,
                 epochs,
                 params: &params,
-                vk: &vk,
+                key: key.trust(),
+                regenerate_from: match (&tree, &certificate_vk, &certificate_params) {
+                    (Some(t), Some(v), Some(p)) => Some((t.as_str(), v.as_path(), p.as_path())),
+                    _ => None,
+                },
                 proof: &proof,
             })
         }

@@ -7,7 +7,7 @@ use std::{
 };
 
 use halo2_base::halo2_proofs::halo2curves::group::GroupEncoding;
-use tms_gadgets::curve::GrumpkinAffine;
+use tms_gadgets::{curve::GrumpkinAffine, proving::params::sha256_hex};
 
 fn tms(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tms"))
@@ -114,14 +114,12 @@ fn schnorr_flow_verifies_only_the_trusted_statement() {
     let prove = "prove --committee committee.json --certificate cert.json --threshold 2 \
                  --params params.srs --pk atms.pk --proof proof.bin --public public.json";
     ok_s(&d, prove);
-    let verify = format!(
+    let unpinned = format!(
         "verify --params params.srs --vk atms.vk --proof proof.bin --committee committee.json \
          --message {MSG}"
     );
-    let out = ok_s(
-        &d,
-        &format!("{verify} --public public.json --vk-fingerprint {fp}"),
-    );
+    let verify = format!("{unpinned} --vk-fingerprint {fp}");
+    let out = ok_s(&d, &format!("{verify} --public public.json"));
     assert!(
         out.starts_with("verified (schnorr-atms): at least 2 of 4 committee members signed"),
         "{out}"
@@ -137,7 +135,16 @@ fn schnorr_flow_verifies_only_the_trusted_statement() {
         String::from_utf8_lossy(&stderr).contains("INSECURE"),
         "verify warns about test parameters"
     );
-    ok_s(&d, &format!("{verify} --threshold 2 --regenerate-vk"));
+    let out = ok_s(&d, &format!("{unpinned} --threshold 2 --regenerate-vk"));
+    assert!(out.contains("verifying key regenerated"), "{out}");
+    // A key file the verifier neither pinned nor regenerates: refused, naming both ways.
+    fails_s(
+        &d,
+        &format!("{unpinned} --threshold 2"),
+        "atms.vk: a verifying key file is trusted only when pinned or regenerated: give \
+         --vk-fingerprint HEX",
+        None,
+    );
 
     // A stronger claim than proved, another message, another committee: rejected.
     fails_s(
@@ -168,7 +175,10 @@ fn schnorr_flow_verifies_only_the_trusted_statement() {
     );
     fails_s(
         &d,
-        &format!("{verify} --threshold 2 --vk-fingerprint {}", "0".repeat(64)),
+        &format!(
+            "{unpinned} --threshold 2 --vk-fingerprint {}",
+            "0".repeat(64)
+        ),
         "differs from --vk-fingerprint",
         None,
     );
@@ -186,7 +196,7 @@ fn schnorr_flow_verifies_only_the_trusted_statement() {
     std::fs::copy(d.join("committee.json"), evil.join("honest.json")).unwrap();
     let attack = format!(
         "verify --params params.srs --vk atms.vk --proof proof.bin --committee honest.json \
-         --message {MSG}"
+         --message {MSG} --vk-fingerprint {fp}"
     );
     fails_s(
         &evil,
@@ -212,11 +222,24 @@ fn schnorr_flow_verifies_only_the_trusted_statement() {
     std::fs::write(d.join("edited.vk"), &vk).unwrap();
     fails_s(
         &d,
-        &format!(
-            "{} --threshold 2 --vk-fingerprint {fp}",
-            verify.replace("atms.vk", "edited.vk")
-        ),
+        &format!("{} --threshold 2", verify.replace("atms.vk", "edited.vk")),
         "differs from --vk-fingerprint",
+        None,
+    );
+    // Regenerated from the edited shape (a 5-member circuit), it is another key: refused too.
+    let public: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("public.json")).unwrap()).unwrap();
+    let commitment = public["commitment"].as_str().unwrap();
+    fails_s(
+        &d,
+        &format!(
+            "{} --threshold 2 --regenerate-vk",
+            unpinned.replace("atms.vk", "edited.vk").replace(
+                "--committee committee.json",
+                &format!("--commitment {commitment}")
+            )
+        ),
+        "edited.vk: differs from the verifying key regenerated from its shape",
         None,
     );
 
@@ -336,7 +359,7 @@ fn evm_transcript_and_export_verifier() {
     assert!(hex.ends_with(&proof.iter().map(|b| format!("{b:02x}")).collect::<String>()));
     let verify = format!(
         "verify --params params.srs --vk atms.vk --proof proof.bin --committee committee.json \
-         --message {MSG} --threshold 3"
+         --message {MSG} --threshold 3 --regenerate-vk"
     );
     let out = ok_s(&d, &format!("{verify} --transcript evm"));
     assert!(out.starts_with("verified (schnorr-atms)"), "{out}");
@@ -390,8 +413,11 @@ fn evm_transcript_and_export_verifier() {
     assert!(out.starts_with("verified (schnorr-atms)"), "{out}");
     fails_s(
         &d,
-        "aggregate verify --params params.srs --vk atms.vk --proof poseidon.bin --statements \
-         public.json",
+        &format!(
+            "aggregate verify --params params.srs --vk atms.vk --regenerate-vk --inner-vk \
+             atms.vk --inner-params params.srs --proof poseidon.bin --statement \
+             committee.json,{MSG},3"
+        ),
         "atms.vk: malformed aggregation key file",
         None,
     );
@@ -716,7 +742,7 @@ fn bls_flow_proves_and_verifies() {
     ok_s(&d, "keygen --scheme bls-atms --committee committee.json --capacity 2 --params params.srs --pk b.pk --vk b.vk");
     ok_s(&d, "prove --scheme bls-atms --committee committee.json --certificate cert.json --threshold 3 --params params.srs --pk b.pk --proof proof.bin --public public.json");
     let verify = format!(
-        "verify --scheme bls-atms --params params.srs --vk b.vk --proof proof.bin --committee committee.json --message {MSG}"
+        "verify --scheme bls-atms --params params.srs --vk b.vk --proof proof.bin --committee committee.json --message {MSG} --regenerate-vk"
     );
     let out = ok_s(&d, &format!("{verify} --public public.json"));
     assert!(
@@ -769,7 +795,7 @@ fn mithril_flow_registers_signs_proves_and_verifies() {
     ok_s(&d, "keygen --scheme mithril --committee registration.json --params params.srs --pk m.pk --vk m.vk");
     ok_s(&d, "prove --scheme mithril --committee registration.json --certificate cert.json --params params.srs --pk m.pk --proof proof.bin --public public.json");
     let verify = format!(
-        "verify --scheme mithril --params params.srs --vk m.vk --proof proof.bin --committee registration.json --message {MSG}"
+        "verify --scheme mithril --params params.srs --vk m.vk --proof proof.bin --committee registration.json --message {MSG} --regenerate-vk"
     );
     let out = ok_s(&d, &format!("{verify} --public public.json"));
     assert!(
@@ -903,7 +929,7 @@ fn random_parameters_and_huge_committees_are_refused_in_one_line() {
         })
         .collect();
     std::fs::write(d.join("junk.srs"), &junk).unwrap();
-    let digest = tms_gadgets::proving::params::sha256_hex(&junk);
+    let digest = sha256_hex(&junk);
     std::fs::write(d.join("junk.srs.sha256"), format!("{digest}  junk.srs\n")).unwrap();
     ok_s(
         &d,
@@ -939,7 +965,7 @@ fn random_parameters_and_huge_committees_are_refused_in_one_line() {
     ok_s(&d, "setup --k 11 --insecure-test --out p.srs");
     fails_s(
         &d,
-        "verify --params p.srs --vk wide.vk --proof proof.bin --committee committee.json --message 0x01 --threshold 1",
+        "verify --params p.srs --vk wide.vk --proof proof.bin --committee committee.json --message 0x01 --threshold 1 --regenerate-vk",
         "wide.vk: malformed key file: column configuration out of bounds",
         None,
     );
@@ -1077,12 +1103,53 @@ fn mithril_chain_links_are_checked_before_proving() {
     // The verifier refuses a key file that is not an aggregation key and a short proof file.
     std::fs::write(d.join("short.proof"), [0u8; 100]).unwrap();
     let verify = "chain verify --genesis r0.json --last-registration r2.json --message 0x01 --epochs 2 --params params.srs";
+    let m_vk = sha256_hex(&std::fs::read(d.join("m.vk")).unwrap());
     fails_s(
         &d,
-        &format!("{verify} --vk m.vk --proof short.proof"),
+        &format!("{verify} --vk m.vk --vk-fingerprint {m_vk} --proof short.proof"),
         "m.vk: malformed aggregation key file",
         None,
     );
+}
+
+/// A root key the prover handed over, labelled as the expected statement: every aggregation
+/// verify command refuses it unless the verifier pinned or regenerates its own key, and a pin
+/// of the honest key refuses the forgery (its bytes differ). The forgery is checked before any
+/// parameter or proof is read, so a stand-in file serves.
+#[test]
+fn aggregation_keys_the_prover_hands_over_are_refused() {
+    let d = workdir("cli-forged-keys");
+    schnorr_certificate(&d, 5, &[0, 1]);
+    let header = br#"{"format":"tms-aggregation-vk-v1","statement":"mithril-chain","config":{"degree":16,"num_advice":1,"num_lookup_advice":1,"num_fixed":1,"lookup_bits":15},"num_instances":16,"chain":null}"#;
+    let mut forged = (header.len() as u32).to_le_bytes().to_vec();
+    forged.extend_from_slice(header);
+    forged.extend_from_slice(&[7u8; 64]);
+    std::fs::write(d.join("forged.vk"), &forged).unwrap();
+    let honest = "ab".repeat(32);
+    let commands = [
+        "chain verify --genesis-digest 1 --last-digest 2 --message 0x01 --epochs 8 --params p.srs --vk forged.vk --proof x.proof".to_string(),
+        format!("aggregate verify --params p.srs --vk forged.vk --proof x.proof --statement committee.json,{MSG},2"),
+        format!("chunk verify --committee committee.json --message {MSG} --threshold 2 --params p.srs --vk forged.vk --proof x.proof"),
+    ];
+    for command in &commands {
+        fails_s(
+            &d,
+            command,
+            "forged.vk: a verifying key file is trusted only when pinned or regenerated: give \
+             --vk-fingerprint HEX (the fingerprint the keygen you ran printed) or \
+             --regenerate-vk",
+            None,
+        );
+        fails_s(
+            &d,
+            &format!("{command} --vk-fingerprint {honest}"),
+            &format!(
+                "forged.vk: fingerprint {} differs from --vk-fingerprint {honest}",
+                sha256_hex(&forged)
+            ),
+            None,
+        );
+    }
 }
 
 /// A SNARK-Mithril chain proved and verified by the CLI, and the one-change refusals:
@@ -1116,12 +1183,65 @@ fn mithril_chain_proves_and_verifies() {
     );
     println!("{out}");
     let last = epochs - 1;
-    let verify = format!("chain verify --genesis r0.json --last-registration r{epochs}.json --message 0x{last:02x} --epochs {epochs} --params chain.srs --vk chain.vk --proof chain.proof");
+    // The verifier makes the root key itself, from the certificate key and the tree alone.
+    let fp = own_key(
+        &d,
+        &format!("chain keygen --params params.srs --vk m.vk --regenerate-vk --chain-params chain.srs --tree {tree} --out-vk own.vk"),
+        "chain.vk",
+    );
+    let unpinned = format!("chain verify --genesis r0.json --last-registration r{epochs}.json --message 0x{last:02x} --epochs {epochs} --params chain.srs --vk chain.vk --proof chain.proof");
+    let verify = format!("{unpinned} --vk-fingerprint {fp}");
     let out = ok_s(&d, &verify);
     println!("{out}");
     assert!(
         out.starts_with(&format!("verified: {epochs} SNARK-Mithril certificates")),
         "{out}"
+    );
+    let out = ok_s(
+        &d,
+        &format!("{unpinned} --regenerate-vk --tree {tree} --certificate-vk m.vk --certificate-params params.srs"),
+    );
+    assert!(out.contains("verifying key regenerated"), "{out}");
+    // The attack: the aggregation key of one certificate (a circuit that exposes its inner
+    // statement, not a chain's) relabelled `mithril-chain` with the tree's shape: it parses and
+    // passes every label check, and is refused by the pin and by regeneration.
+    let header_of = |file: &[u8]| -> serde_json::Value {
+        let len = u32::from_le_bytes(file[..4].try_into().unwrap()) as usize;
+        serde_json::from_slice(&file[4..4 + len]).unwrap()
+    };
+    let root_header = header_of(&std::fs::read(d.join("chain.vk")).unwrap());
+    ok_s(
+        &d,
+        "aggregate keygen --scheme mithril --params params.srs --vk m.vk --regenerate-vk --count 1 --aggregation-params chain.srs --out-vk other.vk",
+    );
+    let other = std::fs::read(d.join("other.vk")).unwrap();
+    let mut header = header_of(&other);
+    header["statement"] = root_header["statement"].clone();
+    header["chain"] = root_header["chain"].clone();
+    header.as_object_mut().unwrap().remove("inner");
+    let json = serde_json::to_vec(&header).unwrap();
+    let other_len = u32::from_le_bytes(other[..4].try_into().unwrap()) as usize;
+    let mut forged = (json.len() as u32).to_le_bytes().to_vec();
+    forged.extend_from_slice(&json);
+    forged.extend_from_slice(&other[4 + other_len..]);
+    std::fs::write(d.join("forged.vk"), &forged).unwrap();
+    fails_s(
+        &d,
+        &unpinned.replace("chain.vk", "forged.vk"),
+        "forged.vk: a verifying key file is trusted only when pinned or regenerated",
+        None,
+    );
+    fails_s(
+        &d,
+        &verify.replace("chain.vk", "forged.vk"),
+        "forged.vk: fingerprint",
+        None,
+    );
+    fails_s(
+        &d,
+        &format!("{unpinned} --regenerate-vk --tree {tree} --certificate-vk m.vk --certificate-params params.srs").replace("chain.vk", "forged.vk"),
+        "forged.vk: differs from the verifying key regenerated",
+        None,
     );
     for (from, to, why) in [
         (
@@ -1178,24 +1298,55 @@ fn aggregate_two_schnorr_certificates_proves_and_verifies() {
         "aggregate prove --params params.srs --vk atms.vk --proofs a.bin b.bin --publics a.json b.json --aggregation-params agg.srs --proof agg.proof --out-vk agg.vk",
     );
     println!("{out}");
-    let verify = "aggregate verify --params agg.srs --vk agg.vk --proof agg.proof --statements";
-    let out = ok_s(&d, &format!("{verify} a.json b.json"));
+    // The verifier's own key, from the certificate key alone: the prover's, byte for byte.
+    let fp = own_key(
+        &d,
+        "aggregate keygen --params params.srs --vk atms.vk --regenerate-vk --count 2 --aggregation-params agg.srs --out-vk own.vk",
+        "agg.vk",
+    );
+    let verify = format!("aggregate verify --params agg.srs --vk agg.vk --vk-fingerprint {fp} --proof agg.proof --statement");
+    let (a, b) = (
+        format!("a/committee.json,{MSG},3"),
+        format!("b/committee.json,{MSG},3"),
+    );
+    let out = ok_s(&d, &format!("{verify} {a} {b}"));
     assert!(
         out.starts_with("verified: 2 schnorr-atms certificates in one proof"),
         "{out}"
     );
+    fails_s(&d, &format!("{verify} {b} {a}"), "does not verify", None);
     fails_s(
         &d,
-        &format!("{verify} b.json a.json"),
+        &format!("{verify} {a} {}", b.replace(",3", ",4")),
         "does not verify",
         None,
     );
     fails_s(
         &d,
-        &format!("{verify} a.json"),
+        &format!("{verify} {a}"),
         "statements of schnorr-atms were given",
         None,
     );
+    let out = ok_s(
+        &d,
+        &format!(
+            "aggregate verify --params agg.srs --vk agg.vk --regenerate-vk --inner-vk atms.vk --inner-params params.srs --proof agg.proof --statement {a} {b}"
+        ),
+    );
+    assert!(out.contains("verifying key regenerated"), "{out}");
+}
+
+/// Runs a keygen the verifier runs itself (`keygen` arguments) and returns the fingerprint it
+/// prints, after checking that it is the fingerprint of the prover's key file `prover_vk`.
+fn own_key(dir: &Path, keygen: &str, prover_vk: &str) -> String {
+    let out = ok_s(dir, keygen);
+    let fp = out.trim().trim_end_matches(')').rsplit(' ').next().unwrap();
+    assert_eq!(
+        fp,
+        sha256_hex(&std::fs::read(dir.join(prover_vk)).unwrap()),
+        "the verifier's keygen gives the prover's key: {out}"
+    );
+    fp.to_string()
 }
 
 /// A committee of 16 with `signers` signing [`MSG`]: `committee.json`, `cert.json`.
@@ -1346,8 +1497,19 @@ fn chunked_committee_proves_and_verifies() {
         &format!("{join} --threshold 11 --proofs c0.bin c1.bin --publics c0.json c1.json"),
     );
     println!("{out}");
+    // The verifier's own top key, from the chunk key and the tree alone: the joiner's.
+    let fp = own_key(
+        &d,
+        "chunk keygen --params params.srs --vk chunk.vk --regenerate-vk --chunks 2 --aggregation-params agg.srs --out-vk own.vk",
+        "join.vk",
+    );
+    let out = ok_s(
+        &d,
+        &format!("chunk verify --committee committee.json --message {MSG} --params agg.srs --vk join.vk --regenerate-vk --chunk-vk chunk.vk --chunk-params params.srs --chunks 2 --proof join.proof --threshold 11"),
+    );
+    assert!(out.contains("verifying key regenerated"), "{out}");
     let verify = format!(
-        "chunk verify --committee committee.json --message {MSG} --params agg.srs --vk join.vk --proof join.proof"
+        "chunk verify --committee committee.json --message {MSG} --params agg.srs --vk join.vk --vk-fingerprint {fp} --proof join.proof"
     );
     let out = ok_s(&d, &format!("{verify} --threshold 11"));
     assert!(
@@ -1364,7 +1526,7 @@ fn chunked_committee_proves_and_verifies() {
     fails_s(
         &d,
         &format!(
-            "chunk verify --committee chunks/chunk-0.committee.json --message {MSG} --params agg.srs --vk join.vk --proof join.proof --threshold 7"
+            "chunk verify --committee chunks/chunk-0.committee.json --message {MSG} --params agg.srs --vk join.vk --vk-fingerprint {fp} --proof join.proof --threshold 7"
         ),
         "does not verify",
         None,

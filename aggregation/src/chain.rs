@@ -33,8 +33,12 @@ use tms_gadgets::{
     Fr,
 };
 
+pub use crate::tree::ChainShape;
 use crate::{
-    snark::{aggregation_keygen, aggregation_prove, aggregation_verify, node_snark, Statement},
+    snark::{
+        aggregation_keygen, aggregation_prove, aggregation_verify, certificate_sample, node_sample,
+        node_snark, Statement,
+    },
     AggregationError, AggregationKeys, Snark, ACCUMULATOR_LIMBS,
 };
 
@@ -137,27 +141,6 @@ impl Statement for ChainNode {
     }
 }
 
-/// The shape of a chain tree: leaves of `per_leaf` certificates, then `levels` levels of nodes
-/// of `per_node` children each; it proves `per_leaf * per_node^levels` epochs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct ChainShape {
-    /// Certificates per leaf.
-    pub per_leaf: usize,
-    /// Children per node.
-    pub per_node: usize,
-    /// Node levels above the leaves (0: one leaf is the root).
-    pub levels: usize,
-    /// Rows of every aggregation circuit, `2^k`.
-    pub k: u32,
-}
-
-impl ChainShape {
-    /// Epochs a tree of this shape proves.
-    pub fn epochs(&self) -> usize {
-        self.per_leaf * self.per_node.pow(self.levels as u32)
-    }
-}
-
 /// The keys of a chain tree, leaf level first; the last is the root's.
 pub struct ChainKeys {
     /// The shape they are for.
@@ -184,16 +167,56 @@ pub struct ChainCertificate {
     pub link: Link,
 }
 
+/// The keys of every level of a chain tree of `shape` over certificates proved under
+/// `certificate_vk` (with `certificate_params`, their circuit's parameters), made from stand-ins ([`certificate_sample`], [`node_sample`]): no proof is
+/// needed, so a verifier regenerates the root key from the certificate key it trusts and the
+/// tree's shape, and [`prove_chain`] proves under the same keys.
+pub fn chain_keygen(
+    params: &ParamsKZG<Bn256>,
+    shape: ChainShape,
+    (certificate_params, certificate_vk): (&ParamsKZG<Bn256>, &VerifyingKey<G1Affine>),
+    progress: Progress,
+) -> Result<ChainKeys, AggregationError> {
+    if shape.per_leaf == 0 || shape.per_node == 0 {
+        return Err(AggregationError::Input(
+            "a chain tree needs at least one proof per leaf and per node".into(),
+        ));
+    }
+    let mut levels: Vec<AggregationKeys> = Vec::with_capacity(shape.levels + 1);
+    for level in 0..=shape.levels {
+        progress(level, 0, 1);
+        let (samples, node) = match levels.last() {
+            None => (
+                vec![
+                    certificate_sample(certificate_params, certificate_vk, CERTIFICATE_INPUTS);
+                    shape.per_leaf
+                ],
+                ChainNode::Certificates(vec![Link::default(); shape.per_leaf]),
+            ),
+            Some(below) => (
+                vec![
+                    node_sample(params, below.vk(), ACCUMULATOR_LIMBS + SEGMENT_INPUTS);
+                    shape.per_node
+                ],
+                ChainNode::Segments(shape.per_node),
+            ),
+        };
+        levels.push(aggregation_keygen(params, shape.k, samples, &node)?);
+    }
+    Ok(ChainKeys { shape, levels })
+}
+
 /// What [`prove_chain`] reports as it goes: a level, the node within it, and the nodes in it.
 pub type Progress<'a> = &'a mut dyn FnMut(usize, usize, usize);
 
 /// Proves `certificates` (consecutive epochs, all under one certificate verifying key) in a tree
 /// of `shape`; the root proof is made in `root_transcript`. Keys come from `keys` when given
-/// (same shape) and are made on the way otherwise (keygen of a level needs a proof of the level
-/// below, so the first chain of a shape pays for them); they are returned for the next chain.
+/// (same shape) and from [`chain_keygen`] over `certificate_key` (the certificates' parameters
+/// and verifying key) otherwise; they are returned for the next chain.
 pub fn prove_chain(
     params: &ParamsKZG<Bn256>,
     shape: ChainShape,
+    certificate_key: (&ParamsKZG<Bn256>, &VerifyingKey<G1Affine>),
     certificates: Vec<ChainCertificate>,
     keys: Option<ChainKeys>,
     root_transcript: Transcript,
@@ -210,14 +233,14 @@ pub fn prove_chain(
             certificates.len()
         )));
     }
-    let mut keys = match keys {
+    let keys = match keys {
         Some(k) if k.shape == shape => k.levels,
         Some(_) => {
             return Err(AggregationError::Input(
                 "the chain keys are for another tree shape".into(),
             ))
         }
-        None => Vec::new(),
+        None => chain_keygen(params, shape, certificate_key, &mut |_, _, _| {})?.levels,
     };
     let mut level_nodes: Vec<(Vec<Snark>, ChainNode)> = certificates
         .chunks(shape.per_leaf)
@@ -239,9 +262,6 @@ pub fn prove_chain(
         let mut proved = Vec::with_capacity(count);
         for (index, (snarks, node)) in level_nodes.into_iter().enumerate() {
             progress(level, index, count);
-            if keys.len() == level {
-                keys.push(aggregation_keygen(params, shape.k, snarks.clone(), &node)?);
-            }
             let (public_inputs, proof) =
                 aggregation_prove(params, &keys[level], snarks, &node, transcript)?;
             proved.push((public_inputs, proof));

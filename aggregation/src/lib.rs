@@ -24,11 +24,12 @@
 pub mod chain;
 pub mod chunks;
 pub mod snark;
+mod tree;
 
 pub use snark::{
     aggregation_keygen, aggregation_layout, aggregation_prove, aggregation_verify,
-    certificate_snark, node_snark, proof_file, read_vk_file, split_proof_file, AggregationKeys,
-    ExposeAll, Statement, VkHeader,
+    certificate_sample, certificate_snark, node_sample, node_snark, proof_file, read_vk_file,
+    split_proof_file, AggregationKeys, ExposeAll, Statement, VkHeader,
 };
 pub use snark_verifier_sdk::Snark;
 

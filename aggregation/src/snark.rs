@@ -14,6 +14,8 @@ use halo2_base::{
 };
 use snark_verifier_sdk::{
     halo2::aggregation::{AggregationCircuit, AggregationConfigParams, VerifierUniversality},
+    halo2::gen_dummy_snark_from_protocol,
+    snark_verifier::verifier::plonk::PlonkProtocol,
     snark_verifier::{
         loader::native::NativeLoader,
         pcs::{
@@ -74,12 +76,51 @@ pub fn certificate_snark(
                 .into(),
         });
     }
-    let protocol = compile(
+    let protocol = certificate_protocol(params, vk, public_inputs.len());
+    Ok(Snark::new(protocol, vec![public_inputs.to_vec()], proof))
+}
+
+/// The protocol of a certificate proof under `vk` with `inputs` public inputs.
+fn certificate_protocol(
+    params: &ParamsKZG<Bn256>,
+    vk: &VerifyingKey<G1Affine>,
+    inputs: usize,
+) -> PlonkProtocol<G1Affine> {
+    compile(params, vk, Config::kzg().with_num_instance(vec![inputs]))
+}
+
+/// The protocol of an aggregation proof under `vk` with `inputs` public inputs (its accumulator
+/// limbs first, which the next level folds in).
+fn node_protocol(
+    params: &ParamsKZG<Bn256>,
+    vk: &VerifyingKey<G1Affine>,
+    inputs: usize,
+) -> PlonkProtocol<G1Affine> {
+    compile(
         params,
         vk,
-        Config::kzg().with_num_instance(vec![public_inputs.len()]),
-    );
-    Ok(Snark::new(protocol, vec![public_inputs.to_vec()], proof))
+        Config::kzg()
+            .with_num_instance(vec![inputs])
+            .with_accumulator_indices(AggregationCircuit::accumulator_indices()),
+    )
+}
+
+/// A stand-in for the certificate proofs `vk` makes (`inputs` public inputs), for keygen: the
+/// protocol [`certificate_snark`] gives them, zero public inputs and a proof of the right shape
+/// that does not verify. Keygen depends only on the protocol, so a verifier regenerates an
+/// aggregation key from the inner verifying key it trusts, without any proof.
+pub fn certificate_sample(
+    params: &ParamsKZG<Bn256>,
+    vk: &VerifyingKey<G1Affine>,
+    inputs: usize,
+) -> Snark {
+    gen_dummy_snark_from_protocol::<SHPLONK>(certificate_protocol(params, vk, inputs))
+}
+
+/// A stand-in for the aggregation proofs `vk` makes, for keygen of the level above (see
+/// [`certificate_sample`]).
+pub fn node_sample(params: &ParamsKZG<Bn256>, vk: &VerifyingKey<G1Affine>, inputs: usize) -> Snark {
+    gen_dummy_snark_from_protocol::<SHPLONK>(node_protocol(params, vk, inputs))
 }
 
 /// An aggregation proof (Poseidon transcript) as the next level takes it, after checking
@@ -98,13 +139,7 @@ pub fn node_snark(
                 .into(),
         });
     }
-    let protocol = compile(
-        params,
-        vk,
-        Config::kzg()
-            .with_num_instance(vec![public_inputs.len()])
-            .with_accumulator_indices(AggregationCircuit::accumulator_indices()),
-    );
+    let protocol = node_protocol(params, vk, public_inputs.len());
     Ok(Snark::new(protocol, vec![public_inputs.to_vec()], proof))
 }
 
@@ -307,7 +342,11 @@ pub struct VkHeader {
     /// Public inputs, the accumulator's included.
     pub num_instances: usize,
     /// For a chain root: the tree it closes.
-    pub chain: Option<crate::chain::ChainShape>,
+    pub chain: Option<crate::tree::ChainShape>,
+    /// For an aggregation of certificates: the inner circuit's shape, as its key file states
+    /// it (a verifier builds the certificates' commitments with it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inner: Option<serde_json::Value>,
 }
 
 /// The format tag of [`VkHeader`].
@@ -316,13 +355,24 @@ pub const VK_FORMAT: &str = "tms-aggregation-vk-v1";
 impl AggregationKeys {
     /// A verifying key file: the header's JSON after its length (4 bytes, little-endian), then
     /// halo2's raw verifying key (the layout of `tms` key files).
-    pub fn vk_file(&self, statement: &str, chain: Option<crate::chain::ChainShape>) -> Vec<u8> {
+    pub fn vk_file(&self, statement: &str, chain: Option<crate::tree::ChainShape>) -> Vec<u8> {
+        self.vk_file_with_inner(statement, chain, None)
+    }
+
+    /// [`AggregationKeys::vk_file`] with the inner circuit's shape in the header.
+    pub fn vk_file_with_inner(
+        &self,
+        statement: &str,
+        chain: Option<crate::tree::ChainShape>,
+        inner: Option<serde_json::Value>,
+    ) -> Vec<u8> {
         let header = VkHeader {
             format: VK_FORMAT.into(),
             statement: statement.into(),
             config: self.config,
             num_instances: self.num_instances,
             chain,
+            inner,
         };
         let json = serde_json::to_vec(&header).expect("a serialisable header");
         let mut bytes = (json.len() as u32).to_le_bytes().to_vec();

@@ -302,14 +302,17 @@ fn wraps_joined_expose_the_unchunked_statement() {
 
 /// End to end: a 16-member committee, 11 signers, proved as two chunks of 8 (Schnorr ATMS
 /// Merkle mode, Poseidon transcript) and joined by an aggregation proof that verifies with the
-/// statement built from the whole committee and is refused for `t = 12`. Minutes and several GiB at the join's k (default 21, `TMS_JOIN_K`):
+/// statement built from the whole committee and is refused for `t = 12`; its key, made from
+/// stand-ins of the chunk proofs (as a verifier regenerates it), is the key made from the proofs.
+/// Minutes and several GiB at the join's k (default 21, `TMS_JOIN_K`):
 /// `cargo test --release -p tms-aggregation --test chunk_join -- --ignored --nocapture`.
 #[test]
 #[ignore = "real chunk proofs and an aggregation proof: minutes and GiB"]
 fn chunked_committee_proves_with_the_unchunked_statement() {
+    use halo2_base::halo2_proofs::SerdeFormat;
     use schnorr_atms::{AtmsInstance, AtmsShape, AtmsWitness, Certificate, Verification};
     use tms_aggregation::{aggregation_keygen, aggregation_prove, aggregation_verify};
-    use tms_aggregation::{certificate_snark, ACCUMULATOR_LIMBS};
+    use tms_aggregation::{certificate_sample, certificate_snark, ACCUMULATOR_LIMBS};
     use tms_gadgets::{
         hash::RescuePrime,
         proving::{
@@ -380,7 +383,16 @@ fn chunked_committee_proves_with_the_unchunked_statement() {
     let join = CommitteeChunks {
         threshold: THRESHOLD,
     };
-    let agg = aggregation_keygen(&params, k, snarks.clone(), &join).unwrap();
+    let samples = vec![certificate_sample(&inner_params, keys.vk(), 3); 2];
+    let agg = aggregation_keygen(&params, k, samples, &join).unwrap();
+    let from_proofs = aggregation_keygen(&params, k, snarks.clone(), &join).unwrap();
+    assert_eq!(
+        agg.vk().to_bytes(SerdeFormat::RawBytes),
+        from_proofs.vk().to_bytes(SerdeFormat::RawBytes),
+        "keygen from stand-ins gives the key keygen from the proofs gives"
+    );
+    assert_eq!(agg.break_points, from_proofs.break_points);
+    drop(from_proofs);
     let cpu = process_cpu_seconds();
     let (public_inputs, proof) =
         aggregation_prove(&params, &agg, snarks.clone(), &join, Transcript::Poseidon).unwrap();

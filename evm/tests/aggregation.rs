@@ -254,6 +254,7 @@ fn mithril_chain_of_eight_epochs_on_chain() {
     let (chain_keys, proved) = prove_chain(
         &params,
         shape,
+        (&inner_params, keys.vk()),
         certificates,
         None,
         Transcript::Evm,

@@ -1,12 +1,14 @@
-//! `tms aggregate prove|verify`: N certificate proofs of one scheme in one proof
+//! `tms aggregate keygen|prove|verify`: N certificate proofs of one scheme in one proof
 //! (`tms-aggregation`'s `ExposeAll`: the aggregation proof exposes every certificate's public
 //! inputs, in order, after its accumulator).
 //!
 //! The certificates are proved with `tms prove --transcript poseidon` (the transcript the
-//! aggregation circuit replays). Statements are the `public.json` format: commitment (committee
-//! commitment, BLS committee digest or Mithril registration digest), message bytes and threshold.
-//! The prover reads its own; `verify` reads the verifier's, which it holds or has checked (for
-//! example with `tms verify --public`), never the prover's.
+//! aggregation circuit replays). The aggregation key depends only on the certificates'
+//! verifying key and their number, so a verifier makes it with `tms aggregate keygen` (no proof
+//! needed) and pins the fingerprint it prints, or regenerates it at `verify --regenerate-vk`.
+//! `verify` builds every certificate's statement from what the verifier holds: a committee or
+//! registration file (or its commitment), the message bytes and the threshold, as `tms verify`
+//! does, never from the prover's files.
 
 use std::{
     path::{Path, PathBuf},
@@ -14,11 +16,14 @@ use std::{
 };
 
 use halo2_base::halo2_proofs::{
-    halo2curves::bn256::G1Affine, plonk::VerifyingKey, poly::commitment::Params,
+    halo2curves::bn256::{Bn256, G1Affine},
+    plonk::VerifyingKey,
+    poly::{commitment::Params, kzg::commitment::ParamsKZG},
 };
 use tms_aggregation::{
-    aggregation_keygen, aggregation_prove, aggregation_verify, certificate_snark, proof_file,
-    read_vk_file, split_proof_file, ExposeAll, Snark, Statement, VkHeader,
+    aggregation_keygen, aggregation_prove, aggregation_verify, certificate_sample,
+    certificate_snark, proof_file, read_vk_file, split_proof_file, ExposeAll, Snark, Statement,
+    VkHeader,
 };
 use tms_gadgets::{
     message::message_to_field,
@@ -26,7 +31,7 @@ use tms_gadgets::{
     Fr,
 };
 
-use super::{check_params_k, describe_message};
+use super::{check_members, check_params_k, describe_message, KeyTrust};
 use crate::{
     formats::{bytes_from_hex, fr_from_str, fr_to_hex, PublicFile},
     io::{at, load_params, read_bytes, read_json, usage, write_atomic, CliError, Result},
@@ -36,53 +41,186 @@ use crate::{
 /// At most this many proofs in one aggregation (each costs millions of cells).
 pub const MAX_PROOFS: usize = 16;
 
-/// The public inputs of a statement file for `scheme`, built as each scheme's verifier builds
-/// them from a commitment, message bytes and threshold.
-fn statement_inputs(scheme: Scheme, path: &Path) -> Result<(Vec<Fr>, String)> {
+/// The public inputs of a statement file for `scheme` (the prover's own, `public.json`).
+fn public_file_inputs(scheme: Scheme, path: &Path) -> Result<Vec<Fr>> {
     let file: PublicFile<serde_json::Value> = read_json(path, scheme)?;
     let commitment = fr_from_str(&file.commitment, "commitment").map_err(|e| at(path, e))?;
     let message = bytes_from_hex(&file.message, "message").map_err(|e| at(path, e))?;
-    let t = file.threshold;
-    let inputs = match scheme {
+    Ok(public_inputs(scheme, commitment, &message, file.threshold))
+}
+
+/// A certificate's public inputs, built as each scheme's verifier builds them from a commitment,
+/// message bytes and threshold (Mithril's quorum is not a public input).
+fn public_inputs(scheme: Scheme, commitment: Fr, message: &[u8], t: u64) -> Vec<Fr> {
+    match scheme {
         Scheme::SchnorrAtms => {
-            schnorr_atms::AtmsInstance::from_trusted_commitment(commitment, &message, t)
+            schnorr_atms::AtmsInstance::from_trusted_commitment(commitment, message, t)
                 .to_public_inputs()
         }
         Scheme::BlsAtms => {
-            bls_atms::AtmsInstance::from_trusted_digest(commitment, &message, t).to_public_inputs()
+            bls_atms::AtmsInstance::from_trusted_digest(commitment, message, t).to_public_inputs()
         }
         Scheme::Mithril => {
-            mithril_snark::MithrilInstance::public_inputs(commitment, message_to_field(&message))
+            mithril_snark::MithrilInstance::public_inputs(commitment, message_to_field(message))
         }
-    };
-    let shown = format!(
-        "commitment {}, {}, threshold {t}",
-        fr_to_hex(&commitment),
-        describe_message(&message, &message_to_field(&message))
-    );
-    Ok((inputs, shown))
+    }
 }
 
-/// The inner verifying key of `scheme` and its circuit's k.
-fn inner_vk(
+/// A certificate's verifying key: its circuit's k, the key, the shape its file states, and the
+/// number of public inputs.
+struct InnerKey {
+    k: u32,
+    vk: VerifyingKey<G1Affine>,
+    shape: serde_json::Value,
+    inputs: usize,
+}
+
+fn shape_json<S: serde::Serialize>(shape: &S) -> serde_json::Value {
+    serde_json::to_value(shape).expect("a serialisable shape")
+}
+
+/// Reads a certificate key file of `scheme`.
+fn inner_key(scheme: Scheme, bytes: &[u8]) -> std::result::Result<InnerKey, String> {
+    let err = |e: &dyn std::fmt::Display| e.to_string();
+    Ok(match scheme {
+        Scheme::SchnorrAtms => {
+            let (s, vk) = schnorr_atms::read_vk(bytes).map_err(|e| err(&e))?;
+            InnerKey {
+                k: s.k,
+                vk,
+                shape: shape_json(&s),
+                inputs: schnorr_atms::AtmsInstance::NUM_PUBLIC_INPUTS,
+            }
+        }
+        Scheme::BlsAtms => {
+            let (s, vk) = bls_atms::read_vk(bytes).map_err(|e| err(&e))?;
+            InnerKey {
+                k: s.k,
+                vk,
+                shape: shape_json(&s),
+                inputs: bls_atms::AtmsInstance::NUM_PUBLIC_INPUTS,
+            }
+        }
+        Scheme::Mithril => {
+            let (s, vk) = mithril_snark::read_vk(bytes).map_err(|e| err(&e))?;
+            InnerKey {
+                k: s.k,
+                vk,
+                shape: shape_json(&s),
+                inputs: mithril_snark::MithrilInstance::NUM_PUBLIC_INPUTS,
+            }
+        }
+    })
+}
+
+/// The certificate key file that keygen makes for the shape `bytes` states (keygen is
+/// deterministic): equal to `bytes` exactly when the file is an honest key of our circuit.
+fn regenerate_inner(
     scheme: Scheme,
+    params: &ParamsKZG<Bn256>,
     bytes: &[u8],
-) -> std::result::Result<(u32, VerifyingKey<G1Affine>), String> {
+) -> std::result::Result<Vec<u8>, String> {
+    let err = |e: &dyn std::fmt::Display| e.to_string();
     match scheme {
-        Scheme::SchnorrAtms => schnorr_atms::read_vk(bytes)
-            .map(|(s, vk)| (s.k, vk))
-            .map_err(|e| e.to_string()),
-        Scheme::BlsAtms => bls_atms::read_vk(bytes)
-            .map(|(s, vk)| (s.k, vk))
-            .map_err(|e| e.to_string()),
-        Scheme::Mithril => mithril_snark::read_vk(bytes)
-            .map(|(s, vk)| (s.k, vk))
-            .map_err(|e| e.to_string()),
+        Scheme::SchnorrAtms => {
+            let (s, _) = schnorr_atms::read_vk(bytes).map_err(|e| err(&e))?;
+            schnorr_atms::keygen(params, s)
+                .map(|k| k.vk_bytes())
+                .map_err(|e| err(&e))
+        }
+        Scheme::BlsAtms => {
+            let (s, _) = bls_atms::read_vk(bytes).map_err(|e| err(&e))?;
+            bls_atms::keygen(params, s)
+                .map(|k| k.vk_bytes())
+                .map_err(|e| err(&e))
+        }
+        Scheme::Mithril => {
+            let (s, _) = mithril_snark::read_vk(bytes).map_err(|e| err(&e))?;
+            mithril_snark::keygen(params, s)
+                .map(|k| k.vk_bytes())
+                .map_err(|e| err(&e))
+        }
     }
+}
+
+/// The inner (certificate) key as a verifier may use it: the file at `trust.vk`, pinned by
+/// fingerprint or regenerated from its shape with `params`.
+fn trusted_inner_key(
+    scheme: Scheme,
+    params: &ParamsKZG<Bn256>,
+    trust: KeyTrust,
+) -> Result<InnerKey> {
+    let bytes = trust.read()?;
+    trust.check_regenerated(&bytes, "its shape", || {
+        regenerate_inner(scheme, params, &bytes).map_err(|e| at(trust.vk, e))
+    })?;
+    let key = inner_key(scheme, &bytes).map_err(|e| at(trust.vk, e))?;
+    Ok(key)
+}
+
+/// The aggregation key of `count` certificates under `inner`, made from stand-ins
+/// ([`certificate_sample`]): the same bytes for the prover and for a verifier that regenerates.
+fn keygen_file(
+    scheme: Scheme,
+    inner_params: &ParamsKZG<Bn256>,
+    inner: &InnerKey,
+    count: usize,
+    aggregation: &ParamsKZG<Bn256>,
+) -> Result<(Vec<u8>, usize)> {
+    let samples = vec![certificate_sample(inner_params, &inner.vk, inner.inputs); count];
+    let keys = aggregation_keygen(aggregation, aggregation.k(), samples, &ExposeAll)
+        .map_err(|e| CliError(e.to_string()))?;
+    let bytes = keys.vk_file_with_inner(
+        &statement_name(scheme, count),
+        None,
+        Some(inner.shape.clone()),
+    );
+    Ok((bytes, keys.advice_cells))
 }
 
 fn statement_name(scheme: Scheme, count: usize) -> String {
     format!("aggregate {} x{count}", scheme.name())
+}
+
+/// `tms aggregate keygen`: the aggregation key of `count` certificates under the certificate
+/// key at `inner.vk` (pinned or regenerated: the aggregation key fixes it), made without any
+/// proof; prints its fingerprint for `verify --vk-fingerprint`.
+pub fn keygen(
+    scheme: Scheme,
+    params_path: &Path,
+    inner: KeyTrust,
+    count: usize,
+    aggregation_params: &Path,
+    out_vk: &Path,
+) -> Result<()> {
+    check_count(count, count)?;
+    let params = load_params(params_path)?;
+    let key = trusted_inner_key(scheme, &params, inner)?;
+    check_params_k(params_path, params.k(), key.k)?;
+    let aggregation = load_params(aggregation_params)?;
+    let bar = crate::io::spinner("aggregation keygen (minutes, several GiB)");
+    let (bytes, cells) = keygen_file(scheme, &params, &key, count, &aggregation)?;
+    bar.finish_and_clear();
+    write_atomic(out_vk, &bytes)?;
+    println!(
+        "aggregation key of {count} {} certificates at k = {} ({cells} advice cells) written to \
+         {} (fingerprint {})",
+        scheme.name(),
+        aggregation.k(),
+        out_vk.display(),
+        fingerprint(&bytes)
+    );
+    Ok(())
+}
+
+fn check_count(proofs: usize, publics: usize) -> Result<()> {
+    if proofs == 0 || proofs > MAX_PROOFS || proofs != publics {
+        return Err(usage(format!(
+            "give 1..={MAX_PROOFS} proofs and one --publics statement per proof ({proofs} and \
+             {publics} given)"
+        )));
+    }
+    Ok(())
 }
 
 /// `tms aggregate prove`.
@@ -97,40 +235,38 @@ pub fn prove(
     out_proof: &Path,
     out_vk: &Path,
 ) -> Result<()> {
-    if proofs.is_empty() || proofs.len() > MAX_PROOFS || proofs.len() != publics.len() {
-        return Err(usage(format!(
-            "give 1..={MAX_PROOFS} proofs and one --publics statement per proof ({} and {} \
-             given)",
-            proofs.len(),
-            publics.len()
-        )));
-    }
+    check_count(proofs.len(), publics.len())?;
     let params = load_params(params_path)?;
-    let (k, vk) = inner_vk(scheme, &read_bytes(vk_path)?).map_err(|e| at(vk_path, e))?;
-    check_params_k(params_path, params.k(), k)?;
+    let key = inner_key(scheme, &read_bytes(vk_path)?).map_err(|e| at(vk_path, e))?;
+    check_params_k(params_path, params.k(), key.k)?;
     let mut snarks = Vec::with_capacity(proofs.len());
     for (proof, public) in proofs.iter().zip(publics) {
-        let (inputs, _) = statement_inputs(scheme, public)?;
-        let snark = certificate_snark(&params, &vk, &inputs, read_bytes(proof)?).map_err(|_| {
-            at(
-                proof,
-                format!(
-                    "does not verify for {} in the Poseidon transcript (prove with `tms prove \
+        let inputs = public_file_inputs(scheme, public)?;
+        let snark =
+            certificate_snark(&params, &key.vk, &inputs, read_bytes(proof)?).map_err(|_| {
+                at(
+                    proof,
+                    format!(
+                        "does not verify for {} in the Poseidon transcript (prove with `tms prove \
                      --transcript poseidon`)",
-                    public.display()
-                ),
-            )
-        })?;
+                        public.display()
+                    ),
+                )
+            })?;
         snarks.push(snark);
     }
+    let aggregation = load_params(aggregation_params)?;
+    // The keys `tms aggregate keygen` makes (`keygen_file`): the same samples and header.
+    let samples = vec![certificate_sample(&params, &key.vk, key.inputs); proofs.len()];
+    let name = statement_name(scheme, proofs.len());
     let written = prove_and_write(
-        aggregation_params,
+        &aggregation,
         snarks,
+        samples,
         &ExposeAll,
-        &statement_name(scheme, proofs.len()),
         Transcript::Evm,
-        out_proof,
-        out_vk,
+        (out_proof, out_vk),
+        |keys| keys.vk_file_with_inner(&name, None, Some(key.shape.clone())),
     )?;
     println!(
         "{} {} proofs in one: {written}",
@@ -140,31 +276,31 @@ pub fn prove(
     Ok(())
 }
 
-/// Keygen and a proof in `transcript` (EVM for a verifier, Poseidon for a next aggregation) of
-/// the aggregation of `snarks` with `statement` (keys named `name`); writes the proof file and
-/// the verifying key file and says what it wrote.
+/// Keygen over `samples` (stand-ins of the inner proofs: [`certificate_sample`],
+/// `node_sample`) and a proof in `transcript` (EVM for a verifier, Poseidon for a next
+/// aggregation) of the aggregation of `snarks` with `statement`; writes the proof file and the
+/// verifying key file (`vk_file` of the keys) to `out` and says what it wrote.
 pub(crate) fn prove_and_write(
-    aggregation_params: &Path,
+    aggregation: &ParamsKZG<Bn256>,
     snarks: Vec<Snark>,
+    samples: Vec<Snark>,
     statement: &dyn Statement,
-    name: &str,
     transcript: Transcript,
-    out_proof: &Path,
-    out_vk: &Path,
+    (out_proof, out_vk): (&Path, &Path),
+    vk_file: impl FnOnce(&tms_aggregation::AggregationKeys) -> Vec<u8>,
 ) -> Result<String> {
-    let aggregation = load_params(aggregation_params)?;
     let start = Instant::now();
     eprintln!(
         "aggregating {} proofs at k = {} (minutes, several GiB)",
         snarks.len(),
         aggregation.k()
     );
-    let keys = aggregation_keygen(&aggregation, aggregation.k(), snarks.clone(), statement)
+    let keys = aggregation_keygen(aggregation, aggregation.k(), samples, statement)
         .map_err(|e| CliError(e.to_string()))?;
     let (public_inputs, proof) =
-        aggregation_prove(&aggregation, &keys, snarks, statement, transcript)
+        aggregation_prove(aggregation, &keys, snarks, statement, transcript)
             .map_err(|e| CliError(e.to_string()))?;
-    let vk_bytes = keys.vk_file(name, None);
+    let vk_bytes = vk_file(&keys);
     let bytes = proof_file(&public_inputs[..tms_aggregation::ACCUMULATOR_LIMBS], &proof);
     write_atomic(out_vk, &vk_bytes)?;
     write_atomic(out_proof, &bytes)?;
@@ -199,44 +335,155 @@ pub(crate) fn verifies(
         && aggregation_verify(&params, vk, &public_inputs, &proof, Transcript::Evm))
 }
 
-/// `tms aggregate verify`: `statements` are the verifier's, in the order of the aggregation.
-pub fn verify(
+/// One certificate's statement as the verifier holds it: `COMMITTEE,MESSAGE[,THRESHOLD]`, the
+/// committee (or registration) file or its commitment (`0x`-hex or decimal), the message bytes
+/// (`0x`-hex) and, for the ATMS schemes, the threshold.
+fn trusted_inputs(
     scheme: Scheme,
-    params_path: &Path,
-    vk_path: &Path,
-    proof_path: &Path,
-    statements: &[PathBuf],
-) -> Result<()> {
-    let (header, vk) = read_vk_file(&read_bytes(vk_path)?).map_err(|e| at(vk_path, e))?;
-    let expected = statement_name(scheme, statements.len());
+    shape: &serde_json::Value,
+    text: &str,
+) -> Result<(Vec<Fr>, String)> {
+    let bad = |why: &str| {
+        usage(format!(
+            "--statement {text:?}: {why}; expected COMMITTEE,MESSAGE,THRESHOLD (Mithril: \
+             REGISTRATION,MESSAGE) with COMMITTEE a file or its 0x commitment"
+        ))
+    };
+    let fields: Vec<&str> = text.split(',').map(str::trim).collect();
+    let (committee, message, threshold) = match (scheme, &fields[..]) {
+        (Scheme::Mithril, [c, m]) => (*c, *m, None),
+        (Scheme::SchnorrAtms | Scheme::BlsAtms, [c, m, t]) => (
+            *c,
+            *m,
+            Some(
+                t.parse::<u64>()
+                    .map_err(|_| bad("the threshold is not a number"))?,
+            ),
+        ),
+        _ => return Err(bad("wrong number of fields")),
+    };
+    let message = bytes_from_hex(message, "message").map_err(|e| bad(&e))?;
+    let is_number = committee.starts_with("0x") || committee.bytes().all(|b| b.is_ascii_digit());
+    let shape_of = |what: &str| {
+        usage(format!(
+            "the aggregation key states no {what} shape: pass commitments instead of files"
+        ))
+    };
+    let commitment = if is_number {
+        fr_from_str(committee, "commitment").map_err(|e| bad(&e))?
+    } else {
+        let path = Path::new(committee);
+        match scheme {
+            Scheme::SchnorrAtms => {
+                let shape: schnorr_atms::AtmsShape =
+                    serde_json::from_value(shape.clone()).map_err(|_| shape_of("Schnorr ATMS"))?;
+                let c = super::schnorr::load_committee(path)?;
+                check_members(path, c.keys().len(), shape.n, "certificate key")?;
+                c.commitment(shape.mode)
+            }
+            Scheme::BlsAtms => {
+                let shape: bls_atms::AtmsShape =
+                    serde_json::from_value(shape.clone()).map_err(|_| shape_of("BLS ATMS"))?;
+                let c = super::bls::load_committee(path)?;
+                check_members(path, c.len(), shape.n, "certificate key")?;
+                c.digest(shape.hash)
+            }
+            Scheme::Mithril => {
+                let registration = super::mithril::load_registration(path)?;
+                registration.commitment().digest()
+            }
+        }
+    };
+    let t = threshold.unwrap_or(0);
+    let shown = match threshold {
+        Some(t) => format!(
+            "commitment {}, {}, threshold {t}",
+            fr_to_hex(&commitment),
+            describe_message(&message, &message_to_field(&message))
+        ),
+        None => format!(
+            "registration {}, {}",
+            fr_to_hex(&commitment),
+            describe_message(&message, &message_to_field(&message))
+        ),
+    };
+    Ok((public_inputs(scheme, commitment, &message, t), shown))
+}
+
+/// What `tms aggregate verify` is given.
+pub struct AggregateVerifyArgs<'a> {
+    /// The scheme of the certificates.
+    pub scheme: Scheme,
+    /// KZG parameters of the aggregation circuit.
+    pub params: &'a Path,
+    /// The aggregation key and how it is trusted.
+    pub key: KeyTrust<'a>,
+    /// For `--regenerate-vk`: the certificate key (regenerated from its shape itself) and its
+    /// parameters.
+    pub inner: Option<(&'a Path, &'a Path)>,
+    /// The aggregation proof.
+    pub proof: &'a Path,
+    /// The verifier's statements, in the order of the aggregation.
+    pub statements: &'a [String],
+}
+
+/// `tms aggregate verify`.
+pub fn verify(args: &AggregateVerifyArgs) -> Result<()> {
+    let (scheme, count) = (args.scheme, args.statements.len());
+    let vk_file = args.key.read()?;
+    // A malformed file is refused before any regeneration (minutes).
+    let (header, vk) = read_vk_file(&vk_file).map_err(|e| at(args.key.vk, e))?;
+    let expected = statement_name(scheme, count);
     if header.statement != expected {
         return Err(at(
-            vk_path,
+            args.key.vk,
             format!(
-                "a key for {:?}; {} statements of {} were given",
+                "a key for {:?}; {count} statements of {} were given",
                 header.statement,
-                statements.len(),
                 scheme.name()
             ),
         ));
     }
+    args.key.check_regenerated(
+        &vk_file,
+        "the certificate key and the number of certificates",
+        || {
+            let Some((inner_vk, inner_params)) = args.inner else {
+                return Err(usage(
+                    "--regenerate-vk needs the certificate key (--inner-vk, itself regenerated \
+                     from its shape) and its --inner-params",
+                ));
+            };
+            let params = load_params(inner_params)?;
+            let inner = KeyTrust {
+                vk: inner_vk,
+                fingerprint: None,
+                regenerate: true,
+            };
+            let key = trusted_inner_key(scheme, &params, inner)?;
+            check_params_k(inner_params, params.k(), key.k)?;
+            let aggregation = load_params(args.params)?;
+            Ok(keygen_file(scheme, &params, &key, count, &aggregation)?.0)
+        },
+    )?;
+    let shape = header.inner.clone().unwrap_or_default();
     let mut statement = Vec::new();
-    let mut shown = Vec::with_capacity(statements.len());
-    for path in statements {
-        let (inputs, text) = statement_inputs(scheme, path)?;
+    let mut shown = Vec::with_capacity(count);
+    for text in args.statements {
+        let (inputs, line) = trusted_inputs(scheme, &shape, text)?;
         statement.extend(inputs);
-        shown.push(text);
+        shown.push(line);
     }
-    if !verifies(params_path, &header, &vk, proof_path, statement)? {
+    if !verifies(args.params, &header, &vk, args.proof, statement)? {
         return Err(at(
-            proof_path,
+            args.proof,
             "the aggregation proof does not verify for these trusted statements (in this order)",
         ));
     }
     println!(
-        "verified: {} {} certificates in one proof",
-        statements.len(),
-        scheme.name()
+        "verified: {count} {} certificates in one proof; {}",
+        scheme.name(),
+        args.key.describe(&vk_file)
     );
     for (i, text) in shown.iter().enumerate() {
         println!("  {i}: {text}");

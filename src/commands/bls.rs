@@ -393,6 +393,7 @@ pub fn verify(args: &VerifyArgs) -> Result<()> {
         describe_message(&args.message, &message_to_field(&args.message)),
         fr_to_hex(&digest)
     );
+    println!("  {}", args.key_trust().describe(&vk_file));
     Ok(())
 }
 

@@ -14,14 +14,21 @@ use std::{
     time::Instant,
 };
 
-use halo2_base::halo2_proofs::poly::commitment::Params;
+use halo2_base::halo2_proofs::{
+    halo2curves::bn256::{Bn256, G1Affine},
+    plonk::VerifyingKey,
+    poly::{commitment::Params, kzg::commitment::ParamsKZG},
+};
 use mithril_snark::{
     chain::{chain_statement, ChainLink, ChainStatement},
     prove_with_transcript, MithrilInstance, MithrilKeys, MithrilWitness,
 };
 use tms_aggregation::{
     certificate_snark,
-    chain::{prove_chain, verify_chain_proof, ChainCertificate, ChainShape, Link},
+    chain::{
+        chain_keygen, prove_chain, verify_chain_proof, ChainCertificate, ChainKeys, ChainShape,
+        Link,
+    },
     read_vk_file, split_proof_file,
 };
 use tms_gadgets::{
@@ -33,6 +40,7 @@ use tms_gadgets::{
 use super::{
     check_params_k, describe_message,
     mithril::{load_certificate, load_registration, signed_field, LoadedCertificate},
+    KeyTrust,
 };
 use crate::{
     formats::{fr_from_str, fr_to_hex},
@@ -178,6 +186,7 @@ pub fn prove(args: &ChainProveArgs) -> Result<()> {
     let (chain_keys, proved) = prove_chain(
         &chain_params,
         shape,
+        (&params, keys.vk()),
         certificates,
         None,
         Transcript::Evm,
@@ -190,8 +199,7 @@ pub fn prove(args: &ChainProveArgs) -> Result<()> {
         },
     )
     .map_err(|e| CliError(e.to_string()))?;
-    let root = chain_keys.levels.last().expect("a root level");
-    let vk_bytes = root.vk_file(STATEMENT, Some(shape));
+    let vk_bytes = root_key_file(&chain_keys);
     let proof_bytes = proved.to_bytes();
     write_atomic(args.vk, &vk_bytes)?;
     write_atomic(args.proof, &proof_bytes)?;
@@ -223,10 +231,81 @@ pub struct ChainVerifyArgs<'a> {
     pub epochs: usize,
     /// KZG parameters of the tree.
     pub params: &'a Path,
-    /// The root verifying key.
-    pub vk: &'a Path,
+    /// The root verifying key and how it is trusted.
+    pub key: KeyTrust<'a>,
+    /// For `--regenerate-vk`: the tree (`PER_LEAF,PER_NODE,LEVELS`), the certificate key
+    /// (itself regenerated from its shape) and its parameters.
+    pub regenerate_from: Option<(&'a str, &'a Path, &'a Path)>,
     /// The chain proof.
     pub proof: &'a Path,
+}
+
+/// The SNARK-Mithril certificate key as a verifier may use it: pinned, or regenerated from the
+/// shape its file states.
+fn trusted_certificate_key(
+    params: &ParamsKZG<Bn256>,
+    trust: KeyTrust,
+) -> Result<VerifyingKey<G1Affine>> {
+    let bytes = trust.read()?;
+    let (shape, vk) = mithril_snark::read_vk(&bytes).map_err(|e| at(trust.vk, e))?;
+    trust.check_regenerated(&bytes, "its shape", || {
+        mithril_snark::keygen(params, shape)
+            .map(|k| k.vk_bytes())
+            .map_err(|e| at(trust.vk, e))
+    })?;
+    check_params_k(trust.vk, params.k(), shape.k)?;
+    Ok(vk)
+}
+
+/// The root key file of a chain tree (the header states the tree's shape).
+fn root_key_file(keys: &ChainKeys) -> Vec<u8> {
+    keys.levels
+        .last()
+        .expect("a root level")
+        .vk_file(STATEMENT, Some(keys.shape))
+}
+
+/// What `tms chain keygen` is given.
+pub struct ChainKeygenArgs<'a> {
+    /// The certificates' KZG parameters.
+    pub params: &'a Path,
+    /// The SNARK-Mithril certificate key, pinned or regenerated.
+    pub certificate_key: KeyTrust<'a>,
+    /// The tree's KZG parameters.
+    pub chain_params: &'a Path,
+    /// `PER_LEAF,PER_NODE,LEVELS`.
+    pub tree: &'a str,
+    /// Where the root verifying key goes.
+    pub out_vk: &'a Path,
+}
+
+/// `tms chain keygen`: the tree's keys from the certificate key and the tree's shape alone (no
+/// proof), as `tms chain prove` makes them; writes the root key and prints its fingerprint.
+pub fn keygen(args: &ChainKeygenArgs) -> Result<()> {
+    let chain_params = load_params(args.chain_params)?;
+    let shape = parse_tree(args.tree, chain_params.k())?;
+    let params = load_params(args.params)?;
+    let certificate_vk = trusted_certificate_key(&params, args.certificate_key)?;
+    let start = Instant::now();
+    let keys = chain_keygen(
+        &chain_params,
+        shape,
+        (&params, &certificate_vk),
+        &mut |level, _, _| eprintln!("keygen: level {level} of {}", shape.levels),
+    )
+    .map_err(|e| CliError(e.to_string()))?;
+    let bytes = root_key_file(&keys);
+    write_atomic(args.out_vk, &bytes)?;
+    println!(
+        "root key of a chain tree {} ({} epochs, k = {}, {:.0} s) written to {} (fingerprint {})",
+        args.tree,
+        shape.epochs(),
+        shape.k,
+        start.elapsed().as_secs_f64(),
+        args.out_vk.display(),
+        fingerprint(&bytes)
+    );
+    Ok(())
 }
 
 /// A registration given as its file or as its digest (`0x`-hex).
@@ -254,16 +333,19 @@ pub fn verify(args: &ChainVerifyArgs) -> Result<()> {
         last_application: signed_field(args.application, None)?,
         epochs: args.epochs,
     };
-    let (header, vk) = read_vk_file(&read_bytes(args.vk)?).map_err(|e| at(args.vk, e))?;
+    let vk_path = args.key.vk;
+    let vk_file = args.key.read()?;
+    // A malformed file is refused before any regeneration (minutes).
+    let (header, vk) = read_vk_file(&vk_file).map_err(|e| at(vk_path, e))?;
     if header.statement != STATEMENT {
         return Err(at(
-            args.vk,
+            vk_path,
             format!("a key for {:?}, not a Mithril chain", header.statement),
         ));
     }
     if let Some(shape) = header.chain.filter(|s| s.epochs() != args.epochs) {
         return Err(at(
-            args.vk,
+            vk_path,
             format!(
                 "the key closes chains of {} epochs; --epochs says {}",
                 shape.epochs(),
@@ -271,6 +353,32 @@ pub fn verify(args: &ChainVerifyArgs) -> Result<()> {
             ),
         ));
     }
+    args.key
+        .check_regenerated(&vk_file, "the certificate key and the tree", || {
+            let Some((tree, certificate_vk, certificate_params)) = args.regenerate_from else {
+                return Err(usage(
+                    "--regenerate-vk needs --tree, the certificate key (--certificate-vk, \
+                     itself regenerated from its shape) and its --certificate-params",
+                ));
+            };
+            let chain_params = load_params(args.params)?;
+            let shape = parse_tree(tree, chain_params.k())?;
+            let params = load_params(certificate_params)?;
+            let inner = KeyTrust {
+                vk: certificate_vk,
+                fingerprint: None,
+                regenerate: true,
+            };
+            let certificate_vk = trusted_certificate_key(&params, inner)?;
+            let keys = chain_keygen(
+                &chain_params,
+                shape,
+                (&params, &certificate_vk),
+                &mut |_, _, _| {},
+            )
+            .map_err(|e| CliError(e.to_string()))?;
+            Ok(root_key_file(&keys))
+        })?;
     let params = load_params(args.params)?;
     check_params_k(args.params, params.k(), header.config.degree)?;
     let (accumulator, proof) =
@@ -297,5 +405,6 @@ pub fn verify(args: &ChainVerifyArgs) -> Result<()> {
         fr_to_hex(&statement.last_registration),
         describe_message(args.application, &statement.last_application)
     );
+    println!("  {}", args.key.describe(&vk_file));
     Ok(())
 }

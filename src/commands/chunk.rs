@@ -39,25 +39,32 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use halo2_base::halo2_proofs::poly::commitment::Params;
+use halo2_base::halo2_proofs::{
+    halo2curves::bn256::{Bn256, G1Affine},
+    plonk::VerifyingKey,
+    poly::{commitment::Params, kzg::commitment::ParamsKZG},
+};
 use schnorr_atms::{CommitmentMode, Committee};
 use serde::{Deserialize, Serialize};
 use tms_aggregation::{
-    certificate_snark,
-    chunks::{check_chunk_count, check_join_inputs, CommitteeChunks, JoinedChunks},
-    node_snark, read_vk_file, split_proof_file, Snark, Statement, ACCUMULATOR_LIMBS,
+    aggregation_keygen, certificate_sample, certificate_snark,
+    chunks::{check_chunk_count, check_join_inputs, CommitteeChunks, JoinedChunks, CHUNK_INPUTS},
+    node_sample, node_snark, read_vk_file, split_proof_file, Snark, Statement, ACCUMULATOR_LIMBS,
 };
 use tms_evm::certificate::{Contracts, GasReport, TrustedStatement};
-use tms_gadgets::{message::message_to_field, Fr};
+use tms_gadgets::{message::message_to_field, proving::keys::fingerprint, Fr};
 
 use super::{
     aggregate::{prove_and_write, verifies},
     check_params_k, describe_message,
     schnorr::{load_committee, CertificateFile, CommitteeFile},
+    KeyTrust,
 };
 use crate::{
     formats::{bytes_from_hex, fr_from_str, fr_to_hex, point_to_hex, Header, PublicFile},
-    io::{at, load_params, read_bytes, read_json, usage, write_json, CliError, Result},
+    io::{
+        at, load_params, read_bytes, read_json, usage, write_atomic, write_json, CliError, Result,
+    },
     options::{Scheme, TranscriptName},
 };
 
@@ -317,13 +324,12 @@ pub struct JoinRequest<'a> {
     pub out_vk: &'a Path,
 }
 
+/// A join's inputs as snarks, their stand-ins for keygen, its statement and its key's name.
+type JoinInputs = (Vec<Snark>, Vec<Snark>, Box<dyn Statement>, String);
+
 /// The join's inputs as snarks and its statement: chunk proofs under a chunk key, or lower
 /// join proofs (accumulator words first) under a join key.
-fn input_snarks(
-    request: &JoinRequest,
-    inputs: &[Vec<Fr>],
-    threshold: u64,
-) -> Result<(Vec<Snark>, Box<dyn Statement>, String)> {
+fn input_snarks(request: &JoinRequest, inputs: &[Vec<Fr>], threshold: u64) -> Result<JoinInputs> {
     let params = load_params(request.params)?;
     let vk_bytes = read_bytes(request.vk)?;
     let count = inputs.len();
@@ -353,7 +359,8 @@ fn input_snarks(
             snarks.push(snark);
         }
         let name = format!("{} of {}", statement_name(count), header.statement);
-        return Ok((snarks, Box::new(JoinedChunks { threshold }), name));
+        let samples = vec![node_sample(&params, &vk, ACCUMULATOR_LIMBS + CHUNK_INPUTS); count];
+        return Ok((snarks, samples, Box::new(JoinedChunks { threshold }), name));
     }
     let (shape, vk) = schnorr_atms::read_vk(&vk_bytes).map_err(|e| {
         at(
@@ -375,8 +382,10 @@ fn input_snarks(
         })?;
         snarks.push(snark);
     }
+    let samples = vec![certificate_sample(&params, &vk, CHUNK_INPUTS); count];
     Ok((
         snarks,
+        samples,
         Box::new(CommitteeChunks { threshold }),
         statement_name(count),
     ))
@@ -440,15 +449,15 @@ pub fn join(request: &JoinRequest) -> Result<()> {
             "--threshold {threshold}: the inputs prove {total} signers in all"
         )));
     }
-    let (snarks, statement, name) = input_snarks(request, &inputs, threshold)?;
+    let (snarks, samples, statement, name) = input_snarks(request, &inputs, threshold)?;
     let written = prove_and_write(
-        request.aggregation_params,
+        &load_params(request.aggregation_params)?,
         snarks,
+        samples,
         statement.as_ref(),
-        &name,
         transcript,
-        request.out_proof,
-        request.out_vk,
+        (request.out_proof, request.out_vk),
+        |keys| keys.vk_file(&name, None),
     )?;
     if let Some(path) = request.public {
         let shape = serde_json::json!({ "join": name, "covers": what });
@@ -475,20 +484,165 @@ pub fn join(request: &JoinRequest) -> Result<()> {
     Ok(())
 }
 
+/// The shape of a join tree as `tms chunk join` (and the Ray driver) build it over `chunks`
+/// chunk proofs: with `wrap`, a first level joins each chunk alone; then levels of joins of
+/// `fanout` inputs while more than `fanout` remain; then the top join. The inputs of each level,
+/// bottom first.
+pub fn join_tree_levels(chunks: usize, fanout: Option<usize>, wrap: bool) -> Result<Vec<usize>> {
+    if check_chunk_count(chunks).is_err() || chunks > MAX_CHUNKS {
+        return Err(usage(format!(
+            "--chunks {chunks}: a committee splits into a power of two of chunks, 2 to \
+             {MAX_CHUNKS}"
+        )));
+    }
+    let fanout = fanout.unwrap_or(chunks);
+    if fanout < 2 || !fanout.is_power_of_two() {
+        return Err(usage(format!(
+            "--fanout {fanout}: a power of two, at least 2"
+        )));
+    }
+    let mut levels = Vec::new();
+    let mut inputs = chunks;
+    if wrap {
+        levels.push(1);
+    }
+    while inputs > fanout {
+        levels.push(fanout);
+        inputs /= fanout;
+    }
+    levels.push(inputs);
+    Ok(levels)
+}
+
+/// What a join tree's top key is made from: the chunk key (trusted by the caller) and its
+/// parameters, the join circuits' parameters and the tree.
+pub struct JoinTree<'a> {
+    /// The chunk circuit's parameters.
+    pub chunk_params: &'a ParamsKZG<Bn256>,
+    /// The chunk verifying key.
+    pub chunk_vk: &'a VerifyingKey<G1Affine>,
+    /// The join circuits' parameters.
+    pub aggregation_params: &'a ParamsKZG<Bn256>,
+    /// Inputs per level, bottom first ([`join_tree_levels`]).
+    pub levels: &'a [usize],
+}
+
+/// The top join key file of a join tree, made level by level from stand-ins of each level's
+/// inputs, as `tms chunk join` makes each level's key: no proof is needed.
+pub fn join_tree_key(tree: &JoinTree, progress: &mut dyn FnMut(usize)) -> Result<Vec<u8>> {
+    let aggregation = tree.aggregation_params;
+    let mut below: Option<(VerifyingKey<G1Affine>, String)> = None;
+    let mut file = Vec::new();
+    for (level, &count) in tree.levels.iter().enumerate() {
+        progress(level);
+        let (samples, statement, name): (Vec<Snark>, Box<dyn Statement>, String) = match &below {
+            None => (
+                vec![certificate_sample(tree.chunk_params, tree.chunk_vk, CHUNK_INPUTS); count],
+                Box::new(CommitteeChunks { threshold: 0 }),
+                statement_name(count),
+            ),
+            Some((vk, name)) => (
+                vec![node_sample(aggregation, vk, ACCUMULATOR_LIMBS + CHUNK_INPUTS); count],
+                Box::new(JoinedChunks { threshold: 0 }),
+                format!("{} of {name}", statement_name(count)),
+            ),
+        };
+        let keys = aggregation_keygen(aggregation, aggregation.k(), samples, statement.as_ref())
+            .map_err(|e| CliError(e.to_string()))?;
+        file = keys.vk_file(&name, None);
+        below = Some((keys.vk().clone(), name));
+    }
+    Ok(file)
+}
+
+/// The chunk key as a verifier may use it: pinned, or regenerated from its shape.
+fn trusted_chunk_key(params: &ParamsKZG<Bn256>, trust: KeyTrust) -> Result<VerifyingKey<G1Affine>> {
+    let bytes = trust.read()?;
+    let (shape, vk) = schnorr_atms::read_vk(&bytes).map_err(|e| at(trust.vk, e))?;
+    trust.check_regenerated(&bytes, "its shape", || {
+        schnorr_atms::keygen(params, shape)
+            .map(|k| k.vk_bytes())
+            .map_err(|e| at(trust.vk, e))
+    })?;
+    check_params_k(trust.vk, params.k(), shape.k)?;
+    Ok(vk)
+}
+
+/// What `tms chunk keygen` (and `chunk verify --regenerate-vk`) make a join tree's key from.
+pub struct JoinTreeArgs<'a> {
+    /// The chunk circuit's parameters.
+    pub chunk_params: &'a Path,
+    /// The chunk key, pinned or regenerated from its shape.
+    pub chunk_key: KeyTrust<'a>,
+    /// The chunks.
+    pub chunks: usize,
+    /// Inputs per join (default: all chunks in one join).
+    pub fanout: Option<usize>,
+    /// Whether each chunk is wrapped alone first.
+    pub wrap: bool,
+}
+
+impl JoinTreeArgs<'_> {
+    /// The top join key file over the join circuits' parameters at `aggregation_params`.
+    fn key_file(&self, aggregation_params: &Path) -> Result<Vec<u8>> {
+        let levels = join_tree_levels(self.chunks, self.fanout, self.wrap)?;
+        let chunk_params = load_params(self.chunk_params)?;
+        let chunk_vk = trusted_chunk_key(&chunk_params, self.chunk_key)?;
+        let aggregation = load_params(aggregation_params)?;
+        join_tree_key(
+            &JoinTree {
+                chunk_params: &chunk_params,
+                chunk_vk: &chunk_vk,
+                aggregation_params: &aggregation,
+                levels: &levels,
+            },
+            &mut |level| eprintln!("keygen: join level {} of {}", level + 1, levels.len()),
+        )
+    }
+}
+
+/// `tms chunk keygen`: a join tree's top key from the chunk key and the tree alone, as the
+/// joins make it; prints the fingerprint a verifier pins.
+pub fn keygen(tree: &JoinTreeArgs, aggregation_params: &Path, out_vk: &Path) -> Result<()> {
+    let bytes = tree.key_file(aggregation_params)?;
+    write_atomic(out_vk, &bytes)?;
+    println!(
+        "top join key of {} chunks written to {} (fingerprint {})",
+        tree.chunks,
+        out_vk.display(),
+        fingerprint(&bytes)
+    );
+    Ok(())
+}
+
 /// `tms chunk verify`: the statement comes from the trusted committee, the message bytes and
 /// the threshold, as for one proof of the whole committee in Merkle mode; with `evm`, the
 /// generated verifier and `CertificateVerifier` check it again in revm.
+#[allow(clippy::too_many_arguments)]
 pub fn verify(
     committee_path: &Path,
     message: &[u8],
     threshold: u64,
     params_path: &Path,
-    vk_path: &Path,
+    key: KeyTrust,
+    tree: Option<&JoinTreeArgs>,
     proof_path: &Path,
     evm: bool,
 ) -> Result<()> {
+    let vk_path = key.vk;
+    let vk_file = key.read()?;
+    // A malformed file is refused before any regeneration (minutes).
     let committee = load_committee(committee_path)?;
-    let (header, vk) = read_vk_file(&read_bytes(vk_path)?).map_err(|e| at(vk_path, e))?;
+    let (header, vk) = read_vk_file(&vk_file).map_err(|e| at(vk_path, e))?;
+    key.check_regenerated(&vk_file, "the chunk key and the join tree", || {
+        tree.ok_or_else(|| {
+            usage(
+                "--regenerate-vk needs the chunk key (--chunk-vk, itself regenerated from its \
+                 shape), its --chunk-params and the tree (--chunks, --fanout, --wrap)",
+            )
+        })?
+        .key_file(params_path)
+    })?;
     if !header.statement.starts_with(STATEMENT) {
         return Err(at(
             vk_path,
@@ -517,6 +671,7 @@ pub fn verify(
         describe_message(message, &m),
         header.statement
     );
+    println!("  {}", key.describe(&vk_file));
     if evm {
         let trusted = TrustedStatement {
             committee_digest: root,

@@ -677,6 +677,7 @@ pub fn verify(args: &VerifyArgs) -> Result<()> {
         describe_message(&args.message, &message),
         trusted.commitment,
     );
+    println!("  {}", args.key_trust().describe(&vk_file));
     Ok(())
 }
 

@@ -242,19 +242,19 @@ impl VerifyArgs {
         Ok((params, vk_file, key, public))
     }
 
-    /// The verifying key file, checked against `--vk-fingerprint` when given.
-    pub fn vk_file(&self) -> Result<Vec<u8>> {
-        let bytes = read_bytes(&self.vk)?;
-        if let Some(expected) = &self.vk_fingerprint {
-            let actual = fingerprint(&bytes);
-            if !actual.eq_ignore_ascii_case(expected.trim_start_matches("0x")) {
-                return Err(at(
-                    &self.vk,
-                    format!("fingerprint {actual} differs from --vk-fingerprint {expected}"),
-                ));
-            }
+    /// How the verifying key file is trusted.
+    pub fn key_trust(&self) -> KeyTrust<'_> {
+        KeyTrust {
+            vk: &self.vk,
+            fingerprint: self.vk_fingerprint.as_deref(),
+            regenerate: self.regenerate_vk,
         }
-        Ok(bytes)
+    }
+
+    /// The verifying key file: refused unless pinned (`--vk-fingerprint`, checked here) or to be
+    /// regenerated (`--regenerate-vk`, checked by [`VerifyArgs::check_regenerated`]).
+    pub fn vk_file(&self) -> Result<Vec<u8>> {
+        self.key_trust().read()
     }
 
     /// The prover's statement file, if given.
@@ -429,19 +429,84 @@ impl VerifyArgs {
         vk_file: &[u8],
         regenerate: impl FnOnce() -> std::result::Result<Vec<u8>, E>,
     ) -> Result<()> {
-        if !self.regenerate_vk {
+        self.key_trust()
+            .check_regenerated(vk_file, "its shape", || {
+                regenerate().map_err(|e| at(&self.vk, e))
+            })
+    }
+}
+
+/// How a verify command trusts its verifying key file. Anyone can write a key file (for a
+/// circuit that proves nothing, labelled as ours), so a file is used only when the verifier has
+/// pinned its fingerprint (`--vk-fingerprint`, printed by the keygen the verifier ran or
+/// audited) or regenerates it from what it holds (`--regenerate-vk`: keygen is deterministic).
+#[derive(Clone, Copy, Debug)]
+pub struct KeyTrust<'a> {
+    /// The verifying key file.
+    pub vk: &'a Path,
+    /// `--vk-fingerprint`: the file's expected SHA-256.
+    pub fingerprint: Option<&'a str>,
+    /// `--regenerate-vk`.
+    pub regenerate: bool,
+}
+
+impl KeyTrust<'_> {
+    /// The key file, checked against the pinned fingerprint; refused when neither pinned nor to
+    /// be regenerated, with one line naming both ways.
+    pub fn read(&self) -> Result<Vec<u8>> {
+        if self.fingerprint.is_none() && !self.regenerate {
+            return Err(at(
+                self.vk,
+                "a verifying key file is trusted only when pinned or regenerated: give \
+                 --vk-fingerprint HEX (the fingerprint the keygen you ran printed) or \
+                 --regenerate-vk (keygen again from what you hold)",
+            ));
+        }
+        let bytes = read_bytes(self.vk)?;
+        if let Some(expected) = self.fingerprint {
+            let actual = fingerprint(&bytes);
+            if !actual.eq_ignore_ascii_case(expected.trim_start_matches("0x")) {
+                return Err(at(
+                    self.vk,
+                    format!("fingerprint {actual} differs from --vk-fingerprint {expected}"),
+                ));
+            }
+        }
+        Ok(bytes)
+    }
+
+    /// With `--regenerate-vk`: refuses a key file that `regenerate` (keygen from `from`, what the
+    /// verifier holds) does not reproduce byte for byte.
+    pub fn check_regenerated(
+        &self,
+        vk_file: &[u8],
+        from: &str,
+        regenerate: impl FnOnce() -> Result<Vec<u8>>,
+    ) -> Result<()> {
+        if !self.regenerate {
             return Ok(());
         }
         let bar = crate::io::spinner("regenerating the verifying key");
-        let regenerated = regenerate().map_err(|e| at(&self.vk, e))?;
+        let regenerated = regenerate()?;
         bar.finish_and_clear();
         if regenerated != vk_file {
             return Err(at(
-                &self.vk,
-                "differs from the verifying key regenerated from its shape",
+                self.vk,
+                format!("differs from the verifying key regenerated from {from}"),
             ));
         }
         Ok(())
+    }
+
+    /// How the key was trusted, for the verdict.
+    pub fn describe(&self, vk_file: &[u8]) -> String {
+        match (self.fingerprint, self.regenerate) {
+            (_, true) => format!(
+                "verifying key regenerated (sha256 {})",
+                fingerprint(vk_file)
+            ),
+            _ => format!("verifying key pinned (sha256 {})", fingerprint(vk_file)),
+        }
     }
 }
 

@@ -408,6 +408,7 @@ pub fn verify(args: &VerifyArgs) -> Result<()> {
         describe_message(&args.message, &instance.message),
         fr_to_hex(&commitment)
     );
+    println!("  {}", args.key_trust().describe(&vk_file));
     Ok(())
 }
 

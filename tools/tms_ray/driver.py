@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ctypes
 import dataclasses
+import hashlib
 import json
 import os
 import pathlib
@@ -322,7 +323,10 @@ def run(job: Job) -> dict:
     verified = run_tms(tms, [
         "chunk", "verify", "--committee", str(job.committee.resolve()), "--message", message,
         "--threshold", str(job.threshold), "--params", str(job.aggregation_params.resolve()),
-        "--vk", "join.vk", "--proof", "join.proof",
+        # The operator pins the key its own join made; an outside verifier pins the key it
+        # trusts (README: what `tms chunk verify` trusts).
+        "--vk", "join.vk", "--vk-fingerprint", hashlib.sha256(joined["vk"]).hexdigest(),
+        "--proof", "join.proof",
     ], str(out)).strip()
     log(verified)
     usage = ("wall_s", "cpu_s", "peak_mib")
