@@ -1,0 +1,119 @@
+//! A toy circuit that exercises every part of the verifier a Plutus script must replay: two
+//! gates behind selectors, a lookup into a fixed table, copy constraints and an instance column.
+//!
+//! Statement: public `[p, q]`, private `w` with `w < 16` (the lookup) and `q = w * w + p`.
+
+use midnight_proofs::{
+    circuit::{Layouter, SimpleFloorPlanner, Value},
+    plonk::{
+        Advice, Circuit, Column, ConstraintSystem, Constraints, Error, Instance, Selector,
+        TableColumn,
+    },
+    poly::Rotation,
+};
+
+use crate::backend::Fr;
+
+/// The toy circuit's columns.
+#[derive(Clone, Debug)]
+pub struct ToyConfig {
+    a: Column<Advice>,
+    b: Column<Advice>,
+    c: Column<Advice>,
+    pi: Column<Instance>,
+    q_mul: Selector,
+    q_add: Selector,
+    q_range: Selector,
+    table: TableColumn,
+}
+
+/// The toy circuit: the witness `w` and the public `p`.
+#[derive(Clone, Debug, Default)]
+pub struct ToyCircuit {
+    /// The private value.
+    pub w: Value<Fr>,
+    /// The public value `p` (also in the instance column).
+    pub p: Value<Fr>,
+}
+
+impl ToyCircuit {
+    /// A satisfied circuit and its public inputs `[p, w * w + p]`.
+    pub fn new(w: u64, p: u64) -> (Self, Vec<Fr>) {
+        let (wf, pf) = (Fr::from(w), Fr::from(p));
+        (Self { w: Value::known(wf), p: Value::known(pf) }, vec![pf, wf * wf + pf])
+    }
+}
+
+/// The size of the lookup table (`w < TABLE`).
+pub const TABLE: u64 = 16;
+
+impl Circuit<Fr> for ToyCircuit {
+    type Config = ToyConfig;
+    type FloorPlanner = SimpleFloorPlanner;
+
+    fn without_witnesses(&self) -> Self {
+        Self::default()
+    }
+
+    fn configure(meta: &mut ConstraintSystem<Fr>) -> ToyConfig {
+        let (a, b, c) = (meta.advice_column(), meta.advice_column(), meta.advice_column());
+        let pi = meta.instance_column();
+        for col in [a, b, c] {
+            meta.enable_equality(col);
+        }
+        meta.enable_equality(pi);
+        let (q_mul, q_add) = (meta.selector(), meta.selector());
+        let q_range = meta.complex_selector();
+        let table = meta.lookup_table_column();
+        meta.create_gate("mul", |meta| {
+            let (a, b, c) = (
+                meta.query_advice(a, Rotation::cur()),
+                meta.query_advice(b, Rotation::cur()),
+                meta.query_advice(c, Rotation::cur()),
+            );
+            Constraints::with_selector(q_mul, vec![a * b - c])
+        });
+        // The sum lands in the next row's `a`: a rotation for the verifier to handle.
+        meta.create_gate("add", |meta| {
+            let (a, b, next) = (
+                meta.query_advice(a, Rotation::cur()),
+                meta.query_advice(b, Rotation::cur()),
+                meta.query_advice(a, Rotation::next()),
+            );
+            Constraints::with_selector(q_add, vec![a + b - next])
+        });
+        meta.lookup("range", |meta| {
+            let q = meta.query_selector(q_range);
+            let a = meta.query_advice(a, Rotation::cur());
+            vec![(q * a, table)]
+        });
+        ToyConfig { a, b, c, pi, q_mul, q_add, q_range, table }
+    }
+
+    fn synthesize(&self, cfg: ToyConfig, mut layouter: impl Layouter<Fr>) -> Result<(), Error> {
+        layouter.assign_table(
+            || "range table",
+            |mut t| {
+                for i in 0..TABLE {
+                    t.assign_cell(|| "t", cfg.table, i as usize, || Value::known(Fr::from(i)))?;
+                }
+                Ok(())
+            },
+        )?;
+        let out = layouter.assign_region(
+            || "w * w + p",
+            |mut region| {
+                cfg.q_mul.enable(&mut region, 0)?;
+                cfg.q_range.enable(&mut region, 0)?;
+                let w = region.assign_advice(|| "w", cfg.a, 0, || self.w)?;
+                w.copy_advice(|| "w", &mut region, cfg.b, 0)?;
+                let sq = region.assign_advice(|| "w^2", cfg.c, 0, || self.w * self.w)?;
+                cfg.q_add.enable(&mut region, 1)?;
+                sq.copy_advice(|| "w^2", &mut region, cfg.a, 1)?;
+                region.assign_advice_from_instance(|| "p", cfg.pi, 0, cfg.b, 1)?;
+                region.assign_advice(|| "q", cfg.a, 2, || self.w * self.w + self.p)
+            },
+        )?;
+        layouter.constrain_instance(out.cell(), cfg.pi, 1)
+    }
+}
