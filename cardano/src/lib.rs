@@ -5,3 +5,4 @@
 
 pub mod backend;
 pub mod toy;
+pub mod plutus;
