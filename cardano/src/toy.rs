@@ -1,7 +1,10 @@
 //! A toy circuit that exercises every part of the verifier a Plutus script must replay: two
 //! gates behind selectors, a lookup into a fixed table, copy constraints and an instance column.
 //!
-//! Statement: public `[p, q]`, private `w` with `w < 16` (the lookup) and `q = w * w + p`.
+//! Its statement has the Schnorr ATMS's shape, one instance column `[commitment, message,
+//! threshold]`: the prover knows `w < 16` with `w * w = commitment` and `w >= threshold` (both
+//! `w` and `w - threshold` are looked up in a 16-row table); the message is copied into an advice
+//! cell. So a changed commitment, message or a stricter threshold is refused, as for the ATMS.
 
 use midnight_proofs::{
     circuit::{Layouter, SimpleFloorPlanner, Value},
@@ -27,20 +30,20 @@ pub struct ToyConfig {
     table: TableColumn,
 }
 
-/// The toy circuit: the witness `w` and the public `p`.
+/// The toy circuit: the witness `w` and the public threshold.
 #[derive(Clone, Debug, Default)]
 pub struct ToyCircuit {
     /// The private value.
     pub w: Value<Fr>,
-    /// The public value `p` (also in the instance column).
-    pub p: Value<Fr>,
+    /// The threshold (also in the instance column).
+    pub t: Value<Fr>,
 }
 
 impl ToyCircuit {
-    /// A satisfied circuit and its public inputs `[p, w * w + p]`.
-    pub fn new(w: u64, p: u64) -> (Self, Vec<Fr>) {
-        let (wf, pf) = (Fr::from(w), Fr::from(p));
-        (Self { w: Value::known(wf), p: Value::known(pf) }, vec![pf, wf * wf + pf])
+    /// The circuit for `w` and threshold `t`, and its public inputs `[w * w, message, t]`.
+    pub fn new(w: u64, t: u64, message: Fr) -> (Self, Vec<Fr>) {
+        let (wf, tf) = (Fr::from(w), Fr::from(t));
+        (Self { w: Value::known(wf), t: Value::known(tf) }, vec![wf * wf, message, tf])
     }
 }
 
@@ -100,8 +103,8 @@ impl Circuit<Fr> for ToyCircuit {
                 Ok(())
             },
         )?;
-        let out = layouter.assign_region(
-            || "w * w + p",
+        let sq = layouter.assign_region(
+            || "w * w, w - t + t = w",
             |mut region| {
                 cfg.q_mul.enable(&mut region, 0)?;
                 cfg.q_range.enable(&mut region, 0)?;
@@ -109,11 +112,14 @@ impl Circuit<Fr> for ToyCircuit {
                 w.copy_advice(|| "w", &mut region, cfg.b, 0)?;
                 let sq = region.assign_advice(|| "w^2", cfg.c, 0, || self.w * self.w)?;
                 cfg.q_add.enable(&mut region, 1)?;
-                sq.copy_advice(|| "w^2", &mut region, cfg.a, 1)?;
-                region.assign_advice_from_instance(|| "p", cfg.pi, 0, cfg.b, 1)?;
-                region.assign_advice(|| "q", cfg.a, 2, || self.w * self.w + self.p)
+                cfg.q_range.enable(&mut region, 1)?;
+                region.assign_advice(|| "w - t", cfg.a, 1, || self.w - self.t)?;
+                region.assign_advice_from_instance(|| "t", cfg.pi, 2, cfg.b, 1)?;
+                w.copy_advice(|| "w", &mut region, cfg.a, 2)?;
+                region.assign_advice_from_instance(|| "message", cfg.pi, 1, cfg.c, 2)?;
+                Ok(sq)
             },
         )?;
-        layouter.constrain_instance(out.cell(), cfg.pi, 1)
+        layouter.constrain_instance(sq.cell(), cfg.pi, 0)
     }
 }

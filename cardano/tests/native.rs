@@ -6,7 +6,7 @@ use tms_cardano::{backend, toy::ToyCircuit};
 #[test]
 fn toy_proves_and_verifies() {
     let params = backend::kzg_params(6);
-    let (circuit, pi) = ToyCircuit::new(5, 7);
+    let (circuit, pi) = ToyCircuit::new(5, 3, backend::Fr::from(99u64));
     let (pk, vk) = backend::keygen(&params, &ToyCircuit::default()).unwrap();
     let proof = backend::prove(&params, &pk, circuit, &[&pi], 1).unwrap();
     let vp = backend::verifier_params(&params);
@@ -23,9 +23,14 @@ fn toy_proves_and_verifies() {
     assert!(!backend::verify(&vp, &vk, &long, &[&pi]));
 
     // The witness outside the lookup's range cannot be proved.
-    let (c16, pi16) = ToyCircuit::new(16, 7);
+    let (c16, pi16) = ToyCircuit::new(16, 3, backend::Fr::from(99u64));
     let refused = backend::prove(&params, &pk, c16, &[&pi16], 1);
     assert!(refused.is_err() || !backend::verify(&vp, &vk, &refused.unwrap(), &[&pi16]));
+
+    // A threshold above w: w - t is outside the table.
+    let (c6, pi6) = ToyCircuit::new(5, 6, backend::Fr::from(99u64));
+    let refused = backend::prove(&params, &pk, c6, &[&pi6], 1);
+    assert!(refused.is_err() || !backend::verify(&vp, &vk, &refused.unwrap(), &[&pi6]));
 
     let vk2 = backend::vk_from_bytes::<ToyCircuit>(&backend::vk_to_bytes(&vk)).unwrap();
     assert_eq!(vk2.transcript_repr(), vk.transcript_repr());

@@ -15,12 +15,12 @@ use tms_cardano::{
 #[test]
 fn native_program_agrees_with_midnight() {
     let params = backend::kzg_params(6);
-    let (circuit, pi) = ToyCircuit::new(5, 7);
+    let (circuit, pi) = ToyCircuit::new(5, 3, backend::Fr::from(99u64));
     let (pk, vk) = backend::keygen(&params, &ToyCircuit::default()).unwrap();
     let proof = backend::prove(&params, &pk, circuit, &[&pi], 1).unwrap();
     let vp = backend::verifier_params(&params);
     let s_g2 = vp.s_g2().to_affine();
-    let shape = Shape { instance_lens: vec![2] };
+    let shape = Shape { instance_lens: vec![3] };
     let native = |proof: &[u8], pi: &[backend::Fr]| {
         let mut m = NativeMachine::new(proof, &[pi], s_g2);
         run(&mut m, &vk, &shape);
