@@ -1,0 +1,73 @@
+//! The generated Plutus validator on the toy circuit (the ATMS's statement shape), evaluated
+//! with `uplc` under the pinned V3 cost model: the honest certificate is accepted; a changed
+//! proof byte, another message, another committee and a stricter threshold are refused. Each
+//! evaluation prints one `plutus-budget` line.
+
+use ff::PrimeField;
+use num_bigint::BigInt;
+use tms_cardano::{
+    backend::{self, Fr},
+    plutus::{self, uplc::MsmMode, Entry},
+    toy::ToyCircuit,
+};
+
+fn message_to_field(bytes: &[u8]) -> Fr {
+    let h = blake2b_simd::Params::new().hash_length(32).hash(bytes);
+    let v = BigInt::from_bytes_be(num_bigint::Sign::Plus, h.as_bytes()) % plutus::uplc::modulus();
+    let mut le = v.to_bytes_le().1;
+    le.resize(32, 0);
+    Fr::from_repr(le.try_into().unwrap()).unwrap()
+}
+
+#[test]
+fn toy_validator_budgets() {
+    let params = backend::kzg_params(6);
+    let vp = backend::verifier_params(&params);
+    let (pk, vk) = backend::keygen(&params, &ToyCircuit::default()).unwrap();
+    let msg = b"sidechain epoch 42".to_vec();
+    let (w, t) = (5u64, 3u64);
+    let (circuit, pi) = ToyCircuit::new(w, t, message_to_field(&msg));
+    let proof = backend::prove(&params, &pk, circuit, &[&pi], 1).unwrap();
+    assert!(backend::verify(&vp, &vk, &proof, &[&pi]));
+    let commitment = pi[0];
+
+    plutus::with_big_stack(|| {
+        for mode in [MsmMode::Fold, MsmMode::Builtin] {
+            let pv = plutus::protocol_version(mode);
+            let scheme = format!("toy/{}", if mode == MsmMode::Fold { "pv10-fold" } else { "pv11-msm" });
+            let make = |c: Fr, t: u64| {
+                plutus::validator(&vp, &vk, &[Entry::Param(c), Entry::Message, Entry::Param(Fr::from(t))], mode)
+            };
+            let honest_v = make(commitment, t);
+            let script = plutus::script_bytes(&honest_v).len();
+            let run = |case: &str, v: &uplc::ast::Program<uplc::ast::Name>, m: &[u8], p: &[u8], stmt: &[Fr]| {
+                let (_, hints) = plutus::hints(&vp, &vk, p, &[stmt]);
+                let red = plutus::redeemer(m, p, &hints);
+                let red_bytes = plutus::data_bytes(&red);
+                let b = plutus::evaluate(v, vec![plutus::data_arg(plutus::context(red))], pv);
+                println!(
+                    "plutus-budget scheme={scheme} case={case} cpu={} mem={} script_bytes={script} tx_bytes={}",
+                    b.cpu, b.mem, script + red_bytes
+                );
+                b
+            };
+            let honest = run("honest", &honest_v, &msg, &proof, &pi);
+            assert!(honest.accepted, "honest certificate refused: {honest:?}");
+
+            let mut bad = proof.clone();
+            bad[proof.len() / 3] ^= 1;
+            assert!(!run("changed-proof-byte", &honest_v, &msg, &bad, &pi).accepted);
+
+            let other_msg = b"sidechain epoch 43".to_vec();
+            let other_pi = vec![pi[0], message_to_field(&other_msg), pi[2]];
+            assert!(!run("other-message", &honest_v, &other_msg, &proof, &other_pi).accepted);
+
+            let other_c = commitment + Fr::from(1u64);
+            let v = make(other_c, t);
+            assert!(!run("other-committee", &v, &msg, &proof, &[other_c, pi[1], pi[2]]).accepted);
+
+            let v = make(commitment, t + 1);
+            assert!(!run("stricter-threshold", &v, &msg, &proof, &[pi[0], pi[1], Fr::from(t + 1)]).accepted);
+        }
+    });
+}
