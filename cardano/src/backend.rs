@@ -178,7 +178,9 @@ pub fn vk_to_bytes(vk: &Vk) -> Vec<u8> {
     vk.to_bytes(SerdeFormat::Processed)
 }
 
-/// A verifying key from bytes, given the circuit type (its constraint system is rebuilt).
-pub fn vk_from_bytes<C: Circuit<Fr>>(bytes: &[u8]) -> Result<Vk, BackendError> {
-    Vk::from_bytes::<C>(bytes, SerdeFormat::Processed).map_err(|e| BackendError::Bytes(e.to_string()))
+/// A verifying key from bytes, given the circuit type and its parameters (the constraint system
+/// is rebuilt from them).
+pub fn vk_from_bytes<C: Circuit<Fr>>(bytes: &[u8], params: C::Params) -> Result<Vk, BackendError> {
+    Vk::from_bytes::<C>(bytes, SerdeFormat::Processed, params)
+        .map_err(|e| BackendError::Bytes(e.to_string()))
 }

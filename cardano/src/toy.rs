@@ -53,6 +53,7 @@ pub const TABLE: u64 = 16;
 impl Circuit<Fr> for ToyCircuit {
     type Config = ToyConfig;
     type FloorPlanner = SimpleFloorPlanner;
+    type Params = ();
 
     fn without_witnesses(&self) -> Self {
         Self::default()

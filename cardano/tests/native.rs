@@ -32,6 +32,6 @@ fn toy_proves_and_verifies() {
     let refused = backend::prove(&params, &pk, c6, &[&pi6], 1);
     assert!(refused.is_err() || !backend::verify(&vp, &vk, &refused.unwrap(), &[&pi6]));
 
-    let vk2 = backend::vk_from_bytes::<ToyCircuit>(&backend::vk_to_bytes(&vk)).unwrap();
+    let vk2 = backend::vk_from_bytes::<ToyCircuit>(&backend::vk_to_bytes(&vk), ()).unwrap();
     assert_eq!(vk2.transcript_repr(), vk.transcript_repr());
 }
