@@ -52,6 +52,8 @@ pub struct UplcMachine {
     pos: usize,
     n_hints: usize,
     consts: HashMap<[u8; 32], Term<Name>>,
+    /// Common subexpressions: a value already bound is not bound again.
+    seen: HashMap<String, Term<Name>>,
     msm: MsmMode,
     s_g2: G2Affine,
 }
@@ -94,6 +96,7 @@ impl UplcMachine {
             pos: 0,
             n_hints: 0,
             consts: HashMap::new(),
+            seen: HashMap::new(),
             msm,
             s_g2,
         };
@@ -119,8 +122,15 @@ impl UplcMachine {
     }
 
     fn bind(&mut self, value: Term<Name>) -> Term<Name> {
+        // Every bound value is a pure builtin expression (or a check, whose repeat is a no-op),
+        // so an equal one already bound can stand for it.
+        let key = format!("{value:?}");
+        if let Some(t) = self.seen.get(&key) {
+            return t.clone();
+        }
         let n = self.fresh("v");
         self.binds.push((n.clone(), value));
+        self.seen.insert(key, Term::Var(n.clone()));
         Term::Var(n)
     }
 
@@ -157,9 +167,27 @@ impl UplcMachine {
 
     /// Wraps the bindings around `body` and the parameters around that: the verifier as a
     /// function of the proof, the hints and the public inputs that returns `()` or fails.
+    ///
+    /// A binding used once is inlined at its use: UPLC is strict and every use is evaluated, so
+    /// this changes no outcome, and it saves the `let`'s three machine steps and its bytes.
     pub fn finish(self, body: Term<Name>) -> Term<Name> {
-        let mut t = body;
-        for (n, v) in self.binds.into_iter().rev() {
+        let mut uses: HashMap<isize, usize> = HashMap::new();
+        for (_, v) in &self.binds {
+            count_uses(v, &mut uses);
+        }
+        count_uses(&body, &mut uses);
+        let mut inline: HashMap<isize, Term<Name>> = HashMap::new();
+        let mut kept = vec![];
+        for (n, v) in self.binds {
+            let v = subst(&v, &inline);
+            if uses.get(&unique(&n)) == Some(&1) {
+                inline.insert(unique(&n), v);
+            } else {
+                kept.push((n, v));
+            }
+        }
+        let mut t = subst(&body, &inline);
+        for (n, v) in kept.into_iter().rev() {
             t = Term::Lambda { parameter_name: n, body: t.into() }.apply(v);
         }
         for p in self.params.into_iter().rev() {
@@ -171,6 +199,36 @@ impl UplcMachine {
     /// How many inverse hints the program reads.
     pub fn n_hints(&self) -> usize {
         self.n_hints
+    }
+}
+
+fn unique(n: &Name) -> isize {
+    n.unique.into()
+}
+
+fn count_uses(t: &Term<Name>, uses: &mut HashMap<isize, usize>) {
+    match t {
+        Term::Var(n) => *uses.entry(unique(n)).or_default() += 1,
+        Term::Delay(b) | Term::Force(b) => count_uses(b, uses),
+        Term::Lambda { body, .. } => count_uses(body, uses),
+        Term::Apply { function, argument } => {
+            count_uses(function, uses);
+            count_uses(argument, uses);
+        }
+        _ => {}
+    }
+}
+
+fn subst(t: &Term<Name>, map: &HashMap<isize, Term<Name>>) -> Term<Name> {
+    match t {
+        Term::Var(n) => map.get(&unique(n)).cloned().unwrap_or_else(|| t.clone()),
+        Term::Delay(b) => subst(b, map).delay(),
+        Term::Force(b) => subst(b, map).force(),
+        Term::Lambda { parameter_name, body } => {
+            Term::Lambda { parameter_name: parameter_name.clone(), body: subst(body, map).into() }
+        }
+        Term::Apply { function, argument } => subst(function, map).apply(subst(argument, map)),
+        _ => t.clone(),
     }
 }
 
