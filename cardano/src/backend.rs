@@ -89,7 +89,11 @@ pub fn insecure_test_params(k: u32) -> Params12 {
 pub fn params_dir() -> PathBuf {
     std::env::var_os("TMS_PARAMS_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("params"))
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("..")
+                .join("params")
+        })
 }
 
 /// Parameters for `2^k` rows: read from the cache, or made from [`INSECURE_SEED`] and cached.
@@ -157,12 +161,9 @@ pub fn prove<C: Circuit<Fr>>(
 /// 0.8.3's `prepare` alone would accept them), as the Plutus verifier refuses them.
 pub fn verify(vp: &VerifierParams, vk: &Vk, proof: &[u8], instances: &[&[Fr]]) -> bool {
     let mut transcript = PlutusTranscript::init_from_bytes(proof);
-    let Ok(guard) = plonk::prepare::<Fr, Kzg, PlutusTranscript>(
-        vk,
-        &[&[]],
-        &[instances],
-        &mut transcript,
-    ) else {
+    let Ok(guard) =
+        plonk::prepare::<Fr, Kzg, PlutusTranscript>(vk, &[&[]], &[instances], &mut transcript)
+    else {
         return false;
     };
     transcript.assert_empty().is_ok() && guard.verify(vp).is_ok()

@@ -4,5 +4,5 @@
 #![deny(missing_docs)]
 
 pub mod backend;
-pub mod toy;
 pub mod plutus;
+pub mod toy;

@@ -43,7 +43,13 @@ impl ToyCircuit {
     /// The circuit for `w` and threshold `t`, and its public inputs `[w * w, message, t]`.
     pub fn new(w: u64, t: u64, message: Fr) -> (Self, Vec<Fr>) {
         let (wf, tf) = (Fr::from(w), Fr::from(t));
-        (Self { w: Value::known(wf), t: Value::known(tf) }, vec![wf * wf, message, tf])
+        (
+            Self {
+                w: Value::known(wf),
+                t: Value::known(tf),
+            },
+            vec![wf * wf, message, tf],
+        )
     }
 }
 
@@ -60,7 +66,11 @@ impl Circuit<Fr> for ToyCircuit {
     }
 
     fn configure(meta: &mut ConstraintSystem<Fr>) -> ToyConfig {
-        let (a, b, c) = (meta.advice_column(), meta.advice_column(), meta.advice_column());
+        let (a, b, c) = (
+            meta.advice_column(),
+            meta.advice_column(),
+            meta.advice_column(),
+        );
         let pi = meta.instance_column();
         for col in [a, b, c] {
             meta.enable_equality(col);
@@ -91,7 +101,16 @@ impl Circuit<Fr> for ToyCircuit {
             let a = meta.query_advice(a, Rotation::cur());
             vec![(q * a, table)]
         });
-        ToyConfig { a, b, c, pi, q_mul, q_add, q_range, table }
+        ToyConfig {
+            a,
+            b,
+            c,
+            pi,
+            q_mul,
+            q_add,
+            q_range,
+            table,
+        }
     }
 
     fn synthesize(&self, cfg: ToyConfig, mut layouter: impl Layouter<Fr>) -> Result<(), Error> {

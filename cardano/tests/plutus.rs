@@ -34,13 +34,29 @@ fn toy_validator_budgets() {
     plutus::with_big_stack(|| {
         for mode in [MsmMode::Fold, MsmMode::Builtin] {
             let pv = plutus::protocol_version(mode);
-            let scheme = format!("toy/{}", if mode == MsmMode::Fold { "pv10-fold" } else { "pv11-msm" });
+            let scheme = format!(
+                "toy/{}",
+                if mode == MsmMode::Fold {
+                    "pv10-fold"
+                } else {
+                    "pv11-msm"
+                }
+            );
             let make = |c: Fr, t: u64| {
-                plutus::validator(&vp, &vk, &[Entry::Param(c), Entry::Message, Entry::Param(Fr::from(t))], mode)
+                plutus::validator(
+                    &vp,
+                    &vk,
+                    &[Entry::Param(c), Entry::Message, Entry::Param(Fr::from(t))],
+                    mode,
+                )
             };
             let honest_v = make(commitment, t);
             let script = plutus::script_bytes(&honest_v).len();
-            let run = |case: &str, v: &uplc::ast::Program<uplc::ast::Name>, m: &[u8], p: &[u8], stmt: &[Fr]| {
+            let run = |case: &str,
+                       v: &uplc::ast::Program<uplc::ast::Name>,
+                       m: &[u8],
+                       p: &[u8],
+                       stmt: &[Fr]| {
                 let (_, hints) = plutus::hints(&vp, &vk, p, &[stmt]);
                 let red = plutus::redeemer(m, p, &hints);
                 let red_bytes = plutus::data_bytes(&red);
@@ -64,10 +80,28 @@ fn toy_validator_budgets() {
 
             let other_c = commitment + Fr::from(1u64);
             let v = make(other_c, t);
-            assert!(!run("other-committee", &v, &msg, &proof, &[other_c, pi[1], pi[2]]).accepted);
+            assert!(
+                !run(
+                    "other-committee",
+                    &v,
+                    &msg,
+                    &proof,
+                    &[other_c, pi[1], pi[2]]
+                )
+                .accepted
+            );
 
             let v = make(commitment, t + 1);
-            assert!(!run("stricter-threshold", &v, &msg, &proof, &[pi[0], pi[1], Fr::from(t + 1)]).accepted);
+            assert!(
+                !run(
+                    "stricter-threshold",
+                    &v,
+                    &msg,
+                    &proof,
+                    &[pi[0], pi[1], Fr::from(t + 1)]
+                )
+                .accepted
+            );
         }
     });
 }
@@ -83,16 +117,24 @@ fn uplc_verifier_agrees_with_native() {
     let (circuit, pi) = ToyCircuit::new(5, 3, Fr::from(77u64));
     let proof = backend::prove(&params, &pk, circuit, &[&pi], 2).unwrap();
     plutus::with_big_stack(|| {
-        let shape = Shape { instance_lens: vec![3] };
+        let shape = Shape {
+            instance_lens: vec![3],
+        };
         let f = plutus::verifier_term(&vp, &vk, &shape, MsmMode::Builtin);
-        let program = uplc::ast::Program { version: (1, 1, 0), term: f };
+        let program = uplc::ast::Program {
+            version: (1, 1, 0),
+            term: f,
+        };
         let eval = |p: &[u8], hints: &[u8]| {
             let mut args = vec![
                 uplc::ast::Term::byte_string(p.to_vec()),
                 uplc::ast::Term::byte_string(hints.to_vec()),
             ];
             for v in &pi {
-                args.push(uplc::ast::Term::integer(BigInt::from_bytes_le(num_bigint::Sign::Plus, &v.to_repr())));
+                args.push(uplc::ast::Term::integer(BigInt::from_bytes_le(
+                    num_bigint::Sign::Plus,
+                    &v.to_repr(),
+                )));
             }
             plutus::evaluate(&program, args, 11).accepted
         };

@@ -20,7 +20,9 @@ fn native_program_agrees_with_midnight() {
     let proof = backend::prove(&params, &pk, circuit, &[&pi], 1).unwrap();
     let vp = backend::verifier_params(&params);
     let s_g2 = vp.s_g2().to_affine();
-    let shape = Shape { instance_lens: vec![3] };
+    let shape = Shape {
+        instance_lens: vec![3],
+    };
     let native = |proof: &[u8], pi: &[backend::Fr]| {
         let mut m = NativeMachine::new(proof, &[pi], s_g2);
         run(&mut m, &vk, &shape);
@@ -31,7 +33,10 @@ fn native_program_agrees_with_midnight() {
     for pos in (0..proof.len()).step_by(37).chain([proof.len() - 1]) {
         let mut bad = proof.clone();
         bad[pos] ^= 1 << (pos % 8);
-        assert!(!backend::verify(&vp, &vk, &bad, &[&pi]), "midnight accepted a change at {pos}");
+        assert!(
+            !backend::verify(&vp, &vk, &bad, &[&pi]),
+            "midnight accepted a change at {pos}"
+        );
         assert!(!native(&bad, &pi), "program accepted a change at {pos}");
     }
     let mut other = pi.clone();

@@ -16,14 +16,14 @@ pub mod native;
 pub mod program;
 pub mod uplc;
 
-use group::Curve;
-use num_bigint::BigInt;
 use ::uplc::{
     ast::{Constant, Data, DeBruijn, Name, NamedDeBruijn, Program, Term},
     builtins::DefaultFunction as F,
     machine::cost_model::ExBudget,
     Language, PlutusData,
 };
+use group::Curve;
+use num_bigint::BigInt;
 
 use self::{
     native::NativeMachine,
@@ -60,8 +60,18 @@ pub fn protocol_version(mode: MsmMode) -> u16 {
 /// (the program then fails on its own checks).
 pub fn hints(vp: &VerifierParams, vk: &Vk, proof: &[u8], instances: &[&[Fr]]) -> (bool, Vec<u8>) {
     let mut m = NativeMachine::new(proof, instances, vp.s_g2().to_affine());
-    run(&mut m, vk, &Shape { instance_lens: instances.iter().map(|c| c.len()).collect() });
-    let bytes = m.hints.iter().flat_map(|h| ff::PrimeField::to_repr(h)).collect();
+    run(
+        &mut m,
+        vk,
+        &Shape {
+            instance_lens: instances.iter().map(|c| c.len()).collect(),
+        },
+    );
+    let bytes = m
+        .hints
+        .iter()
+        .flat_map(ff::PrimeField::to_repr)
+        .collect();
     (m.ok, bytes)
 }
 
@@ -96,9 +106,26 @@ fn app(f: F, args: Vec<Term<Name>>) -> Term<Name> {
 
 /// A Plutus V3 validator for `vk` over one instance column built from `statement`. It takes the
 /// script context; its redeemer is `Constr 0 [B message, B proof, B hints]`.
-pub fn validator(vp: &VerifierParams, vk: &Vk, statement: &[Entry], mode: MsmMode) -> Program<Name> {
-    let verifier = verifier_term(vp, vk, &Shape { instance_lens: vec![statement.len()] }, mode);
-    let name = |t: &str, u: isize| std::rc::Rc::new(Name { text: t.into(), unique: ::uplc::ast::Unique::new(-u) });
+pub fn validator(
+    vp: &VerifierParams,
+    vk: &Vk,
+    statement: &[Entry],
+    mode: MsmMode,
+) -> Program<Name> {
+    let verifier = verifier_term(
+        vp,
+        vk,
+        &Shape {
+            instance_lens: vec![statement.len()],
+        },
+        mode,
+    );
+    let name = |t: &str, u: isize| {
+        std::rc::Rc::new(Name {
+            text: t.into(),
+            unique: ::uplc::ast::Unique::new(-u),
+        })
+    };
     let (ctx, fields) = (name("ctx", 1), name("fields", 2));
     let field = |i: usize| {
         let mut l = Term::Var(fields.clone());
@@ -110,7 +137,10 @@ pub fn validator(vp: &VerifierParams, vk: &Vk, statement: &[Entry], mode: MsmMod
     let mut call = verifier.apply(field(1)).apply(field(2));
     for e in statement {
         call = call.apply(match e {
-            Entry::Param(v) => Term::integer(BigInt::from_bytes_le(num_bigint::Sign::Plus, &ff::PrimeField::to_repr(v))),
+            Entry::Param(v) => Term::integer(BigInt::from_bytes_le(
+                num_bigint::Sign::Plus,
+                &ff::PrimeField::to_repr(v),
+            )),
             Entry::Message => {
                 let h = app(F::Blake2b_256, vec![field(0)]);
                 let m = app(F::ByteStringToInteger, vec![Term::bool(true), h]);
@@ -121,23 +151,49 @@ pub fn validator(vp: &VerifierParams, vk: &Vk, statement: &[Entry], mode: MsmMod
     // The redeemer is the context's second field.
     let redeemer = app(
         F::HeadList,
-        vec![app(F::TailList, vec![app(F::SndPair, vec![app(F::UnConstrData, vec![Term::Var(ctx.clone())])])])],
+        vec![app(
+            F::TailList,
+            vec![app(
+                F::SndPair,
+                vec![app(F::UnConstrData, vec![Term::Var(ctx.clone())])],
+            )],
+        )],
     );
     let red_fields = app(F::SndPair, vec![app(F::UnConstrData, vec![redeemer])]);
-    let body = Term::Lambda { parameter_name: fields, body: call.into() }.apply(red_fields);
-    Program { version: (1, 1, 0), term: Term::Lambda { parameter_name: ctx, body: body.into() } }
+    let body = Term::Lambda {
+        parameter_name: fields,
+        body: call.into(),
+    }
+    .apply(red_fields);
+    Program {
+        version: (1, 1, 0),
+        term: Term::Lambda {
+            parameter_name: ctx,
+            body: body.into(),
+        },
+    }
 }
 
 /// The redeemer `Constr 0 [B message, B proof, B hints]`.
 pub fn redeemer(message: &[u8], proof: &[u8], hints: &[u8]) -> PlutusData {
-    Data::constr(0, vec![Data::bytestring(message.to_vec()), Data::bytestring(proof.to_vec()), Data::bytestring(hints.to_vec())])
+    Data::constr(
+        0,
+        vec![
+            Data::bytestring(message.to_vec()),
+            Data::bytestring(proof.to_vec()),
+            Data::bytestring(hints.to_vec()),
+        ],
+    )
 }
 
 /// A script context holding `redeemer` as its second field. The transaction info is a
 /// placeholder: the validator reads only the redeemer, and `unConstrData` costs the same
 /// whatever the fields hold.
 pub fn context(redeemer: PlutusData) -> PlutusData {
-    Data::constr(0, vec![Data::constr(0, vec![]), redeemer, Data::constr(1, vec![])])
+    Data::constr(
+        0,
+        vec![Data::constr(0, vec![]), redeemer, Data::constr(1, vec![])],
+    )
 }
 
 /// One evaluation's outcome.
@@ -165,10 +221,17 @@ pub fn evaluate(program: &Program<Name>, args: Vec<Term<Name>>, pv: u16) -> Budg
         p = p.apply_term(&a);
     }
     let p: Program<NamedDeBruijn> = p.try_into().expect("closed program");
-    let budget = ExBudget { cpu: 1_000_000_000_000, mem: 10_000_000_000 };
+    let budget = ExBudget {
+        cpu: 1_000_000_000_000,
+        mem: 10_000_000_000,
+    };
     let r = p.eval_as_with_protocol(&Language::PlutusV3, pv, &cost_model_v3(), Some(&budget));
     let cost = r.cost();
-    Budget { accepted: !r.failed(false, &Language::PlutusV3), cpu: cost.cpu, mem: cost.mem }
+    Budget {
+        accepted: !r.failed(false, &Language::PlutusV3),
+        cpu: cost.cpu,
+        mem: cost.mem,
+    }
 }
 
 /// The CBOR bytes of `d`.

@@ -101,7 +101,9 @@ impl Machine for NativeMachine<'_> {
         })
     }
     fn squeeze(&mut self) -> Fr {
-        let h = blake2b_simd::Params::new().hash_length(32).hash(&self.state);
+        let h = blake2b_simd::Params::new()
+            .hash_length(32)
+            .hash(&self.state);
         self.state = h.as_bytes().to_vec();
         let mut wide = [0u8; 64];
         wide[..32].copy_from_slice(h.as_bytes());

@@ -246,7 +246,11 @@ fn eval_expr<M: Machine>(ctx: &mut Ctx<'_, M>, e: &Expression<Fr>, ev: &Evals<M:
 /// one proof per call (midnight-proofs' batch form).
 pub fn run<M: Machine>(m: &mut M, vk: &Vk, shape: &Shape) {
     let cs = vk.cs();
-    assert_eq!(shape.instance_lens.len(), cs.num_instance_columns(), "one length per instance column");
+    assert_eq!(
+        shape.instance_lens.len(),
+        cs.num_instance_columns(),
+        "one length per instance column"
+    );
     let mut ctx = Ctx { m };
     let n = vk.n();
 
@@ -283,24 +287,33 @@ pub fn run<M: Machine>(m: &mut M, vk: &Vk, shape: &Shape) {
             }
         }
     }
-    let advice_coms: Vec<M::P> = advice_coms.into_iter().map(|c| c.expect("every phase read")).collect();
+    let advice_coms: Vec<M::P> = advice_coms
+        .into_iter()
+        .map(|c| c.expect("every phase read"))
+        .collect();
 
     let theta = ctx.squeeze();
     let lookups = cs.lookups();
-    let lookup_permuted: Vec<(M::P, M::P)> =
-        lookups.iter().map(|_| (ctx.m.read_point(), ctx.m.read_point())).collect();
+    let lookup_permuted: Vec<(M::P, M::P)> = lookups
+        .iter()
+        .map(|_| (ctx.m.read_point(), ctx.m.read_point()))
+        .collect();
     let beta = ctx.squeeze();
     let gamma = ctx.squeeze();
     let chunk_len = cs.degree() - 2;
     let perm_columns = cs.permutation().get_columns();
-    let perm_prod: Vec<M::P> = perm_columns.chunks(chunk_len).map(|_| ctx.m.read_point()).collect();
+    let perm_prod: Vec<M::P> = perm_columns
+        .chunks(chunk_len)
+        .map(|_| ctx.m.read_point())
+        .collect();
     let lookup_prod: Vec<M::P> = lookups.iter().map(|_| ctx.m.read_point()).collect();
     let trash_challenge = ctx.squeeze();
     let trash_coms: Vec<M::P> = cs.trashcans().iter().map(|_| ctx.m.read_point()).collect();
     let random_com = ctx.m.read_point();
     let y = ctx.squeeze();
-    let h_coms: Vec<M::P> =
-        (0..vk.get_domain().get_quotient_poly_degree()).map(|_| ctx.m.read_point()).collect();
+    let h_coms: Vec<M::P> = (0..vk.get_domain().get_quotient_poly_degree())
+        .map(|_| ctx.m.read_point())
+        .collect();
     let x = ctx.squeeze();
     let mut xn = x.clone();
     for _ in 0..vk.get_domain().k() {
@@ -340,8 +353,11 @@ pub fn run<M: Machine>(m: &mut M, vk: &Vk, shape: &Shape) {
         let w = ctx.c(omega_pow(vk, r));
         ctx.mul(&t, &w)
     };
-    let l_inst: Vec<Sc<M::S>> =
-        inst_rots.iter().zip(&invs).map(|(r, i)| lag(&mut ctx, *r, i)).collect();
+    let l_inst: Vec<Sc<M::S>> = inst_rots
+        .iter()
+        .zip(&invs)
+        .map(|(r, i)| lag(&mut ctx, *r, i))
+        .collect();
     let l_evals: Vec<Sc<M::S>> = l_rots
         .iter()
         .zip(&invs[inst_rots.len()..])
@@ -369,16 +385,33 @@ pub fn run<M: Machine>(m: &mut M, vk: &Vk, shape: &Shape) {
         })
         .collect();
 
-    let advice_evals: Vec<_> = cs.advice_queries().iter().map(|_| ctx.read_scalar()).collect();
-    let fixed_evals: Vec<_> = cs.fixed_queries().iter().map(|_| ctx.read_scalar()).collect();
+    let advice_evals: Vec<_> = cs
+        .advice_queries()
+        .iter()
+        .map(|_| ctx.read_scalar())
+        .collect();
+    let fixed_evals: Vec<_> = cs
+        .fixed_queries()
+        .iter()
+        .map(|_| ctx.read_scalar())
+        .collect();
     let random_eval = ctx.read_scalar();
-    let perm_common: Vec<_> = vk.permutation().commitments().iter().map(|_| ctx.read_scalar()).collect();
+    let perm_common: Vec<_> = vk
+        .permutation()
+        .commitments()
+        .iter()
+        .map(|_| ctx.read_scalar())
+        .collect();
     // (eval, next, last) per permutation set; every set but the last has a `last`.
     let mut perm_sets = vec![];
     for i in 0..perm_prod.len() {
         let e = ctx.read_scalar();
         let nx = ctx.read_scalar();
-        let last = if i + 1 < perm_prod.len() { Some(ctx.read_scalar()) } else { None };
+        let last = if i + 1 < perm_prod.len() {
+            Some(ctx.read_scalar())
+        } else {
+            None
+        };
         perm_sets.push((e, nx, last));
     }
     // (product, product_next, permuted_input, permuted_input_inv, permuted_table) per lookup.
@@ -422,7 +455,11 @@ pub fn run<M: Machine>(m: &mut M, vk: &Vk, shape: &Shape) {
         ids.push(ctx.mul(&t, &l_0));
     }
     let delta = <Fr as PrimeField>::DELTA;
-    for (ci, (cols, pevals)) in perm_columns.chunks(chunk_len).zip(perm_common.chunks(chunk_len)).enumerate() {
+    for (ci, (cols, pevals)) in perm_columns
+        .chunks(chunk_len)
+        .zip(perm_common.chunks(chunk_len))
+        .enumerate()
+    {
         let (e, nx, _) = perm_sets[ci].clone();
         let col_eval = |col| {
             let (kind, q) = any_query_index(vk, col);
@@ -515,18 +552,33 @@ pub fn run<M: Machine>(m: &mut M, vk: &Vk, shape: &Shape) {
         coms.push(c);
         coms.len() - 1
     };
-    let q = |rot: i32, com: usize, eval: &Sc<M::S>| Query { rot, com, eval: eval.clone(), _p: std::marker::PhantomData };
-    let advice_ids: Vec<usize> = advice_coms.iter().map(|p| new_com(&mut coms, Com::One(p.clone()))).collect();
+    let q = |rot: i32, com: usize, eval: &Sc<M::S>| Query {
+        rot,
+        com,
+        eval: eval.clone(),
+        _p: std::marker::PhantomData,
+    };
+    let advice_ids: Vec<usize> = advice_coms
+        .iter()
+        .map(|p| new_com(&mut coms, Com::One(p.clone())))
+        .collect();
     for (i, (col, rot)) in cs.advice_queries().iter().enumerate() {
         queries.push(q(rot.0, advice_ids[col.index()], &advice_evals[i]));
     }
-    let perm_ids: Vec<usize> = perm_prod.iter().map(|p| new_com(&mut coms, Com::One(p.clone()))).collect();
+    let perm_ids: Vec<usize> = perm_prod
+        .iter()
+        .map(|p| new_com(&mut coms, Com::One(p.clone())))
+        .collect();
     for (i, (e, nx, _)) in perm_sets.iter().enumerate() {
         queries.push(q(0, perm_ids[i], e));
         queries.push(q(1, perm_ids[i], nx));
     }
     for i in (0..perm_sets.len()).rev().skip(1) {
-        queries.push(q(-(bf + 1), perm_ids[i], perm_sets[i].2.as_ref().expect("not the last set")));
+        queries.push(q(
+            -(bf + 1),
+            perm_ids[i],
+            perm_sets[i].2.as_ref().expect("not the last set"),
+        ));
     }
     for (((pin_c, ptab_c), prod_c), [prod, prod_next, pin, pin_inv, ptab]) in
         lookup_permuted.iter().zip(&lookup_prod).zip(&lookup_evals)
@@ -605,13 +657,22 @@ pub fn run<M: Machine>(m: &mut M, vk: &Vk, shape: &Shape) {
         let s = &sets[com_set[&qu.com]];
         let pi = points.iter().position(|p| *p == qu.rot).unwrap();
         let pos = s.iter().position(|i| *i == pi).unwrap();
-        com_evals.entry(qu.com).or_insert_with(|| vec![Sc::C(Fr::ZERO); s.len()])[pos] = qu.eval.clone();
+        com_evals
+            .entry(qu.com)
+            .or_insert_with(|| vec![Sc::C(Fr::ZERO); s.len()])[pos] = qu.eval.clone();
     }
 
     let x1 = ctx.squeeze();
     let x2 = ctx.squeeze();
-    let set_coms: Vec<Vec<usize>> =
-        (0..sets.len()).map(|si| com_order.iter().copied().filter(|c| com_set[c] == si).collect()).collect();
+    let set_coms: Vec<Vec<usize>> = (0..sets.len())
+        .map(|si| {
+            com_order
+                .iter()
+                .copied()
+                .filter(|c| com_set[c] == si)
+                .collect()
+        })
+        .collect();
     let max_coms = set_coms.iter().map(|v| v.len()).max().unwrap_or(0);
     let mut x1_pows = vec![ctx.c(Fr::ONE)];
     for i in 1..max_coms {
@@ -673,7 +734,10 @@ pub fn run<M: Machine>(m: &mut M, vk: &Vk, shape: &Shape) {
             evals[0].clone()
         } else {
             // r(x3) = sum_j e_j prod_{k != j} (x3 - p_k) / (p_j - p_k), p_j - p_k = x (w_j - w_k).
-            let ws: Vec<Fr> = sets[si].iter().map(|&pi| omega_pow(vk, points[pi])).collect();
+            let ws: Vec<Fr> = sets[si]
+                .iter()
+                .map(|&pi| omega_pow(vk, points[pi]))
+                .collect();
             let m1 = ws.len() as u64 - 1;
             let inv_x_m1 = ctx.pow_const(&inv_x, m1);
             let mut acc = ctx.c(Fr::ZERO);

@@ -112,7 +112,10 @@ impl UplcMachine {
 
     fn fresh(&mut self, text: &str) -> Rc<Name> {
         self.next += 1;
-        Rc::new(Name { text: text.to_string(), unique: Unique::new(self.next) })
+        Rc::new(Name {
+            text: text.to_string(),
+            unique: Unique::new(self.next),
+        })
     }
 
     fn param(&mut self, text: &str) -> Term<Name> {
@@ -153,12 +156,18 @@ impl UplcMachine {
     }
 
     fn slice(&self, of: &Term<Name>, start: usize, len: usize) -> Term<Name> {
-        Self::app(F::SliceByteString, vec![int(start as u64), int(len as u64), of.clone()])
+        Self::app(
+            F::SliceByteString,
+            vec![int(start as u64), int(len as u64), of.clone()],
+        )
     }
 
     fn uncompress_g1(&mut self, p: &G1Projective) -> Term<Name> {
         let bytes = p.to_bytes().as_ref().to_vec();
-        self.bind(Self::app(F::Bls12_381_G1_Uncompress, vec![Term::byte_string(bytes)]))
+        self.bind(Self::app(
+            F::Bls12_381_G1_Uncompress,
+            vec![Term::byte_string(bytes)],
+        ))
     }
 
     fn is_const(t: &Term<Name>, v: u64) -> bool {
@@ -188,10 +197,17 @@ impl UplcMachine {
         }
         let mut t = subst(&body, &inline);
         for (n, v) in kept.into_iter().rev() {
-            t = Term::Lambda { parameter_name: n, body: t.into() }.apply(v);
+            t = Term::Lambda {
+                parameter_name: n,
+                body: t.into(),
+            }
+            .apply(v);
         }
         for p in self.params.into_iter().rev() {
-            t = Term::Lambda { parameter_name: p, body: t.into() };
+            t = Term::Lambda {
+                parameter_name: p,
+                body: t.into(),
+            };
         }
         t
     }
@@ -224,9 +240,13 @@ fn subst(t: &Term<Name>, map: &HashMap<isize, Term<Name>>) -> Term<Name> {
         Term::Var(n) => map.get(&unique(n)).cloned().unwrap_or_else(|| t.clone()),
         Term::Delay(b) => subst(b, map).delay(),
         Term::Force(b) => subst(b, map).force(),
-        Term::Lambda { parameter_name, body } => {
-            Term::Lambda { parameter_name: parameter_name.clone(), body: subst(body, map).into() }
-        }
+        Term::Lambda {
+            parameter_name,
+            body,
+        } => Term::Lambda {
+            parameter_name: parameter_name.clone(),
+            body: subst(body, map).into(),
+        },
         Term::Apply { function, argument } => subst(function, map).apply(subst(argument, map)),
         _ => t.clone(),
     }
@@ -264,7 +284,10 @@ impl Machine for UplcMachine {
         let k = self.n_hints;
         self.n_hints += 1;
         let s = self.slice(&self.hints.clone(), 32 * k, 32);
-        let h = self.bind(Self::app(F::ByteStringToInteger, vec![Term::bool(false), s]));
+        let h = self.bind(Self::app(
+            F::ByteStringToInteger,
+            vec![Term::bool(false), s],
+        ));
         let p = Self::app(F::MultiplyInteger, vec![a.clone(), h.clone()]);
         let cond = Self::app(F::EqualsInteger, vec![self.reduce(&p), int(1)]);
         self.check(cond);
@@ -285,7 +308,10 @@ impl Machine for UplcMachine {
                 return;
             }
         }
-        let t = Self::app(F::IntegerToByteString, vec![Term::bool(false), int(32), self.reduce(s)]);
+        let t = Self::app(
+            F::IntegerToByteString,
+            vec![Term::bool(false), int(32), self.reduce(s)],
+        );
         self.pending.push(Piece::Term(t));
     }
     fn read_point(&mut self) -> Term<Name> {
@@ -300,7 +326,10 @@ impl Machine for UplcMachine {
         self.pos += 32;
         self.pending.push(Piece::Proof(start, 32));
         let s = self.slice(&proof, start, 32);
-        let v = self.bind(Self::app(F::ByteStringToInteger, vec![Term::bool(false), s]));
+        let v = self.bind(Self::app(
+            F::ByteStringToInteger,
+            vec![Term::bool(false), s],
+        ));
         // midnight-proofs refuses non-canonical scalars.
         let cond = Self::app(F::LessThanInteger, vec![v.clone(), self.r.clone()]);
         self.check(cond);
@@ -332,7 +361,10 @@ impl Machine for UplcMachine {
         let h = self.bind(Self::app(F::Blake2b_256, vec![data]));
         self.state = Some(h.clone());
         // The challenge is the digest read little-endian, reduced mod r lazily.
-        self.bind(Self::app(F::ByteStringToInteger, vec![Term::bool(false), h]))
+        self.bind(Self::app(
+            F::ByteStringToInteger,
+            vec![Term::bool(false), h],
+        ))
     }
     fn const_point(&mut self, p: &G1Projective) -> Term<Name> {
         self.uncompress_g1(p)
@@ -343,7 +375,11 @@ impl Machine for UplcMachine {
         self.check(cond);
     }
     fn pairing_check(&mut self, pi: &Term<Name>, terms: &[(Term<Name>, Term<Name>)]) {
-        let terms: Vec<_> = terms.iter().filter(|(s, _)| !Self::is_const(s, 0)).cloned().collect();
+        let terms: Vec<_> = terms
+            .iter()
+            .filter(|(s, _)| !Self::is_const(s, 0))
+            .cloned()
+            .collect();
         let r = match self.msm {
             MsmMode::Builtin => {
                 let mut scalars = Term::Constant(Constant::ProtoList(Type::Integer, vec![]).into());
@@ -353,7 +389,10 @@ impl Machine for UplcMachine {
                     scalars = Self::app(F::MkCons, vec![self.reduce(s), scalars]);
                     points = Self::app(F::MkCons, vec![p.clone(), points]);
                 }
-                self.bind(Self::app(F::Bls12_381_G1_MultiScalarMul, vec![scalars, points]))
+                self.bind(Self::app(
+                    F::Bls12_381_G1_MultiScalarMul,
+                    vec![scalars, points],
+                ))
             }
             MsmMode::Fold => {
                 let mut acc: Option<Term<Name>> = None;
@@ -361,7 +400,10 @@ impl Machine for UplcMachine {
                     let t = if Self::is_const(s, 1) {
                         p.clone()
                     } else {
-                        self.bind(Self::app(F::Bls12_381_G1_ScalarMul, vec![s.clone(), p.clone()]))
+                        self.bind(Self::app(
+                            F::Bls12_381_G1_ScalarMul,
+                            vec![s.clone(), p.clone()],
+                        ))
                     };
                     acc = Some(match acc {
                         None => t,
