@@ -139,6 +139,8 @@ fn uplc_verifier_agrees_with_native() {
             plutus::evaluate(&program, args, 11).accepted
         };
         let (ok, hints) = plutus::hints(&vp, &vk, &proof, &[&pi]);
+        // Two batched inverses: one at x, one in the multi-open.
+        assert_eq!(hints.len(), 64);
         assert!(ok && eval(&proof, &hints));
         let mut bad_hints = hints.clone();
         bad_hints[0] ^= 1;

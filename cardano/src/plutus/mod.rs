@@ -67,11 +67,7 @@ pub fn hints(vp: &VerifierParams, vk: &Vk, proof: &[u8], instances: &[&[Fr]]) ->
             instance_lens: instances.iter().map(|c| c.len()).collect(),
         },
     );
-    let bytes = m
-        .hints
-        .iter()
-        .flat_map(ff::PrimeField::to_repr)
-        .collect();
+    let bytes = m.hints.iter().flat_map(ff::PrimeField::to_repr).collect();
     (m.ok, bytes)
 }
 
