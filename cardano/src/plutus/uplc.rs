@@ -52,8 +52,8 @@ pub struct UplcMachine {
     pos: usize,
     n_hints: usize,
     consts: HashMap<[u8; 32], Term<Name>>,
-    /// `\a b -> (a * b) mod r` and `\c -> if c then () else error`, bound once: a call takes
-    /// four bytes fewer than the inlined body, for five more machine steps.
+    /// `\a b -> (a * b) mod r` and `\c -> if c then () else error`, bound once: a call is a
+    /// few bytes shorter than the inlined body, for a few more machine steps.
     mulmod: Term<Name>,
     assert: Term<Name>,
     /// Common subexpressions: a value already bound is not bound again.
