@@ -143,3 +143,75 @@ impl Circuit<Fr> for ToyCircuit {
         layouter.constrain_instance(sq.cell(), cfg.pi, 0)
     }
 }
+
+/// A second toy circuit for the verifier's multi-phase path: a challenge squeezed after the
+/// first phase enters a gate over a second-phase column (`d = a + challenge * b`), and `a` is
+/// copied to the instance column's only row.
+#[derive(Clone, Debug, Default)]
+pub struct ToyPhasesCircuit {
+    /// The first-phase values.
+    pub a: Value<Fr>,
+    /// The second first-phase value.
+    pub b: Value<Fr>,
+}
+
+/// The columns of [`ToyPhasesCircuit`].
+#[derive(Clone, Debug)]
+pub struct ToyPhasesConfig {
+    a: Column<Advice>,
+    b: Column<Advice>,
+    d: Column<Advice>,
+    pi: Column<Instance>,
+    q: Selector,
+    ch: midnight_proofs::plonk::Challenge,
+}
+
+impl Circuit<Fr> for ToyPhasesCircuit {
+    type Config = ToyPhasesConfig;
+    type FloorPlanner = SimpleFloorPlanner;
+    type Params = ();
+
+    fn without_witnesses(&self) -> Self {
+        Self::default()
+    }
+
+    fn configure(meta: &mut ConstraintSystem<Fr>) -> ToyPhasesConfig {
+        use midnight_proofs::plonk::{FirstPhase, SecondPhase};
+        let (a, b) = (meta.advice_column(), meta.advice_column());
+        let ch = meta.challenge_usable_after(FirstPhase);
+        let d = meta.advice_column_in(SecondPhase);
+        let pi = meta.instance_column();
+        meta.enable_equality(a);
+        meta.enable_equality(pi);
+        let q = meta.selector();
+        meta.create_gate("d = a + ch * b", |meta| {
+            let (a, b, d) = (
+                meta.query_advice(a, Rotation::cur()),
+                meta.query_advice(b, Rotation::cur()),
+                meta.query_advice(d, Rotation::cur()),
+            );
+            let c = meta.query_challenge(ch);
+            Constraints::with_selector(q, vec![d - (a + c * b)])
+        });
+        ToyPhasesConfig { a, b, d, pi, q, ch }
+    }
+
+    fn synthesize(
+        &self,
+        cfg: ToyPhasesConfig,
+        mut layouter: impl Layouter<Fr>,
+    ) -> Result<(), Error> {
+        let ch = layouter.get_challenge(cfg.ch);
+        let a = layouter.assign_region(
+            || "phases",
+            |mut region| {
+                cfg.q.enable(&mut region, 0)?;
+                let a = region.assign_advice(|| "a", cfg.a, 0, || self.a)?;
+                region.assign_advice(|| "b", cfg.b, 0, || self.b)?;
+                region.assign_advice(|| "d", cfg.d, 0, || self.a + ch * self.b)?;
+                Ok(a)
+            },
+        )?;
+        layouter.constrain_instance(a.cell(), cfg.pi, 0)
+    }
+}

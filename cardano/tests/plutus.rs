@@ -158,3 +158,49 @@ fn uplc_verifier_agrees_with_native() {
         assert!(checked >= 10);
     });
 }
+
+/// The multi-phase toy (a challenge in a gate over a second-phase column) through UPLC.
+#[test]
+fn uplc_verifier_on_phases() {
+    use tms_cardano::{plutus::program::Shape, toy::ToyPhasesCircuit};
+    let params = backend::kzg_params(6);
+    let vp = backend::verifier_params(&params);
+    let (pk, vk) = backend::keygen(&params, &ToyPhasesCircuit::default()).unwrap();
+    let (a, b) = (Fr::from(3u64), Fr::from(4u64));
+    let circuit = ToyPhasesCircuit {
+        a: midnight_proofs::circuit::Value::known(a),
+        b: midnight_proofs::circuit::Value::known(b),
+    };
+    let proof = backend::prove(&params, &pk, circuit, &[&[a]], 3).unwrap();
+    plutus::with_big_stack(|| {
+        let f = plutus::verifier_term(
+            &vp,
+            &vk,
+            &Shape {
+                instance_lens: vec![1],
+            },
+            MsmMode::Fold,
+        );
+        let program = uplc::ast::Program {
+            version: (1, 1, 0),
+            term: f,
+        };
+        let eval = |p: &[u8], v: Fr| {
+            let (_, hints) = plutus::hints(&vp, &vk, p, &[&[v]]);
+            let args = vec![
+                uplc::ast::Term::byte_string(p.to_vec()),
+                uplc::ast::Term::byte_string(hints),
+                uplc::ast::Term::integer(BigInt::from_bytes_le(
+                    num_bigint::Sign::Plus,
+                    &v.to_repr(),
+                )),
+            ];
+            plutus::evaluate(&program, args, 10).accepted
+        };
+        assert!(eval(&proof, a));
+        assert!(!eval(&proof, b));
+        let mut bad = proof.clone();
+        bad[proof.len() - 100] ^= 4;
+        assert!(!eval(&bad, a));
+    });
+}

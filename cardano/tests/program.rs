@@ -47,3 +47,38 @@ fn native_program_agrees_with_midnight() {
     long.push(0);
     assert!(!native(&long, &pi));
 }
+
+/// The multi-phase path (a second-phase column and a challenge in a gate) agrees too.
+#[test]
+fn native_program_agrees_on_phases() {
+    use tms_cardano::toy::ToyPhasesCircuit;
+    let params = backend::kzg_params(6);
+    let (pk, vk) = backend::keygen(&params, &ToyPhasesCircuit::default()).unwrap();
+    assert_eq!(vk.cs().num_challenges(), 1);
+    let (a, b) = (backend::Fr::from(3u64), backend::Fr::from(4u64));
+    let circuit = ToyPhasesCircuit {
+        a: midnight_proofs::circuit::Value::known(a),
+        b: midnight_proofs::circuit::Value::known(b),
+    };
+    let pi = vec![a];
+    let proof = backend::prove(&params, &pk, circuit, &[&pi], 3).unwrap();
+    let vp = backend::verifier_params(&params);
+    assert!(backend::verify(&vp, &vk, &proof, &[&pi]));
+    let s_g2 = vp.s_g2().to_affine();
+    let native = |proof: &[u8], pi: &[backend::Fr]| {
+        let mut m = NativeMachine::new(proof, &[pi], s_g2);
+        run(
+            &mut m,
+            &vk,
+            &Shape {
+                instance_lens: vec![1],
+            },
+        );
+        m.ok
+    };
+    assert!(native(&proof, &pi));
+    let mut bad = proof.clone();
+    bad[proof.len() - 100] ^= 4;
+    assert!(!native(&bad, &pi));
+    assert!(!native(&proof, &[b]));
+}
