@@ -199,6 +199,28 @@ fn uplc_verifier_on_phases() {
         };
         assert!(eval(&proof, a));
         assert!(!eval(&proof, b));
+
+        // The pinned cost model is uplc 1.1.24's default V3 model: same spend.
+        let (_, hints) = plutus::hints(&vp, &vk, &proof, &[&[a]]);
+        let args = vec![
+            uplc::ast::Term::byte_string(proof.clone()),
+            uplc::ast::Term::byte_string(hints),
+            uplc::ast::Term::integer(BigInt::from_bytes_le(num_bigint::Sign::Plus, &a.to_repr())),
+        ];
+        let pinned = plutus::evaluate(&program, args.clone(), 10);
+        let mut p = program.clone();
+        for t in args {
+            p = p.apply_term(&t);
+        }
+        let p: uplc::ast::Program<uplc::ast::NamedDeBruijn> = p.try_into().unwrap();
+        let budget = uplc::machine::cost_model::ExBudget {
+            cpu: 1_000_000_000_000,
+            mem: 10_000_000_000,
+        };
+        let default = p
+            .eval_version_with_protocol(budget, &uplc::Language::PlutusV3, 10)
+            .cost();
+        assert_eq!((pinned.cpu, pinned.mem), (default.cpu, default.mem));
         let mut bad = proof.clone();
         bad[proof.len() - 100] ^= 4;
         assert!(!eval(&bad, a));
