@@ -1,0 +1,187 @@
+//! KZG over BLS12-381 with midnight-proofs: parameters, keys, prove, verify.
+//!
+//! Any `midnight_proofs::plonk::Circuit<Fr>` goes through these functions unchanged (`Fr` is
+//! BLS12-381's scalar field, which midnight-curves calls `Fq`). The transcript is midnight-proofs'
+//! own [`Blake2b256`]: it absorbs raw bytes and each challenge is the blake2b-256 hash of everything
+//! since the previous challenge (prefixed by that challenge), so a Plutus script replays it with the
+//! `blake2b_256` builtin over slices of the proof.
+//!
+//! # Insecure test parameters
+//! [`kzg_params`] reads `params/kzg_bls12_381_<k>.insecure-test.srs`, creating it from the fixed
+//! seed [`INSECURE_SEED`] when absent. **Such parameters are insecure**: anyone can recompute the
+//! toxic waste. They are for tests and benchmarks only. `TMS_PARAMS_DIR` names another folder.
+
+use std::{
+    fs::{self, File},
+    io::BufWriter,
+    path::PathBuf,
+};
+
+use midnight_proofs::{
+    plonk::{self, Circuit, ProvingKey, VerifyingKey},
+    poly::{
+        commitment::{Guard, Params},
+        kzg::{
+            params::{ParamsKZG, ParamsVerifierKZG},
+            KZGCommitmentScheme,
+        },
+    },
+    transcript::{Blake2b256, CircuitTranscript, Transcript},
+    utils::SerdeFormat,
+};
+use rand_chacha::ChaCha20Rng;
+use rand_core::SeedableRng;
+
+/// BLS12-381's scalar field (midnight-curves names it `Fq`).
+pub type Fr = midnight_curves::Fq;
+/// The pairing engine.
+pub type Bls12 = midnight_curves::Bls12;
+/// The commitment scheme.
+pub type Kzg = KZGCommitmentScheme<Bls12>;
+/// Prover parameters.
+pub type Params12 = ParamsKZG<Bls12>;
+/// Verifier parameters (`[tau] G2` and `G2`).
+pub type VerifierParams = ParamsVerifierKZG<Bls12>;
+/// A verifying key of this backend.
+pub type Vk = VerifyingKey<Fr, Kzg>;
+/// A proving key of this backend.
+pub type Pk = ProvingKey<Fr, Kzg>;
+/// The Fiat-Shamir transcript that Plutus replays with `blake2b_256`.
+pub type PlutusTranscript = CircuitTranscript<Blake2b256>;
+
+/// Errors of this backend.
+#[derive(Debug)]
+pub enum BackendError {
+    /// midnight-proofs refused (keygen or proving).
+    Plonk(plonk::Error),
+    /// Bytes that do not parse.
+    Bytes(String),
+}
+
+impl std::fmt::Display for BackendError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Plonk(e) => write!(f, "midnight-proofs: {e:?}"),
+            Self::Bytes(e) => write!(f, "bad bytes: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for BackendError {}
+
+impl From<plonk::Error> for BackendError {
+    fn from(e: plonk::Error) -> Self {
+        Self::Plonk(e)
+    }
+}
+
+/// The seed of the insecure test parameters.
+pub const INSECURE_SEED: [u8; 32] = *b"tms insecure BLS12-381 params  1";
+
+/// KZG parameters for `2^k` rows from [`INSECURE_SEED`], uncached.
+///
+/// **Insecure, for tests**: the toxic waste is a function of a public seed.
+pub fn insecure_test_params(k: u32) -> Params12 {
+    ParamsKZG::unsafe_setup(k, ChaCha20Rng::from_seed(INSECURE_SEED))
+}
+
+/// The folder holding cached parameters: `$TMS_PARAMS_DIR`, else the workspace's `params/`.
+pub fn params_dir() -> PathBuf {
+    std::env::var_os("TMS_PARAMS_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("..")
+                .join("params")
+        })
+}
+
+/// Parameters for `2^k` rows: read from the cache, or made from [`INSECURE_SEED`] and cached.
+///
+/// **Insecure, for tests**: the toxic waste is a function of a public seed.
+pub fn kzg_params(k: u32) -> Params12 {
+    let dir = params_dir();
+    let path = dir.join(format!("kzg_bls12_381_{k}.insecure-test.srs"));
+    if let Ok(bytes) = fs::read(&path) {
+        if let Ok(params) = Params12::read_custom(&mut &bytes[..], SerdeFormat::RawBytes) {
+            if params.max_k() == k {
+                return params;
+            }
+        }
+    }
+    eprintln!(
+        "WARNING: making INSECURE BLS12-381 KZG parameters for k = {k} from a fixed public seed (tests only): {}",
+        path.display()
+    );
+    let params = insecure_test_params(k);
+    // A temporary name then a rename, so a concurrent reader never sees half a file.
+    if fs::create_dir_all(&dir).is_ok() {
+        let tmp = dir.join(format!(".kzg_bls12_381_{k}.{}.tmp", std::process::id()));
+        let written = File::create(&tmp)
+            .and_then(|f| params.write_custom(&mut BufWriter::new(f), SerdeFormat::RawBytes));
+        if written.is_ok() {
+            let _ = fs::rename(&tmp, &path);
+        } else {
+            let _ = fs::remove_file(&tmp);
+        }
+    }
+    params
+}
+
+/// Keys for `circuit` (its witness-free shape is enough) at exactly `2^k` rows, `k = params.max_k()`.
+pub fn keygen<C: Circuit<Fr>>(params: &Params12, circuit: &C) -> Result<(Pk, Vk), BackendError> {
+    let vk = plonk::keygen_vk_with_k::<Fr, Kzg, C>(params, circuit, params.max_k())?;
+    let pk = plonk::keygen_pk(vk.clone(), circuit)?;
+    Ok((pk, vk))
+}
+
+/// A proof that `circuit` is satisfied with public inputs `instances` (one slice per instance
+/// column). `seed` fixes the blinding so that proofs are reproducible in tests.
+pub fn prove<C: Circuit<Fr>>(
+    params: &Params12,
+    pk: &Pk,
+    circuit: C,
+    instances: &[&[Fr]],
+    seed: u64,
+) -> Result<Vec<u8>, BackendError> {
+    let mut transcript = PlutusTranscript::init();
+    plonk::create_proof::<Fr, Kzg, PlutusTranscript, C>(
+        params,
+        pk,
+        &[circuit],
+        0,
+        &[instances],
+        &mut transcript,
+        ChaCha20Rng::seed_from_u64(seed),
+    )?;
+    Ok(transcript.finalize())
+}
+
+/// Whether `proof` is valid for `vk` and `instances`. Trailing bytes are refused (midnight-proofs
+/// 0.8.3's `prepare` alone would accept them), as the Plutus verifier refuses them.
+pub fn verify(vp: &VerifierParams, vk: &Vk, proof: &[u8], instances: &[&[Fr]]) -> bool {
+    let mut transcript = PlutusTranscript::init_from_bytes(proof);
+    let Ok(guard) =
+        plonk::prepare::<Fr, Kzg, PlutusTranscript>(vk, &[&[]], &[instances], &mut transcript)
+    else {
+        return false;
+    };
+    transcript.assert_empty().is_ok() && guard.verify(vp).is_ok()
+}
+
+/// The verifier parameters of `params`.
+pub fn verifier_params(params: &Params12) -> VerifierParams {
+    params.verifier_params()
+}
+
+/// A verifying key as bytes (midnight-proofs' `Processed` format: compressed points).
+pub fn vk_to_bytes(vk: &Vk) -> Vec<u8> {
+    vk.to_bytes(SerdeFormat::Processed)
+}
+
+/// A verifying key from bytes, given the circuit type and its parameters (the constraint system
+/// is rebuilt from them).
+pub fn vk_from_bytes<C: Circuit<Fr>>(bytes: &[u8], params: C::Params) -> Result<Vk, BackendError> {
+    Vk::from_bytes::<C>(bytes, SerdeFormat::Processed, params)
+        .map_err(|e| BackendError::Bytes(e.to_string()))
+}

@@ -1,0 +1,254 @@
+//! Plutus verifiers generated from a verifying key, and their budgets measured offline.
+//!
+//! [`program::run`] is midnight-proofs' verifier for one key, written once; [`native`] runs it on
+//! values (checked against midnight-proofs, and the maker of the redeemer's inverse hints),
+//! [`uplc`] emits it as UPLC. [`validator`] wraps it in a Plutus V3 validator like
+//! `CertificateVerifier.sol`: the trusted statement entries are script parameters, the message
+//! bytes, proof and hints come in the redeemer, and the message enters the statement as
+//! `blake2b-256(bytes)` read big-endian mod r. [`evaluate`] runs a program with the `uplc` crate's
+//! CEK machine under the Plutus V3 cost model pinned in `plutus/cost_model_v3.json`.
+//!
+//! Why UPLC from Rust rather than Aiken: no network or Aiken stdlib at build time, and the
+//! program is a flat chain of builtin calls, so nothing a compiler adds (no list traversals,
+//! no closures) is paid for.
+
+pub mod native;
+pub mod program;
+pub mod uplc;
+
+use ::uplc::{
+    ast::{Constant, Data, DeBruijn, Name, NamedDeBruijn, Program, Term},
+    builtins::DefaultFunction as F,
+    machine::cost_model::ExBudget,
+    Language, PlutusData,
+};
+use group::Curve;
+use num_bigint::BigInt;
+
+use self::{
+    native::NativeMachine,
+    program::{run, Shape},
+    uplc::{modulus, MsmMode, UplcMachine},
+};
+use crate::backend::{Fr, VerifierParams, Vk};
+
+/// The Plutus V3 cost model the budgets assume (`uplc` 1.1.24's defaults, pinned).
+pub const COST_MODEL_V3: &str = include_str!("../../plutus/cost_model_v3.json");
+
+/// The pinned cost model's parameters.
+pub fn cost_model_v3() -> Vec<i64> {
+    COST_MODEL_V3
+        .trim()
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .split(',')
+        .map(|v| v.trim().parse().expect("a pinned cost model entry"))
+        .collect()
+}
+
+/// The protocol version a figure assumes: 10 is mainnet today (Conway); 11 brings the G1 MSM
+/// builtin (CIP-0133).
+pub fn protocol_version(mode: MsmMode) -> u16 {
+    match mode {
+        MsmMode::Fold => 10,
+        MsmMode::Builtin => 11,
+    }
+}
+
+/// The inverse hints a redeemer carries for `proof`: what the verifier program asks for, 32
+/// bytes each, little-endian. For a proof the program refuses they are whatever it computed
+/// (the program then fails on its own checks).
+pub fn hints(vp: &VerifierParams, vk: &Vk, proof: &[u8], instances: &[&[Fr]]) -> (bool, Vec<u8>) {
+    let mut m = NativeMachine::new(proof, instances, vp.s_g2().to_affine());
+    run(
+        &mut m,
+        vk,
+        &Shape {
+            instance_lens: instances.iter().map(|c| c.len()).collect(),
+        },
+    );
+    let bytes = m.hints.iter().flat_map(ff::PrimeField::to_repr).collect();
+    (m.ok, bytes)
+}
+
+/// The verifier of `vk` as a UPLC function `\proof \hints \pi_0_0 .. -> ()`.
+pub fn verifier_term(vp: &VerifierParams, vk: &Vk, shape: &Shape, mode: MsmMode) -> Term<Name> {
+    let mut m = UplcMachine::new(&shape.instance_lens, mode, vp.s_g2().to_affine());
+    run(&mut m, vk, shape);
+    m.finish(Term::unit())
+}
+
+/// Where a public input of the validator's statement comes from.
+#[derive(Clone, Debug)]
+pub enum Entry {
+    /// A script parameter (trusted: fixed when the script is made).
+    Param(Fr),
+    /// The redeemer's message: `blake2b-256(bytes)` read big-endian, mod r.
+    Message,
+}
+
+fn app(f: F, args: Vec<Term<Name>>) -> Term<Name> {
+    let mut t = Term::Builtin(f);
+    let forces = match f {
+        F::HeadList | F::TailList => 1,
+        F::SndPair | F::FstPair => 2,
+        _ => 0,
+    };
+    for _ in 0..forces {
+        t = t.force();
+    }
+    args.into_iter().fold(t, |t, a| t.apply(a))
+}
+
+/// A Plutus V3 validator for `vk` over one instance column built from `statement`. It takes the
+/// script context; its redeemer is `Constr 0 [B message, B proof, B hints]`.
+pub fn validator(
+    vp: &VerifierParams,
+    vk: &Vk,
+    statement: &[Entry],
+    mode: MsmMode,
+) -> Program<Name> {
+    let verifier = verifier_term(
+        vp,
+        vk,
+        &Shape {
+            instance_lens: vec![statement.len()],
+        },
+        mode,
+    );
+    let name = |t: &str, u: isize| {
+        std::rc::Rc::new(Name {
+            text: t.into(),
+            unique: ::uplc::ast::Unique::new(-u),
+        })
+    };
+    let (ctx, fields) = (name("ctx", 1), name("fields", 2));
+    let field = |i: usize| {
+        let mut l = Term::Var(fields.clone());
+        for _ in 0..i {
+            l = app(F::TailList, vec![l]);
+        }
+        app(F::UnBData, vec![app(F::HeadList, vec![l])])
+    };
+    let mut call = verifier.apply(field(1)).apply(field(2));
+    for e in statement {
+        call = call.apply(match e {
+            Entry::Param(v) => Term::integer(BigInt::from_bytes_le(
+                num_bigint::Sign::Plus,
+                &ff::PrimeField::to_repr(v),
+            )),
+            Entry::Message => {
+                let h = app(F::Blake2b_256, vec![field(0)]);
+                let m = app(F::ByteStringToInteger, vec![Term::bool(true), h]);
+                app(F::ModInteger, vec![m, Term::integer(modulus())])
+            }
+        });
+    }
+    // The redeemer is the context's second field.
+    let redeemer = app(
+        F::HeadList,
+        vec![app(
+            F::TailList,
+            vec![app(
+                F::SndPair,
+                vec![app(F::UnConstrData, vec![Term::Var(ctx.clone())])],
+            )],
+        )],
+    );
+    let red_fields = app(F::SndPair, vec![app(F::UnConstrData, vec![redeemer])]);
+    let body = Term::Lambda {
+        parameter_name: fields,
+        body: call.into(),
+    }
+    .apply(red_fields);
+    Program {
+        version: (1, 1, 0),
+        term: Term::Lambda {
+            parameter_name: ctx,
+            body: body.into(),
+        },
+    }
+}
+
+/// The redeemer `Constr 0 [B message, B proof, B hints]`.
+pub fn redeemer(message: &[u8], proof: &[u8], hints: &[u8]) -> PlutusData {
+    Data::constr(
+        0,
+        vec![
+            Data::bytestring(message.to_vec()),
+            Data::bytestring(proof.to_vec()),
+            Data::bytestring(hints.to_vec()),
+        ],
+    )
+}
+
+/// A script context holding `redeemer` as its second field. The transaction info is a
+/// placeholder: the validator reads only the redeemer, and `unConstrData` costs the same
+/// whatever the fields hold.
+pub fn context(redeemer: PlutusData) -> PlutusData {
+    Data::constr(
+        0,
+        vec![Data::constr(0, vec![]), redeemer, Data::constr(1, vec![])],
+    )
+}
+
+/// One evaluation's outcome.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Whether the script succeeded (returned `()`).
+    pub accepted: bool,
+    /// CPU steps spent.
+    pub cpu: i64,
+    /// Memory units spent.
+    pub mem: i64,
+}
+
+/// The bytes of `program` as a script: flat, wrapped as CBOR bytes (what a transaction carries).
+pub fn script_bytes(program: &Program<Name>) -> Vec<u8> {
+    let p: Program<DeBruijn> = program.clone().try_into().expect("closed program");
+    p.to_cbor().expect("flat encodes")
+}
+
+/// Evaluates `program` applied to `args` under the pinned V3 cost model at protocol `pv`, with
+/// a budget far above the limits (so the spend is measured even past them).
+pub fn evaluate(program: &Program<Name>, args: Vec<Term<Name>>, pv: u16) -> Budget {
+    let mut p = program.clone();
+    for a in args {
+        p = p.apply_term(&a);
+    }
+    let p: Program<NamedDeBruijn> = p.try_into().expect("closed program");
+    let budget = ExBudget {
+        cpu: 1_000_000_000_000,
+        mem: 10_000_000_000,
+    };
+    let r = p.eval_as_with_protocol(&Language::PlutusV3, pv, &cost_model_v3(), Some(&budget));
+    let cost = r.cost();
+    Budget {
+        accepted: !r.failed(false, &Language::PlutusV3),
+        cpu: cost.cpu,
+        mem: cost.mem,
+    }
+}
+
+/// The CBOR bytes of `d`.
+pub fn data_bytes(d: &PlutusData) -> usize {
+    Data::to_hex(d.clone()).len() / 2
+}
+
+/// A data argument.
+pub fn data_arg(d: PlutusData) -> Term<Name> {
+    Term::Constant(Constant::Data(d).into())
+}
+
+/// Runs `f` on a thread with a large stack: the generated programs are deeply nested (one
+/// level per `let`), and the `uplc` crate's conversions recurse on them.
+pub fn with_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(1 << 30)
+            .spawn_scoped(s, f)
+            .expect("a thread")
+            .join()
+            .expect("no panic")
+    })
+}

@@ -1,0 +1,228 @@
+//! The generated Plutus validator on the toy circuit (the ATMS's statement shape), evaluated
+//! with `uplc` under the pinned V3 cost model: the honest certificate is accepted; a changed
+//! proof byte, another message, another committee and a stricter threshold are refused. Each
+//! evaluation prints one `plutus-budget` line.
+
+use ff::PrimeField;
+use num_bigint::BigInt;
+use tms_cardano::{
+    backend::{self, Fr},
+    plutus::{self, uplc::MsmMode, Entry},
+    toy::ToyCircuit,
+};
+
+fn message_to_field(bytes: &[u8]) -> Fr {
+    let h = blake2b_simd::Params::new().hash_length(32).hash(bytes);
+    let v = BigInt::from_bytes_be(num_bigint::Sign::Plus, h.as_bytes()) % plutus::uplc::modulus();
+    let mut le = v.to_bytes_le().1;
+    le.resize(32, 0);
+    Fr::from_repr(le.try_into().unwrap()).unwrap()
+}
+
+#[test]
+fn toy_validator_budgets() {
+    let params = backend::kzg_params(6);
+    let vp = backend::verifier_params(&params);
+    let (pk, vk) = backend::keygen(&params, &ToyCircuit::default()).unwrap();
+    let msg = b"sidechain epoch 42".to_vec();
+    let (w, t) = (5u64, 3u64);
+    let (circuit, pi) = ToyCircuit::new(w, t, message_to_field(&msg));
+    let proof = backend::prove(&params, &pk, circuit, &[&pi], 1).unwrap();
+    assert!(backend::verify(&vp, &vk, &proof, &[&pi]));
+    let commitment = pi[0];
+
+    plutus::with_big_stack(|| {
+        for mode in [MsmMode::Fold, MsmMode::Builtin] {
+            let pv = plutus::protocol_version(mode);
+            let scheme = format!(
+                "toy/{}",
+                if mode == MsmMode::Fold {
+                    "pv10-fold"
+                } else {
+                    "pv11-msm"
+                }
+            );
+            let make = |c: Fr, t: u64| {
+                plutus::validator(
+                    &vp,
+                    &vk,
+                    &[Entry::Param(c), Entry::Message, Entry::Param(Fr::from(t))],
+                    mode,
+                )
+            };
+            let honest_v = make(commitment, t);
+            let script = plutus::script_bytes(&honest_v).len();
+            let run = |case: &str,
+                       v: &uplc::ast::Program<uplc::ast::Name>,
+                       m: &[u8],
+                       p: &[u8],
+                       stmt: &[Fr]| {
+                let (_, hints) = plutus::hints(&vp, &vk, p, &[stmt]);
+                let red = plutus::redeemer(m, p, &hints);
+                let red_bytes = plutus::data_bytes(&red);
+                let b = plutus::evaluate(v, vec![plutus::data_arg(plutus::context(red))], pv);
+                println!(
+                    "plutus-budget scheme={scheme} case={case} cpu={} mem={} script_bytes={script} tx_bytes={}",
+                    b.cpu, b.mem, script + red_bytes
+                );
+                b
+            };
+            let honest = run("honest", &honest_v, &msg, &proof, &pi);
+            assert!(honest.accepted, "honest certificate refused: {honest:?}");
+
+            let mut bad = proof.clone();
+            bad[proof.len() / 3] ^= 1;
+            assert!(!run("changed-proof-byte", &honest_v, &msg, &bad, &pi).accepted);
+
+            let other_msg = b"sidechain epoch 43".to_vec();
+            let other_pi = vec![pi[0], message_to_field(&other_msg), pi[2]];
+            assert!(!run("other-message", &honest_v, &other_msg, &proof, &other_pi).accepted);
+
+            let other_c = commitment + Fr::from(1u64);
+            let v = make(other_c, t);
+            assert!(
+                !run(
+                    "other-committee",
+                    &v,
+                    &msg,
+                    &proof,
+                    &[other_c, pi[1], pi[2]]
+                )
+                .accepted
+            );
+
+            let v = make(commitment, t + 1);
+            assert!(
+                !run(
+                    "stricter-threshold",
+                    &v,
+                    &msg,
+                    &proof,
+                    &[pi[0], pi[1], Fr::from(t + 1)]
+                )
+                .accepted
+            );
+        }
+    });
+}
+
+/// The bare UPLC verifier and the native program agree on a sample of single-bit changes over
+/// the whole proof (points and scalars), on a changed hint and on a truncated proof.
+#[test]
+fn uplc_verifier_agrees_with_native() {
+    use tms_cardano::plutus::program::Shape;
+    let params = backend::kzg_params(6);
+    let vp = backend::verifier_params(&params);
+    let (pk, vk) = backend::keygen(&params, &ToyCircuit::default()).unwrap();
+    let (circuit, pi) = ToyCircuit::new(5, 3, Fr::from(77u64));
+    let proof = backend::prove(&params, &pk, circuit, &[&pi], 2).unwrap();
+    plutus::with_big_stack(|| {
+        let shape = Shape {
+            instance_lens: vec![3],
+        };
+        let f = plutus::verifier_term(&vp, &vk, &shape, MsmMode::Builtin);
+        let program = uplc::ast::Program {
+            version: (1, 1, 0),
+            term: f,
+        };
+        let eval = |p: &[u8], hints: &[u8]| {
+            let mut args = vec![
+                uplc::ast::Term::byte_string(p.to_vec()),
+                uplc::ast::Term::byte_string(hints.to_vec()),
+            ];
+            for v in &pi {
+                args.push(uplc::ast::Term::integer(BigInt::from_bytes_le(
+                    num_bigint::Sign::Plus,
+                    &v.to_repr(),
+                )));
+            }
+            plutus::evaluate(&program, args, 11).accepted
+        };
+        let (ok, hints) = plutus::hints(&vp, &vk, &proof, &[&pi]);
+        // Two batched inverses: one at x, one in the multi-open.
+        assert_eq!(hints.len(), 64);
+        assert!(ok && eval(&proof, &hints));
+        let mut bad_hints = hints.clone();
+        bad_hints[0] ^= 1;
+        assert!(!eval(&proof, &bad_hints));
+        assert!(!eval(&proof[..proof.len() - 32], &hints));
+        let mut checked = 0;
+        for pos in (5..proof.len()).step_by(97) {
+            let mut bad = proof.clone();
+            bad[pos] ^= 1 << (pos % 8);
+            let (native_ok, h) = plutus::hints(&vp, &vk, &bad, &[&pi]);
+            assert!(!native_ok, "native accepted a change at {pos}");
+            assert!(!eval(&bad, &h), "UPLC accepted a change at {pos}");
+            checked += 1;
+        }
+        assert!(checked >= 10);
+    });
+}
+
+/// The multi-phase toy (a challenge in a gate over a second-phase column) through UPLC.
+#[test]
+fn uplc_verifier_on_phases() {
+    use tms_cardano::{plutus::program::Shape, toy::ToyPhasesCircuit};
+    let params = backend::kzg_params(6);
+    let vp = backend::verifier_params(&params);
+    let (pk, vk) = backend::keygen(&params, &ToyPhasesCircuit::default()).unwrap();
+    let (a, b) = (Fr::from(3u64), Fr::from(4u64));
+    let circuit = ToyPhasesCircuit {
+        a: midnight_proofs::circuit::Value::known(a),
+        b: midnight_proofs::circuit::Value::known(b),
+    };
+    let proof = backend::prove(&params, &pk, circuit, &[&[a]], 3).unwrap();
+    plutus::with_big_stack(|| {
+        let f = plutus::verifier_term(
+            &vp,
+            &vk,
+            &Shape {
+                instance_lens: vec![1],
+            },
+            MsmMode::Fold,
+        );
+        let program = uplc::ast::Program {
+            version: (1, 1, 0),
+            term: f,
+        };
+        let eval = |p: &[u8], v: Fr| {
+            let (_, hints) = plutus::hints(&vp, &vk, p, &[&[v]]);
+            let args = vec![
+                uplc::ast::Term::byte_string(p.to_vec()),
+                uplc::ast::Term::byte_string(hints),
+                uplc::ast::Term::integer(BigInt::from_bytes_le(
+                    num_bigint::Sign::Plus,
+                    &v.to_repr(),
+                )),
+            ];
+            plutus::evaluate(&program, args, 10).accepted
+        };
+        assert!(eval(&proof, a));
+        assert!(!eval(&proof, b));
+
+        // The pinned cost model is uplc 1.1.24's default V3 model: same spend.
+        let (_, hints) = plutus::hints(&vp, &vk, &proof, &[&[a]]);
+        let args = vec![
+            uplc::ast::Term::byte_string(proof.clone()),
+            uplc::ast::Term::byte_string(hints),
+            uplc::ast::Term::integer(BigInt::from_bytes_le(num_bigint::Sign::Plus, &a.to_repr())),
+        ];
+        let pinned = plutus::evaluate(&program, args.clone(), 10);
+        let mut p = program.clone();
+        for t in args {
+            p = p.apply_term(&t);
+        }
+        let p: uplc::ast::Program<uplc::ast::NamedDeBruijn> = p.try_into().unwrap();
+        let budget = uplc::machine::cost_model::ExBudget {
+            cpu: 1_000_000_000_000,
+            mem: 10_000_000_000,
+        };
+        let default = p
+            .eval_version_with_protocol(budget, &uplc::Language::PlutusV3, 10)
+            .cost();
+        assert_eq!((pinned.cpu, pinned.mem), (default.cpu, default.mem));
+        let mut bad = proof.clone();
+        bad[proof.len() - 100] ^= 4;
+        assert!(!eval(&bad, a));
+    });
+}
