@@ -26,12 +26,13 @@
 //! needed is in [`circuit`]'s docs.
 //!
 //! Use: [`Committee`] -> members sign -> [`Certificate::aggregate`] -> [`AtmsWitness::new`] ->
-//! the MockProver (tests) or the prover (next step).
+//! [`prover::keygen`] / [`prover::prove`] / [`prover::verify`] (or the MockProver in tests).
 #![deny(missing_docs)]
 
 pub mod circuit;
 mod error;
 mod native;
+pub mod prover;
 mod witness;
 
 pub use circuit::AtmsCircuit;

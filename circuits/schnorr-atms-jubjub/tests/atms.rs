@@ -150,12 +150,24 @@ fn flat_mode_accepts_a_valid_certificate() {
 }
 
 #[test]
+fn merkle_mode_accepts_a_valid_certificate() {
+    let s = setting(4);
+    let w = s.witness(MERKLE, &[1, 3], 2);
+    let run = mock(&w);
+    run.assert_satisfied();
+    assert_eq!(w.instance.commitment, s.committee.tree().root());
+    println!("record: Merkle n=4 slots=2 MockProver k = {}", run.k);
+}
+
+#[test]
 fn threshold_edge_cases() {
     let s = setting(3);
     mock(&s.witness(FLAT, &[], 0)).assert_satisfied(); // t = 0
     mock(&s.witness(FLAT, &[0, 1, 2], 3)).assert_satisfied(); // t = n
     mock(&s.witness(FLAT, &[1], 1)).assert_satisfied(); // t = count
     mock(&s.witness(FLAT, &[0, 1], 1)).assert_satisfied(); // t < count
+                                                           // Merkle mode with one signer and one disabled slot, t = count.
+    mock(&s.witness(MERKLE, &[2], 1)).assert_satisfied();
 }
 
 #[test]
@@ -224,6 +236,8 @@ fn signature_slot(w: &mut AtmsWitness, index: usize) -> &mut Signature {
 fn count_below_threshold_is_rejected() {
     // t = count + 1, bypassing the native check: the comparison's bit is not 1.
     tampered(FLAT, |_, w| w.instance.threshold = 3).assert_rejected_by(Rejection::Copy);
+    // Merkle mode: 3 is also above the slot count; the comparison still refuses it.
+    tampered(MERKLE, |_, w| w.instance.threshold = 3).assert_rejected();
 }
 
 #[test]
@@ -244,8 +258,28 @@ fn wrong_message_is_rejected() {
 fn tampered_r_or_s_is_rejected() {
     tampered(FLAT, |_, w| signature_slot(w, 0).r += generator())
         .assert_rejected_by(Rejection::Copy);
-    tampered(FLAT, |_, w| signature_slot(w, 2).s += JubjubScalar::ONE)
+    tampered(MERKLE, |_, w| signature_slot(w, 2).s += JubjubScalar::ONE)
         .assert_rejected_by(Rejection::Copy);
+}
+
+#[test]
+fn duplicated_signer_is_rejected() {
+    // Merkle mode: the same member in both slots (same index, path and signature); only the
+    // strictly-increasing check stands in the way.
+    tampered(MERKLE, |_, w| w.slots[1] = w.slots[0].clone()).assert_rejected_by(Rejection::Copy);
+}
+
+#[test]
+fn tampered_path_node_is_rejected() {
+    // Slot 0's root is the public commitment; slot 1's root must equal it.
+    tampered(MERKLE, |_, w| w.slots[0].path[1] += Base::ONE).assert_rejected_by(Rejection::Copy);
+    tampered(MERKLE, |_, w| w.slots[1].path[0] += Base::ONE).assert_rejected_by(Rejection::Copy);
+}
+
+#[test]
+fn wrong_index_for_the_path_is_rejected() {
+    // Slot 1 (member 2) claims member 1's index, keeping member 2's path and signature.
+    tampered(MERKLE, |_, w| w.slots[1].index = 1).assert_rejected_by(Rejection::Copy);
 }
 
 #[test]
@@ -275,13 +309,17 @@ fn disabled_slots_hold_any_key() {
 
 #[test]
 fn key_not_in_the_committee_is_rejected() {
-    tampered(FLAT, |_, w| {
-        let outsider = SigningKey::random(ChaCha8Rng::seed_from_u64(77));
-        let mut keys = w.committee.keys().to_vec();
-        keys[2] = outsider.verifying_key();
-        // The prover's committee differs; the public commitment stays the real one.
-        w.committee = Committee::new(keys).unwrap();
-        *signature_slot(w, 2) = outsider.sign(w.instance.message);
-    })
-    .assert_rejected_by(Rejection::PublicInput);
+    // Flat mode: the keys hash to another commitment than the public one. Merkle mode: the
+    // outsider's leaf with the member's path reaches another root than slot 0's.
+    for (mode, expected) in [(FLAT, Rejection::PublicInput), (MERKLE, Rejection::Copy)] {
+        tampered(mode, |_, w| {
+            let outsider = SigningKey::random(ChaCha8Rng::seed_from_u64(77));
+            let mut keys = w.committee.keys().to_vec();
+            keys[2] = outsider.verifying_key();
+            // The prover's committee differs; the public commitment stays the real one.
+            w.committee = Committee::new(keys).unwrap();
+            *signature_slot(w, 2) = outsider.sign(w.instance.message);
+        })
+        .assert_rejected_by(expected);
+    }
 }
