@@ -20,6 +20,7 @@ use midnight_proofs::{
         },
     },
     transcript::{CircuitTranscript, Hashable, Sampleable, Transcript, TranscriptHash},
+    utils::SerdeFormat,
 };
 use rand::{CryptoRng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -77,6 +78,19 @@ impl AtmsKeys {
     pub fn vk(&self) -> &VerifyingKey<Base, Scheme> {
         self.pk.get_vk()
     }
+}
+
+/// A fingerprint of a verifying key: blake2b-256 (hex) of its raw-bytes serialisation. A
+/// change to the circuit's layout changes it.
+pub fn vk_fingerprint(vk: &VerifyingKey<Base, Scheme>) -> String {
+    let mut bytes = Vec::new();
+    vk.write(&mut bytes, SerdeFormat::RawBytes)
+        .expect("writing to a vector");
+    blake2b_simd::Params::new()
+        .hash_length(32)
+        .hash(&bytes)
+        .to_hex()
+        .to_string()
 }
 
 /// Keys for `shape` under `params` (which must have `2^shape.k` rows).
@@ -165,6 +179,9 @@ pub struct RoundTrip {
     pub keygen: Duration,
     /// Proving wall time.
     pub prove: Duration,
+    /// Proving CPU time of the process, all threads (Linux's `/proc/self/stat`; `None`
+    /// elsewhere).
+    pub prove_cpu: Option<Duration>,
     /// Verifying wall time.
     pub verify: Duration,
 }
@@ -181,22 +198,33 @@ where
     let start = Instant::now();
     let keys = keygen(&params, witness.shape)?;
     let keygen_time = start.elapsed();
-    let start = Instant::now();
+    let (start, cpu) = (Instant::now(), process_cpu_time());
     let proof = prove::<H>(&params, &keys, witness, rand::rngs::OsRng)?;
     let prove_time = start.elapsed();
+    let prove_cpu = cpu
+        .zip(process_cpu_time())
+        .map(|(a, b)| b.saturating_sub(a));
+    let verifier_params = params.verifier_params();
     let start = Instant::now();
-    verify::<H>(
-        &params.verifier_params(),
-        keys.vk(),
-        &witness.instance,
-        &proof,
-    )?;
+    verify::<H>(&verifier_params, keys.vk(), &witness.instance, &proof)?;
     Ok(RoundTrip {
         k: witness.shape.k,
         stats: layout_stats(&witness.shape),
         proof,
         keygen: keygen_time,
         prove: prove_time,
+        prove_cpu,
         verify: start.elapsed(),
     })
+}
+
+/// User plus system CPU time of this process so far (all threads), from `/proc/self/stat`
+/// (fields 14 and 15, in clock ticks of 1/100 s); `None` where that file is not there.
+fn process_cpu_time() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The command name (field 2) may hold spaces: count fields after its closing parenthesis.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks * 10))
 }

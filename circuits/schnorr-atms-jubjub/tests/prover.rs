@@ -1,14 +1,14 @@
 //! Real proofs with midnight-proofs (insecure test parameters from a fixed seed): a 6-member,
 //! t = 3 round trip with its figures, refusals of changed statements and proofs, and (ignored)
-//! the 72-of-102 figures:
-//! `cargo test -p schnorr-atms-jubjub --release --test prover -- --ignored --nocapture`.
+//! the 72-of-102 figures (dependencies are built at opt-level 3 in the test profile too):
+//! `cargo test -p schnorr-atms-jubjub --test prover real_round_trip_72_of_102 -- --ignored --nocapture`.
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use schnorr_atms_jubjub::{
     message_to_field,
     prover::{
-        insecure_test_params, keygen, measure_round_trip, min_k, prove, verify,
+        insecure_test_params, keygen, measure_round_trip, min_k, prove, verify, vk_fingerprint,
         DefaultTranscriptHash, RoundTrip,
     },
     AtmsError, AtmsInstance, AtmsShape, AtmsWitness, Certificate, CommitmentMode, Committee,
@@ -16,6 +16,7 @@ use schnorr_atms_jubjub::{
 };
 
 const MESSAGE: &[u8] = b"sidechain epoch 42";
+const PINNED_VK_FLAT_6: &str = "fe70eeb17a81f604c9b0e561a8a9ca361d15409eedc93d74f4eb92f99baf1b09";
 
 /// A flat-mode witness: `n` members, the first `signers` sign, threshold `t`, at the smallest k.
 fn witness(n: usize, signers: usize, t: u64) -> AtmsWitness {
@@ -39,18 +40,21 @@ fn witness(n: usize, signers: usize, t: u64) -> AtmsWitness {
 
 fn record(label: &str, w: &AtmsWitness, r: &RoundTrip) {
     println!(
-        "record: {label}: k = {}, rows = {}, advice columns = {}, fixed columns = {}, proof {} \
-         bytes (cost model {}), keygen {:.2?}, prove {:.2?}, verify {:.2?}, slots = {}",
+        "record: {label}: k = {}, rows = {} ({} per slot), advice columns = {}, fixed columns = \
+         {}, lookups = {}, max degree = {}, proof {} bytes, keygen {:.2?}, prove {:.2?} wall / \
+         {:.2?} CPU, verify {:.2?}",
         r.k,
         r.stats.rows,
+        r.stats.rows / w.shape.slots(),
         r.stats.advice_columns,
         r.stats.fixed_columns,
+        r.stats.lookups,
+        r.stats.max_deg,
         r.proof.len(),
-        r.stats.size,
         r.keygen,
         r.prove,
+        r.prove_cpu.unwrap_or_default(),
         r.verify,
-        w.shape.slots(),
     );
 }
 
@@ -58,7 +62,7 @@ fn record(label: &str, w: &AtmsWitness, r: &RoundTrip) {
 fn real_round_trip_6_members_t3() {
     let w = witness(6, 3, 3);
     let r = measure_round_trip::<DefaultTranscriptHash>(&w).unwrap();
-    record("flat n=6 t=3 (debug profile, deps opt-level 3)", &w, &r);
+    record("flat n=6 t=3 (test profile: deps opt-level 3)", &w, &r);
     // Pinned: the layout fixes the proof's length (the cost model's estimate is 80 bytes
     // short of it).
     assert_eq!((r.k, r.proof.len()), (13, 3088));
@@ -66,6 +70,10 @@ fn real_round_trip_6_members_t3() {
     // The verifier's statement from what it trusts verifies; changed statements do not.
     let params = insecure_test_params(w.shape.k);
     let keys = keygen(&params, w.shape).unwrap();
+    let fingerprint = vk_fingerprint(keys.vk());
+    println!("record: flat n=6 vk {fingerprint}");
+    // Pinned: a change to the circuit's layout changes the verifying key (insecure test params).
+    assert_eq!(fingerprint, PINNED_VK_FLAT_6);
     let verifier = params.verifier_params();
     let proof =
         prove::<DefaultTranscriptHash>(&params, &keys, &w, ChaCha8Rng::seed_from_u64(1)).unwrap();
@@ -98,7 +106,7 @@ fn real_round_trip_6_members_t3() {
 }
 
 #[test]
-#[ignore = "the 72-of-102 figures: run with --release"]
+#[ignore = "the 72-of-102 figures: about 3 minutes on 2 cores"]
 fn real_round_trip_72_of_102() {
     let w = witness(102, 72, 72);
     let r = measure_round_trip::<DefaultTranscriptHash>(&w).unwrap();
