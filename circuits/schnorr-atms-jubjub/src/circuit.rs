@@ -214,18 +214,11 @@ impl AtmsCircuit {
         let threshold: AssignedNative<Base> =
             native.assign(layouter, self.value(|w| Base::from(w.instance.threshold)))?;
 
-        // The slots' keys (every member in flat mode), on the curve.
-        let slot_index = |j: usize| -> Value<usize> {
-            match shape.mode {
-                CommitmentMode::Flat => Value::known(j),
-                CommitmentMode::Merkle { .. } => self.value(|w| w.slots[j].index),
-            }
-        };
+        // The slots' keys (every member in flat mode, where slot j holds member j), on the
+        // curve.
         let keys: Vec<Point> = (0..shape.slots())
             .map(|j| {
-                let key = slot_index(j)
-                    .zip(self.value(|w| w.committee.clone()))
-                    .map(|(i, c)| c.keys()[i].0);
+                let key = self.value(|w| w.committee.keys()[w.slots[j].index].0);
                 jubjub.assign_without_subgroup_check(layouter, key)
             })
             .collect::<Result<_, _>>()?;

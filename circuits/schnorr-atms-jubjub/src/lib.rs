@@ -25,6 +25,9 @@
 //! identity), and the circuit checks the curve equation only; why no in-circuit clearing is
 //! needed is in [`circuit`]'s docs.
 //!
+//! The curve-independent parts (commitment modes, Merkle depth, mapping signatures to members,
+//! slot assignment) are the `atms-core` crate's, shared with the BN254 circuit.
+//!
 //! Use: [`Committee`] -> members sign -> [`Certificate::aggregate`] -> [`AtmsWitness::new`] ->
 //! [`prover::keygen`] / [`prover::prove`] / [`prover::verify`] (or the MockProver in tests).
 #![deny(missing_docs)]

@@ -137,22 +137,7 @@ impl VerifyingKey {
     }
 }
 
-/// How the committee is committed to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CommitmentMode {
-    /// One Poseidon hash over every key's coordinates; one circuit slot per member.
-    Flat,
-    /// A Poseidon Merkle root; `slots` signer slots with paths, indices strictly increasing.
-    Merkle {
-        /// Number of signer slots in the circuit.
-        slots: usize,
-    },
-}
-
-/// Depth of the Merkle tree of a committee of `n` members (at least 1).
-pub fn committee_depth(n: usize) -> usize {
-    (usize::BITS - n.saturating_sub(1).leading_zeros()).max(1) as usize
-}
+pub use atms_core::{committee_depth, CommitmentMode};
 
 /// An ordered committee of distinct Jubjub keys.
 ///
@@ -288,25 +273,12 @@ impl Certificate {
         message: Base,
         signatures: &[(VerifyingKey, Signature)],
     ) -> Result<Self, AtmsError> {
-        let mut indexed: Vec<(usize, Signature)> = Vec::with_capacity(signatures.len());
-        for (pos, (key, sig)) in signatures.iter().enumerate() {
-            let index = committee
-                .keys
-                .iter()
-                .position(|k| k == key)
-                .ok_or(AtmsError::NotInCommittee(pos))?;
-            if !key.verify(message, sig) {
-                return Err(AtmsError::InvalidSignature(pos));
-            }
-            if indexed.iter().any(|(i, _)| *i == index) {
-                return Err(AtmsError::DuplicateSigner(index));
-            }
-            indexed.push((index, *sig));
-        }
-        indexed.sort_by_key(|(i, _)| *i);
+        let signatures = atms_core::index_signatures(&committee.keys, signatures, |key, sig| {
+            key.verify(message, sig)
+        })?;
         Ok(Self {
             message,
-            signatures: indexed,
+            signatures,
         })
     }
 }

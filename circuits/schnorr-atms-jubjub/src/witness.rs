@@ -187,48 +187,28 @@ impl AtmsWitness {
         if (count as u64) < threshold {
             return Err(AtmsError::BelowThreshold { count, threshold });
         }
-        let signature_of = |index: usize| {
-            certificate
-                .signatures
-                .iter()
-                .find(|(i, _)| *i == index)
-                .map(|(_, s)| *s)
-        };
-        let slots = match shape.mode {
-            CommitmentMode::Flat => (0..shape.n)
-                .map(|index| SlotWitness {
-                    index,
-                    signature: signature_of(index),
-                    path: Vec::new(),
-                })
-                .collect(),
-            CommitmentMode::Merkle { slots } => {
-                if count > slots {
-                    return Err(AtmsError::TooManySignatures {
-                        signatures: count,
-                        slots,
-                    });
-                }
-                // Signers first, then distinct non-signers as disabled slots, sorted by index.
-                let mut indices: Vec<usize> =
-                    certificate.signatures.iter().map(|(i, _)| *i).collect();
-                let mut spare = (0..shape.n).filter(|i| signature_of(*i).is_none());
-                while indices.len() < slots {
-                    indices.push(spare.next().expect("slots <= n"));
-                }
-                indices.sort_unstable();
-                // One tree for all slots' paths.
-                let tree = committee.tree();
-                indices
-                    .into_iter()
-                    .map(|index| SlotWitness {
-                        index,
-                        signature: signature_of(index),
-                        path: tree.path(index),
-                    })
-                    .collect()
-            }
-        };
+        if count > shape.slots() {
+            return Err(AtmsError::TooManySignatures {
+                signatures: count,
+                slots: shape.slots(),
+            });
+        }
+        let signers: Vec<usize> = certificate.signatures.iter().map(|(i, _)| *i).collect();
+        // Merkle mode: one tree for all slots' paths.
+        let tree = matches!(shape.mode, CommitmentMode::Merkle { .. }).then(|| committee.tree());
+        let slots = atms_core::slot_indices(shape.mode, shape.n, &signers)
+            .expect("the signers fit the slots, the slots the committee")
+            .into_iter()
+            .map(|index| SlotWitness {
+                index,
+                signature: certificate
+                    .signatures
+                    .iter()
+                    .find(|(i, _)| *i == index)
+                    .map(|(_, s)| *s),
+                path: tree.as_ref().map(|t| t.path(index)).unwrap_or_default(),
+            })
+            .collect();
         Ok(Self {
             shape,
             committee: committee.clone(),

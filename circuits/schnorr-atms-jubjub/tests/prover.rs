@@ -16,7 +16,7 @@ use schnorr_atms_jubjub::{
 };
 
 const MESSAGE: &[u8] = b"sidechain epoch 42";
-const PINNED_VK_FLAT_6: &str = "fe70eeb17a81f604c9b0e561a8a9ca361d15409eedc93d74f4eb92f99baf1b09";
+const PINNED_VK_FLAT_6: &str = "3e8481b90ee1d5479efcc1623602fa7b567476ad5e492bc9bdd02e0788262e84";
 
 /// A flat-mode witness: `n` members, the first `signers` sign, threshold `t`, at the smallest k.
 fn witness(n: usize, signers: usize, t: u64) -> AtmsWitness {
