@@ -20,6 +20,11 @@ const PINNED_VK_FLAT_6: &str = "3e8481b90ee1d5479efcc1623602fa7b567476ad5e492bc9
 
 /// A flat-mode witness: `n` members, the first `signers` sign, threshold `t`, at the smallest k.
 fn witness(n: usize, signers: usize, t: u64) -> AtmsWitness {
+    witness_in(CommitmentMode::Flat, n, signers, t)
+}
+
+/// A witness in `mode`: `n` members, the first `signers` sign, threshold `t`, at the smallest k.
+fn witness_in(mode: CommitmentMode, n: usize, signers: usize, t: u64) -> AtmsWitness {
     let mut rng = ChaCha8Rng::seed_from_u64(n as u64);
     let sks: Vec<SigningKey> = (0..n).map(|_| SigningKey::random(&mut rng)).collect();
     let committee = Committee::new(sks.iter().map(|s| s.verifying_key()).collect()).unwrap();
@@ -29,11 +34,7 @@ fn witness(n: usize, signers: usize, t: u64) -> AtmsWitness {
         .map(|sk| (sk.verifying_key(), sk.sign(m)))
         .collect();
     let cert = Certificate::aggregate(&committee, m, &sigs).unwrap();
-    let mut shape = AtmsShape {
-        n,
-        mode: CommitmentMode::Flat,
-        k: 10,
-    };
+    let mut shape = AtmsShape { n, mode, k: 10 };
     shape.k = min_k(&shape);
     AtmsWitness::new(shape, &committee, &cert, t).unwrap()
 }
@@ -111,4 +112,26 @@ fn real_round_trip_72_of_102() {
     let w = witness(102, 72, 72);
     let r = measure_round_trip::<DefaultTranscriptHash>(&w).unwrap();
     record("flat n=102 t=72", &w, &r);
+}
+
+#[test]
+fn real_round_trip_merkle_6_members_3_slots() {
+    let w = witness_in(CommitmentMode::Merkle { slots: 3 }, 6, 2, 2);
+    let r = measure_round_trip::<DefaultTranscriptHash>(&w).unwrap();
+    record("Merkle n=6 slots=3 t=2 (test profile)", &w, &r);
+    let params = insecure_test_params(w.shape.k);
+    let keys = keygen(&params, w.shape).unwrap();
+    let other = AtmsInstance::from_trusted(&w.shape, &w.committee, b"another message", 2).unwrap();
+    assert_eq!(
+        verify::<DefaultTranscriptHash>(&params.verifier_params(), keys.vk(), &other, &r.proof),
+        Err(AtmsError::ProofRejected)
+    );
+}
+
+#[test]
+#[ignore = "the 72-of-102 Merkle figures: about 4 minutes on 2 cores"]
+fn real_round_trip_72_of_102_merkle() {
+    let w = witness_in(CommitmentMode::Merkle { slots: 72 }, 102, 72, 72);
+    let r = measure_round_trip::<DefaultTranscriptHash>(&w).unwrap();
+    record("Merkle n=102 slots=72 t=72", &w, &r);
 }
