@@ -9,10 +9,12 @@
 //! Figures (flat mode, insecure test parameters, test profile with dependencies at opt-level 3,
 //! the 2-core development machine shared with other builds; `tests/prover.rs` prints them):
 //!
-//! | committee | k | rows (per slot) | proof | prove |
-//! |---|---|---|---|---|
-//! | 6, t = 3 | 13 | 6,833 (1,138) | 3,088 B | 3.2-3.3 CPU-s (2.6-4.3 s wall) |
-//! | 102, t = 72 | 17 | 115,397 (1,131) | 3,088 B | 42.0 CPU-s (128 s wall at load 12) |
+//! | committee | mode | k | rows (per slot) | proof | prove |
+//! |---|---|---|---|---|---|
+//! | 6, t = 3 | flat | 13 | 6,833 (1,138) | 3,088 B | 2.8-3.3 CPU-s (2.6-5.3 s wall) |
+//! | 6, t = 2 | Merkle, 3 slots | 12 | 3,645 (1,215) | 3,088 B | 1.5 CPU-s |
+//! | 102, t = 72 | flat | 17 | 115,397 (1,131) | 3,088 B | 42.0 CPU-s (128 s wall at load 12) |
+//! | 102, t = 72 | Merkle, 72 slots | 17 | 93,479 (1,298) | 3,088 B | 36.3 CPU-s (96 s wall) |
 //!
 //! 9 advice and 31 fixed columns, one lookup (the range table), maximum degree 5. A slot costs
 //! two double-and-add ladders on the Edwards chip (252 rows for `s G`, 255 for `c pk`), the bit
