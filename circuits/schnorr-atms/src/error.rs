@@ -95,3 +95,13 @@ pub enum AtmsError {
     #[error(transparent)]
     Gadget(#[from] GadgetError),
 }
+
+impl From<atms_core::SignerError> for AtmsError {
+    fn from(e: atms_core::SignerError) -> Self {
+        match e {
+            atms_core::SignerError::NotInCommittee(pos) => Self::NotInCommittee(pos),
+            atms_core::SignerError::DuplicateSigner(index) => Self::DuplicateSigner(index),
+            atms_core::SignerError::InvalidSignature(pos) => Self::InvalidSignature(pos),
+        }
+    }
+}

@@ -9,23 +9,7 @@ use tms_gadgets::{
 
 use crate::error::AtmsError;
 
-/// How the committee is committed to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum CommitmentMode {
-    /// One Rescue-Prime sponge over every key; one circuit slot per member.
-    Flat,
-    /// A Rescue-Prime Merkle root; `slots` signer slots with paths, indices strictly increasing.
-    Merkle {
-        /// Number of signer slots in the circuit.
-        slots: usize,
-    },
-}
-
-/// Depth of the Merkle tree of a committee of `n` members (at least 1).
-pub fn committee_depth(n: usize) -> usize {
-    (usize::BITS - n.saturating_sub(1).leading_zeros()).max(1) as usize
-}
+pub use atms_core::{committee_depth, CommitmentMode};
 
 /// An ordered committee of distinct Grumpkin keys.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -156,25 +140,12 @@ impl Certificate {
         message: Fr,
         signatures: &[(VerifyingKey, Signature)],
     ) -> Result<Self, AtmsError> {
-        let mut indexed = Vec::with_capacity(signatures.len());
-        for (pos, (key, sig)) in signatures.iter().enumerate() {
-            let index = committee
-                .keys
-                .iter()
-                .position(|k| k == key)
-                .ok_or(AtmsError::NotInCommittee(pos))?;
-            if !key.verify(&RescuePrime, message, sig) {
-                return Err(AtmsError::InvalidSignature(pos));
-            }
-            if indexed.iter().any(|(i, _)| *i == index) {
-                return Err(AtmsError::DuplicateSigner(index));
-            }
-            indexed.push((index, *sig));
-        }
-        indexed.sort_by_key(|(i, _)| *i);
+        let signatures = atms_core::index_signatures(&committee.keys, signatures, |key, sig| {
+            key.verify(&RescuePrime, message, sig)
+        })?;
         Ok(Self {
             message,
-            signatures: indexed,
+            signatures,
         })
     }
 

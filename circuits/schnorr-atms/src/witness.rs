@@ -199,45 +199,25 @@ impl AtmsWitness {
         if (count as u64) < threshold {
             return Err(AtmsError::BelowThreshold { count, threshold });
         }
-        let slots = match shape.mode {
-            CommitmentMode::Flat => (0..shape.n)
-                .map(|index| SlotWitness {
-                    index,
-                    signature: certificate
-                        .signatures
-                        .iter()
-                        .find(|(i, _)| *i == index)
-                        .map(|(_, s)| *s),
-                })
-                .collect(),
-            CommitmentMode::Merkle { slots } => {
-                if count > slots {
-                    return Err(AtmsError::TooManySignatures {
-                        signatures: count,
-                        slots,
-                    });
-                }
-                // Signers first, then distinct non-signers as disabled slots, sorted by index.
-                let mut filled: Vec<SlotWitness> = certificate
+        if count > shape.slots() {
+            return Err(AtmsError::TooManySignatures {
+                signatures: count,
+                slots: shape.slots(),
+            });
+        }
+        let signers: Vec<usize> = certificate.signatures.iter().map(|(i, _)| *i).collect();
+        let slots = atms_core::slot_indices(shape.mode, shape.n, &signers)
+            .expect("the signers fit the slots, the slots the committee")
+            .into_iter()
+            .map(|index| SlotWitness {
+                index,
+                signature: certificate
                     .signatures
                     .iter()
-                    .map(|(index, sig)| SlotWitness {
-                        index: *index,
-                        signature: Some(*sig),
-                    })
-                    .collect();
-                let mut spare =
-                    (0..shape.n).filter(|i| !certificate.signatures.iter().any(|(j, _)| j == i));
-                while filled.len() < slots {
-                    filled.push(SlotWitness {
-                        index: spare.next().expect("slots <= n"),
-                        signature: None,
-                    });
-                }
-                filled.sort_by_key(|s| s.index);
-                filled
-            }
-        };
+                    .find(|(i, _)| *i == index)
+                    .map(|(_, s)| *s),
+            })
+            .collect();
         Ok(Self {
             shape,
             committee: committee.clone(),
