@@ -20,7 +20,7 @@ use halo2_base::{
     halo2_proofs::{
         halo2curves::{
             bn256::{Bn256, Fr, G1Affine, G1},
-            group::{prime::PrimeCurveAffine, Curve, GroupEncoding},
+            group::{Curve, GroupEncoding},
         },
         plonk::{keygen_pk, keygen_vk, VerifyingKey},
         poly::kzg::commitment::ParamsKZG,
@@ -486,4 +486,3 @@ fn a_corrupted_inner_proof_is_refused_natively_and_on_chain() {
         "the generated verifier accepted the accumulator of a corrupted inner proof"
     );
 }
-
