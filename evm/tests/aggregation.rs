@@ -3,7 +3,8 @@
 //! halo2 proof and the deferred pairing of its accumulator) and by its generated Solidity
 //! verifier in revm. Minutes and several GiB each, so ignored; run one with
 //! `cargo test --release -p tms-evm --test aggregation -- --ignored --nocapture NAME`
-//! (`aggregate_mithril_certificates`, `mithril_chain_of_eight_epochs_on_chain`).
+//! (`aggregate_mithril_certificates`, `mithril_chain_of_eight_epochs_on_chain`,
+//! `a_corrupted_inner_proof_is_refused_natively_and_on_chain`).
 //!
 //! Environment: `TMS_AGG_N` (default `2,4`) and `TMS_AGG_K` (default 22) for the first;
 //! `TMS_CHAIN_SHAPE` (`per_leaf,per_node,levels`, default `2,2,2`) and `TMS_CHAIN_K` (default
@@ -11,26 +12,38 @@
 
 use std::time::Instant;
 
-use halo2_base::halo2_proofs::{
-    halo2curves::bn256::{Bn256, Fr, G1Affine},
-    plonk::VerifyingKey,
-    poly::kzg::commitment::ParamsKZG,
+use halo2_base::{
+    gates::{
+        circuit::{builder::BaseCircuitBuilder, CircuitBuilderStage},
+        GateChip, GateInstructions,
+    },
+    halo2_proofs::{
+        halo2curves::{
+            bn256::{Bn256, Fr, G1Affine, G1},
+            group::{Curve, GroupEncoding},
+        },
+        plonk::{keygen_pk, keygen_vk, VerifyingKey},
+        poly::kzg::commitment::ParamsKZG,
+    },
 };
 use mithril_snark::{
     chain::{chain_statement, link_message, ChainLink},
     Example, MithrilKeys, MithrilShape, MithrilWitness, Parameters,
 };
+use snark_verifier_sdk::snark_verifier::system::halo2::{compile, Config};
 use tms_aggregation::{
     aggregation_keygen, aggregation_layout, aggregation_prove, aggregation_verify,
     certificate_snark,
     chain::{prove_chain, segment_inputs, verify_chain_proof, ChainCertificate, ChainShape, Link},
+    snark::accumulator_holds,
     ExposeAll, Snark, ACCUMULATOR_LIMBS,
 };
 use tms_evm::{certificate::Contracts, machine::Machine, verifier::calldata};
 use tms_gadgets::proving::{
     params::kzg_params,
+    prove_shplonk,
     stats::{peak_rss_mib, process_cpu_seconds},
-    Transcript,
+    verify_shplonk, Transcript,
 };
 
 const PARTIES: usize = 10;
@@ -331,4 +344,146 @@ fn mithril_chain_of_eight_epochs_on_chain() {
     let (verifier_bytes, gas) =
         gas_on_chain(&params, root.vk(), &proved.public_inputs, &proved.proof);
     println!("record: chain root verifier_bytes={verifier_bytes} gas={gas}");
+}
+
+/// k of the inner circuit of [`a_corrupted_inner_proof_is_refused_natively_and_on_chain`].
+const SQUARE_K: u32 = 8;
+/// k of its aggregation circuit: 2,172,508 advice cells in 34 advice columns (at k = 18:
+/// 2,122,147 in 9); few rows keep the parameters small.
+const SQUARE_AGGREGATION_K: u32 = 16;
+
+/// The inner circuit `x * x = y`, `y` public, on halo2-base's plain gate (one advice column, no
+/// lookup): the cheapest proof to verify in an aggregation circuit. Keygen's builder if `keys`
+/// is `None`, else the prover's with keygen's layout.
+fn square(x: Fr, keys: Option<&BaseCircuitBuilder<Fr>>) -> (BaseCircuitBuilder<Fr>, Fr) {
+    let mut builder = match keys {
+        None => BaseCircuitBuilder::from_stage(CircuitBuilderStage::Keygen)
+            .use_k(SQUARE_K as usize)
+            .use_instance_columns(1),
+        Some(keygen) => {
+            BaseCircuitBuilder::prover(keygen.config_params.clone(), keygen.break_points())
+        }
+    };
+    let ctx = builder.main(0);
+    let x = ctx.load_witness(x);
+    let y = GateChip::default().mul(ctx, x, x);
+    builder.assigned_instances[0].push(y);
+    if keys.is_none() {
+        builder.calculate_params(Some(9));
+    }
+    let value = *y.value();
+    (builder, value)
+}
+
+/// `proof` with its last point (SHPLONK's final opening witness, the last thing the Poseidon
+/// transcript reads) moved by the generator: every check but the final pairing still holds.
+fn corrupt_final_opening(proof: &[u8]) -> Vec<u8> {
+    let mut bytes = proof.to_vec();
+    let at = bytes.len() - 32;
+    let mut repr = <G1Affine as GroupEncoding>::Repr::default();
+    repr.as_mut().copy_from_slice(&bytes[at..]);
+    let w = Option::<G1Affine>::from(G1Affine::from_bytes(&repr)).expect("a point");
+    let moved = (G1::from(w) + G1Affine::generator()).to_affine();
+    bytes[at..].copy_from_slice(moved.to_bytes().as_ref());
+    bytes
+}
+
+#[test]
+#[ignore = "an aggregation keygen and two proofs: minutes and GiB"]
+fn a_corrupted_inner_proof_is_refused_natively_and_on_chain() {
+    // The inner proof, honest and corrupted.
+    let inner_params = kzg_params(SQUARE_K);
+    let (keygen, _) = square(Fr::from(3), None);
+    let vk = keygen_vk(&inner_params, &keygen).unwrap();
+    let pk = keygen_pk(&inner_params, vk, &keygen).unwrap();
+    let (circuit, y) = square(Fr::from(3), Some(&keygen));
+    let public = vec![y];
+    let proof = prove_shplonk(&inner_params, &pk, circuit, &public, Transcript::Poseidon).unwrap();
+    let honest = certificate_snark(&inner_params, pk.get_vk(), &public, proof.clone()).unwrap();
+    let bad_proof = corrupt_final_opening(&proof);
+    assert!(!verify_shplonk(
+        &inner_params,
+        pk.get_vk(),
+        &bad_proof,
+        &public,
+        Transcript::Poseidon
+    ));
+    // `certificate_snark` refuses it; a prover that skips that check builds the snark itself.
+    assert!(certificate_snark(&inner_params, pk.get_vk(), &public, bad_proof.clone()).is_err());
+    let protocol = compile(
+        &inner_params,
+        pk.get_vk(),
+        Config::kzg().with_num_instance(vec![1]),
+    );
+    let corrupted = Snark::new(protocol, vec![public.clone()], bad_proof);
+
+    // One aggregation key; each proof in the EVM transcript.
+    let params = kzg_params(SQUARE_AGGREGATION_K);
+    let cpu = process_cpu_seconds();
+    let agg = aggregation_keygen(
+        &params,
+        SQUARE_AGGREGATION_K,
+        vec![honest.clone()],
+        &ExposeAll,
+    )
+    .unwrap();
+    let prove = |snark: Snark| {
+        aggregation_prove(&params, &agg, vec![snark], &ExposeAll, Transcript::Evm).unwrap()
+    };
+    let (honest_inputs, honest_proof) = prove(honest);
+    let (bad_inputs, bad_proof) = prove(corrupted);
+    println!(
+        "record: aggregation of one square proof k={SQUARE_AGGREGATION_K} advice_cells={} \
+         config={:?} keygen_and_two_proofs_cpu_s={:.1} peak_rss_mib={:.0}",
+        agg.advice_cells,
+        agg.config,
+        process_cpu_seconds() - cpu,
+        peak_rss_mib()
+    );
+    assert_eq!(&bad_inputs[ACCUMULATOR_LIMBS..], &public[..]);
+
+    // Natively: the outer proof of the corrupted inner proof is a valid halo2 proof; only its
+    // accumulator (the inner proof's deferred pairing) fails.
+    for (inputs, proof, holds) in [
+        (&honest_inputs, &honest_proof, true),
+        (&bad_inputs, &bad_proof, false),
+    ] {
+        assert!(verify_shplonk(
+            &params,
+            agg.vk(),
+            proof,
+            inputs,
+            Transcript::Evm
+        ));
+        assert_eq!(
+            accumulator_holds(&params, &inputs[..ACCUMULATOR_LIMBS]),
+            holds
+        );
+        assert_eq!(
+            aggregation_verify(&params, agg.vk(), inputs, proof, Transcript::Evm),
+            holds,
+            "the native verifier (accumulator_holds)"
+        );
+    }
+
+    // On chain: the generated verifier folds the accumulator limbs into its pairing check.
+    let contracts =
+        Contracts::build_with_accumulator(&params, agg.vk(), bad_inputs.len(), ACCUMULATOR_LIMBS)
+            .unwrap();
+    let mut machine = Machine::new(false);
+    let deployed = machine.deploy(contracts.verifier.creation.clone()).unwrap();
+    let mut call = |inputs: &[Fr], proof: &[u8]| {
+        machine
+            .call(deployed.address, calldata(inputs, proof))
+            .unwrap()
+            .success
+    };
+    assert!(
+        call(&honest_inputs, &honest_proof),
+        "the honest aggregation"
+    );
+    assert!(
+        !call(&bad_inputs, &bad_proof),
+        "the generated verifier accepted the accumulator of a corrupted inner proof"
+    );
 }

@@ -10,6 +10,7 @@ use bls_atms::{
 };
 use halo2_base::halo2_proofs::halo2curves::{
     bn256::{G1Affine, G2Affine, G1, G2},
+    ff::Field,
     group::{prime::PrimeCurveAffine, Curve},
 };
 use rand::SeedableRng;
@@ -216,12 +217,23 @@ fn a_non_signer_key_not_in_the_tree_is_rejected() {
 
 #[test]
 fn the_same_non_signer_twice_is_rejected() {
+    // Non-signers 1, 4, 6 with t = 4: n - t = 4 leaves room for a fourth, so the count does not
+    // object to one more enabled slot.
+    let s = setting(8);
     for strategy in STRATEGIES {
-        // The disabled fourth slot repeats the third non-signer.
-        tampered(strategy, |_, w| {
-            w.slots[3] = w.slots[2];
-        })
-        .assert_rejected_by_copy();
+        let mut w = s.witness(strategy, NodeHash::Poseidon, K_MEMBERSHIP);
+        w.instance.threshold = 4;
+        mock_membership(&w).assert_satisfied();
+        // The one change: the disabled fourth slot repeats the third non-signer (leaf 6
+        // twice). Its path is leaf 6's and the multiplicities count slots (2 on leaf 6's
+        // entry), so membership and the lookup hold; only "strictly increasing indices among
+        // enabled slots" (6 < 6 is false) refuses it, where its key would be subtracted twice:
+        // its flag of a bad pair, asserted zero (an advice copy, both ends).
+        w.slots[3] = w.slots[2];
+        assert_rejected_exactly(
+            &mock_membership(&w),
+            &[Rejection::AdviceCopy, Rejection::AdviceCopy],
+        );
     }
 }
 
@@ -362,6 +374,110 @@ fn a_forged_lookup_multiplicity_is_rejected() {
             v.multiplicities[i] = Fr::one();
         });
         assert_rejected_exactly(&run, &[Rejection::AdviceCopy, Rejection::AdviceCopy]);
+    }
+}
+
+/// The LogUp challenges `(beta, gamma)` the circuit squeezes from `values` for the slots of
+/// `w`, natively: `Poseidon_leaf(root, tops, packed positions with flags, packed
+/// multiplicities)` and `Poseidon_node(beta, 1)`; with each slot's top and position.
+fn lookup_challenges(w: &AtmsWitness, values: &MembershipValues) -> (Fr, Fr, Vec<(Fr, Fr)>) {
+    let (depth, cut) = (w.shape.depth(), w.shape.cut());
+    let pack = |values: &[Fr], bits: usize| -> Vec<Fr> {
+        let per_word = (250 / bits).max(1);
+        values
+            .chunks(per_word)
+            .map(|chunk| {
+                chunk
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| *v * Fr::from(2).pow_vartime([(i * bits) as u64]))
+                    .sum()
+            })
+            .collect()
+    };
+    let slots: Vec<(Fr, Fr)> = w
+        .slots
+        .iter()
+        .zip(&values.siblings)
+        .map(|(slot, siblings)| {
+            let mut node = Poseidon.hash_leaf(&key_words(&slot.key)).unwrap();
+            for (level, sibling) in siblings.iter().enumerate() {
+                node = if (slot.index >> level) & 1 == 1 {
+                    Poseidon.hash_node(*sibling, node)
+                } else {
+                    Poseidon.hash_node(node, *sibling)
+                };
+            }
+            (node, Fr::from((slot.index >> cut) as u64))
+        })
+        .collect();
+    let flagged: Vec<Fr> = slots
+        .iter()
+        .zip(&values.flags)
+        .map(|((_, position), flag)| *position * Fr::from(2) + flag)
+        .collect();
+    let mult_bits = (usize::BITS - w.slots.len().leading_zeros()) as usize;
+    let mut transcript = vec![w.committee.root(w.shape.hash)];
+    transcript.extend(slots.iter().map(|(top, _)| *top));
+    transcript.extend(pack(&flagged, depth - cut + 1));
+    transcript.extend(pack(&values.multiplicities, mult_bits));
+    let beta = Poseidon.hash_leaf(&transcript).unwrap();
+    let gamma = Poseidon.hash_node(beta, Fr::one());
+    (beta, gamma, slots)
+}
+
+#[test]
+fn an_outsider_key_balanced_by_solved_multiplicities_is_rejected() {
+    // The forgery the multiplicities' range check stops: member 0 alone certifies t = n - 1.
+    // One enabled slot holds K = ivk - pk_0, not a committee key, so avk = ivk - K = pk_0 and
+    // pk_0's signature alone passes the pairing. The LogUp identity
+    //   1 / (gamma - top_K - beta pos_K) = sum_i m_i / (gamma - row_i - beta i)
+    // is one linear equation in the multiplicities once the challenges are fixed; they are
+    // fixed by the packed word of multiplicities, a second linear equation. Two multiplicities
+    // solve both, about 252 bits each: only their range checks (lookups) object.
+    let s = setting(8);
+    for strategy in LOOKUP_STRATEGIES {
+        let w = s.witness(strategy, NodeHash::Poseidon, K_MEMBERSHIP);
+        mock_membership(&w).assert_satisfied();
+        let pk_0 = s.committee.keys()[0].0;
+        let mut cheat = w.clone();
+        cheat.instance.threshold = w.shape.n as u64 - 1;
+        cheat.slots = vec![bls_atms::NonSignerSlot::disabled(); w.shape.capacity];
+        cheat.slots[0] = bls_atms::NonSignerSlot {
+            enabled: true,
+            index: 0,
+            key: (G1::from(w.ivk) - pk_0).to_affine(),
+        };
+        let mut v = cheat.membership_values();
+        // Multiplicities 0 except entries a = 0 and b = 1, which share the first packed word:
+        // m_a 2^(bits a) + m_b 2^(bits b) = word; the word is chosen (0), so are the challenges.
+        let (a, b) = (0, 1);
+        let bits = (usize::BITS - w.slots.len().leading_zeros()) as usize;
+        v.multiplicities.iter_mut().for_each(|m| *m = Fr::zero());
+        let (beta, gamma, slots) = lookup_challenges(&cheat, &v);
+        let (top, position) = slots[0];
+        let lhs = (gamma - top - beta * position).invert().unwrap();
+        let inv_d = |i: usize| {
+            (gamma - v.row[i] - beta * Fr::from(i as u64))
+                .invert()
+                .unwrap()
+        };
+        let weight = |i: usize| Fr::from(2).pow_vartime([(i * bits) as u64]);
+        // m_a = -m_b w_b / w_a, so m_b (1/d_b - w_b / (w_a d_a)) = lhs.
+        let ratio = weight(b) * weight(a).invert().unwrap();
+        let m_b = lhs * (inv_d(b) - ratio * inv_d(a)).invert().unwrap();
+        let m_a = -m_b * ratio;
+        v.multiplicities[a] = m_a;
+        v.multiplicities[b] = m_b;
+        // The challenges are unchanged and the identity holds.
+        assert_eq!(lookup_challenges(&cheat, &v).0, beta);
+        assert_eq!(m_a * inv_d(a) + m_b * inv_d(b), lhs);
+        for m in [m_a, m_b] {
+            assert!(halo2_base::utils::fe_to_biguint(&m).bits() > 240);
+        }
+        let run = mock_membership_with(&cheat, &v);
+        assert_eq!(run.output, pk_0, "avk is member 0's key");
+        run.assert_rejected_only_by(Rejection::Lookup);
     }
 }
 

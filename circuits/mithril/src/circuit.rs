@@ -281,7 +281,7 @@ pub fn synthesize_recorded(
     let mut previous: Option<AssignedValue<Fr>> = None;
     for slot in &witness.indices {
         let j = ledger.charge(INDICES, ctx, |ctx| {
-            let j = ctx.load_witness(Fr::from(slot.index));
+            let j = ctx.load_witness(slot.index);
             range.range_check(ctx, j, 32);
             if let Some(p) = previous {
                 range.check_less_than(ctx, p, j, 32);

@@ -142,8 +142,9 @@ pub struct PreparedSigner {
 /// claims for that slot (the tuple looked up in the table of signer slots).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PreparedIndex {
-    /// The index `j`.
-    pub index: u64,
+    /// The index `j`, as the cell the circuit loads: a field element, so that a test can play a
+    /// prover who claims one outside `[0, 2^32)` (an honest index is an integer below `m`).
+    pub index: Fr,
     /// The signer slot's number.
     pub signer: usize,
     /// That signer slot's `sigma`.
@@ -157,7 +158,7 @@ impl PreparedIndex {
     pub fn new(index: u64, signer: usize, signers: &[PreparedSigner]) -> Self {
         let slot = &signers[signer];
         Self {
-            index,
+            index: Fr::from(index),
             signer,
             sigma: slot.signature.sigma,
             target: slot.target,

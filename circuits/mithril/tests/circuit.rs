@@ -15,7 +15,7 @@ use mithril_snark::{
     aggregate,
     circuit::synthesize,
     example_certificate, signature,
-    stm::{lottery_value, wins},
+    stm::{lottery_value_at, wins},
     witness::PreparedIndex,
     Example, MithrilInstance, MithrilShape, MithrilWitness, Parameters, PhiF, Registration, Signer,
     SingleSignature,
@@ -62,13 +62,39 @@ fn mock(w: &MithrilWitness) -> MockRun<()> {
     mock_with(w, example().0.instance().to_public_inputs())
 }
 
-/// Whether the signer of signer slot `s` wins index `j`.
-fn signer_wins(w: &MithrilWitness, s: usize, j: u64) -> bool {
+/// Asserts that exactly the checks `expected` failed, in any order (MockProver names both ends
+/// of a failed copy constraint).
+fn assert_rejected_exactly<R>(run: &MockRun<R>, expected: &[Rejection]) {
+    let key = |r: &Rejection| format!("{r:?}");
+    let mut got = run.rejections();
+    got.sort_by_key(key);
+    let mut expected = expected.to_vec();
+    expected.sort_by_key(key);
+    assert_eq!(got, expected);
+}
+
+/// What one failed 32-bit range check of an index reports (lookups of 13 bits at k = 14): its
+/// limbs do not recompose the cell (an advice copy, both ends) and the top limb, shifted, is
+/// outside the table (its 6 bits).
+const INDEX_RANGE_CHECK: [Rejection; 3] = [
+    Rejection::Lookup,
+    Rejection::AdviceCopy,
+    Rejection::AdviceCopy,
+];
+
+/// Whether the signer of signer slot `s` wins index `j` (a field element, as the circuit hashes
+/// it).
+fn signer_wins(w: &MithrilWitness, s: usize, j: Fr) -> bool {
     let signer = &w.signers[s];
     wins(
-        lottery_value(&signer.signature.sigma, j).unwrap(),
+        lottery_value_at(&signer.signature.sigma, j).unwrap(),
         signer.target,
     )
+}
+
+/// An honest index slot's index as an integer.
+fn int(j: Fr) -> u64 {
+    u64::try_from(fe_to_biguint(&j)).expect("an honest index fits a u64")
 }
 
 #[test]
@@ -106,9 +132,9 @@ fn index_at_or_above_m_is_rejected() {
     // An index >= m that the same signer wins: only the bound `j < m` is violated.
     let m = w.instance.commitment.params.m();
     let j = (m..m + 10_000)
-        .find(|&j| signer_wins(w, s, j))
+        .find(|&j| signer_wins(w, s, Fr::from(j)))
         .expect("some index above m is won");
-    bad.indices[last].index = j;
+    bad.indices[last].index = Fr::from(j);
     mock(&bad).assert_rejected_by(Rejection::Lookup);
 }
 
@@ -129,6 +155,57 @@ fn decreasing_indices_are_rejected() {
     mock(&bad).assert_rejected_by(Rejection::Lookup);
 }
 
+/// Index slots at "negative" indices `r - a` (`a = 1, 2, ...`, the field's `-a`), each claimed
+/// by a signer slot that wins it: `count` of them, the most negative first.
+fn won_below_zero(w: &MithrilWitness, count: usize) -> Vec<PreparedIndex> {
+    let mut found: Vec<PreparedIndex> = (1..10_000u64)
+        .filter_map(|a| {
+            let j = -Fr::from(a);
+            (0..w.signers.len())
+                .find(|&s| signer_wins(w, s, j))
+                .map(|s| PreparedIndex {
+                    index: j,
+                    ..PreparedIndex::new(0, s, &w.signers)
+                })
+        })
+        .take(count)
+        .collect();
+    assert_eq!(found.len(), count, "{count} won indices below zero");
+    // r - a increases as a decreases: the largest a first.
+    found.reverse();
+    found
+}
+
+#[test]
+fn an_index_below_zero_in_the_first_slot_is_rejected() {
+    let (_, w) = example();
+    // The first index slot takes r - a, which its signer wins. The chain's next check ranges
+    // j_1 - j_0 = j_1 + a over (0, 2^32] and holds; the tuple is a row of the signer table and
+    // the lottery is won. Only the first index's own 32-bit range check refuses it. Without that
+    // check slot 0 could draw from about 2^32 extra indices, enough to win it with any stake.
+    let mut bad = w.clone();
+    bad.indices[0] = won_below_zero(w, 1)[0];
+    assert_rejected_exactly(&mock(&bad), &INDEX_RANGE_CHECK);
+}
+
+#[test]
+fn indices_below_zero_are_rejected() {
+    let (_, w) = example();
+    // Indices r - a, r - b (a > b), then the honest last one: each step of the increasing chain
+    // holds in the field (a - b and j_2 + b, both at most 2^32) and below m, every tuple is a
+    // table row, every lottery is won. Only the range checks of the first two indices refuse
+    // it; without them a prover would gain about 2^32 indices below zero per index slot (about
+    // k 2^32 in all) and win a quorum with little stake.
+    let mut bad = w.clone();
+    let below = won_below_zero(w, 2);
+    bad.indices[0] = below[0];
+    bad.indices[1] = below[1];
+    assert_rejected_exactly(
+        &mock(&bad),
+        &[INDEX_RANGE_CHECK, INDEX_RANGE_CHECK].concat(),
+    );
+}
+
 #[test]
 fn lost_lottery_is_rejected() {
     let (_, w) = example();
@@ -139,17 +216,17 @@ fn lost_lottery_is_rejected() {
         let lo = if i == 0 {
             0
         } else {
-            w.indices[i - 1].index + 1
+            int(w.indices[i - 1].index) + 1
         };
-        let hi = w.indices.get(i + 1).map_or(m, |s| s.index);
-        if let Some(j) = (lo..hi).find(|&j| !signer_wins(w, w.indices[i].signer, j)) {
+        let hi = w.indices.get(i + 1).map_or(m, |s| int(s.index));
+        if let Some(j) = (lo..hi).find(|&j| !signer_wins(w, w.indices[i].signer, Fr::from(j))) {
             found = Some((i, j));
             break;
         }
     }
     let (i, j) = found.expect("some in-order index is lost");
     let mut bad = w.clone();
-    bad.indices[i].index = j;
+    bad.indices[i].index = Fr::from(j);
     mock(&bad).assert_rejected_by_copy();
 }
 
@@ -374,7 +451,7 @@ fn index_slot_taking_a_losing_signer_slot_is_rejected() {
         .expect("some index is lost by the other signer");
     let mut bad = w.clone();
     let other = 1 - w.indices[i].signer;
-    bad.indices[i] = PreparedIndex::new(w.indices[i].index, other, &w.signers);
+    bad.indices[i] = PreparedIndex::new(int(w.indices[i].index), other, &w.signers);
     let run = mock_two(&bad);
     run.assert_rejected_by_copy();
     assert!(!run.rejections().contains(&Rejection::TableLookup));

@@ -34,8 +34,17 @@ pub fn lottery_value(
     sigma: &tms_gadgets::curve::GrumpkinAffine,
     index: u64,
 ) -> Result<Fr, MithrilError> {
+    lottery_value_at(sigma, Fr::from(index))
+}
+
+/// [`lottery_value`] of an index given as the field element the circuit hashes, whatever it is
+/// (the circuit's range checks, not the hash, keep it an integer below `m`).
+pub fn lottery_value_at(
+    sigma: &tms_gadgets::curve::GrumpkinAffine,
+    index: Fr,
+) -> Result<Fr, MithrilError> {
     let [x, y] = coordinates(sigma)?;
-    Ok(Poseidon.hash_leaf(&[Tag::Lottery.value(), x, y, Fr::from(index)])?)
+    Ok(Poseidon.hash_leaf(&[Tag::Lottery.value(), x, y, index])?)
 }
 
 /// Whether lottery value `ev` wins against target `target` (`ev < T` as integers).
