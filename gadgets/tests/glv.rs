@@ -355,6 +355,26 @@ fn an_exceptional_addition_in_the_ladder_is_refused() {
     ladder_run(p, &digits, c, false, |_, _| {}).assert_satisfied();
 }
 
+#[test]
+fn a_disabled_slot_whose_key_negates_the_first_row_still_proves() {
+    // The first row adds T[1] = K[0] + P to A = S. With P = -S - K[0], T[1] = -A: the slope
+    // equation reads 0 = -2 ya, which no slope meets, and the ladder gate holds on every row,
+    // enabled or not. Anyone can compute that key; a disabled slot's ladder must not read it.
+    let start = tms_gadgets::curve::glv::ladder_start();
+    let p = (-(start + table_constants()[0])).to_affine();
+    let mut rng = rng();
+    let top = 1u128 << (HALF_BITS - 1);
+    let (c, digits) = std::iter::repeat_with(|| {
+        let c = Fr::random(&mut rng);
+        (c, GlvDigits::new(&GrumpkinScalar::random(&mut rng), c))
+    })
+    .find(|(_, d)| d.c.lo & top != 0 && (d.c.hi | d.s.lo | d.s.hi) & top == 0)
+    .unwrap();
+    ladder_run(p, &digits, c, false, |_, _| {}).assert_satisfied();
+    // Enabled, the key is refused (nobody can sign for it anyway).
+    ladder_run(p, &digits, c, true, |_, _| {}).assert_rejected_by(Rejection::Gate);
+}
+
 use tms_gadgets::curve::glv::ladder_column::*;
 
 /// Recomputes ladder rows `from..128` (and the output row) from each row's accumulator and

@@ -44,8 +44,9 @@ use crate::{
     witness::{AtmsWitness, Verification},
 };
 
-/// What a disabled slot carries in place of a signature (any on-curve R and scalar s would do).
-fn placeholder_signature() -> Signature {
+/// What a disabled slot carries in place of a signature (any on-curve R and scalar s would do:
+/// the prover chooses them, and the slot's check is not enforced).
+pub fn placeholder_signature() -> Signature {
     Signature {
         r: GrumpkinAffine::generator(),
         s: GrumpkinScalar::ONE,
