@@ -1,7 +1,8 @@
 //! The GLV ladder of `tms_gadgets::curve::glv`: the native split and endomorphism against
 //! halo2curves' scalar multiplication, the ladder against the native `s G + c P`, one-change
 //! negatives on every part (ladder cells, table entries, digits, the split check, the lookup
-//! between ladders), and the disabled slot whose key collides with a table constant.
+//! between ladders), and disabled slots whose keys collide with a table constant or negate the
+//! ladder start.
 
 use halo2_base::halo2_proofs::halo2curves::{
     ff::{Field, PrimeField},
@@ -324,6 +325,7 @@ fn a_ladder_cannot_read_another_ladders_table() {
 #[test]
 fn a_colliding_key_is_free_when_disabled_and_refused_when_enabled() {
     // P = K[0] = H: entry 1 (K[0] + P) is a doubling, which the table's addition cannot do.
+    // Disabled, the ladder and its table run on the disabled-slot constant instead of P.
     let mut rng = rng();
     let p = table_constants()[0];
     let s = GrumpkinScalar::random(&mut rng);
@@ -351,7 +353,7 @@ fn an_exceptional_addition_in_the_ladder_is_refused() {
     .unwrap();
     let run = ladder_run(p, &digits, c, true, |_, _| {});
     run.assert_rejected_by_copy();
-    // The same key in a disabled slot is free (its result is not used).
+    // The same key in a disabled slot is free (the ladder runs on the disabled-slot constant).
     ladder_run(p, &digits, c, false, |_, _| {}).assert_satisfied();
 }
 

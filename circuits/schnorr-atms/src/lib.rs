@@ -15,8 +15,9 @@
 //! ([`tms_gadgets::signature::schnorr`], challenge `H(R, pk, m)` with Rescue-Prime) on `message` by distinct
 //! committee members.
 //!
-//! Use: [`Committee`] -> members sign -> [`Certificate::aggregate`] -> [`AtmsWitness::new`] ->
-//! [`setup`] / [`keygen`] / [`prove`] / [`verify`].
+//! Use: [`Committee::register`] (keys with proofs of possession) -> members sign ->
+//! [`Certificate::aggregate`] -> [`AtmsWitness::new`] -> [`setup`] / [`keygen`] / [`prove`] /
+//! [`verify`].
 #![deny(missing_docs)]
 
 mod circuit;

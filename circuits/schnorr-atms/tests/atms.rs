@@ -23,9 +23,11 @@ use tms_gadgets::{
 };
 
 const K: u32 = 11;
-const PINNED_VK_FLAT_3: &str = "a215b4c5d8f07134c3a7ef18575281af6ac1da61407df1bef1598cda41568ab9";
+// Issue 30: both changed when a disabled slot's ladder (and batch term) began to run on the
+// constant `disabled_key()` instead of its key (two selects and a constant point per slot).
+const PINNED_VK_FLAT_3: &str = "414079131ca0c28185fbeed851ab89b008219dc117d02d817953f9327318a980";
 const PINNED_VK_FLAT_3_BATCH: &str =
-    "1c68f8fcaadcfdb67310af17cace4acc19ae6ddae5a9f07ba0268317bfebda04";
+    "7353a252c4f5397bbd8e55fcb6611251ffcc3b21fb667085270d54d8a1abf435";
 
 struct Setting {
     sks: Vec<SigningKey>,
@@ -234,6 +236,29 @@ fn native_builder_refuses_bad_certificates() {
             first: 0,
             second: 2
         }
+    );
+}
+
+#[test]
+fn registration_checks_proofs_of_possession() {
+    let s = setting(3);
+    let members: Vec<_> = s
+        .sks
+        .iter()
+        .map(|sk| (sk.verifying_key(), sk.prove_possession(&RescuePrime).unwrap()))
+        .collect();
+    assert_eq!(Committee::register(&members).unwrap(), s.committee);
+    let mut swapped = members.clone();
+    swapped[1].1 = members[2].1;
+    assert_eq!(
+        Committee::register(&swapped).unwrap_err(),
+        AtmsError::InvalidPossession(1)
+    );
+    // A key nobody can sign for (the batch test's [2] O) has no proof to give.
+    let power = VerifyingKey((offset_point() * GrumpkinScalar::from(2)).to_affine());
+    assert_eq!(
+        Committee::register(&[members[0], (power, placeholder_signature())]).unwrap_err(),
+        AtmsError::InvalidPossession(1)
     );
 }
 
