@@ -470,8 +470,14 @@ fn bad_inputs_are_named_without_panic_or_output() {
         .as_str()
         .unwrap()
         .to_string();
-    let pop = members["members"][0]["proof_of_possession"].as_str().unwrap();
-    assert_eq!(pop.len(), 2 + 128, "tms committee writes a proof of possession per key");
+    let pop = members["members"][0]["proof_of_possession"]
+        .as_str()
+        .unwrap();
+    assert_eq!(
+        pop.len(),
+        2 + 128,
+        "tms committee writes a proof of possession per key"
+    );
     // The same registration (key and proof of possession) twice.
     let mut dup = members.clone();
     dup["members"][1] = dup["members"][0].clone();

@@ -9,17 +9,15 @@ use halo2_base::{
     utils::biguint_to_fe,
 };
 use num_bigint::BigUint;
-use sha3::{Digest, Sha3_512};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use sha3::{Digest, Sha3_512};
 use tms_gadgets::{
     curve::{fr_modulus, GrumpkinAffine, GrumpkinChip, GrumpkinScalar},
     hash::{HashInstructions, NativeHash, Poseidon, PoseidonChip, RescueChip, RescuePrime},
     message::message_to_field,
     reference::GenericSchnorrChip,
-    signature::schnorr::{
-        possession_message, Signature, SigningKey, VerifyingKey, POSSESSION_TAG,
-    },
+    signature::schnorr::{possession_message, Signature, SigningKey, VerifyingKey, POSSESSION_TAG},
     testing::{CircuitHarness, MockRun},
     Fr,
 };

@@ -171,7 +171,8 @@ pub fn load_registered(path: &Path) -> Result<(Committee, Vec<RegisteredKey>)> {
                      `tms committee` writes them)"
                 )
             })?;
-            let pop = schnorr_signature_from_hex(pop, &format!("member {i}'s proof of possession"))?;
+            let pop =
+                schnorr_signature_from_hex(pop, &format!("member {i}'s proof of possession"))?;
             Ok((VerifyingKey(key), pop))
         })
         .collect::<std::result::Result<Vec<_>, String>>()

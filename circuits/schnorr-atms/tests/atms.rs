@@ -245,7 +245,12 @@ fn registration_checks_proofs_of_possession() {
     let members: Vec<_> = s
         .sks
         .iter()
-        .map(|sk| (sk.verifying_key(), sk.prove_possession(&RescuePrime).unwrap()))
+        .map(|sk| {
+            (
+                sk.verifying_key(),
+                sk.prove_possession(&RescuePrime).unwrap(),
+            )
+        })
         .collect();
     assert_eq!(Committee::register(&members).unwrap(), s.committee);
     let mut swapped = members.clone();
@@ -330,7 +335,11 @@ fn key_not_in_the_committee_is_rejected() {
 /// A flat committee of `n` whose members at the positions of `adversaries` hold the given keys
 /// (keys nobody can sign for, registered without a proof of possession) and the others honest
 /// keys; every honest member signs `message`, and the threshold is their count.
-fn adversarial_witness(n: usize, adversaries: &[(usize, GrumpkinAffine)], message: Fr) -> AtmsWitness {
+fn adversarial_witness(
+    n: usize,
+    adversaries: &[(usize, GrumpkinAffine)],
+    message: Fr,
+) -> AtmsWitness {
     let mut rng = ChaCha8Rng::seed_from_u64(0xad);
     let adversary = |i: usize| adversaries.iter().find(|(j, _)| *j == i).map(|(_, p)| *p);
     let sks: Vec<Option<SigningKey>> = (0..n)

@@ -67,10 +67,9 @@ use num_bigint::BigUint;
 use crate::{
     bank::CustomRegion,
     curve::{
-        fr_modulus,
+        disabled_key, fr_modulus,
         msm::{MsmPairChip, MsmTerm, MAX_LIMB_BITS},
-        disabled_key, offset_point, AssignedPoint, Grumpkin, GrumpkinAffine, GrumpkinChip,
-        GrumpkinScalar,
+        offset_point, AssignedPoint, Grumpkin, GrumpkinAffine, GrumpkinChip, GrumpkinScalar,
     },
     hash::{HashInstructions, NativeHash},
     Fr,
