@@ -8,6 +8,8 @@
 //! - a Grumpkin point: its 32-byte compressed form (x little-endian, the sign of y in the top bit
 //!   of the last byte; halo2curves' `GroupEncoding`), in byte order;
 //! - a Grumpkin scalar (a secret key, a signature's s): 64 hex digits, big-endian;
+//! - a Schnorr signature in one string (a Schnorr key's proof of possession): `R`'s 32-byte
+//!   compressed form followed by `s`'s 32 big-endian bytes (128 hex digits);
 //! - BN254 G1 and G2 points (BLS keys, signatures): halo2curves' compressed `GroupEncoding`
 //!   (32 and 64 bytes), in byte order; a BLS secret key is an Fr element.
 
@@ -21,6 +23,7 @@ use serde::{Deserialize, Serialize};
 use tms_gadgets::{
     curve::{fr_modulus, GrumpkinAffine, GrumpkinScalar},
     encoding::{g2_from_bytes, point_from_bytes, PointDecodeError},
+    signature::schnorr::Signature,
     Fr,
 };
 
@@ -150,6 +153,29 @@ pub fn scalar_from_hex(s: &str, what: &str) -> Result<GrumpkinScalar, String> {
     b.reverse();
     Option::from(GrumpkinScalar::from_repr(b))
         .ok_or_else(|| format!("{what} is not below the Grumpkin group order"))
+}
+
+/// A Schnorr signature in one string: `R` compressed, then `s` big-endian (64 bytes).
+pub fn schnorr_signature_to_hex(sig: &Signature) -> String {
+    let mut s = sig.s.to_repr();
+    s.as_mut().reverse();
+    bytes_to_hex(&[sig.r.to_bytes().as_ref(), s.as_ref()].concat())
+}
+
+/// Parses [`schnorr_signature_to_hex`]'s form: `R` on the curve and canonically encoded, `s`
+/// below the group order.
+pub fn schnorr_signature_from_hex(s: &str, what: &str) -> Result<Signature, String> {
+    let bytes = fixed_from_hex::<64>(s, what)?;
+    let r = decode_error(
+        point_from_bytes(&bytes[..32]),
+        &format!("{what}'s R"),
+        "the Grumpkin curve",
+    )?;
+    let mut s_bytes: [u8; 32] = bytes[32..].try_into().expect("32 bytes");
+    s_bytes.reverse();
+    let s = Option::from(GrumpkinScalar::from_repr(s_bytes))
+        .ok_or_else(|| format!("{what}'s s is not below the Grumpkin group order"))?;
+    Ok(Signature { r, s })
 }
 
 /// Fields every JSON file starts with.

@@ -126,7 +126,11 @@ mod tests {
         let header = |s: &str| format!(r#""version": 1, "scheme": "{s}""#);
         let g = "0x0100000000000000000000000000000000000000000000000000000000000000";
         [
-            format!(r#"{{{}, "members": ["{g}", "{g}"]}}"#, header("schnorr-atms")),
+            format!(
+                r#"{{{}, "members": [{{"public_key": "{g}", "proof_of_possession": "{g}{}"}}, "{g}"]}}"#,
+                header("schnorr-atms"),
+                &g[2..]
+            ),
             format!(
                 r#"{{{}, "params": {{"m": 100, "k": 5, "phi_f": {{"num": 7, "den": 10}}}}, "depth": 2, "parties": [{{"public_key": "{g}", "stake": 5}}]}}"#,
                 header("mithril")

@@ -492,12 +492,78 @@ fn bad_inputs_are_named_without_panic_or_output() {
     run(certify("v2.json"), "v2.json: unsupported version 2");
 
     let members: serde_json::Value = serde_json::from_str(&committee).unwrap();
-    let first = members["members"][0].as_str().unwrap().to_string();
-    let dup = committee.replace(members["members"][1].as_str().unwrap(), &first);
-    std::fs::write(d.join("dup.json"), dup).unwrap();
+    let first = members["members"][0]["public_key"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let pop = members["members"][0]["proof_of_possession"]
+        .as_str()
+        .unwrap();
+    assert_eq!(
+        pop.len(),
+        2 + 128,
+        "tms committee writes a proof of possession per key"
+    );
+    // The same registration (key and proof of possession) twice.
+    let mut dup = members.clone();
+    dup["members"][1] = dup["members"][0].clone();
+    std::fs::write(d.join("dup.json"), dup.to_string()).unwrap();
     run(
         certify("dup.json"),
         "dup.json: committee members 0 and 1 have the same key",
+    );
+
+    // Proofs of possession: absent (a file from before them, or an entry without one),
+    // another member's, malformed.
+    let edited = |name: &str, edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut v = members.clone();
+        edit(&mut v);
+        std::fs::write(d.join(name), v.to_string()).unwrap();
+    };
+    let key = |v: &serde_json::Value, i: usize| v["members"][i]["public_key"].clone();
+    edited("bare.json", &|v| {
+        v["members"] = serde_json::json!([key(v, 0), key(v, 1)]);
+    });
+    run(
+        certify("bare.json"),
+        "bare.json: member 0 has no proof of possession",
+    );
+    edited("nopop.json", &|v| {
+        v["members"][1] = serde_json::json!({"public_key": key(v, 1)});
+    });
+    run(
+        certify("nopop.json"),
+        "nopop.json: member 1 has no proof of possession",
+    );
+    edited("swapped.json", &|v| {
+        let pop = v["members"][1]["proof_of_possession"].clone();
+        v["members"][0]["proof_of_possession"] = pop;
+    });
+    run(
+        certify("swapped.json"),
+        "swapped.json: member 0's proof of possession does not verify",
+    );
+    // Member 0's own signature of a message, in the proof's form: not a proof of possession.
+    let sig: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("s0.json")).unwrap()).unwrap();
+    let r_s = format!(
+        "{}{}",
+        sig["r"].as_str().unwrap(),
+        &sig["s"].as_str().unwrap()[2..]
+    );
+    edited("message.json", &|v| {
+        v["members"][0]["proof_of_possession"] = serde_json::json!(r_s.clone());
+    });
+    run(
+        certify("message.json"),
+        "message.json: member 0's proof of possession does not verify",
+    );
+    edited("short.json", &|v| {
+        v["members"][1]["proof_of_possession"] = serde_json::json!(first.clone());
+    });
+    run(
+        certify("short.json"),
+        "short.json: member 1's proof of possession must be 0x followed by 128 hex digits",
     );
 
     // An x coordinate with no point on the curve.

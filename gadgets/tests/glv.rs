@@ -1,7 +1,8 @@
 //! The GLV ladder of `tms_gadgets::curve::glv`: the native split and endomorphism against
 //! halo2curves' scalar multiplication, the ladder against the native `s G + c P`, one-change
 //! negatives on every part (ladder cells, table entries, digits, the split check, the lookup
-//! between ladders), and the disabled slot whose key collides with a table constant.
+//! between ladders), and disabled slots whose keys collide with a table constant or negate the
+//! ladder start.
 
 use halo2_base::halo2_proofs::halo2curves::{
     ff::{Field, PrimeField},
@@ -324,6 +325,7 @@ fn a_ladder_cannot_read_another_ladders_table() {
 #[test]
 fn a_colliding_key_is_free_when_disabled_and_refused_when_enabled() {
     // P = K[0] = H: entry 1 (K[0] + P) is a doubling, which the table's addition cannot do.
+    // Disabled, the ladder and its table run on the disabled-slot constant instead of P.
     let mut rng = rng();
     let p = table_constants()[0];
     let s = GrumpkinScalar::random(&mut rng);
@@ -351,8 +353,28 @@ fn an_exceptional_addition_in_the_ladder_is_refused() {
     .unwrap();
     let run = ladder_run(p, &digits, c, true, |_, _| {});
     run.assert_rejected_by_copy();
-    // The same key in a disabled slot is free (its result is not used).
+    // The same key in a disabled slot is free (the ladder runs on the disabled-slot constant).
     ladder_run(p, &digits, c, false, |_, _| {}).assert_satisfied();
+}
+
+#[test]
+fn a_disabled_slot_whose_key_negates_the_first_row_still_proves() {
+    // The first row adds T[1] = K[0] + P to A = S. With P = -S - K[0], T[1] = -A: the slope
+    // equation reads 0 = -2 ya, which no slope meets, and the ladder gate holds on every row,
+    // enabled or not. Anyone can compute that key; a disabled slot's ladder must not read it.
+    let start = tms_gadgets::curve::glv::ladder_start();
+    let p = (-(start + table_constants()[0])).to_affine();
+    let mut rng = rng();
+    let top = 1u128 << (HALF_BITS - 1);
+    let (c, digits) = std::iter::repeat_with(|| {
+        let c = Fr::random(&mut rng);
+        (c, GlvDigits::new(&GrumpkinScalar::random(&mut rng), c))
+    })
+    .find(|(_, d)| d.c.lo & top != 0 && (d.c.hi | d.s.lo | d.s.hi) & top == 0)
+    .unwrap();
+    ladder_run(p, &digits, c, false, |_, _| {}).assert_satisfied();
+    // Enabled, the key is refused (nobody can sign for it anyway).
+    ladder_run(p, &digits, c, true, |_, _| {}).assert_rejected_by(Rejection::Gate);
 }
 
 use tms_gadgets::curve::glv::ladder_column::*;

@@ -1,17 +1,23 @@
 //! Schnorr on Grumpkin: native scheme, in-circuit verification, and one-change negatives.
 
-use halo2_base::halo2_proofs::halo2curves::{
-    ff::Field,
-    group::{prime::PrimeCurveAffine, Curve, Group},
-    CurveAffine,
+use halo2_base::{
+    halo2_proofs::halo2curves::{
+        ff::Field,
+        group::{prime::PrimeCurveAffine, Curve, Group, GroupEncoding},
+        CurveAffine,
+    },
+    utils::biguint_to_fe,
 };
+use num_bigint::BigUint;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use sha3::{Digest, Sha3_512};
 use tms_gadgets::{
-    curve::{GrumpkinAffine, GrumpkinChip, GrumpkinScalar},
+    curve::{fr_modulus, GrumpkinAffine, GrumpkinChip, GrumpkinScalar},
     hash::{HashInstructions, NativeHash, Poseidon, PoseidonChip, RescueChip, RescuePrime},
+    message::message_to_field,
     reference::GenericSchnorrChip,
-    signature::schnorr::{Signature, SigningKey, VerifyingKey},
+    signature::schnorr::{possession_message, Signature, SigningKey, VerifyingKey, POSSESSION_TAG},
     testing::{CircuitHarness, MockRun},
     Fr,
 };
@@ -52,6 +58,37 @@ fn native_sign_and_verify() {
     }
     check(&RescuePrime, &sk, &other, pk, m);
     check(&Poseidon, &sk, &other, pk, m);
+}
+
+#[test]
+fn proof_of_possession_binds_the_key_and_the_tag() {
+    let (sk, other) = keys();
+    let pk = sk.verifying_key();
+    let h = &RescuePrime;
+    // m_pop as documented, computed here with integers: SHA3-512(tag || compressed pk) read
+    // little-endian, mod r.
+    let m_pop = |tag: &[u8], pk: &VerifyingKey| -> Fr {
+        let digest = Sha3_512::new()
+            .chain_update(tag)
+            .chain_update(pk.0.to_bytes())
+            .finalize();
+        biguint_to_fe(&(BigUint::from_bytes_le(&digest) % fr_modulus()))
+    };
+    assert_eq!(possession_message(&pk), m_pop(b"tms-schnorr-pop-v1", &pk));
+    let pop = sk.prove_possession(h).unwrap();
+    assert_eq!(pop, sk.sign(h, m_pop(b"tms-schnorr-pop-v1", &pk)).unwrap());
+    assert!(pk.verify_possession(h, &pop));
+    // Another key's proof, a proof over another tag, and this key's proof given for -pk.
+    assert!(!pk.verify_possession(h, &other.prove_possession(h).unwrap()));
+    let other_tag = sk.sign(h, m_pop(b"tms-schnorr-pop-v2", &pk)).unwrap();
+    assert!(!pk.verify_possession(h, &other_tag));
+    assert!(!VerifyingKey(-pk.0).verify_possession(h, &pop));
+    // A signature on the message bytes tag || pk (keccak-256, the message rule) is no proof.
+    let bytes = [POSSESSION_TAG, pk.0.to_bytes().as_ref()].concat();
+    let signed = sk.sign(h, message_to_field(&bytes)).unwrap();
+    assert!(pk.verify(h, message_to_field(&bytes), &signed));
+    assert!(!pk.verify_possession(h, &signed));
+    assert!(!pk.verify(h, message_to_field(&bytes), &pop));
 }
 
 /// Mock-runs one slot: key `pk`, message `msg`, signature `sig`, enabled bit.

@@ -12,7 +12,7 @@ use tms_gadgets::{
     curve::{
         fr_modulus,
         msm::{MsmPairChip, MsmTerm},
-        GrumpkinAffine, GrumpkinChip, GrumpkinScalar,
+        offset_point, GrumpkinAffine, GrumpkinChip, GrumpkinScalar,
     },
     hash::{RescueGateChip, RescuePrime},
     signature::batch::{verify_native, zero_filler, BatchItem, NativeBatchItem, SchnorrBatchChip},
@@ -123,6 +123,27 @@ fn batches_with_disabled_slots_are_accepted() {
     // Every disabled slot's chain ends at the same 2^L O: the sum must still meet no equal x.
     batch(4, &[0, 1, 2, 3]).assert_agree(true);
     batch(5, &[1, 2, 3]).assert_agree(true);
+}
+
+#[test]
+fn a_power_of_the_ladder_offset_in_a_disabled_slot_still_proves() {
+    // A chain whose two scalars are zero (two disabled slots, or one and the zero filler) walks
+    // the fixed accumulators 2^i O; the key [2^j] O, which anyone can compute, met row j - 1's
+    // doubling at an equal x (no slope exists) and made every batch with it unprovable.
+    let power = |j: u64| (offset_point() * GrumpkinScalar::from(2).pow_vartime([j])).to_affine();
+    for (n, disabled, keys) in [
+        // Terms G, -pk_0, -pk_1, -pk_2: slots 1 and 2 share the second chain.
+        (3, vec![1, 2], vec![(1, power(1)), (2, power(254))]),
+        // Terms G, -pk_0, -pk_1: slot 1 shares its chain with the filler.
+        (2, vec![1], vec![(1, power(100))]),
+    ] {
+        let mut b = batch(n, &disabled);
+        for (i, key) in keys {
+            b.items[i].pk = key;
+            b.rehash(i);
+        }
+        b.assert_agree(true);
+    }
 }
 
 #[test]

@@ -57,11 +57,11 @@ use tms_gadgets::{message::message_to_field, proving::keys::fingerprint, Fr};
 use super::{
     aggregate::{prove_and_write, verifies},
     check_params_k, describe_message,
-    schnorr::{load_committee, CertificateFile, CommitteeFile},
+    schnorr::{load_committee, load_registered, CertificateFile, CommitteeFile},
     KeyTrust,
 };
 use crate::{
-    formats::{bytes_from_hex, fr_from_str, fr_to_hex, point_to_hex, Header, PublicFile},
+    formats::{bytes_from_hex, fr_from_str, fr_to_hex, Header, PublicFile},
     io::{
         at, load_params, read_bytes, read_json, usage, write_atomic, write_json, CliError, Result,
     },
@@ -132,7 +132,7 @@ pub fn split(
     out_dir: &Path,
 ) -> Result<()> {
     check_count(chunks)?;
-    let committee = load_committee(committee_path)?;
+    let (committee, registered) = load_registered(committee_path)?;
     let file: CertificateFile = read_json(certificate_path, SCHEME)?;
     let parts = committee
         .chunks(chunks)
@@ -156,7 +156,7 @@ pub fn split(
             &out_dir.join(&committee_name),
             &CommitteeFile {
                 header: Header::new(SCHEME),
-                members: part.keys().iter().map(|k| point_to_hex(&k.0)).collect(),
+                members: registered[first..first + members].to_vec(),
             },
         )?;
         let mut signatures: Vec<_> = file

@@ -38,14 +38,71 @@ const MAX_ADVICE_COLUMNS: usize = 32;
 /// halo2-base advice columns the demo allows itself (beside the custom gates' columns).
 const DEMO_ADVICE_COLUMNS: usize = 4;
 
-/// `committee.json`: the members' public keys in committee order.
+/// `committee.json`: the members' keys with their proofs of possession, in committee order.
 #[derive(Serialize, Deserialize, Debug, Clone)]
 pub struct CommitteeFile {
     /// Version and scheme.
     #[serde(flatten)]
     pub header: Header,
-    /// Compressed public keys.
-    pub members: Vec<String>,
+    /// The members.
+    pub members: Vec<RegisteredKey>,
+}
+
+/// One registered member: its key and its proof of possession.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+#[serde(from = "MemberEntry")]
+pub struct RegisteredKey {
+    /// Compressed public key.
+    pub public_key: String,
+    /// The key's signature of its possession message (`tms_gadgets::signature::schnorr`), in
+    /// [`schnorr_signature_to_hex`]'s form. Required: `None` only when reading a file without
+    /// one, which [`load_committee`] refuses by name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proof_of_possession: Option<String>,
+}
+
+/// A member entry as read: a registration, or the bare key of a file written before proofs of
+/// possession (read only to be refused by name).
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum MemberEntry {
+    Key(String),
+    Registered {
+        public_key: String,
+        #[serde(default)]
+        proof_of_possession: Option<String>,
+    },
+}
+
+impl From<MemberEntry> for RegisteredKey {
+    fn from(entry: MemberEntry) -> Self {
+        match entry {
+            MemberEntry::Key(public_key) => Self {
+                public_key,
+                proof_of_possession: None,
+            },
+            MemberEntry::Registered {
+                public_key,
+                proof_of_possession,
+            } => Self {
+                public_key,
+                proof_of_possession,
+            },
+        }
+    }
+}
+
+impl RegisteredKey {
+    /// The entry of `sk`'s key with its proof of possession.
+    pub fn of(sk: &SigningKey) -> Result<Self> {
+        let pop = sk
+            .prove_possession(&RescuePrime)
+            .map_err(|e| CliError(e.to_string()))?;
+        Ok(Self {
+            public_key: point_to_hex(&sk.verifying_key().0),
+            proof_of_possession: Some(schnorr_signature_to_hex(&pop)),
+        })
+    }
 }
 
 /// A signature file.
@@ -87,8 +144,14 @@ pub struct CertificateFile {
     pub signatures: Vec<CertifiedSignature>,
 }
 
-/// Reads a committee file: every key on the curve, none repeated.
+/// Reads and registers a committee file: every key on the curve with a valid proof of
+/// possession, none repeated.
 pub fn load_committee(path: &Path) -> Result<Committee> {
+    load_registered(path).map(|(committee, _)| committee)
+}
+
+/// [`load_committee`], also returning the file's entries (which `tms chunk split` copies).
+pub fn load_registered(path: &Path) -> Result<(Committee, Vec<RegisteredKey>)> {
     let file: CommitteeFile = read_json(path, SCHEME)?;
     if file.members.len() > crate::io::MAX_MEMBERS {
         return Err(at(
@@ -96,14 +159,26 @@ pub fn load_committee(path: &Path) -> Result<Committee> {
             format!("more than {} members", crate::io::MAX_MEMBERS),
         ));
     }
-    let keys = file
+    let members = file
         .members
         .iter()
         .enumerate()
-        .map(|(i, k)| grumpkin_from_hex(k, &format!("member {i}'s key")).map(VerifyingKey))
-        .collect::<std::result::Result<Vec<_>, _>>()
+        .map(|(i, m)| {
+            let key = grumpkin_from_hex(&m.public_key, &format!("member {i}'s key"))?;
+            let pop = m.proof_of_possession.as_deref().ok_or_else(|| {
+                format!(
+                    "member {i} has no proof of possession (every key needs one; \
+                     `tms committee` writes them)"
+                )
+            })?;
+            let pop =
+                schnorr_signature_from_hex(pop, &format!("member {i}'s proof of possession"))?;
+            Ok((VerifyingKey(key), pop))
+        })
+        .collect::<std::result::Result<Vec<_>, String>>()
         .map_err(|e| at(path, e))?;
-    Committee::new(keys).map_err(|e| at(path, e))
+    let committee = Committee::register(&members).map_err(|e| at(path, e))?;
+    Ok((committee, file.members))
 }
 
 /// Grumpkin keys for `size` members (from `seed`, or the OS): secret keys to
@@ -143,22 +218,19 @@ pub fn load_member(scheme: Scheme, key: &Path) -> Result<SigningKey> {
     Ok(sk)
 }
 
-/// `tms committee --scheme schnorr-atms`.
+/// `tms committee --scheme schnorr-atms`: keys with proofs of possession.
 pub fn committee(size: usize, seed: Option<u64>, out: &Path, keys_dir: &Path) -> Result<()> {
     let sks = member_keys(SCHEME, size, seed, keys_dir)?;
-    let committee = Committee::new(sks.iter().map(SigningKey::verifying_key).collect())
+    // Refuses repeated keys before writing anything.
+    Committee::new(sks.iter().map(SigningKey::verifying_key).collect())
         .map_err(|e| CliError(e.to_string()))?;
     let file = CommitteeFile {
         header: Header::new(SCHEME),
-        members: committee
-            .keys()
-            .iter()
-            .map(|k| point_to_hex(&k.0))
-            .collect(),
+        members: sks.iter().map(RegisteredKey::of).collect::<Result<_>>()?,
     };
     write_json(out, &file)?;
     println!(
-        "committee of {size} written to {} (secret keys in {})",
+        "committee of {size} keys with proofs of possession written to {} (secret keys in {})",
         out.display(),
         keys_dir.display()
     );

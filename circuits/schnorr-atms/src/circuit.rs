@@ -22,6 +22,12 @@
 //! Not constrained: the keys and signatures of disabled slots beyond being on the curve (they
 //! do not count). In Merkle mode a disabled slot still proves a distinct committee member, so
 //! it cannot take an index a signer needs.
+//!
+//! No committee member can block a certificate: a disabled slot's ladder (or batch term) runs
+//! on the constant [`tms_gadgets::curve::disabled_key`], never on its key, so a key built to
+//! meet a ladder's known points at an equal x (`[2^j] O`, `S + K[i]`, which anyone can compute
+//! and nobody can sign for) changes nothing (`tests/atms.rs` registers both). Committee files
+//! also carry proofs of possession ([`crate::Committee::register`]).
 
 use halo2_base::{
     gates::{GateInstructions, RangeChip, RangeInstructions},
@@ -44,8 +50,9 @@ use crate::{
     witness::{AtmsWitness, Verification},
 };
 
-/// What a disabled slot carries in place of a signature (any on-curve R and scalar s would do).
-fn placeholder_signature() -> Signature {
+/// What a disabled slot carries in place of a signature (any on-curve R and scalar s would do:
+/// the prover chooses them, and the slot's check is not enforced).
+pub fn placeholder_signature() -> Signature {
     Signature {
         r: GrumpkinAffine::generator(),
         s: GrumpkinScalar::ONE,

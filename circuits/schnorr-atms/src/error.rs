@@ -17,6 +17,9 @@ pub enum AtmsError {
         /// Second position.
         second: usize,
     },
+    /// A proof of possession does not verify ([`crate::Committee::register`]).
+    #[error("member {0}'s proof of possession does not verify")]
+    InvalidPossession(usize),
     /// Merkle mode needs between 1 and n slots.
     #[error("{slots} signer slots do not fit a committee of {n}")]
     BadSlots {

@@ -15,8 +15,9 @@
 //! ([`tms_gadgets::signature::schnorr`], challenge `H(R, pk, m)` with Rescue-Prime) on `message` by distinct
 //! committee members.
 //!
-//! Use: [`Committee`] -> members sign -> [`Certificate::aggregate`] -> [`AtmsWitness::new`] ->
-//! [`setup`] / [`keygen`] / [`prove`] / [`verify`].
+//! Use: [`Committee::register`] (keys with proofs of possession) -> members sign ->
+//! [`Certificate::aggregate`] -> [`AtmsWitness::new`] -> [`setup`] / [`keygen`] / [`prove`] /
+//! [`verify`].
 #![deny(missing_docs)]
 
 mod circuit;
@@ -25,7 +26,7 @@ mod native;
 mod prover;
 mod witness;
 
-pub use circuit::{components, synthesize, synthesize_recorded};
+pub use circuit::{components, placeholder_signature, synthesize, synthesize_recorded};
 pub use error::AtmsError;
 pub use native::{committee_depth, Certificate, CommitmentMode, Committee};
 pub use prover::{

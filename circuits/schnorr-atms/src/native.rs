@@ -18,7 +18,24 @@ pub struct Committee {
 }
 
 impl Committee {
-    /// A committee; refuses an empty one, identity keys and repeated keys.
+    /// Registers members: checks every key's proof of possession
+    /// ([`VerifyingKey::verify_possession`], Rescue-Prime challenges), then what [`Self::new`]
+    /// checks. A key whose registrant cannot sign for it is refused.
+    pub fn register(members: &[(VerifyingKey, Signature)]) -> Result<Self, AtmsError> {
+        for (i, (key, pop)) in members.iter().enumerate() {
+            coords(key)?;
+            if !key.verify_possession(&RescuePrime, pop) {
+                return Err(AtmsError::InvalidPossession(i));
+            }
+        }
+        Self::new(members.iter().map(|(k, _)| *k).collect())
+    }
+
+    /// A committee of keys **without the proof-of-possession check**, for keys made in this
+    /// process (tests, benchmarks, the demo); committees of other people's keys come from
+    /// [`Self::register`]. Refuses an empty committee, identity keys and repeated keys. (The
+    /// circuit does not rely on possession: no key, registered or not, can make it unprovable;
+    /// see `tms_gadgets::curve`'s "Keys nobody vouched for".)
     pub fn new(keys: Vec<VerifyingKey>) -> Result<Self, AtmsError> {
         if keys.is_empty() {
             return Err(AtmsError::EmptyCommittee);

@@ -8,21 +8,26 @@ use halo2_base::halo2_proofs::halo2curves::{ff::Field, group::Curve};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use schnorr_atms::{
-    keygen, layout_stats, prove, setup, synthesize, verify, AtmsError, AtmsShape, AtmsWitness,
-    Certificate, CommitmentMode, Committee, Verification,
+    keygen, layout_stats, placeholder_signature, prove, setup, synthesize, verify, AtmsError,
+    AtmsShape, AtmsWitness, Certificate, CommitmentMode, Committee, Verification,
 };
 use tms_gadgets::{
-    curve::{GrumpkinAffine, GrumpkinScalar},
+    curve::{
+        glv::{endomorphism, ladder_start, split, table_constants, GlvDigits},
+        offset_point, GrumpkinAffine, GrumpkinScalar,
+    },
     hash::RescuePrime,
-    signature::schnorr::{Signature, SigningKey, VerifyingKey},
+    signature::schnorr::{challenge, Signature, SigningKey, VerifyingKey},
     testing::{CircuitHarness, MockRun, Rejection},
     Fr,
 };
 
 const K: u32 = 11;
-const PINNED_VK_FLAT_3: &str = "a215b4c5d8f07134c3a7ef18575281af6ac1da61407df1bef1598cda41568ab9";
+// Issue 30: both changed when a disabled slot's ladder (and batch term) began to run on the
+// constant `disabled_key()` instead of its key (two selects and a constant point per slot).
+const PINNED_VK_FLAT_3: &str = "414079131ca0c28185fbeed851ab89b008219dc117d02d817953f9327318a980";
 const PINNED_VK_FLAT_3_BATCH: &str =
-    "1c68f8fcaadcfdb67310af17cace4acc19ae6ddae5a9f07ba0268317bfebda04";
+    "7353a252c4f5397bbd8e55fcb6611251ffcc3b21fb667085270d54d8a1abf435";
 
 struct Setting {
     sks: Vec<SigningKey>,
@@ -234,6 +239,34 @@ fn native_builder_refuses_bad_certificates() {
     );
 }
 
+#[test]
+fn registration_checks_proofs_of_possession() {
+    let s = setting(3);
+    let members: Vec<_> = s
+        .sks
+        .iter()
+        .map(|sk| {
+            (
+                sk.verifying_key(),
+                sk.prove_possession(&RescuePrime).unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(Committee::register(&members).unwrap(), s.committee);
+    let mut swapped = members.clone();
+    swapped[1].1 = members[2].1;
+    assert_eq!(
+        Committee::register(&swapped).unwrap_err(),
+        AtmsError::InvalidPossession(1)
+    );
+    // A key nobody can sign for (the batch test's [2] O) has no proof to give.
+    let power = VerifyingKey((offset_point() * GrumpkinScalar::from(2)).to_affine());
+    assert_eq!(
+        Committee::register(&[members[0], (power, placeholder_signature())]).unwrap_err(),
+        AtmsError::InvalidPossession(1)
+    );
+}
+
 fn tampered(mode: CommitmentMode, change: impl FnOnce(&Setting, &mut AtmsWitness)) -> BothModes {
     let s = setting(3);
     let mut w = s.witness(mode, &[0, 2], 2);
@@ -296,6 +329,93 @@ fn key_not_in_the_committee_is_rejected() {
             *signature_slot(w, 2) = outsider.sign(&RescuePrime, w.instance.message).unwrap();
         })
         .assert_rejected_by(Rejection::PublicInput(0));
+    }
+}
+
+/// A flat committee of `n` whose members at the positions of `adversaries` hold the given keys
+/// (keys nobody can sign for, registered without a proof of possession) and the others honest
+/// keys; every honest member signs `message`, and the threshold is their count.
+fn adversarial_witness(
+    n: usize,
+    adversaries: &[(usize, GrumpkinAffine)],
+    message: Fr,
+) -> AtmsWitness {
+    let mut rng = ChaCha8Rng::seed_from_u64(0xad);
+    let adversary = |i: usize| adversaries.iter().find(|(j, _)| *j == i).map(|(_, p)| *p);
+    let sks: Vec<Option<SigningKey>> = (0..n)
+        .map(|i| adversary(i).is_none().then(|| SigningKey::random(&mut rng)))
+        .collect();
+    let keys = (0..n)
+        .map(|i| match adversary(i) {
+            Some(p) => VerifyingKey(p),
+            None => sks[i].unwrap().verifying_key(),
+        })
+        .collect();
+    let committee = Committee::new(keys).unwrap();
+    let signatures: Vec<_> = sks
+        .iter()
+        .flatten()
+        .map(|sk| (sk.verifying_key(), sk.sign(&RescuePrime, message).unwrap()))
+        .collect();
+    let cert = Certificate::aggregate(&committee, message, &signatures).unwrap();
+    let shape = AtmsShape {
+        n,
+        mode: FLAT,
+        k: K,
+        verification: Verification::PerSignature,
+    };
+    AtmsWitness::new(shape, &committee, &cert, signatures.len() as u64).unwrap()
+}
+
+#[test]
+fn a_power_of_the_ladder_offset_in_a_disabled_slot_cannot_block_a_certificate() {
+    // Batch mode: the keys' terms share chains two by two (after the generator's), and a chain
+    // of two disabled slots (both scalars zero), or of one and the zero filler, walks the fixed
+    // accumulators 2^i O. The key [2^j] O, which anyone can compute, met the doubling of row
+    // j - 1 at an equal x: no slope, so no proof for any message.
+    let power = |j: u64| (offset_point() * GrumpkinScalar::from(2).pow_vartime([j])).to_affine();
+    let message = Fr::from(0xb10cu64);
+    // n = 3: slots 1 and 2 share a chain; n = 2: slot 1 shares its chain with the filler.
+    for w in [
+        adversarial_witness(3, &[(1, power(1)), (2, power(254))], message),
+        adversarial_witness(2, &[(1, power(9))], message),
+    ] {
+        mock(&w).assert_satisfied();
+    }
+}
+
+#[test]
+fn a_key_against_the_glv_ladder_start_in_a_disabled_slot_cannot_block_a_certificate() {
+    // Per-signature mode: a disabled slot's ladder reads the placeholder s, whose top digits
+    // pick K[sidx] in the first row's entry T = K[sidx] + b1 P + b2 phi(P), added to A = S
+    // (the ladder start). With P = -pk, the key pk = S + K[sidx] (or its images under phi)
+    // made T = -A for every message whose challenge's top digits are (b1, b2): about a quarter
+    // of them. The gate then has no slope, whatever the enabled bit.
+    let placeholder = placeholder_signature();
+    let top = 1u128 << 127;
+    let digits_of = |pk: GrumpkinAffine, m: Fr| {
+        let c = challenge(&RescuePrime, &placeholder.r, &VerifyingKey(pk), m).unwrap();
+        GlvDigits::new(&placeholder.s, c)
+    };
+    let s = split(&placeholder.s).unwrap();
+    let sidx = (s.lo & top != 0) as usize + 2 * (s.hi & top != 0) as usize;
+    let base = (ladder_start() + table_constants()[sidx]).to_affine();
+    // T = -A needs b1 P + b2 phi(P) = -base: P = -base for (1, 0), P = -phi^2(base) for
+    // (0, 1), and P = phi(base) for (1, 1) (P + phi(P) = -phi^2(P)); pk = -P.
+    let phi = endomorphism;
+    for (pk, bits) in [
+        (base, (true, false)),
+        (phi(&phi(&base)), (false, true)),
+        (-phi(&base), (true, true)),
+    ] {
+        let message = (0u64..)
+            .map(Fr::from)
+            .find(|m| {
+                let d = digits_of(pk, *m);
+                (d.c.lo & top != 0, d.c.hi & top != 0) == bits
+            })
+            .unwrap();
+        mock(&adversarial_witness(3, &[(1, pk)], message)).assert_satisfied();
     }
 }
 

@@ -21,9 +21,8 @@
 //!   e (y - (l (kx - x) - ky)) = 0,          inv (fx xp - kx) = e
 //! ```
 //! `e` is the slot's enabled bit: a disabled slot's table is free (its ladder's result is not
-//! used), so that a committee key chosen to collide with a constant (`P = +-K[si]`, which anyone
-//! can compute) cannot make the whole circuit unprovable. The four constant entries are bound
-//! to their constants by copy. A table row's key is `32 (j + 1) + idx` in `rc0` (`j` the
+//! used, and its `P` is [`disabled_key`], see below). The four constant entries are bound to
+//! their constants by copy. A table row's key is `32 (j + 1) + idx` in `rc0` (`j` the
 //! table's first row).
 //!
 //! # The ladder
@@ -40,7 +39,7 @@
 //! rows (bits most significant first) `A = 2^128 S + (2^128 - 1) H + s G + c P` ([`glv_shift`]
 //! plus the result), `acc1 = c1`, `acc2 = c2`, and in an enabled slot the last `prod` must be
 //! invertible: every addition had distinct x, so every slope is determined and every sum is the
-//! group's (a disabled slot's ladder may be exceptional, like its table). The lookup's input is zero on
+//! group's (a disabled slot's product is not checked). The lookup's input is zero on
 //! every other row (a zero row is appended), so only ladder rows are constrained by it. The
 //! table side is every row's `(rc0, c0, c1)`, with no selector (a selector would raise the
 //! lookup's degree, or cost another fixed column): a ladder row's key is `32 (j + 1) + idx` with
@@ -48,6 +47,17 @@
 //! other rows zero or a Rescue or Poseidon round constant, none of them a small integer (a test
 //! checks). `sidx` is range-checked by the gate and enters the key apart from the bits of `c`, so
 //! no digit of `c` can hide in `s`'s.
+//!
+//! # Disabled slots
+//! The ladder gate holds on every ladder row, enabled or not, and at an addition with
+//! `T = -A` its slope equation reads `0 = -2 ya`: no witness. Keys that do that are easy to
+//! compute (`P = -S - K[si]` on the first row, and its images under `phi`), and a committee
+//! may hold one (keys carry no proof of possession in the circuit). So a disabled slot's ladder
+//! runs on `P = ` [`disabled_key`] (`select(enabled, P, D)`: two halo2-base selects on a
+//! constant point): a hash to curve whose discrete logarithm to `S`, `H` and `G` nobody knows, so
+//! that, whatever `s` and `c`, no row meets an equal x but with negligible probability. An
+//! enabled slot's key verifies a signature, so its signer knows its discrete logarithm to `G`,
+//! and the same holds.
 //!
 //! # The split of `c`
 //! `s` enters only through `s G` and needs no check. `c` is a circuit-field element (a hash
@@ -81,8 +91,8 @@ use num_integer::Integer;
 use num_traits::{One, Signed, Zero};
 
 use super::{
-    fr_modulus, grumpkin_order, offset_point, xy, AssignedPoint, Grumpkin, GrumpkinAffine,
-    GrumpkinScalar, ShiftedPoint,
+    disabled_key, fr_modulus, grumpkin_order, offset_point, xy, AssignedPoint, Grumpkin,
+    GrumpkinAffine, GrumpkinChip, GrumpkinScalar, ShiftedPoint,
 };
 use crate::{
     bank::{BankQuery, CustomRegion, RowGate, COLUMNS, FIXED_COLUMNS},
@@ -484,9 +494,15 @@ impl<'r> GlvChip<'r> {
     }
 
     /// Constrains and returns `s G + c P +` [`glv_shift`] when `enabled` is one; when it is
-    /// zero the result is unconstrained (the caller ignores it). `c` is read canonically
-    /// (below r), `s` is a witness of the prover (only `s G` matters). `p` must be on the curve
-    /// and `enabled` boolean.
+    /// zero the ladder runs on [`disabled_key`] instead of `p` and its result is unconstrained
+    /// (the caller ignores it). `c` is read canonically (below r), `s` is a witness of the prover
+    /// (only `s G` matters).
+    ///
+    /// # Assumptions
+    /// - `p` is on the curve (loaded by [`super::GrumpkinChip::load_point`]).
+    /// - `enabled` is constrained boolean by the caller.
+    /// - When `enabled` is one, somebody knows `p`'s discrete logarithm to `G` (it verifies a
+    ///   signature): otherwise `p` may meet the ladder at an equal x and have no proof.
     pub fn mul_add(
         &self,
         ctx: &mut Context<Fr>,
@@ -510,6 +526,11 @@ impl<'r> GlvChip<'r> {
         p: &AssignedPoint,
         enabled: AssignedValue<Fr>,
     ) -> (ShiftedPoint, GlvPosition) {
+        // A disabled slot's key is anyone's choice, and the ladder gate holds on every row
+        // whatever the enabled bit: a key with T = -A on some row would leave no witness.
+        let ecc = GrumpkinChip::new(self.range);
+        let fallback = ecc.load_constant(ctx, disabled_key());
+        let p = &ecc.select(ctx, p, &fallback, enabled);
         let (table_first_row, entries) = self.load_table(ctx, p, enabled);
         let key = 32 * (table_first_row as u64 + 1);
         let ladder_first_row = self.region.num_rows();
@@ -537,9 +558,7 @@ impl<'r> GlvChip<'r> {
         self.constrain_split(ctx, c, &halves, digits);
 
         // An enabled slot's incomplete additions all had distinct x: prod * inverse = enabled.
-        // A disabled slot's result is unused, so its ladder may be exceptional: otherwise a
-        // committee key built to collide with the known points of a disabled slot's ladder
-        // (the start, the table constants) could make the whole certificate unprovable.
+        // A disabled slot's result is unused: its product is not checked.
         let prod = region.output(ctx, out, PROD);
         let inverse = ctx.load_witness(*enabled.value() * inv0(*prod.value()));
         let product = self.range.gate().mul(ctx, prod, inverse);

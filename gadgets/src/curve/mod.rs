@@ -24,6 +24,14 @@
 //! ([`ShiftedPoint`]), so that no intermediate value is the identity. Compare shifted results with
 //! shifted results.
 //!
+//! # Keys nobody vouched for
+//! The ladders' incomplete additions are safe for points whose discrete logarithms to the
+//! ladders' constants nobody knows (a signer's key, a hash to curve), not for any point: a key
+//! that anyone can compute from the constants (`[2^j] O`, a ladder start plus a table constant)
+//! can meet an accumulator at an equal x, where no slope satisfies the gate. Circuits whose
+//! slots can be disabled therefore run a disabled slot's ladder on [`disabled_key`] instead of
+//! its key ([`glv::GlvChip::mul_add`], [`crate::signature::batch`]).
+//!
 //! # Scalars
 //! Grumpkin scalars live in BN254 Fq, larger than the circuit field. A scalar is carried as its
 //! 254 little-endian bits ([`AssignedScalar`]), each constrained boolean, and constrained
@@ -69,6 +77,17 @@ pub fn curve_b() -> Fr {
 /// The ladder offset: hash to curve (SvdW) of a public tag.
 pub fn offset_point() -> GrumpkinAffine {
     Grumpkin::hash_to_curve("tms-grumpkin-ladder-offset")(b"offset").to_affine()
+}
+
+/// The point a disabled slot's ladder multiplies in place of its key: a hash to curve of its own
+/// tag. Anyone can compute keys that meet a ladder's known points (`[2^j] O`, `S + K[i]`) at an
+/// equal x, where an incomplete addition has no slope and no witness exists. An enabled slot's
+/// key comes with a valid signature (its signer knows its discrete logarithm to `G`), so an
+/// equal x there would reveal a discrete logarithm of a hash to curve; a disabled slot's key
+/// comes with nothing, so it never reaches a ladder, and this point, like the ladders'
+/// constants, has no known discrete logarithm.
+pub fn disabled_key() -> GrumpkinAffine {
+    Grumpkin::hash_to_curve("tms-grumpkin-disabled-key")(b"key").to_affine()
 }
 
 /// `2^SCALAR_BITS * offset_point()`: what every ladder result is shifted by.

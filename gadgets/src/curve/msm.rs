@@ -24,6 +24,11 @@
 //! addition correct. `P` and `Q` must be on the curve (the caller loads them with a curve check);
 //! `A` starts at the constant `O`, so every accumulator is a genuine point. Honest inputs meet an
 //! equal `x` with negligible probability, as `O` is a hash to curve with unknown discrete logs.
+//! Not any inputs: the additions hold on every row whatever the bits, and a chain whose scalars
+//! are both zero walks `2^i O`, which the point `+-[2^j] O` meets at row `j - 1`, with no slope
+//! to satisfy the gate. Callers give points whose discrete logarithm to `G` somebody knows (a
+//! signer's key, a nonce) or hashes to curve ([`crate::signature::batch`] replaces a disabled
+//! slot's key by one).
 //!
 //! # Scalars
 //! Each scalar is given as limbs, most significant first, which the caller has range checked to
@@ -228,6 +233,11 @@ impl<'r> MsmPairChip<'r> {
 
     /// Constrains and returns `a P + b Q + 2^L O` for the terms `p = (P, a)` and `q = (Q, b)`
     /// of equal length `L` (at most 254 bits), and the index of the chain's first row.
+    ///
+    /// # Assumptions
+    /// - `P` and `Q` are on the curve, and each limb is range checked to its width.
+    /// - Nobody can relate `P` or `Q` to `O` (module docs): a point such as `[2^j] O` leaves no
+    ///   witness, whatever the scalars.
     pub fn mul_add_pair(
         &self,
         ctx: &mut Context<Fr>,

@@ -10,8 +10,9 @@
 //! S G + sum e_i (-pk_i) + sum rho_i (-R_i) = O
 //! ```
 //! where `s[j]` are the 88-bit limbs of `s_i`. The MSM runs on the pair gate of [`crate::curve::msm`]:
-//! the 254-bit terms `(G, S)` and `(-pk_i, e_i)` two per chain, the 128-bit terms `(-R_i, rho_i)`
-//! two per chain of 128 rows; the chain results (each shifted by `2^L O`) are added to a start
+//! the 254-bit terms `(G, S)` and `(P_i, e_i)` two per chain, with `P_i = -pk_i` for an enabled
+//! slot and the constant [`disabled_key`] for a disabled one (see below), the 128-bit terms
+//! `(-R_i, rho_i)` two per chain of 128 rows; the chain results (each shifted by `2^L O`) are added to a start
 //! point `T` ([`sum_start`]) with incomplete additions that constrain distinct `x`, and the sum
 //! must equal the constant `T + sum 2^L O`. (Without `T`, two chains of disabled slots, both
 //! ending at `2^L O`, would meet at an equal `x`.) An odd number of terms of one length is
@@ -34,6 +35,16 @@
 //! `2^-125` (the prover then cannot prove that certificate).
 //!
 //! Not constrained: `s_i` of a disabled slot (its coefficient is zero).
+//!
+//! # Disabled slots cannot block a batch
+//! A chain whose two scalars are zero (two disabled slots, or one and the filler) walks the
+//! fixed accumulators `2^i O`, and the pair gate's additions hold on every row whatever the
+//! bits: a point `+-[2^j] O` meets the doubling of row `j - 1` at an equal x, where no slope
+//! exists. Anyone can compute the key `[2^j] O`, and a committee may hold it, so a disabled
+//! slot's term takes [`disabled_key`] (a hash to curve of its own tag, with no known discrete
+//! logarithm to `O`) instead of `-pk_i`; its scalar is zero, so the sum is unchanged. An
+//! enabled slot's key verifies a signature: its signer knows its discrete logarithm to `G`.
+//! `R_i` of a disabled slot is the prover's own choice (the circuits put `G`).
 
 use halo2_base::{
     gates::{GateInstructions, RangeChip, RangeInstructions},
@@ -56,7 +67,7 @@ use num_bigint::BigUint;
 use crate::{
     bank::CustomRegion,
     curve::{
-        fr_modulus,
+        disabled_key, fr_modulus,
         msm::{MsmPairChip, MsmTerm, MAX_LIMB_BITS},
         offset_point, AssignedPoint, Grumpkin, GrumpkinAffine, GrumpkinChip, GrumpkinScalar,
     },
@@ -214,6 +225,7 @@ impl<'r, H: HashInstructions> SchnorrBatchChip<'r, H> {
         let mut short_terms = Vec::with_capacity(items.len());
         let mut weighted_s = Vec::with_capacity(items.len());
         let ecc = GrumpkinChip::new(range);
+        let fallback = ecc.load_constant(ctx, disabled_key());
         for (i, (it, s)) in items.iter().zip(&s_crt).enumerate() {
             let index = ctx.load_constant(Fr::from(i as u64));
             let h = self.hasher.hash_node(ctx, seed, index);
@@ -240,8 +252,10 @@ impl<'r, H: HashInstructions> SchnorrBatchChip<'r, H> {
 
             let e = fp.mul(ctx, rho_crt.clone(), c_crt);
             weighted_s.push(fp.mul_no_carry(ctx, rho_crt, s.clone()));
+            // A disabled slot's key, anyone's choice, never enters a chain (module docs).
+            let minus_pk = ecc.negate(ctx, &it.pk);
             long_terms.push(MsmTerm {
-                point: ecc.negate(ctx, &it.pk),
+                point: ecc.select(ctx, &minus_pk, &fallback, it.enabled),
                 limbs: msb_limbs(&e),
             });
             short_terms.push(MsmTerm {

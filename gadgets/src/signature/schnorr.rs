@@ -9,17 +9,28 @@
 //! Both coordinates of `R` and `pk` enter the challenge, so `-pk` cannot stand for `pk`.
 //! The nonce is deterministic: signing the same message twice gives the same signature.
 //!
+//! Proof of possession (registration; checked natively, never in a circuit): a signature, as
+//! above, of `m_pop = SHA3-512("tms-schnorr-pop-v1" || pk)` (the key's 32-byte compressed
+//! encoding; the 64-byte digest read little-endian, reduced mod r) by the key itself
+//! ([`SigningKey::prove_possession`], [`VerifyingKey::verify_possession`]). A registration
+//! that cannot produce it does not know its secret key. Signed messages are
+//! `keccak-256(bytes) mod r` ([`crate::message`]): a proof of possession passes as a message
+//! signature, or a message signature as a proof, only for bytes whose keccak-256 hits a
+//! SHA3-512 output mod r, a preimage search.
+//!
 //! In-circuit, [`challenge_in_circuit`] is the one place the challenge is hashed, and
 //! [`SchnorrChip::verify`] lays out the check on one slot on the GLV ladder
 //! ([`crate::curve::glv`]) with an `enabled` bit: when it is one the equation is constrained;
-//! when zero the slot's values are unconstrained (the ATMS circuits count only enabled slots).
+//! when zero the slot's values are unconstrained (the ATMS circuits count only enabled slots)
+//! and the ladder runs on a constant instead of the key, so that no key, whoever registered
+//! it, can make a disabled slot unprovable.
 //! The generic-gate verifier [`crate::reference::GenericSchnorrChip`] is the cross-check.
 
 use halo2_base::{
     gates::RangeChip,
     halo2_proofs::halo2curves::{
         ff::{FromUniformBytes, PrimeField},
-        group::{prime::PrimeCurveAffine, Curve},
+        group::{prime::PrimeCurveAffine, Curve, GroupEncoding},
         CurveAffine,
     },
     AssignedValue, Context,
@@ -60,6 +71,19 @@ fn coordinates(p: &GrumpkinAffine) -> Result<[Fr; 2], GadgetError> {
     }
     let c = p.coordinates().expect("not the identity");
     Ok([*c.x(), *c.y()])
+}
+
+/// Domain-separation tag of proofs of possession.
+pub const POSSESSION_TAG: &[u8] = b"tms-schnorr-pop-v1";
+
+/// The field element a proof of possession of `pk` signs: SHA3-512 of [`POSSESSION_TAG`] and
+/// the key's 32-byte compressed encoding, read as a little-endian integer, reduced mod r.
+pub fn possession_message(pk: &VerifyingKey) -> Fr {
+    let digest = Sha3_512::new()
+        .chain_update(POSSESSION_TAG)
+        .chain_update(pk.0.to_bytes())
+        .finalize();
+    Fr::from_uniform_bytes(&digest.into())
 }
 
 /// A Grumpkin scalar with the same integer as the circuit-field element `x` (x < r < q).
@@ -107,6 +131,11 @@ impl SigningKey {
             s: k + base_to_scalar(c) * self.0,
         })
     }
+
+    /// The proof of possession: the signature of [`possession_message`] of this key.
+    pub fn prove_possession<H: NativeHash>(&self, hasher: &H) -> Result<Signature, GadgetError> {
+        self.sign(hasher, possession_message(&self.verifying_key()))
+    }
 }
 
 impl VerifyingKey {
@@ -118,6 +147,11 @@ impl VerifyingKey {
         let lhs = GrumpkinAffine::generator() * sig.s;
         let rhs = self.0 * base_to_scalar(c) + sig.r;
         lhs == rhs
+    }
+
+    /// Whether `pop` is this key's proof of possession.
+    pub fn verify_possession<H: NativeHash>(&self, hasher: &H, pop: &Signature) -> bool {
+        self.verify(hasher, possession_message(self), pop)
     }
 }
 
