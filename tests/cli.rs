@@ -371,14 +371,24 @@ fn evm_transcript_and_export_verifier() {
     );
     assert!(out.contains("3 public inputs"), "{out}");
     assert!(out.contains("EIP-170"), "{out}");
+    // The contract is tied to this verifier: the exact length of the proof `prove` wrote.
+    let exact = format!("proofs of exactly {} bytes", proof.len());
+    assert!(out.contains(&exact), "{out}");
+    assert!(out.contains("AtmsCertificateVerifier: "), "{out}");
     for file in [
         "Halo2Verifier.sol",
         "Halo2Verifier.bin",
         "CertificateVerifier.sol",
-        "CertificateVerifier.bin",
+        "AtmsCertificateVerifier.bin",
     ] {
         assert!(d.join("contracts").join(file).exists(), "{file}");
     }
+    let wrapper = std::fs::read_to_string(d.join("contracts/CertificateVerifier.sol")).unwrap();
+    assert!(!wrapper.contains("{{"), "a placeholder is left");
+    assert!(
+        wrapper.contains(&format!("PROOF_LENGTH = {};", proof.len())),
+        "{wrapper}"
+    );
     let bytecode = std::fs::read_to_string(d.join("contracts/Halo2Verifier.bin")).unwrap();
     let bytecode = bytecode.trim().strip_prefix("0x").unwrap();
     assert!(bytecode.bytes().all(|c| c.is_ascii_hexdigit()) && bytecode.len() > 1000);

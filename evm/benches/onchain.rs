@@ -2,7 +2,7 @@
 //!
 //! `cargo bench -p tms-evm --bench onchain` proves each certificate in both transcripts
 //! (criterion, `sample_size(10)`, one `BenchmarkId` per transcript and size), then generates its
-//! Solidity verifier, deploys it with `CertificateVerifier` in revm and prints a `record:` line:
+//! Solidity verifier, deploys it with the contract of `CertificateVerifier.sol` for its statement in revm and prints a `record:` line:
 //! k, columns and cells, prove CPU seconds per transcript (this process, all threads), native
 //! verify time, both proof sizes, the verifier's deployed size against EIP-170, deployment gas
 //! and the gas of one verification (the verifier alone, and `verifyCertificate`).
@@ -22,7 +22,7 @@ use halo2_base::halo2_proofs::{
 };
 use mithril_snark::{Parameters, PhiF};
 use schnorr_atms::{CommitmentMode, Verification};
-use tms_evm::certificate::{Contracts, GasReport, TrustedStatement};
+use tms_evm::certificate::{Contracts, GasReport, Trusted};
 use tms_gadgets::{
     message::message_to_field,
     proving::{params::kzg_params, stats::process_cpu_seconds, verify_shplonk, Transcript},
@@ -41,7 +41,7 @@ struct Case<'a> {
     params: &'a ParamsKZG<Bn256>,
     vk: &'a VerifyingKey<G1Affine>,
     public_inputs: Vec<Fr>,
-    trusted: TrustedStatement,
+    trusted: Trusted,
 }
 
 /// Proves with `prove` in both transcripts (criterion, and one CPU-timed proof each), then
@@ -70,7 +70,7 @@ fn measure(c: &mut Criterion, group: &str, case: Case, prove: impl Fn(Transcript
     ));
     let verify_ms = start.elapsed().as_secs_f64() * 1e3;
     let contracts =
-        Contracts::build(case.params, case.vk, case.trusted.num_instances()).expect("contracts");
+        Contracts::build(case.params, case.vk, case.public_inputs.len()).expect("contracts");
     let report = GasReport::measure(
         &contracts,
         &case.trusted,
@@ -110,10 +110,9 @@ fn schnorr_atms(c: &mut Criterion) {
             params: &params,
             vk: keys.vk(),
             public_inputs: witness.instance.to_public_inputs(),
-            trusted: TrustedStatement {
-                committee_digest: witness.instance.commitment,
-                threshold: Some(t as u64),
-                accumulator_words: 0,
+            trusted: Trusted::Atms {
+                committee: witness.instance.commitment,
+                threshold: t as u64,
             },
         };
         measure(c, "schnorr_atms_onchain", case, |transcript| {
@@ -144,10 +143,8 @@ fn mithril(c: &mut Criterion) {
         params: &params,
         vk: keys.vk(),
         public_inputs: instance.to_public_inputs(),
-        trusted: TrustedStatement {
-            committee_digest: instance.commitment.digest(),
-            threshold: None,
-            accumulator_words: 0,
+        trusted: Trusted::Mithril {
+            registration: instance.commitment.digest(),
         },
     };
     measure(c, "mithril_onchain", case, |transcript| {

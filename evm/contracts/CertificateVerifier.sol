@@ -1,72 +1,204 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 pragma solidity 0.8.19;
 
-/// @title CertificateVerifier
-/// @notice Accepts a threshold-multisignature certificate (a Schnorr ATMS, BLS ATMS or
-/// SNARK-Mithril proof from `tms prove --transcript evm`) for a committee this contract trusts.
-/// @dev The statement is built here, never taken from the caller: the trusted committee (or
-/// registration) digest and threshold are fixed at deployment, and the message input is
-/// `m = keccak256(message) mod r`, the mapping every circuit signs (tms_gadgets::message). The
-/// proof goes to the generated Halo2 verifier with the calldata it expects: the public inputs
-/// as 32-byte big-endian words in instance order, then the proof bytes. That verifier returns
-/// nothing and reverts on any failure.
-contract CertificateVerifier {
+// A template: `tms export-verifier` (tms_evm::certificate::wrapper_source) writes the four
+// constants in double braces below from the verifying key it exports Halo2Verifier.sol for. The
+// file it writes is tied to that one verifier; this template does not compile.
+
+/// @title BoundVerifier
+/// @notice The generated Halo2 verifier this file was exported with, and the one calldata layout
+/// it takes: the accumulator limbs (an outer proof's), the statement, the proof.
+/// @dev Nothing about the verifier is a deployment choice. Its code hash, its number of public
+/// inputs, how many of them are accumulator limbs and the exact length of its proofs are
+/// constants written by the exporter from the verifying key; the constructor refuses an address
+/// without code (a staticcall to it would succeed and accept every proof), any other code, and a
+/// statement layout that does not fill the verifier's public inputs exactly.
+///
+/// Proof bytes are malleable: the verifier reduces every 32-byte scalar word (accumulator limbs
+/// and evaluations) mod r, so `word + r` passes where `word` does. Replay protection must key on
+/// the statement (`consumed[keccak256(statement)]`, as `_consume` does), never on the proof bytes.
+abstract contract BoundVerifier {
     /// The BN254 scalar field order r.
     uint256 internal constant R =
         0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001;
 
-    /// The generated Halo2 verifier of the circuit (its verifying key is in its code).
+    /// keccak-256 of the generated verifier's deployed code (Halo2Verifier.bin's runtime).
+    bytes32 public constant VERIFIER_CODEHASH = {{VERIFIER_CODEHASH}};
+    /// The verifier's public inputs: the accumulator limbs, then the statement.
+    uint256 public constant NUM_INSTANCES = {{NUM_INSTANCES}};
+    /// Leading public inputs that are a KZG accumulator (12 for an outer proof, else 0); the
+    /// caller carries them as 32-byte words in front of the proof.
+    uint256 public constant ACCUMULATOR_WORDS = {{ACCUMULATOR_WORDS}};
+    /// The length of every proof the verifier reads, in bytes (the accumulator words excluded).
+    uint256 public constant PROOF_LENGTH = {{PROOF_LENGTH}};
+
+    /// The generated Halo2 verifier (its verifying key is in its code).
     address public immutable verifier;
-    /// The trusted committee commitment (Schnorr ATMS), committee digest (BLS ATMS) or
-    /// registration digest (SNARK-Mithril), below r.
-    uint256 public immutable committeeDigest;
-    /// The threshold every certificate must prove, when the statement has one (ATMS).
-    uint256 public immutable threshold;
-    /// Whether the statement has a threshold input; SNARK-Mithril's quorum k is inside its
-    /// registration digest instead.
-    bool public immutable bindsThreshold;
-    /// How many leading 32-byte words of `proof` are public inputs before the statement (the
-    /// accumulator limbs of an outer proof; 0 for a certificate proof).
-    uint256 public immutable accumulatorWords;
+    /// Statements accepted once by `_consume`, by `keccak256(statement)`.
+    mapping(bytes32 => bool) public consumed;
 
-    /// The proof does not verify for (digest, message, threshold).
-    error CertificateRejected();
-    /// A constructor argument is not a field element.
+    /// There is no code at the verifier address.
+    error NoVerifierCode();
+    /// The code at the verifier address is not the verifier this file was exported with.
+    error WrongVerifier();
+    /// This contract's statement, after the accumulator words, is not the verifier's inputs.
+    error LayoutMismatch(uint256 statementWords, uint256 numInstances);
+    /// `proof` (accumulator words included) is not exactly the verifier's length.
+    error WrongProofLength(uint256 given, uint256 expected);
+    /// A value that must be a canonical field element (below r) is not.
     error NotAFieldElement();
+    /// The proof does not verify for the statement.
+    error ProofRejected();
+    /// The statement was consumed already (whatever the proof bytes).
+    error AlreadyConsumed(bytes32 statement);
 
-    constructor(
-        address verifier_,
-        uint256 committeeDigest_,
-        uint256 threshold_,
-        bool bindsThreshold_,
-        uint256 accumulatorWords_
-    ) {
-        if (committeeDigest_ >= R || threshold_ >= R) revert NotAFieldElement();
+    /// A statement was accepted for the first time.
+    event Consumed(bytes32 indexed statement);
+
+    constructor(address verifier_, uint256 statementWords) {
+        if (verifier_.code.length == 0) revert NoVerifierCode();
+        if (verifier_.codehash != VERIFIER_CODEHASH) revert WrongVerifier();
+        if (ACCUMULATOR_WORDS + statementWords != NUM_INSTANCES) {
+            revert LayoutMismatch(statementWords, NUM_INSTANCES);
+        }
         verifier = verifier_;
-        committeeDigest = committeeDigest_;
-        threshold = threshold_;
-        bindsThreshold = bindsThreshold_;
-        accumulatorWords = accumulatorWords_;
     }
 
     /// @notice The field element a message is signed as: keccak-256 of its bytes, read
-    /// big-endian, reduced mod r.
+    /// big-endian, reduced mod r (tms_gadgets::message).
     function messageField(bytes calldata message) public pure returns (uint256) {
         return uint256(keccak256(message)) % R;
     }
 
-    /// @notice Returns true if `proof` shows that the trusted committee certified `message`
-    /// (at least `threshold` signers for ATMS; the registration's quorum for Mithril), and
-    /// reverts with CertificateRejected otherwise.
+    /// Reverts unless `proof` (the accumulator words, then the proof) verifies for `statement`
+    /// (canonical words, built by the caller from what it trusts).
+    function _verify(bytes memory statement, bytes calldata proof) internal view {
+        uint256 split = ACCUMULATOR_WORDS * 32;
+        // The verifier reads fixed offsets: it would ignore trailing bytes and read missing
+        // ones as zeros.
+        if (proof.length != split + PROOF_LENGTH) {
+            revert WrongProofLength(proof.length, split + PROOF_LENGTH);
+        }
+        (bool ok,) = verifier.staticcall(abi.encodePacked(proof[:split], statement, proof[split:]));
+        if (!ok) revert ProofRejected();
+    }
+
+    /// [`_verify`], once per statement: the replay key is the statement, since the proof bytes
+    /// of one statement have many encodings that verify.
+    function _consume(bytes memory statement, bytes calldata proof) internal returns (bytes32 key) {
+        _verify(statement, proof);
+        key = keccak256(statement);
+        if (consumed[key]) revert AlreadyConsumed(key);
+        consumed[key] = true;
+        emit Consumed(key);
+    }
+}
+
+/// @title AtmsCertificateVerifier
+/// @notice Accepts a Schnorr ATMS certificate (`tms prove --transcript evm`, or a join or an outer
+/// proof of one) for the committee and threshold this contract trusts: statement
+/// `[commitment, m, t]`.
+contract AtmsCertificateVerifier is BoundVerifier {
+    /// The trusted committee commitment (flat digest or Merkle root), below r.
+    uint256 public immutable committee;
+    /// The threshold every certificate must prove.
+    uint256 public immutable threshold;
+
+    constructor(address verifier_, uint256 committee_, uint256 threshold_) BoundVerifier(verifier_, 3) {
+        if (committee_ >= R || threshold_ >= R) revert NotAFieldElement();
+        committee = committee_;
+        threshold = threshold_;
+    }
+
+    /// The public inputs after the accumulator: built here, never taken from the caller.
+    function statement(bytes calldata message) public view returns (bytes memory) {
+        return abi.encodePacked(committee, messageField(message), threshold);
+    }
+
+    /// @notice True if at least `threshold` members of `committee` signed `message`; reverts
+    /// otherwise.
     function verifyCertificate(bytes calldata message, bytes calldata proof) external view returns (bool) {
-        uint256 split = accumulatorWords * 32;
-        if (proof.length < split) revert CertificateRejected();
-        bytes memory statement = bindsThreshold
-            ? abi.encodePacked(committeeDigest, messageField(message), threshold)
-            : abi.encodePacked(committeeDigest, messageField(message));
-        bytes memory input = abi.encodePacked(proof[:split], statement, proof[split:]);
-        (bool ok,) = verifier.staticcall(input);
-        if (!ok) revert CertificateRejected();
+        _verify(statement(message), proof);
         return true;
+    }
+
+    /// @notice [`verifyCertificate`], accepted once per message (replay protection on the
+    /// statement); returns the statement's key.
+    function consumeCertificate(bytes calldata message, bytes calldata proof) external returns (bytes32) {
+        return _consume(statement(message), proof);
+    }
+}
+
+/// @title MithrilCertificateVerifier
+/// @notice Accepts a SNARK-Mithril certificate for the registration this contract trusts:
+/// statement `[registration digest, m]` (the quorum is inside the registration digest).
+contract MithrilCertificateVerifier is BoundVerifier {
+    /// The trusted registration digest, below r.
+    uint256 public immutable registration;
+
+    constructor(address verifier_, uint256 registration_) BoundVerifier(verifier_, 2) {
+        if (registration_ >= R) revert NotAFieldElement();
+        registration = registration_;
+    }
+
+    /// The public inputs after the accumulator.
+    function statement(bytes calldata message) public view returns (bytes memory) {
+        return abi.encodePacked(registration, messageField(message));
+    }
+
+    /// @notice True if the registration's quorum signed `message`; reverts otherwise.
+    function verifyCertificate(bytes calldata message, bytes calldata proof) external view returns (bool) {
+        _verify(statement(message), proof);
+        return true;
+    }
+
+    /// @notice [`verifyCertificate`], accepted once per message.
+    function consumeCertificate(bytes calldata message, bytes calldata proof) external returns (bytes32) {
+        return _consume(statement(message), proof);
+    }
+}
+
+/// @title ChainVerifier
+/// @notice Accepts the root proof of a Mithril certificate chain (`tms chain`, an outer proof)
+/// from the genesis registration this contract trusts: statement `[genesis, last registration,
+/// m, epochs]`, where `m = keccak256(message) mod r` is the last application message.
+contract ChainVerifier is BoundVerifier {
+    /// The digest of the registration that signs epoch 0, below r.
+    uint256 public immutable genesis;
+
+    constructor(address verifier_, uint256 genesis_) BoundVerifier(verifier_, 4) {
+        if (genesis_ >= R) revert NotAFieldElement();
+        genesis = genesis_;
+    }
+
+    /// The public inputs after the accumulator. `lastRegistration` and `epochs` come from the
+    /// caller, so they must be canonical: the verifier reduces inputs mod r, and `x + r` would
+    /// pass as `x`.
+    function statement(uint256 lastRegistration, bytes calldata message, uint256 epochs)
+        public
+        view
+        returns (bytes memory)
+    {
+        if (lastRegistration >= R || epochs >= R) revert NotAFieldElement();
+        return abi.encodePacked(genesis, lastRegistration, messageField(message), epochs);
+    }
+
+    /// @notice True if `epochs` consecutive certificates lead from `genesis` to
+    /// `lastRegistration`, the last one on `message`; reverts otherwise.
+    function verifyChain(uint256 lastRegistration, bytes calldata message, uint256 epochs, bytes calldata proof)
+        external
+        view
+        returns (bool)
+    {
+        _verify(statement(lastRegistration, message, epochs), proof);
+        return true;
+    }
+
+    /// @notice [`verifyChain`], accepted once per statement.
+    function consumeChain(uint256 lastRegistration, bytes calldata message, uint256 epochs, bytes calldata proof)
+        external
+        returns (bytes32)
+    {
+        return _consume(statement(lastRegistration, message, epochs), proof);
     }
 }

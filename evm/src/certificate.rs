@@ -1,10 +1,25 @@
-//! `CertificateVerifier.sol`: the example contract a bridge deploys beside the generated
-//! verifier. It holds the trusted committee digest and threshold and computes the message input
-//! itself (`keccak256(message) mod r`), so a caller hands over only the message and the proof.
+//! `CertificateVerifier.sol`: the contracts a bridge deploys beside the generated verifier,
+//! exported with it and tied to it. `tms export-verifier` (through [`Contracts::build`]) writes
+//! the verifier's code hash, public-input count, accumulator words and exact proof length into
+//! the template ([`TEMPLATE`], [`wrapper_source`]); each statement kind is its own contract with
+//! its layout fixed in its source:
 //!
-//! This module encodes its constructor and `verifyCertificate(bytes,bytes)` calls by hand (the
-//! ABI of two dynamic `bytes` and four static words is short) and deploys the pair in a
-//! [`Machine`].
+//! | contract | statement after the accumulator | [`Trusted`] |
+//! |---|---|---|
+//! | `AtmsCertificateVerifier` | `[commitment, keccak256(message) mod r, t]` | [`Trusted::Atms`] |
+//! | `MithrilCertificateVerifier` | `[registration digest, keccak256(message) mod r]` | [`Trusted::Mithril`] |
+//! | `ChainVerifier` | `[genesis, last registration, keccak256(message) mod r, epochs]` | [`Trusted::Chain`] |
+//!
+//! A constructor reverts on an address without code (`NoVerifierCode`), on code other than the
+//! exported verifier's (`WrongVerifier`) and on a statement that does not fill the verifier's
+//! public inputs (`LayoutMismatch`); a call with a proof of any other length reverts with
+//! `WrongProofLength`. Proof bytes stay malleable (scalar words are reduced mod r), so the
+//! `consume*` functions key replay protection on `keccak256(statement)`.
+//!
+//! This module encodes the constructors and calls by hand (the ABI of a few words and dynamic
+//! `bytes` is short) and deploys a pair in a [`Machine`].
+
+use std::collections::BTreeMap;
 
 use halo2_base::halo2_proofs::{
     halo2curves::{
@@ -19,98 +34,218 @@ use sha3::{Digest, Keccak256};
 
 use crate::{
     machine::{Call, Machine},
-    solc::{compile, Compiled},
-    verifier::{verifier_source_with_accumulator, CONTRACT},
+    solc::{compile, compile_all, Compiled},
+    verifier::{proof_length, verifier_source_with_accumulator, CONTRACT},
     EvmError,
 };
 
-/// The contract's Solidity source.
-pub const SOURCE: &str = include_str!("../contracts/CertificateVerifier.sol");
-/// Its file name.
+/// The contracts' Solidity template: [`wrapper_source`] fills in the four verifier constants.
+pub const TEMPLATE: &str = include_str!("../contracts/CertificateVerifier.sol");
+/// Its file name (the exported file's too).
 pub const FILE: &str = "CertificateVerifier.sol";
 
-/// What a deployed `CertificateVerifier` trusts.
+/// What ties the contracts to one generated verifier: written into their source as constants.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TrustedStatement {
-    /// The committee commitment, committee digest or registration digest.
-    pub committee_digest: Fr,
-    /// The threshold the proof must be for, if the statement has one (ATMS; `None` for Mithril).
-    pub threshold: Option<u64>,
-    /// Public inputs before the statement, carried at the front of the proof: the accumulator
-    /// limbs of an outer (aggregation) proof (`tms-aggregation`), 0 for a certificate proof.
+pub struct Binding {
+    /// keccak-256 of the verifier's deployed (runtime) code.
+    pub verifier_codehash: [u8; 32],
+    /// The verifier's public inputs (accumulator limbs included).
+    pub num_instances: usize,
+    /// Leading public inputs that are accumulator limbs (carried in front of the proof).
     pub accumulator_words: usize,
+    /// The exact length of the verifier's proofs, in bytes.
+    pub proof_length: usize,
 }
 
-impl TrustedStatement {
-    /// The number of public inputs of the circuit this statement is for.
-    pub fn num_instances(&self) -> usize {
-        self.accumulator_words + if self.threshold.is_some() { 3 } else { 2 }
+/// The template with `binding`'s constants written in; an error if the template lacks one of
+/// them or keeps another placeholder.
+pub fn wrapper_source(binding: &Binding) -> Result<String, EvmError> {
+    let values = [
+        (
+            "VERIFIER_CODEHASH",
+            format!("0x{}", hex::encode(binding.verifier_codehash)),
+        ),
+        ("NUM_INSTANCES", binding.num_instances.to_string()),
+        ("ACCUMULATOR_WORDS", binding.accumulator_words.to_string()),
+        ("PROOF_LENGTH", binding.proof_length.to_string()),
+    ];
+    let mut source = TEMPLATE.to_string();
+    for (name, value) in values {
+        let placeholder = format!("{{{{{name}}}}}");
+        if source.matches(&placeholder).count() != 1 {
+            return Err(EvmError::Generation(format!(
+                "{FILE}: {placeholder} is not in the template exactly once"
+            )));
+        }
+        source = source.replace(&placeholder, &value);
+    }
+    if source.contains("{{") {
+        return Err(EvmError::Generation(format!(
+            "{FILE}: a placeholder is left"
+        )));
+    }
+    Ok(source)
+}
+
+/// What a deployed contract trusts, and so which contract it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Trusted {
+    /// `AtmsCertificateVerifier`: a Schnorr ATMS committee commitment and threshold.
+    Atms {
+        /// The committee commitment (flat digest or Merkle root).
+        committee: Fr,
+        /// The threshold every certificate must prove.
+        threshold: u64,
+    },
+    /// `MithrilCertificateVerifier`: a SNARK-Mithril registration digest.
+    Mithril {
+        /// The registration digest.
+        registration: Fr,
+    },
+    /// `ChainVerifier`: the genesis registration digest of a Mithril chain.
+    Chain {
+        /// The digest of the registration that signs epoch 0.
+        genesis: Fr,
+    },
+}
+
+impl Trusted {
+    /// The contract's name in [`FILE`].
+    pub fn contract(&self) -> &'static str {
+        match self {
+            Self::Atms { .. } => "AtmsCertificateVerifier",
+            Self::Mithril { .. } => "MithrilCertificateVerifier",
+            Self::Chain { .. } => "ChainVerifier",
+        }
+    }
+
+    /// Its statement's words (after the accumulator limbs).
+    pub fn statement_words(&self) -> usize {
+        match self {
+            Self::Atms { .. } => 3,
+            Self::Mithril { .. } => 2,
+            Self::Chain { .. } => 4,
+        }
+    }
+
+    /// Its constructor's arguments after the verifier address.
+    fn arguments(&self) -> Vec<[u8; 32]> {
+        match self {
+            Self::Atms {
+                committee,
+                threshold,
+            } => vec![word_fr(committee), word_u64(*threshold)],
+            Self::Mithril { registration } => vec![word_fr(registration)],
+            Self::Chain { genesis } => vec![word_fr(genesis)],
+        }
     }
 }
 
-/// The first four bytes of `keccak256(signature)`.
+/// The first four bytes of `keccak256(signature)`: a function's selector, or a custom error's
+/// (revert data starts with it).
 pub fn selector(signature: &str) -> [u8; 4] {
     let digest = Keccak256::digest(signature.as_bytes());
     [digest[0], digest[1], digest[2], digest[3]]
 }
 
-fn word_fr(x: &Fr) -> [u8; 32] {
+/// Whether `output` (revert data) is the custom error `signature`, e.g. `"NoVerifierCode()"`.
+pub fn is_error(output: &[u8], signature: &str) -> bool {
+    output.len() >= 4 && output[..4] == selector(signature)
+}
+
+/// A 32-byte big-endian word of a field element.
+pub fn word_fr(x: &Fr) -> [u8; 32] {
     let mut w = x.to_repr();
     w.reverse();
     w
 }
 
-fn word_u64(x: u64) -> [u8; 32] {
+/// A 32-byte big-endian word of an integer.
+pub fn word_u64(x: u64) -> [u8; 32] {
     let mut w = [0u8; 32];
     w[24..].copy_from_slice(&x.to_be_bytes());
     w
 }
 
-/// The creation code of
-/// `CertificateVerifier(verifier, digest, threshold, bindsThreshold, accumulatorWords)`.
-pub fn creation_code(
-    compiled: &Compiled,
-    verifier: Address,
-    trusted: &TrustedStatement,
-) -> Vec<u8> {
-    let mut code = compiled.creation.clone();
-    let mut address = [0u8; 32];
-    address[12..].copy_from_slice(verifier.as_slice());
-    code.extend(address);
-    code.extend(word_fr(&trusted.committee_digest));
-    code.extend(word_u64(trusted.threshold.unwrap_or(0)));
-    code.extend(word_u64(u64::from(trusted.threshold.is_some())));
-    code.extend(word_u64(trusted.accumulator_words as u64));
-    code
+/// One ABI argument.
+enum Arg<'a> {
+    Word([u8; 32]),
+    Bytes(&'a [u8]),
 }
 
-/// The calldata of `verifyCertificate(message, proof)`.
-pub fn verify_certificate_calldata(message: &[u8], proof: &[u8]) -> Vec<u8> {
+/// `selector(signature)` and `args`, ABI-encoded (static words in place, `bytes` as offsets
+/// into the tail, each padded to whole words).
+fn encode_call(signature: &str, args: &[Arg]) -> Vec<u8> {
     let padded = |len: usize| len.div_ceil(32) * 32;
-    let mut data = selector("verifyCertificate(bytes,bytes)").to_vec();
-    data.extend(word_u64(64));
-    data.extend(word_u64((64 + 32 + padded(message.len())) as u64));
-    for bytes in [message, proof] {
-        data.extend(word_u64(bytes.len() as u64));
-        data.extend(bytes);
-        data.resize(data.len() + padded(bytes.len()) - bytes.len(), 0);
+    let mut head = selector(signature).to_vec();
+    let mut tail = vec![];
+    for arg in args {
+        match arg {
+            Arg::Word(w) => head.extend(w),
+            Arg::Bytes(bytes) => {
+                head.extend(word_u64((32 * args.len() + tail.len()) as u64));
+                tail.extend(word_u64(bytes.len() as u64));
+                tail.extend(*bytes);
+                tail.resize(tail.len() + padded(bytes.len()) - bytes.len(), 0);
+            }
+        }
     }
-    data
+    head.extend(tail);
+    head
 }
 
-/// The compiled generated verifier and `CertificateVerifier`.
+/// The calldata of `verifyCertificate(message, proof)` (ATMS and Mithril).
+pub fn verify_certificate_calldata(message: &[u8], proof: &[u8]) -> Vec<u8> {
+    encode_call(
+        "verifyCertificate(bytes,bytes)",
+        &[Arg::Bytes(message), Arg::Bytes(proof)],
+    )
+}
+
+/// The calldata of `consumeCertificate(message, proof)` (ATMS and Mithril).
+pub fn consume_certificate_calldata(message: &[u8], proof: &[u8]) -> Vec<u8> {
+    encode_call(
+        "consumeCertificate(bytes,bytes)",
+        &[Arg::Bytes(message), Arg::Bytes(proof)],
+    )
+}
+
+/// The calldata of `verifyChain(lastRegistration, message, epochs, proof)`.
+pub fn verify_chain_calldata(
+    last_registration: &Fr,
+    message: &[u8],
+    epochs: u64,
+    proof: &[u8],
+) -> Vec<u8> {
+    encode_call(
+        "verifyChain(uint256,bytes,uint256,bytes)",
+        &[
+            Arg::Word(word_fr(last_registration)),
+            Arg::Bytes(message),
+            Arg::Word(word_u64(epochs)),
+            Arg::Bytes(proof),
+        ],
+    )
+}
+
+/// The generated verifier and the contracts tied to it, compiled.
 #[derive(Clone, Debug)]
 pub struct Contracts {
     /// The generated Halo2 verifier's Solidity source.
     pub verifier_source: String,
     /// The generated verifier, compiled.
     pub verifier: Compiled,
-    /// `CertificateVerifier`, compiled.
-    pub certificate: Compiled,
+    /// What the contracts were tied to.
+    pub binding: Binding,
+    /// [`FILE`] with the binding written in.
+    pub wrapper_source: String,
+    /// Its contracts, compiled, by name.
+    pub wrappers: BTreeMap<String, Compiled>,
 }
 
 impl Contracts {
-    /// Generates the verifier of `vk` for `num_instances` public inputs and compiles both.
+    /// Generates the verifier of `vk` for `num_instances` public inputs, ties the contracts to
+    /// it and compiles them.
     pub fn build(
         params: &ParamsKZG<Bn256>,
         vk: &VerifyingKey<G1Affine>,
@@ -135,46 +270,71 @@ impl Contracts {
             CONTRACT,
             false,
         )?;
-        let certificate = compile(&[(FILE, SOURCE)], FILE, "CertificateVerifier", true)?;
+        let binding = Binding {
+            verifier_codehash: Keccak256::digest(&verifier.runtime).into(),
+            num_instances,
+            accumulator_words: accumulator_limbs,
+            proof_length: proof_length(params, vk, num_instances, accumulator_limbs)?,
+        };
+        let wrapper_source = wrapper_source(&binding)?;
+        let wrappers = compile_all(&[(FILE, &wrapper_source)], FILE, true)?;
         Ok(Self {
             verifier_source,
             verifier,
-            certificate,
+            binding,
+            wrapper_source,
+            wrappers,
         })
+    }
+
+    /// The compiled contract for `trusted`.
+    pub fn wrapper(&self, trusted: &Trusted) -> Result<&Compiled, EvmError> {
+        self.wrappers
+            .get(trusted.contract())
+            .ok_or_else(|| EvmError::Compilation(format!("no {} in {FILE}", trusted.contract())))
+    }
+
+    /// The creation code of `trusted`'s contract with its constructor arguments: `verifier`,
+    /// then what it trusts.
+    pub fn creation_code(&self, trusted: &Trusted, verifier: Address) -> Result<Vec<u8>, EvmError> {
+        let mut code = self.wrapper(trusted)?.creation.clone();
+        let mut address = [0u8; 32];
+        address[12..].copy_from_slice(verifier.as_slice());
+        code.extend(address);
+        for word in trusted.arguments() {
+            code.extend(word);
+        }
+        Ok(code)
     }
 }
 
-/// A deployed verifier and `CertificateVerifier` pair.
+/// A deployed verifier and the contract in front of it.
 #[derive(Clone, Copy, Debug)]
 pub struct Deployment {
     /// The generated verifier's address.
     pub verifier: Address,
     /// Its deployment gas.
     pub verifier_gas: u64,
-    /// `CertificateVerifier`'s address.
-    pub certificate: Address,
+    /// The contract's address.
+    pub wrapper: Address,
     /// Its deployment gas.
-    pub certificate_gas: u64,
+    pub wrapper_gas: u64,
 }
 
 impl Deployment {
-    /// Deploys `contracts` for `trusted` in `machine`.
+    /// Deploys the verifier and `trusted`'s contract in front of it in `machine`.
     pub fn deploy(
         machine: &mut Machine,
         contracts: &Contracts,
-        trusted: &TrustedStatement,
+        trusted: &Trusted,
     ) -> Result<Self, EvmError> {
         let verifier = machine.deploy(contracts.verifier.creation.clone())?;
-        let certificate = machine.deploy(creation_code(
-            &contracts.certificate,
-            verifier.address,
-            trusted,
-        ))?;
+        let wrapper = machine.deploy(contracts.creation_code(trusted, verifier.address)?)?;
         Ok(Self {
             verifier: verifier.address,
             verifier_gas: verifier.gas,
-            certificate: certificate.address,
-            certificate_gas: certificate.gas,
+            wrapper: wrapper.address,
+            wrapper_gas: wrapper.gas,
         })
     }
 
@@ -185,14 +345,43 @@ impl Deployment {
         message: &[u8],
         proof: &[u8],
     ) -> Result<Call, EvmError> {
-        let mut call = machine.call(
-            self.certificate,
-            verify_certificate_calldata(message, proof),
-        )?;
-        // A successful call returns the ABI word `true`; anything else is a rejection.
-        call.success &= call.output == word_u64(1);
+        let call = machine.call(self.wrapper, verify_certificate_calldata(message, proof))?;
+        Ok(returned_true(call))
+    }
+
+    /// `consumeCertificate(message, proof)`: accepted if the call returns a statement key.
+    pub fn consume_certificate(
+        &self,
+        machine: &mut Machine,
+        message: &[u8],
+        proof: &[u8],
+    ) -> Result<Call, EvmError> {
+        let mut call = machine.call(self.wrapper, consume_certificate_calldata(message, proof))?;
+        call.success &= call.output.len() == 32;
         Ok(call)
     }
+
+    /// `verifyChain(lastRegistration, message, epochs, proof)`: accepted if it returns true.
+    pub fn verify_chain(
+        &self,
+        machine: &mut Machine,
+        last_registration: &Fr,
+        message: &[u8],
+        epochs: u64,
+        proof: &[u8],
+    ) -> Result<Call, EvmError> {
+        let call = machine.call(
+            self.wrapper,
+            verify_chain_calldata(last_registration, message, epochs, proof),
+        )?;
+        Ok(returned_true(call))
+    }
+}
+
+/// A successful call returns the ABI word `true`; anything else is a rejection.
+fn returned_true(mut call: Call) -> Call {
+    call.success &= call.output == word_u64(1);
+    call
 }
 
 /// The on-chain cost of one certificate: sizes and gas, measured in a fresh [`Machine`] with the
@@ -205,7 +394,7 @@ pub struct GasReport {
     pub within_eip170: bool,
     /// Gas of deploying the generated verifier.
     pub verifier_deploy_gas: u64,
-    /// Gas of deploying `CertificateVerifier`.
+    /// Gas of deploying the certificate contract.
     pub certificate_deploy_gas: u64,
     /// Gas of one transaction calling the generated verifier with the proof's calldata.
     pub verifier_call_gas: u64,
@@ -216,21 +405,26 @@ pub struct GasReport {
 }
 
 impl GasReport {
-    /// Deploys `contracts` for `trusted`, verifies `proof` of `public_inputs` (built by the
-    /// caller from `trusted` and `message`) both ways, and reports; an error if either call
-    /// rejects it. For an outer proof `proof` starts with the accumulator limbs, as
+    /// Deploys `contracts` for `trusted` (ATMS or Mithril), verifies `proof` of `public_inputs`
+    /// (built by the caller from `trusted` and `message`) both ways, and reports; an error if
+    /// either call rejects it. For an outer proof `proof` starts with the accumulator limbs, as
     /// `verifyCertificate` takes it.
     pub fn measure(
         contracts: &Contracts,
-        trusted: &TrustedStatement,
+        trusted: &Trusted,
         public_inputs: &[Fr],
         message: &[u8],
         proof: &[u8],
     ) -> Result<Self, EvmError> {
+        if matches!(trusted, Trusted::Chain { .. }) {
+            return Err(EvmError::Input(
+                "a chain proof is verified by verifyChain, not verifyCertificate".into(),
+            ));
+        }
         let mut machine = Machine::new(false);
         let deployment = Deployment::deploy(&mut machine, contracts, trusted)?;
         // The raw verifier takes every public input (accumulator limbs included) up front.
-        let split = (trusted.accumulator_words * 32).min(proof.len());
+        let split = (contracts.binding.accumulator_words * 32).min(proof.len());
         let raw = machine.call(
             deployment.verifier,
             crate::verifier::calldata(public_inputs, &proof[split..]),
@@ -246,7 +440,7 @@ impl GasReport {
             verifier_bytes,
             within_eip170: verifier_bytes <= crate::EIP170_LIMIT,
             verifier_deploy_gas: deployment.verifier_gas,
-            certificate_deploy_gas: deployment.certificate_gas,
+            certificate_deploy_gas: deployment.wrapper_gas,
             verifier_call_gas: raw.gas,
             certificate_call_gas: certificate.gas,
             proof_bytes: proof.len(),
@@ -282,6 +476,34 @@ mod tests {
             selector("transfer(address,uint256)"),
             [0xa9, 0x05, 0x9c, 0xbb]
         );
+    }
+
+    #[test]
+    fn the_template_takes_every_constant() {
+        let source = wrapper_source(&Binding {
+            verifier_codehash: [0xab; 32],
+            num_instances: 15,
+            accumulator_words: 12,
+            proof_length: 4800,
+        })
+        .unwrap();
+        assert!(source.contains(&format!("VERIFIER_CODEHASH = 0x{};", "ab".repeat(32))));
+        assert!(source.contains("NUM_INSTANCES = 15;"));
+        assert!(source.contains("ACCUMULATOR_WORDS = 12;"));
+        assert!(source.contains("PROOF_LENGTH = 4800;"));
+    }
+
+    #[test]
+    fn static_words_stay_in_the_head() {
+        let data = verify_chain_calldata(&Fr::from(5), &[7; 2], 8, &[9; 40]);
+        // selector, four head words, (len, 1 word), (len, 2 words)
+        assert_eq!(data.len(), 4 + 32 * 4 + 32 * 2 + 32 * 3);
+        assert_eq!(data[4 + 31], 5);
+        assert_eq!(data[4 + 63], 128);
+        assert_eq!(data[4 + 95], 8);
+        assert_eq!(data[4 + 127], 192);
+        assert_eq!(data[4 + 128 + 31], 2);
+        assert_eq!(data[4 + 192 + 31], 40);
     }
 
     #[test]

@@ -3,15 +3,16 @@
 //! A certificate proof made with the EVM transcript
 //! ([`tms_gadgets::proving::Transcript::Evm`]) is checked by a
 //! Solidity verifier that snark-verifier generates from the KZG parameters and the verifying key;
-//! an example contract, [`certificate::SOURCE`] (`contracts/CertificateVerifier.sol`), holds the
-//! trusted committee digest and threshold and builds the public inputs from the message bytes.
+//! the contracts of [`certificate::TEMPLATE`] (`contracts/CertificateVerifier.sol`), exported
+//! with it and tied to its code, hold what a bridge trusts (committee and threshold,
+//! registration, chain genesis) and build the public inputs from the message bytes.
 //!
 //! | module | what |
 //! |---|---|
 //! | [`verifier`] | the generated Halo2 verifier's Solidity source and its calldata |
 //! | [`solc`] | the Solidity compiler: solc-js from npm (`npm ci --prefix evm/solc`), run by Node |
 //! | [`machine`] | an in-memory EVM (revm): deploy, call, gas used |
-//! | [`certificate`] | `CertificateVerifier.sol`: its source, constructor and `verifyCertificate` calls |
+//! | [`certificate`] | `CertificateVerifier.sol`: the contracts tied to one verifier, their constructors and calls |
 //!
 //! Outer (aggregation) proofs come from `tms-aggregation`; their verifiers are built here with
 //! [`certificate::Contracts::build_with_accumulator`].

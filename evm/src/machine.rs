@@ -96,6 +96,30 @@ impl Machine {
         }
     }
 
+    /// Deploys `creation_code` as [`Self::deploy`] does, but a revert is an answer, not an
+    /// error: `Err` holds its revert data (empty if it halted), to match a custom error by
+    /// [`crate::certificate::is_error`].
+    pub fn try_deploy(
+        &mut self,
+        creation_code: Vec<u8>,
+    ) -> Result<Result<Deployed, Vec<u8>>, EvmError> {
+        Ok(match self.transact(TxKind::Create, creation_code)? {
+            ExecutionResult::Success {
+                output: Output::Create(_, Some(address)),
+                gas_used,
+                ..
+            } => Ok(Deployed {
+                address,
+                gas: gas_used,
+            }),
+            ExecutionResult::Revert { output, .. } => Err(output.to_vec()),
+            ExecutionResult::Halt { .. } => Err(vec![]),
+            ExecutionResult::Success { .. } => {
+                return Err(EvmError::Deployment("created no contract".into()))
+            }
+        })
+    }
+
     /// Calls `address` with `calldata`.
     pub fn call(&mut self, address: Address, calldata: Vec<u8>) -> Result<Call, EvmError> {
         Ok(match self.transact(TxKind::Call(address), calldata)? {

@@ -60,6 +60,17 @@ pub fn compile(
     contract: &str,
     optimize: bool,
 ) -> Result<Compiled, EvmError> {
+    compile_all(sources, file, optimize)?
+        .remove(contract)
+        .ok_or_else(|| EvmError::Compilation(format!("no contract {contract} in {file}")))
+}
+
+/// [`compile`], returning every contract of `file` by name.
+pub fn compile_all(
+    sources: &[(&str, &str)],
+    file: &str,
+    optimize: bool,
+) -> Result<std::collections::BTreeMap<String, Compiled>, EvmError> {
     let script = compile_script();
     let modules = script.with_file_name("node_modules").join("solc");
     if !modules.is_dir() {
@@ -116,14 +127,20 @@ pub fn compile(
     if !errors.is_empty() {
         return Err(EvmError::Compilation(errors.join("\n")));
     }
-    let code = output
+    let hex = |s: &str| hex::decode(s).map_err(|e| EvmError::Compiler(e.to_string()));
+    output
         .contracts
         .get(file)
-        .and_then(|c| c.get(contract))
-        .ok_or_else(|| EvmError::Compilation(format!("no contract {contract} in {file}")))?;
-    let hex = |s: &str| hex::decode(s).map_err(|e| EvmError::Compiler(e.to_string()));
-    Ok(Compiled {
-        creation: hex(&code.bytecode)?,
-        runtime: hex(&code.deployed)?,
-    })
+        .ok_or_else(|| EvmError::Compilation(format!("no file {file} in the output")))?
+        .iter()
+        .map(|(name, code)| {
+            Ok((
+                name.clone(),
+                Compiled {
+                    creation: hex(&code.bytecode)?,
+                    runtime: hex(&code.deployed)?,
+                },
+            ))
+        })
+        .collect()
 }

@@ -4,7 +4,9 @@
 //! check through the BN254 precompiles, and reverts on any failure.
 //!
 //! Its calldata ([`calldata`]) is the public inputs, 32 big-endian bytes each in instance order,
-//! followed by the proof bytes.
+//! followed by the proof bytes. It reads both at fixed offsets: it ignores bytes after the
+//! proof's [`proof_length`], reads missing ones as zeros, and reduces every scalar word mod r,
+//! so a contract in front of it checks the length and keys replay protection on the statement.
 
 use std::rc::Rc;
 
@@ -15,9 +17,10 @@ use halo2_base::halo2_proofs::{
 };
 use snark_verifier_sdk::{
     snark_verifier::{
+        cost::CostEstimation,
         loader::evm::{encode_calldata, EvmLoader},
         system::halo2::{compile, transcript::evm::EvmTranscript, Config},
-        verifier::SnarkVerifier,
+        verifier::{plonk::PlonkProtocol, SnarkVerifier},
     },
     PlonkVerifier, SHPLONK,
 };
@@ -46,15 +49,7 @@ pub fn verifier_source_with_accumulator(
     accumulator_limbs: usize,
 ) -> Result<String, EvmError> {
     let generate = || -> Result<String, String> {
-        let accumulator =
-            (accumulator_limbs > 0).then(|| (0..accumulator_limbs).map(|i| (0, i)).collect());
-        let protocol = compile(
-            params,
-            vk,
-            Config::kzg()
-                .with_num_instance(vec![num_instances])
-                .with_accumulator_indices(accumulator),
-        );
+        let protocol = protocol(params, vk, num_instances, accumulator_limbs);
         let deciding_key = (params.get_g()[0], params.g2(), params.s_g2()).into();
         let loader = EvmLoader::new::<Fq, Fr>();
         let protocol = protocol.loaded(&loader);
@@ -75,6 +70,46 @@ pub fn verifier_source_with_accumulator(
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(generate))
         .map_err(|_| EvmError::Generation("snark-verifier panicked on this key".into()))?
         .map_err(EvmError::Generation)
+}
+
+/// The protocol snark-verifier compiles from `vk`: what the generated verifier reads.
+fn protocol(
+    params: &ParamsKZG<Bn256>,
+    vk: &VerifyingKey<G1Affine>,
+    num_instances: usize,
+    accumulator_limbs: usize,
+) -> PlonkProtocol<G1Affine> {
+    let accumulator =
+        (accumulator_limbs > 0).then(|| (0..accumulator_limbs).map(|i| (0, i)).collect());
+    compile(
+        params,
+        vk,
+        Config::kzg()
+            .with_num_instance(vec![num_instances])
+            .with_accumulator_indices(accumulator),
+    )
+}
+
+/// The length in bytes of every EVM-transcript proof for `vk` (public inputs excluded): its
+/// commitments (64 bytes each, uncompressed) and evaluations (32 bytes each), SHPLONK's two
+/// opening points included, in the order [`verifier_source`]'s verifier reads them.
+pub fn proof_length(
+    params: &ParamsKZG<Bn256>,
+    vk: &VerifyingKey<G1Affine>,
+    num_instances: usize,
+    accumulator_limbs: usize,
+) -> Result<usize, EvmError> {
+    let count = || {
+        let cost = PlonkVerifier::<SHPLONK>::estimate_cost(&protocol(
+            params,
+            vk,
+            num_instances,
+            accumulator_limbs,
+        ));
+        64 * cost.num_commitment + 32 * cost.num_evaluation
+    };
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(count))
+        .map_err(|_| EvmError::Generation("snark-verifier panicked on this key".into()))
 }
 
 /// The verifier's calldata: `public_inputs` (32 big-endian bytes each), then `proof`.

@@ -1,7 +1,9 @@
 //! Aggregation proofs on chain (`tms-aggregation`): N SNARK-Mithril certificates in one proof,
 //! and a Mithril certificate chain of 8 epochs in one proof, each proved, verified natively (the
 //! halo2 proof and the deferred pairing of its accumulator) and by its generated Solidity
-//! verifier in revm. Minutes and several GiB each, so ignored; run one with
+//! verifier in revm; the chain root also through `ChainVerifier` (its statement built from the
+//! trusted genesis, one-change statements and other proof lengths refused). Minutes and several
+//! GiB each, so ignored; run one with
 //! `cargo test --release -p tms-evm --test aggregation -- --ignored --nocapture NAME`
 //! (`aggregate_mithril_certificates`, `mithril_chain_of_eight_epochs_on_chain`,
 //! `a_corrupted_inner_proof_is_refused_natively_and_on_chain`).
@@ -35,15 +37,23 @@ use tms_aggregation::{
     aggregation_keygen, aggregation_layout, aggregation_prove, aggregation_verify,
     certificate_snark,
     chain::{prove_chain, segment_inputs, verify_chain_proof, ChainCertificate, ChainShape, Link},
+    proof_file,
     snark::accumulator_holds,
     ExposeAll, Snark, ACCUMULATOR_LIMBS,
 };
-use tms_evm::{certificate::Contracts, machine::Machine, verifier::calldata};
-use tms_gadgets::proving::{
-    params::kzg_params,
-    prove_shplonk,
-    stats::{peak_rss_mib, process_cpu_seconds},
-    verify_shplonk, Transcript,
+use tms_evm::{
+    certificate::{is_error, Contracts, Deployment, Trusted},
+    machine::Machine,
+    verifier::calldata,
+};
+use tms_gadgets::{
+    message::message_to_field,
+    proving::{
+        params::kzg_params,
+        prove_shplonk,
+        stats::{peak_rss_mib, process_cpu_seconds},
+        verify_shplonk, Transcript,
+    },
 };
 
 const PARTIES: usize = 10;
@@ -55,9 +65,15 @@ fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
         .unwrap_or(default)
 }
 
+/// Epoch `e`'s application message bytes (signed as `keccak256(bytes) mod r`, which is what
+/// `ChainVerifier` builds).
+fn application(e: usize) -> Vec<u8> {
+    format!("tms evm test: chain epoch {e}").into_bytes()
+}
+
 /// Preprod certificates of `epochs` consecutive epochs (registration `e` drawn from seed `e`,
 /// ten parties), epoch `e` signing the link to registration `e + 1` and application message
-/// `e`; all laid out in one shape (five signer slots), so one key proves them.
+/// [`application`]`(e)`; all laid out in one shape (five signer slots), so one key proves them.
 struct Epochs {
     examples: Vec<Example>,
     links: Vec<Link>,
@@ -82,7 +98,7 @@ fn epochs(count: usize) -> Epochs {
     let links: Vec<Link> = (0..count)
         .map(|e| Link {
             next_registration: digests[e + 1],
-            application: Fr::from(1000 + e as u64),
+            application: message_to_field(&application(e)),
         })
         .collect();
     let examples: Vec<Example> = links
@@ -132,13 +148,14 @@ fn certificate_snarks(
 }
 
 /// Deploys the aggregation proof's generated verifier (EIP-170 lifted, its size reported) and
-/// returns its gas on the honest proof, after checking that a changed statement input is refused.
+/// returns the contracts and its gas on the honest proof, after checking that a changed
+/// statement input is refused.
 fn gas_on_chain(
     params: &ParamsKZG<Bn256>,
     vk: &VerifyingKey<G1Affine>,
     public_inputs: &[Fr],
     proof: &[u8],
-) -> (usize, u64) {
+) -> (Contracts, u64) {
     let contracts =
         Contracts::build_with_accumulator(params, vk, public_inputs.len(), ACCUMULATOR_LIMBS)
             .unwrap();
@@ -157,7 +174,7 @@ fn gas_on_chain(
         .call(deployed.address, calldata(&other, proof))
         .unwrap();
     assert!(!refused.success, "a changed statement input was accepted");
-    (contracts.verifier.runtime.len(), call.gas)
+    (contracts, call.gas)
 }
 
 #[test]
@@ -218,8 +235,11 @@ fn aggregate_mithril_certificates() {
             proof.len(),
             verify.as_secs_f64() * 1e3,
         );
-        let (verifier_bytes, gas) = gas_on_chain(&params, agg.vk(), &public_inputs, &proof);
-        println!("record: aggregate n={n} verifier_bytes={verifier_bytes} gas={gas}");
+        let (contracts, gas) = gas_on_chain(&params, agg.vk(), &public_inputs, &proof);
+        println!(
+            "record: aggregate n={n} verifier_bytes={} gas={gas}",
+            contracts.verifier.runtime.len()
+        );
     }
 }
 
@@ -341,9 +361,68 @@ fn mithril_chain_of_eight_epochs_on_chain() {
         proved.proof.len(),
         verify.as_secs_f64() * 1e3,
     );
-    let (verifier_bytes, gas) =
-        gas_on_chain(&params, root.vk(), &proved.public_inputs, &proved.proof);
-    println!("record: chain root verifier_bytes={verifier_bytes} gas={gas}");
+    let (contracts, gas) = gas_on_chain(&params, root.vk(), &proved.public_inputs, &proved.proof);
+    println!(
+        "record: chain root verifier_bytes={} gas={gas}",
+        contracts.verifier.runtime.len()
+    );
+
+    // Through ChainVerifier: the proof file (accumulator words, then the proof) and the claimed
+    // end of the chain; the genesis is the contract's.
+    assert_eq!(contracts.binding.proof_length, proved.proof.len());
+    let carried = proof_file(accumulator, &proved.proof);
+    let message = application(shape.epochs() - 1);
+    assert_eq!(message_to_field(&message), statement.last_application);
+    let epochs = shape.epochs() as u64;
+    let mut machine = Machine::new(false);
+    let trusted = Trusted::Chain { genesis };
+    let deployment = Deployment::deploy(&mut machine, &contracts, &trusted).unwrap();
+    let other_genesis = Trusted::Chain {
+        genesis: genesis + Fr::one(),
+    };
+    let other = Deployment::deploy(&mut machine, &contracts, &other_genesis).unwrap();
+    let mut verify_chain =
+        |deployment: &Deployment, last: Fr, message: &[u8], epochs: u64, proof: &[u8]| {
+            deployment
+                .verify_chain(&mut machine, &last, message, epochs, proof)
+                .unwrap()
+        };
+    let last = statement.last_registration;
+    let honest = verify_chain(&deployment, last, &message, epochs, &carried);
+    assert!(
+        honest.success,
+        "ChainVerifier refused the honest chain proof"
+    );
+    let mut other_message = message.clone();
+    other_message.push(b'!');
+    for (what, call) in [
+        (
+            "another last registration",
+            verify_chain(&deployment, last + Fr::one(), &message, epochs, &carried),
+        ),
+        (
+            "another message",
+            verify_chain(&deployment, last, &other_message, epochs, &carried),
+        ),
+        (
+            "fewer epochs",
+            verify_chain(&deployment, last, &message, epochs - 1, &carried),
+        ),
+    ] {
+        assert!(
+            !call.success && is_error(&call.output, "ProofRejected()"),
+            "{what} was accepted"
+        );
+    }
+    let longer = [carried.as_slice(), &[0u8; 32]].concat();
+    let call = verify_chain(&deployment, last, &message, epochs, &longer);
+    assert!(!call.success && is_error(&call.output, "WrongProofLength(uint256,uint256)"));
+    let call = verify_chain(&other, last, &message, epochs, &carried);
+    assert!(!call.success, "another genesis was accepted");
+    println!(
+        "record: chain root verifyChain gas={} chain_verifier_deploy_gas={}",
+        honest.gas, deployment.wrapper_gas
+    );
 }
 
 /// k of the inner circuit of [`a_corrupted_inner_proof_is_refused_natively_and_on_chain`].

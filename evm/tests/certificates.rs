@@ -1,24 +1,40 @@
 //! On-chain verification end to end: a small Schnorr ATMS and a small SNARK-Mithril
-//! certificate are proved in the EVM transcript, their generated verifiers and
-//! `CertificateVerifier` are compiled (solc-js) and deployed in revm, an honest certificate is
-//! accepted, and four tampered ones are refused: a changed proof byte, another message, another
-//! committee digest and a stronger threshold (the proof is for a lower one). The gas of each
-//! verification is printed (`cargo test -p tms-evm -- --nocapture`), with the verifier's size
-//! against EIP-170's limit (measured with the limit lifted: see the README's gas table).
+//! certificate are proved in the EVM transcript, their generated verifiers and the contracts tied
+//! to them (`CertificateVerifier.sol`) are compiled (solc-js) and deployed in revm, an honest
+//! certificate is accepted, and one-change certificates are refused: a changed proof byte,
+//! another message, another committee digest, a stronger threshold (the proof is for a lower
+//! one), a longer and a shorter proof. Misdeployments are refused at construction: no code at
+//! the verifier address, another contract's code there, a statement layout of another kind.
+//! Replay protection keys on the statement: a proof with a scalar word raised by r verifies,
+//! but its statement is consumed already. The gas of each verification is printed
+//! (`cargo test -p tms-evm -- --nocapture`), with the verifier's size against EIP-170's limit
+//! (measured with the limit lifted: see the README's gas table).
 //!
 //! Needs `npm ci --prefix evm/solc` (README set-up; `.ci/run` does it).
 
-use halo2_base::halo2_proofs::halo2curves::{bn256::Fr, ff::Field};
+use halo2_base::halo2_proofs::halo2curves::{
+    bn256::Fr,
+    ff::{Field, PrimeField},
+};
 use mithril_snark::{Parameters, PhiF};
+use revm::primitives::Address;
 use schnorr_atms::{AtmsInstance, AtmsShape, CommitmentMode, Verification};
 use tms_evm::{
-    certificate::{Contracts, Deployment, GasReport, TrustedStatement},
+    certificate::{is_error, word_u64, Contracts, Deployment, GasReport, Trusted},
     machine::Machine,
+    verifier::calldata,
 };
 use tms_gadgets::{
     message::message_to_field,
     proving::{params::kzg_params, verify_shplonk, Transcript},
 };
+
+const NO_CODE: &str = "NoVerifierCode()";
+const WRONG_VERIFIER: &str = "WrongVerifier()";
+const LAYOUT: &str = "LayoutMismatch(uint256,uint256)";
+const LENGTH: &str = "WrongProofLength(uint256,uint256)";
+const REJECTED: &str = "ProofRejected()";
+const CONSUMED: &str = "AlreadyConsumed(bytes32)";
 
 /// What a test proved: the verifier's inputs and the statement a contract trusts. For an outer
 /// proof, `public_inputs` start with the accumulator limbs and `proof` carries them in front.
@@ -32,30 +48,87 @@ struct Proved {
     message: Vec<u8>,
     public_inputs: Vec<Fr>,
     proof: Vec<u8>,
-    trusted: TrustedStatement,
+    trusted: Trusted,
+    /// Accumulator limbs in front of `proof` (12 for an outer proof).
+    accumulator_words: usize,
 }
 
-/// Deploys the verifier pair for `proved`, checks the honest certificate and the four
-/// tampered ones, and returns the gas of the honest `verifyCertificate` call.
-fn check_on_chain(name: &str, proved: &Proved) -> u64 {
-    let accumulator = proved.trusted.accumulator_words;
+/// `trusted` with its digest moved by one.
+fn other_committee(trusted: &Trusted) -> Trusted {
+    match *trusted {
+        Trusted::Atms {
+            committee,
+            threshold,
+        } => Trusted::Atms {
+            committee: committee + Fr::ONE,
+            threshold,
+        },
+        Trusted::Mithril { registration } => Trusted::Mithril {
+            registration: registration + Fr::ONE,
+        },
+        Trusted::Chain { genesis } => Trusted::Chain {
+            genesis: genesis + Fr::ONE,
+        },
+    }
+}
+
+/// `proof` with the 32-byte scalar word at `at` raised by r: the generated verifier reduces it
+/// mod r, so the proof still verifies (the word is below r, the sum below 2^256).
+fn plus_r(proof: &[u8], at: usize) -> Vec<u8> {
+    let r = hex::decode(Fr::MODULUS.trim_start_matches("0x")).unwrap();
+    assert_eq!(r.len(), 32);
+    let mut out = proof.to_vec();
+    let mut carry = 0u16;
+    for i in (0..32).rev() {
+        let sum = u16::from(out[at + i]) + u16::from(r[i]) + carry;
+        out[at + i] = sum as u8;
+        carry = sum >> 8;
+    }
+    assert_eq!(carry, 0);
+    out
+}
+
+/// Whether deploying `trusted`'s contract of `contracts` in front of `verifier` reverts with
+/// the custom error `error`.
+fn construction_refused(
+    machine: &mut Machine,
+    contracts: &Contracts,
+    trusted: &Trusted,
+    verifier: Address,
+    error: &str,
+) -> bool {
+    let code = contracts.creation_code(trusted, verifier).unwrap();
+    match machine.try_deploy(code).unwrap() {
+        Ok(_) => false,
+        Err(output) => is_error(&output, error),
+    }
+}
+
+/// Deploys the verifier pair for `proved`, checks the honest certificate, the one-change ones
+/// and the misdeployments, and returns the contracts and the gas of the honest
+/// `verifyCertificate` call.
+fn check_on_chain(name: &str, proved: &Proved) -> (Contracts, u64) {
+    let split = proved.accumulator_words * 32;
     assert!(verify_shplonk(
         &proved.params,
         &proved.vk,
-        &proved.proof[accumulator * 32..],
+        &proved.proof[split..],
         &proved.public_inputs,
         Transcript::Evm
     ));
     let contracts = Contracts::build_with_accumulator(
         &proved.params,
         &proved.vk,
-        proved.trusted.num_instances(),
-        accumulator,
+        proved.public_inputs.len(),
+        proved.accumulator_words,
     )
     .unwrap();
+    // The length written into the contracts is the prover's, computed from the key alone.
+    assert_eq!(contracts.binding.proof_length, proved.proof.len() - split);
+    assert_eq!(contracts.binding.num_instances, proved.public_inputs.len());
     // The honest certificate passes, through the generated verifier alone (the calldata
-    // `tms prove --transcript evm` writes) and through CertificateVerifier. Measured with the
-    // EIP-170 limit lifted: the README's gas table gives the sizes.
+    // `tms prove --transcript evm` writes) and through the contract. Measured with the EIP-170
+    // limit lifted: the README's gas table gives the sizes.
     let report = GasReport::measure(
         &contracts,
         &proved.trusted,
@@ -65,8 +138,9 @@ fn check_on_chain(name: &str, proved: &Proved) -> u64 {
     )
     .unwrap();
     let mut machine = Machine::new(false);
+    let honest = Deployment::deploy(&mut machine, &contracts, &proved.trusted).unwrap();
     // Whether `trusted`'s deployment accepts `message` and `proof`.
-    let mut accepts = |trusted: &TrustedStatement, message: &[u8], proof: &[u8]| {
+    let mut accepts = |trusted: &Trusted, message: &[u8], proof: &[u8]| {
         let deployment = Deployment::deploy(&mut machine, &contracts, trusted).unwrap();
         deployment
             .verify_certificate(&mut machine, message, proof)
@@ -87,26 +161,125 @@ fn check_on_chain(name: &str, proved: &Proved) -> u64 {
     other_message.push(b'!');
     let accepted = accepts(&proved.trusted, &other_message, &proved.proof);
     assert!(!accepted, "{name}: another message");
-    let other_committee = TrustedStatement {
-        committee_digest: proved.trusted.committee_digest + Fr::ONE,
-        ..proved.trusted
-    };
-    let accepted = accepts(&other_committee, &proved.message, &proved.proof);
+    let accepted = accepts(
+        &other_committee(&proved.trusted),
+        &proved.message,
+        &proved.proof,
+    );
     assert!(!accepted, "{name}: another committee's contract");
-    if let Some(t) = proved.trusted.threshold {
-        let stricter = TrustedStatement {
-            threshold: Some(t + 1),
-            ..proved.trusted
+    if let Trusted::Atms {
+        committee,
+        threshold,
+    } = proved.trusted
+    {
+        let stricter = Trusted::Atms {
+            committee,
+            threshold: threshold + 1,
         };
         let accepted = accepts(&stricter, &proved.message, &proved.proof);
         assert!(
             !accepted,
-            "{name}: a proof for t = {t}, a contract requiring {}",
-            t + 1
+            "{name}: a proof for t = {threshold}, a contract requiring {}",
+            threshold + 1
+        );
+    }
+
+    // Proof length: the verifier itself ignores trailing bytes (so a longer proof verified
+    // through the old contract); the contract takes exactly its length.
+    let mut longer = proved.proof.clone();
+    longer.extend([0u8; 32]);
+    let raw = machine
+        .call(
+            honest.verifier,
+            calldata(&proved.public_inputs, &longer[split..]),
+        )
+        .unwrap();
+    assert!(
+        raw.success,
+        "{name}: the verifier alone ignores trailing bytes"
+    );
+    for changed in [
+        [proved.proof.as_slice(), &[0u8]].concat(),
+        longer,
+        proved.proof[..proved.proof.len() - 1].to_vec(),
+        proved.proof[..proved.proof.len() - 32].to_vec(),
+    ] {
+        let call = honest
+            .verify_certificate(&mut machine, &proved.message, &changed)
+            .unwrap();
+        assert!(
+            !call.success && is_error(&call.output, LENGTH),
+            "{name}: a proof of {} bytes, {} expected",
+            changed.len(),
+            proved.proof.len()
+        );
+    }
+
+    // Misdeployments. A call to an address without code succeeds with no data, as the
+    // verifier's success does: the old contract pointed there accepted every proof.
+    let empty = Address::repeat_byte(0x42);
+    assert!(machine.call(empty, vec![1, 2, 3]).unwrap().success);
+    assert!(
+        construction_refused(&mut machine, &contracts, &proved.trusted, empty, NO_CODE),
+        "{name}: a verifier address without code"
+    );
+    // Code that is not the exported verifier (here the contract itself).
+    assert!(
+        construction_refused(
+            &mut machine,
+            &contracts,
+            &proved.trusted,
+            honest.wrapper,
+            WRONG_VERIFIER
+        ),
+        "{name}: another contract's code"
+    );
+    // Every other statement layout in front of this verifier.
+    let digest = Fr::from(5);
+    for other in [
+        Trusted::Atms {
+            committee: digest,
+            threshold: 1,
+        },
+        Trusted::Mithril {
+            registration: digest,
+        },
+        Trusted::Chain { genesis: digest },
+    ] {
+        if other.contract() == proved.trusted.contract() {
+            continue;
+        }
+        assert!(
+            construction_refused(&mut machine, &contracts, &other, honest.verifier, LAYOUT),
+            "{name}: {} in front of this verifier",
+            other.contract()
+        );
+    }
+
+    // Proof bytes are malleable: the last evaluation (the word before SHPLONK's two opening
+    // points) raised by r verifies. Replay protection keys on the statement, so the malleated
+    // proof of a consumed statement is refused.
+    let malleated = plus_r(&proved.proof, proved.proof.len() - 128 - 32);
+    assert_ne!(malleated, proved.proof);
+    let call = honest
+        .verify_certificate(&mut machine, &proved.message, &malleated)
+        .unwrap();
+    assert!(call.success, "{name}: the malleated proof verifies");
+    let first = honest
+        .consume_certificate(&mut machine, &proved.message, &proved.proof)
+        .unwrap();
+    assert!(first.success, "{name}: the first certificate is consumed");
+    for again in [&malleated, &proved.proof] {
+        let call = honest
+            .consume_certificate(&mut machine, &proved.message, again)
+            .unwrap();
+        assert!(
+            !call.success && is_error(&call.output, CONSUMED),
+            "{name}: a statement consumed twice"
         );
     }
     println!("record: {name} {report}");
-    report.certificate_call_gas
+    (contracts, report.certificate_call_gas)
 }
 
 /// Four of a committee of six sign `message` (flat commitment, at most 4 halo2-base columns).
@@ -145,22 +318,102 @@ fn schnorr_atms_certificate_on_chain() {
         &instance.to_public_inputs(),
         Transcript::Evm
     ));
-    let gas = check_on_chain(
+    let trusted = Trusted::Atms {
+        committee: instance.commitment,
+        threshold: THRESHOLD,
+    };
+    let (contracts, gas) = check_on_chain(
         &format!("schnorr-atms 4 of 6 flat t={THRESHOLD} k={}", shape.k),
         &Proved {
-            params,
+            params: params.clone(),
             vk: keys.vk().clone(),
-            message,
+            message: message.clone(),
             public_inputs: instance.to_public_inputs(),
             proof,
-            trusted: TrustedStatement {
-                committee_digest: instance.commitment,
-                threshold: Some(THRESHOLD),
-                accumulator_words: 0,
-            },
+            trusted,
+            accumulator_words: 0,
         },
     );
     assert!(gas > 21_000);
+
+    // The old `bindsThreshold = false` in front of this verifier: the verifier reads the first
+    // proof word as the threshold. One signer of the same committee proves t = 1 ...
+    let weak = schnorr_atms::example_witness(
+        (6, 1),
+        CommitmentMode::Flat,
+        Verification::PerSignature,
+        message_to_field(&message),
+        7,
+        4,
+    )
+    .unwrap();
+    assert_eq!(weak.shape, shape);
+    assert_eq!(weak.instance.commitment, instance.commitment);
+    assert_eq!(weak.instance.threshold, 1);
+    let weak_proof =
+        schnorr_atms::prove_with_transcript(&params, &keys, &weak, Transcript::Evm).unwrap();
+    let carried = [word_u64(1).as_slice(), &weak_proof].concat();
+    let mut machine = Machine::new(false);
+    let honest = Deployment::deploy(&mut machine, &contracts, &trusted).unwrap();
+    // ... and the calldata that contract sent, [commitment, m] then the caller's bytes, passed.
+    let old = machine
+        .call(
+            honest.verifier,
+            calldata(&[instance.commitment, instance.message], &carried),
+        )
+        .unwrap();
+    assert!(old.success, "the two-word layout lets the caller choose t");
+    // Now the two-word layout cannot be deployed in front of it, and the three-word contract
+    // refuses the weak proof with or without the carried threshold word.
+    let two_words = Trusted::Mithril {
+        registration: instance.commitment,
+    };
+    assert!(construction_refused(
+        &mut machine,
+        &contracts,
+        &two_words,
+        honest.verifier,
+        LAYOUT
+    ));
+    let call = honest
+        .verify_certificate(&mut machine, &message, &weak_proof)
+        .unwrap();
+    assert!(
+        !call.success && is_error(&call.output, REJECTED),
+        "t = 1 < 4"
+    );
+    let call = honest
+        .verify_certificate(&mut machine, &message, &carried)
+        .unwrap();
+    assert!(
+        !call.success && is_error(&call.output, LENGTH),
+        "t = 1 carried"
+    );
+
+    // The old `accumulatorWords = 12` in front of this (certificate) verifier: contracts
+    // exported for a 12-limb verifier are tied to that verifier's code, not this one's, and
+    // this verifier's contracts to this one's.
+    let outer = Contracts::build_with_accumulator(&params, keys.vk(), 15, 12).unwrap();
+    assert_eq!(outer.binding.accumulator_words, 12);
+    assert_ne!(
+        outer.binding.verifier_codehash,
+        contracts.binding.verifier_codehash
+    );
+    assert!(construction_refused(
+        &mut machine,
+        &outer,
+        &trusted,
+        honest.verifier,
+        WRONG_VERIFIER
+    ));
+    let outer_verifier = machine.deploy(outer.verifier.creation.clone()).unwrap();
+    assert!(construction_refused(
+        &mut machine,
+        &contracts,
+        &trusted,
+        outer_verifier.address,
+        WRONG_VERIFIER
+    ));
 }
 
 #[test]
@@ -190,11 +443,10 @@ fn mithril_certificate_on_chain() {
             message,
             public_inputs: instance.to_public_inputs(),
             proof,
-            trusted: TrustedStatement {
-                committee_digest: instance.commitment.digest(),
-                threshold: None,
-                accumulator_words: 0,
+            trusted: Trusted::Mithril {
+                registration: instance.commitment.digest(),
             },
+            accumulator_words: 0,
         },
     );
 }
@@ -244,19 +496,13 @@ fn bls_atms_certificate_on_chain_gas() {
     let mut machine = Machine::new(false);
     let deployed = machine.deploy(contracts.verifier.creation.clone()).unwrap();
     let call = machine
-        .call(
-            deployed.address,
-            tms_evm::verifier::calldata(&public_inputs, &proof),
-        )
+        .call(deployed.address, calldata(&public_inputs, &proof))
         .unwrap();
     assert!(call.success, "the verifier refused the honest BLS proof");
     let mut other = public_inputs.clone();
     other[1] += Fr::ONE;
     let refused = machine
-        .call(
-            deployed.address,
-            tms_evm::verifier::calldata(&other, &proof),
-        )
+        .call(deployed.address, calldata(&other, &proof))
         .unwrap();
     assert!(!refused.success, "another message digest was accepted");
     println!(
@@ -272,7 +518,8 @@ fn bls_atms_certificate_on_chain_gas() {
 
 /// A thin outer proof of a Schnorr ATMS certificate (snark-verifier-sdk's aggregation circuit
 /// over the certificate proof in the Poseidon transcript): its verifier and gas, and the same
-/// one-change refusals through `CertificateVerifier` (`accumulatorWords = 12`). Minutes and
+/// one-change refusals through `AtmsCertificateVerifier` exported with 12 accumulator words.
+/// Minutes and
 /// several GiB at the outer k (default 21, `TMS_OUTER_K`):
 /// `cargo test --release -p tms-evm --test certificates -- --ignored --nocapture outer`.
 #[test]
@@ -322,9 +569,9 @@ fn schnorr_atms_outer_proof_on_chain() {
         proof.len()
     );
     // What `verifyCertificate` takes: the accumulator limbs (32-byte words), then the proof.
-    let mut carried = tms_evm::verifier::calldata(&public_inputs[..ACCUMULATOR_LIMBS], &[]);
+    let mut carried = calldata(&public_inputs[..ACCUMULATOR_LIMBS], &[]);
     carried.extend(&proof);
-    let gas = check_on_chain(
+    let (_, gas) = check_on_chain(
         &format!("schnorr-atms 4 of 6 outer k={k}"),
         &Proved {
             params,
@@ -332,11 +579,11 @@ fn schnorr_atms_outer_proof_on_chain() {
             message,
             public_inputs,
             proof: carried,
-            trusted: TrustedStatement {
-                committee_digest: witness.instance.commitment,
-                threshold: Some(THRESHOLD),
-                accumulator_words: ACCUMULATOR_LIMBS,
+            trusted: Trusted::Atms {
+                committee: witness.instance.commitment,
+                threshold: THRESHOLD,
             },
+            accumulator_words: ACCUMULATOR_LIMBS,
         },
     );
     println!("record: outer verifyCertificate gas {gas}");

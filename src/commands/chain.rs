@@ -48,7 +48,7 @@ use crate::{
 };
 
 /// What the root verifying key says it proves.
-const STATEMENT: &str = "mithril-chain";
+pub(crate) const STATEMENT: &str = "mithril-chain";
 
 /// Parses `--tree per_leaf,per_node,levels`.
 pub fn parse_tree(tree: &str, k: u32) -> Result<ChainShape> {

@@ -51,7 +51,7 @@ use tms_aggregation::{
     chunks::{check_chunk_count, check_join_inputs, CommitteeChunks, JoinedChunks, CHUNK_INPUTS},
     node_sample, node_snark, read_vk_file, split_proof_file, Snark, Statement, ACCUMULATOR_LIMBS,
 };
-use tms_evm::certificate::{Contracts, GasReport, TrustedStatement};
+use tms_evm::certificate::{Contracts, GasReport, Trusted};
 use tms_gadgets::{message::message_to_field, proving::keys::fingerprint, Fr};
 
 use super::{
@@ -257,7 +257,7 @@ fn chunk_inputs(
 }
 
 /// The statement name in a join's verifying key file, before the chunk count.
-const STATEMENT: &str = "chunks schnorr-atms x";
+pub(crate) const STATEMENT: &str = "chunks schnorr-atms x";
 
 fn statement_name(chunks: usize) -> String {
     format!("{STATEMENT}{chunks}")
@@ -617,7 +617,7 @@ pub fn keygen(tree: &JoinTreeArgs, aggregation_params: &Path, out_vk: &Path) -> 
 
 /// `tms chunk verify`: the statement comes from the trusted committee, the message bytes and
 /// the threshold, as for one proof of the whole committee in Merkle mode; with `evm`, the
-/// generated verifier and `CertificateVerifier` check it again in revm.
+/// generated verifier and `AtmsCertificateVerifier` check it again in revm.
 #[allow(clippy::too_many_arguments)]
 pub fn verify(
     committee_path: &Path,
@@ -673,10 +673,9 @@ pub fn verify(
     );
     println!("  {}", key.describe(&vk_file));
     if evm {
-        let trusted = TrustedStatement {
-            committee_digest: root,
-            threshold: Some(threshold),
-            accumulator_words: ACCUMULATOR_LIMBS,
+        let trusted = Trusted::Atms {
+            committee: root,
+            threshold,
         };
         let proof_file = read_bytes(proof_path)?;
         let (mut public_inputs, _) =
@@ -695,7 +694,7 @@ pub fn verify(
             .map_err(|e| at(proof_path, format!("on the EVM: {e}")))?;
         bar.finish_and_clear();
         println!(
-            "verified on the EVM (revm): CertificateVerifier bound to the committee root and t = \
+            "verified on the EVM (revm): AtmsCertificateVerifier bound to the committee root and t = \
              {threshold} accepts verifyCertificate(message, proof); {gas}"
         );
     }

@@ -17,7 +17,7 @@ use halo2_base::halo2_proofs::{
 };
 use serde::{de::DeserializeOwned, Serialize};
 use tms_evm::{
-    certificate::{self, Contracts},
+    certificate::{self, Contracts, Trusted},
     machine::Machine,
     EIP170_LIMIT,
 };
@@ -117,53 +117,103 @@ pub fn hash(name: HashName, mode: HashMode, inputs: &[String]) -> Result<()> {
     Ok(())
 }
 
-/// `tms export-verifier`: the generated Solidity verifier of a verifying key file, the example
-/// `CertificateVerifier.sol`, and both compiled, written to `out`; the deployed sizes are checked
-/// against EIP-170 by deploying both in revm.
+/// `tms export-verifier`: the generated Solidity verifier of a verifying key file,
+/// `CertificateVerifier.sol` tied to it (its code hash, public-input count, accumulator words
+/// and exact proof length written in) and the creation bytecode of the verifier and of the
+/// contract for the key's statement, written to `out`; both are deployed in revm, the contract
+/// in front of the verifier, and the verifier's size is checked against EIP-170. An aggregation
+/// key file (a chunk join or a chain root, `tms-aggregation-vk-v1`) says what it proves in its
+/// header; any other key is `scheme`'s certificate key.
 pub fn export_verifier(
     scheme: Scheme,
     vk_path: &Path,
     params_path: &Path,
     out: &Path,
 ) -> Result<()> {
+    use tms_aggregation::ACCUMULATOR_LIMBS;
     let params = load_params(params_path)?;
     let vk_file = read_bytes(vk_path)?;
     let on_vk = |e: &dyn std::fmt::Display| at(vk_path, e);
-    let (k, vk, num_instances) = match scheme {
-        Scheme::SchnorrAtms => {
-            let (shape, vk) = schnorr_atms::read_vk(&vk_file).map_err(|e| on_vk(&e))?;
-            (shape.k, vk, schnorr_atms::AtmsInstance::NUM_PUBLIC_INPUTS)
-        }
-        Scheme::BlsAtms => {
-            let (shape, vk) = bls_atms::read_vk(&vk_file).map_err(|e| on_vk(&e))?;
-            (shape.k, vk, bls_atms::AtmsInstance::NUM_PUBLIC_INPUTS)
-        }
-        Scheme::Mithril => {
-            let (shape, vk) = mithril_snark::read_vk(&vk_file).map_err(|e| on_vk(&e))?;
-            (
-                shape.k,
-                vk,
-                mithril_snark::MithrilInstance::NUM_PUBLIC_INPUTS,
-            )
-        }
+    // The contract in front of the verifier, with placeholder trusted values (a deployment
+    // sets its own): none where a contract cannot build the statement.
+    let atms = Trusted::Atms {
+        committee: Fr::zero(),
+        threshold: 1,
     };
+    let (what, k, vk, num_instances, accumulator, trusted) =
+        if let Ok((header, vk)) = tms_aggregation::read_vk_file(&vk_file) {
+            let trusted = if header.statement == chain::STATEMENT {
+                Some(Trusted::Chain {
+                    genesis: Fr::zero(),
+                })
+            } else if header.statement.starts_with(chunk::STATEMENT) {
+                Some(atms)
+            } else {
+                // `tms aggregate`: N statements in one proof, checked by the verifier alone.
+                None
+            };
+            (
+                header.statement,
+                header.config.degree,
+                vk,
+                header.num_instances,
+                ACCUMULATOR_LIMBS,
+                trusted,
+            )
+        } else {
+            match scheme {
+                Scheme::SchnorrAtms => {
+                    let (shape, vk) = schnorr_atms::read_vk(&vk_file).map_err(|e| on_vk(&e))?;
+                    let n = schnorr_atms::AtmsInstance::NUM_PUBLIC_INPUTS;
+                    (scheme.name().to_string(), shape.k, vk, n, 0, Some(atms))
+                }
+                Scheme::BlsAtms => {
+                    // Its message input is a digest of H(m) in G2, which no contract builds yet.
+                    let (shape, vk) = bls_atms::read_vk(&vk_file).map_err(|e| on_vk(&e))?;
+                    let n = bls_atms::AtmsInstance::NUM_PUBLIC_INPUTS;
+                    (scheme.name().to_string(), shape.k, vk, n, 0, None)
+                }
+                Scheme::Mithril => {
+                    let (shape, vk) = mithril_snark::read_vk(&vk_file).map_err(|e| on_vk(&e))?;
+                    let n = mithril_snark::MithrilInstance::NUM_PUBLIC_INPUTS;
+                    let trusted = Trusted::Mithril {
+                        registration: Fr::zero(),
+                    };
+                    (scheme.name().to_string(), shape.k, vk, n, 0, Some(trusted))
+                }
+            }
+        };
     check_params_k(params_path, params.k(), k)?;
     let bar = crate::io::spinner("generating and compiling the verifier");
     // Not the key file's fault when solc-js is missing: the error names what to install.
-    let contracts =
-        Contracts::build(&params, &vk, num_instances).map_err(|e| CliError(e.to_string()))?;
+    let contracts = Contracts::build_with_accumulator(&params, &vk, num_instances, accumulator)
+        .map_err(|e| CliError(e.to_string()))?;
     bar.finish_and_clear();
     std::fs::create_dir_all(out).map_err(|e| at(out, e))?;
-    let files: [(&str, &[u8]); 4] = [
-        ("Halo2Verifier.sol", contracts.verifier_source.as_bytes()),
-        ("CertificateVerifier.sol", certificate::SOURCE.as_bytes()),
-        ("Halo2Verifier.bin", &hex_line(&contracts.verifier.creation)),
+    let mut files: Vec<(String, Vec<u8>)> = vec![
         (
-            "CertificateVerifier.bin",
-            &hex_line(&contracts.certificate.creation),
+            "Halo2Verifier.sol".into(),
+            contracts.verifier_source.clone().into_bytes(),
+        ),
+        (
+            "Halo2Verifier.bin".into(),
+            hex_line(&contracts.verifier.creation),
         ),
     ];
-    for (name, bytes) in files {
+    if let Some(trusted) = &trusted {
+        let wrapper = contracts
+            .wrapper(trusted)
+            .map_err(|e| CliError(e.to_string()))?;
+        files.push((
+            certificate::FILE.into(),
+            contracts.wrapper_source.clone().into_bytes(),
+        ));
+        files.push((
+            format!("{}.bin", trusted.contract()),
+            hex_line(&wrapper.creation),
+        ));
+    }
+    for (name, bytes) in &files {
         write_atomic(&out.join(name), bytes)?;
     }
     let mut machine = Machine::new(false);
@@ -172,9 +222,9 @@ pub fn export_verifier(
         .map_err(|e| CliError(e.to_string()))?;
     let size = contracts.verifier.runtime.len();
     println!(
-        "Halo2Verifier ({}, {num_instances} public inputs): {size} bytes deployed ({}), \
-         deployment {} gas",
-        scheme.name(),
+        "Halo2Verifier ({what}, {num_instances} public inputs, {accumulator} of them accumulator \
+         limbs; proofs of exactly {} bytes): {size} bytes deployed ({}), deployment {} gas",
+        contracts.binding.proof_length,
         if size <= EIP170_LIMIT {
             format!("within EIP-170's {EIP170_LIMIT}")
         } else {
@@ -182,12 +232,32 @@ pub fn export_verifier(
         },
         deployed.gas
     );
-    println!(
-        "CertificateVerifier: {} bytes deployed; constructor(verifier, committee digest, \
-         threshold, bindsThreshold = {}, accumulatorWords = 0)",
-        contracts.certificate.runtime.len(),
-        scheme != Scheme::Mithril
-    );
+    match trusted {
+        Some(trusted) => {
+            // The exported pair deploys together (the constructor checks the verifier's code).
+            let code = contracts
+                .creation_code(&trusted, deployed.address)
+                .map_err(|e| CliError(e.to_string()))?;
+            machine.deploy(code).map_err(|e| CliError(e.to_string()))?;
+            let arguments = match trusted {
+                Trusted::Atms { .. } => "committee commitment, threshold",
+                Trusted::Mithril { .. } => "registration digest",
+                Trusted::Chain { .. } => "genesis registration digest",
+            };
+            println!(
+                "{}: {} bytes deployed; constructor(verifier, {arguments}); tied to this \
+                 Halo2Verifier.bin (code hash {}): deploy that file as written",
+                trusted.contract(),
+                contracts.wrapper(&trusted).map_or(0, |c| c.runtime.len()),
+                bytes_to_hex(&contracts.binding.verifier_codehash),
+            );
+        }
+        None => println!(
+            "no contract for this statement in {}: a caller builds the public inputs itself, \
+             as canonical words below r",
+            certificate::FILE
+        ),
+    }
     println!("written to {}", out.display());
     Ok(())
 }
