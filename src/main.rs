@@ -26,9 +26,11 @@ use std::{path::PathBuf, process::ExitCode};
 use clap::{Args, Parser, Subcommand};
 
 use tms::{
-    commands::{self, aggregate, bls, chain, chunk, mithril, schnorr, ProofOutput, VerifyArgs},
+    commands::{
+        self, aggregate, bls, cardano, chain, chunk, mithril, schnorr, ProofOutput, VerifyArgs,
+    },
     io::{message_bytes, usage, Result},
-    options::{HashMode, HashName, Mode, Preset, Scheme, TranscriptName},
+    options::{Backend, HashMode, HashName, Mode, Preset, Scheme, TranscriptName},
 };
 
 /// The largest committee `tms committee` makes.
@@ -71,6 +73,10 @@ enum Command {
         /// The scheme.
         #[arg(long, value_enum, default_value_t)]
         scheme: Scheme,
+        /// The backend: bn254 (alias evm, the default) or cardano (Schnorr ATMS on Jubjub, KZG
+        /// over BLS12-381, verifiable in Plutus).
+        #[arg(long, value_enum, default_value_t)]
+        backend: Backend,
         /// Number of members (at most 2^20).
         #[arg(long)]
         size: u64,
@@ -116,6 +122,10 @@ enum Command {
         /// The scheme.
         #[arg(long, value_enum, default_value_t)]
         scheme: Scheme,
+        /// The backend: bn254 (alias evm, the default) or cardano (Schnorr ATMS on Jubjub, KZG
+        /// over BLS12-381, verifiable in Plutus).
+        #[arg(long, value_enum, default_value_t)]
+        backend: Backend,
         /// The member's secret key file.
         #[arg(long)]
         key: PathBuf,
@@ -137,6 +147,10 @@ enum Command {
         /// The scheme.
         #[arg(long, value_enum, default_value_t)]
         scheme: Scheme,
+        /// The backend: bn254 (alias evm, the default) or cardano (Schnorr ATMS on Jubjub, KZG
+        /// over BLS12-381, verifiable in Plutus).
+        #[arg(long, value_enum, default_value_t)]
+        backend: Backend,
         /// The committee (Mithril: registration) file.
         #[arg(long)]
         committee: PathBuf,
@@ -172,6 +186,10 @@ enum Command {
         /// Make insecure parameters from a fixed public seed instead.
         #[arg(long)]
         insecure_test: bool,
+        /// The backend: bn254 (alias evm, the default) or cardano (BLS12-381 parameters;
+        /// --insecure-test only: no ceremony format is importable yet).
+        #[arg(long, value_enum, default_value_t)]
+        backend: Backend,
         /// Parameters file to write.
         #[arg(long)]
         out: PathBuf,
@@ -182,6 +200,10 @@ enum Command {
         /// The scheme.
         #[arg(long, value_enum, default_value_t)]
         scheme: Scheme,
+        /// The backend: bn254 (alias evm, the default) or cardano (Schnorr ATMS on Jubjub, KZG
+        /// over BLS12-381, verifiable in Plutus).
+        #[arg(long, value_enum, default_value_t)]
+        backend: Backend,
         /// The committee (Mithril: registration) file; its size fixes the circuit.
         #[arg(long)]
         committee: PathBuf,
@@ -212,6 +234,10 @@ enum Command {
         /// The scheme.
         #[arg(long, value_enum, default_value_t)]
         scheme: Scheme,
+        /// The backend: bn254 (alias evm, the default) or cardano (Schnorr ATMS on Jubjub, KZG
+        /// over BLS12-381, verifiable in Plutus).
+        #[arg(long, value_enum, default_value_t)]
+        backend: Backend,
         /// The committee (Mithril: registration) file.
         #[arg(long)]
         committee: PathBuf,
@@ -267,6 +293,10 @@ enum Command {
         /// The scheme.
         #[arg(long, value_enum, default_value_t)]
         scheme: Scheme,
+        /// The backend: bn254 (alias evm, the default) or cardano (Schnorr ATMS on Jubjub, KZG
+        /// over BLS12-381, verifiable in Plutus).
+        #[arg(long, value_enum, default_value_t)]
+        backend: Backend,
         /// KZG parameters.
         #[arg(long)]
         params: PathBuf,
@@ -317,6 +347,44 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Write the Plutus V3 validator of a Cardano-backend verifying key (Schnorr ATMS on
+    /// Jubjub) with the trusted commitment and threshold as script parameters: `validator.cbor`
+    /// (flat UPLC wrapped in CBOR); with --proof and --message, also `redeemer.cbor` and the
+    /// budget of the honest evaluation (uplc 1.1.24, pinned Plutus V3 cost model).
+    ExportPlutus {
+        /// Verifying key file (`tms keygen --backend cardano`).
+        #[arg(long)]
+        vk: PathBuf,
+        /// BLS12-381 KZG parameters (the verifier embeds [s]_2).
+        #[arg(long)]
+        params: PathBuf,
+        /// The trusted committee file.
+        #[arg(
+            long,
+            conflicts_with = "commitment",
+            required_unless_present = "commitment"
+        )]
+        committee: Option<PathBuf>,
+        /// Or the trusted committee commitment (0x + 64 hex digits, big-endian).
+        #[arg(long)]
+        commitment: Option<String>,
+        /// The threshold the script requires.
+        #[arg(long)]
+        threshold: u64,
+        /// Protocol version the script targets: 10 (mainnet today; the MSM as a fold) or 11
+        /// (the CIP-0133 MSM builtin).
+        #[arg(long, default_value_t = 10)]
+        protocol_version: u16,
+        /// A proof to evaluate the validator on (with --message).
+        #[arg(long, requires = "message")]
+        proof: Option<PathBuf>,
+        /// The message bytes of --proof's certificate (0x-hex).
+        #[arg(long, requires = "proof")]
+        message: Option<String>,
+        /// Directory to write.
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// Hash field elements as the circuits do (for tooling that must match commitments).
     Hash {
         /// The hash.
@@ -349,6 +417,10 @@ enum Command {
         /// The scheme (default: the fast Schnorr ATMS demo).
         #[arg(long, value_enum, default_value_t)]
         scheme: Scheme,
+        /// The backend: bn254 (alias evm, the default) or cardano (Schnorr ATMS on Jubjub, KZG
+        /// over BLS12-381, verifiable in Plutus).
+        #[arg(long, value_enum, default_value_t)]
+        backend: Backend,
     },
 }
 
@@ -913,10 +985,19 @@ fn run_chain(action: ChainCommand) -> Result<()> {
     }
 }
 
+/// Refuses every scheme but the Schnorr ATMS on `--backend cardano`.
+fn cardano_only(scheme: Scheme) -> Result<()> {
+    match scheme {
+        Scheme::SchnorrAtms => Ok(()),
+        other => Err(cardano::only_schnorr(other)),
+    }
+}
+
 fn run(command: Command) -> Result<()> {
     match command {
         Command::Committee {
             scheme,
+            backend,
             size,
             seed,
             stake,
@@ -926,6 +1007,10 @@ fn run(command: Command) -> Result<()> {
             _ if !(1..=MAX_COMMITTEE).contains(&size) => Err(usage(format!(
                 "--size: {size} is outside 1..={MAX_COMMITTEE}"
             ))),
+            _ if backend == Backend::Cardano => {
+                cardano_only(scheme)?;
+                cardano::committee(size as usize, seed, &out, &keys_dir)
+            }
             Scheme::SchnorrAtms => schnorr::committee(size as usize, seed, &out, &keys_dir),
             Scheme::BlsAtms => bls::committee(size as usize, seed, &out, &keys_dir),
             Scheme::Mithril => mithril::committee(size as usize, seed, stake, &out, &keys_dir),
@@ -944,6 +1029,7 @@ fn run(command: Command) -> Result<()> {
         }
         Command::Sign {
             scheme,
+            backend,
             key,
             registration,
             next_registration,
@@ -956,6 +1042,13 @@ fn run(command: Command) -> Result<()> {
                     "--next-registration applies to --scheme mithril only",
                 ));
             }
+            if backend == Backend::Cardano {
+                cardano_only(scheme)?;
+                if registration.is_some() {
+                    return Err(usage("--registration applies to --scheme mithril only"));
+                }
+                return cardano::sign(&key, &bytes, &out);
+            }
             let next = next_registration.as_deref();
             match (scheme, registration) {
                 (Scheme::SchnorrAtms, None) => schnorr::sign(&key, &bytes, &out),
@@ -967,6 +1060,7 @@ fn run(command: Command) -> Result<()> {
         }
         Command::Certify {
             scheme,
+            backend,
             committee,
             next_registration,
             message,
@@ -978,6 +1072,10 @@ fn run(command: Command) -> Result<()> {
                 return Err(usage(
                     "--next-registration applies to --scheme mithril only",
                 ));
+            }
+            if backend == Backend::Cardano {
+                cardano_only(scheme)?;
+                return cardano::certify(&committee, &bytes, &out, &signatures);
             }
             let next = next_registration.as_deref();
             match scheme {
@@ -991,10 +1089,19 @@ fn run(command: Command) -> Result<()> {
             ptau,
             halo2,
             insecure_test: _,
+            backend,
             out,
-        } => commands::setup(k, ptau.as_deref(), halo2.as_deref(), &out),
+        } => match backend {
+            Backend::Bn254 => commands::setup(k, ptau.as_deref(), halo2.as_deref(), &out),
+            Backend::Cardano if ptau.is_some() || halo2.is_some() => Err(usage(
+                "--backend cardano: no ceremony format is importable yet (--ptau and --halo2 are \
+                 BN254); use --insecure-test (INSECURE, tests and demos only)",
+            )),
+            Backend::Cardano => cardano::setup(k, &out),
+        },
         Command::Keygen {
             scheme,
+            backend,
             committee,
             mode,
             slots,
@@ -1004,12 +1111,17 @@ fn run(command: Command) -> Result<()> {
             pk,
             vk,
         } => match scheme {
+            _ if backend == Backend::Cardano => {
+                cardano_only(scheme)?;
+                cardano::keygen(&committee, mode, slots, &params, &pk, &vk)
+            }
             Scheme::SchnorrAtms => schnorr::keygen(&committee, mode, slots, &params, &pk, &vk),
             Scheme::BlsAtms => bls::keygen(&committee, capacity, &params, &pk, &vk),
             Scheme::Mithril => mithril::keygen(&committee, signer_slots, &params, &pk, &vk),
         },
         Command::Prove {
             scheme,
+            backend,
             committee,
             certificate,
             threshold,
@@ -1019,6 +1131,17 @@ fn run(command: Command) -> Result<()> {
             public,
             transcript,
         } => {
+            if backend == Backend::Cardano {
+                cardano_only(scheme)?;
+                if transcript != TranscriptName::Blake2b {
+                    return Err(usage(
+                        "--backend cardano proves in midnight-proofs' Blake2b transcript only",
+                    ));
+                }
+                let t =
+                    threshold.ok_or_else(|| usage("--threshold: give the threshold t to prove"))?;
+                return cardano::prove(&committee, &certificate, t, &params, &pk, &proof, &public);
+            }
             let out = ProofOutput {
                 proof,
                 public,
@@ -1055,6 +1178,7 @@ fn run(command: Command) -> Result<()> {
         },
         Command::Verify {
             scheme,
+            backend,
             params,
             vk,
             proof,
@@ -1082,6 +1206,10 @@ fn run(command: Command) -> Result<()> {
                 regenerate_vk,
             };
             match scheme {
+                _ if backend == Backend::Cardano => {
+                    cardano_only(scheme)?;
+                    cardano::verify(&args)
+                }
                 Scheme::SchnorrAtms => schnorr::verify(&args),
                 Scheme::BlsAtms => bls::verify(&args),
                 Scheme::Mithril => mithril::verify(&args),
@@ -1093,11 +1221,41 @@ fn run(command: Command) -> Result<()> {
             params,
             out,
         } => commands::export_verifier(scheme, &vk, &params, &out),
+        Command::ExportPlutus {
+            vk,
+            params,
+            committee,
+            commitment,
+            threshold,
+            protocol_version,
+            proof,
+            message,
+            out,
+        } => {
+            let proof = match (&proof, &message) {
+                (Some(p), Some(m)) => Some((p.as_path(), message_bytes(Some(m), None)?)),
+                _ => None,
+            };
+            cardano::export_plutus(&cardano::ExportPlutusArgs {
+                vk: &vk,
+                params: &params,
+                committee: committee.as_deref(),
+                commitment: commitment.as_deref(),
+                threshold,
+                protocol_version,
+                proof,
+                out: &out,
+            })
+        }
         Command::Hash { hash, mode, inputs } => commands::hash(hash, mode, &inputs),
         Command::Aggregate { action } => run_aggregate(action),
         Command::Chunk { action } => run_chunk(action),
         Command::Chain { action } => run_chain(action),
-        Command::Demo { scheme } => match scheme {
+        Command::Demo { scheme, backend } => match scheme {
+            _ if backend == Backend::Cardano => {
+                cardano_only(scheme)?;
+                cardano::demo()
+            }
             Scheme::SchnorrAtms => schnorr::demo(),
             Scheme::BlsAtms => bls::demo(),
             Scheme::Mithril => mithril::demo(),
