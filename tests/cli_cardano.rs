@@ -199,10 +199,8 @@ fn cardano_flow_verifies_only_the_trusted_statement() {
     assert!(d.join("plutus11/validator.cbor").exists());
     fails(
         &d,
-        &format!(
-            "export-plutus --vk atms.vk --params params.srs --committee committee.json \
-             --threshold 3 --proof proof.bin --message 0x00 --out bad"
-        ),
+        "export-plutus --vk atms.vk --params params.srs --committee committee.json \
+         --threshold 3 --proof proof.bin --message 0x00 --out bad",
         "proof.bin: the proof does not verify",
     );
     assert!(!d.join("bad").exists());
