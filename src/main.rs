@@ -12,7 +12,12 @@
 //! tms verify --scheme schnorr-atms --committee committee.json --message 0x68656c6c6f \
 //!            --threshold 3 --params params.srs --vk a.vk --proof proof.bin
 //! tms demo [--scheme bls-atms|mithril]
+//! tms demo --backend cardano          # the Schnorr ATMS on Jubjub, KZG over BLS12-381
+//! tms export-plutus --vk a.vk --params params.srs --committee committee.json --threshold 3 --out plutus
 //! ```
+//! `--backend cardano` (committee, sign, certify, setup, keygen, prove, verify, demo) runs the
+//! Schnorr ATMS on Jubjub with KZG over BLS12-381, whose proofs the Plutus validator of
+//! `tms export-plutus` checks; the default `--backend bn254` (alias `evm`) is everything else.
 //! BLS ATMS and SNARK-Mithril take the same commands with `--scheme`; Mithril adds `tms register`
 //! (a registration from a stakes file) and signs against it. See the README for every format.
 //! Logs: `RUST_LOG=tms=info` (or `debug`) prints what each step read, built and how long it took.
@@ -36,7 +41,8 @@ use tms::{
 /// The largest committee `tms committee` makes.
 const MAX_COMMITTEE: u64 = tms::io::MAX_MEMBERS as u64;
 
-/// Threshold multisignature certificates as Halo2 proofs (KZG over BN254).
+/// Threshold multisignature certificates as Halo2 proofs (KZG over BN254; `--backend cardano`:
+/// over BLS12-381, verifiable in Plutus).
 #[derive(Parser, Debug)]
 #[command(name = "tms", version, about)]
 struct Cli {
