@@ -117,6 +117,11 @@ fn cardano_flow_verifies_only_the_trusted_statement() {
         "{out}"
     );
     assert!(out.contains("verifying key pinned"), "{out}");
+    let stderr = tms(&d, &format!("{verify} --message {MSG} --threshold 3")).stderr;
+    assert!(
+        String::from_utf8_lossy(&stderr).contains("INSECURE"),
+        "verify warns about test parameters"
+    );
     let out = ok(
         &d,
         &format!("{unpinned} --message {MSG} --threshold 3 --regenerate-vk"),

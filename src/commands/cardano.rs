@@ -17,7 +17,7 @@ use std::{
     time::Instant,
 };
 
-use ff::PrimeField;
+use ff::{Field, PrimeField};
 use group::GroupEncoding;
 use midnight_curves::JubjubSubgroup as Point;
 use midnight_proofs::{
@@ -461,14 +461,17 @@ pub fn load_params(path: &Path) -> Result<ParamsKZG<Bls12>> {
                 format!("not BLS12-381 KZG parameters (midnight-proofs raw bytes): {e}"),
             )
         })?;
-    let k = params.max_k();
-    if k > 0 && k <= 22 {
-        let test = backend::insecure_test_params(k);
-        if test.verifier_params().s_g2() == params.verifier_params().s_g2() {
-            eprintln!("{INSECURE_WARNING}: {}", path.display());
-        }
+    if is_insecure_test(&params) {
+        eprintln!("{INSECURE_WARNING}: {}", path.display());
     }
     Ok(params)
+}
+
+/// Whether `params` are the insecure test parameters of any size: their `[s] G2` is the
+/// generator times the seed's first draw (midnight-proofs' `unsafe_setup` draws `s` first).
+fn is_insecure_test(params: &ParamsKZG<Bls12>) -> bool {
+    let s = Base::random(ChaCha20Rng::from_seed(backend::INSECURE_SEED));
+    params.s_g2() == params.g2() * s
 }
 
 /// The commitment mode of `keygen`'s options.
