@@ -234,6 +234,16 @@ pub struct VkFile {
     pub vk: String,
 }
 
+/// The proving key file's first line (midnight-proofs' `RawBytes` proving key follows it).
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct PkHeader {
+    /// Version, scheme, backend.
+    #[serde(flatten)]
+    pub header: Header,
+    /// The circuit shape.
+    pub shape: ShapeFile,
+}
+
 /// The statement a proof was made for (never trusted by a verifier).
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
 pub struct PublicFile {
@@ -541,10 +551,9 @@ pub fn keygen(
     let bar = spinner("generating keys");
     let keys = prover::keygen(&params, shape).map_err(|e| at(params_path, e))?;
     bar.finish_and_clear();
-    let mut pk_bytes = serde_json::to_vec(&VkFile {
+    let mut pk_bytes = serde_json::to_vec(&PkHeader {
         header: header(),
         shape: ShapeFile::of(&shape),
-        vk: String::new(),
     })
     .expect("serializable");
     pk_bytes.push(b'\n');
@@ -568,7 +577,7 @@ fn read_pk(path: &Path) -> Result<AtmsKeys> {
         .iter()
         .position(|&b| b == b'\n')
         .ok_or_else(|| at(path, "not a Cardano proving key file (no header line)"))?;
-    let head: VkFile = serde_json::from_slice(&bytes[..split])
+    let head: PkHeader = serde_json::from_slice(&bytes[..split])
         .map_err(|e| at(path, format!("malformed header: {e}")))?;
     head.header
         .check_on(SCHEME, Some(BACKEND))
