@@ -185,6 +185,10 @@ pub struct Header {
     pub version: u32,
     /// The scheme.
     pub scheme: String,
+    /// The backend: absent on BN254 files, `"cardano"` on Cardano-backend files (BLS12-381,
+    /// Jubjub), so that neither backend reads the other's files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backend: Option<String>,
 }
 
 impl Header {
@@ -193,11 +197,34 @@ impl Header {
         Self {
             version: VERSION,
             scheme: scheme.name().into(),
+            backend: None,
         }
     }
 
-    /// Refuses other versions and other schemes than `scheme`.
+    /// The current header for `scheme` on `backend` (`None` for BN254).
+    pub fn on(scheme: Scheme, backend: Option<&str>) -> Self {
+        Self {
+            backend: backend.map(str::to_owned),
+            ..Self::new(scheme)
+        }
+    }
+
+    /// Refuses other versions and other schemes than `scheme`, and files of the Cardano backend.
     pub fn check(&self, scheme: Scheme) -> Result<(), String> {
+        self.check_on(scheme, None)
+    }
+
+    /// Refuses other versions, schemes than `scheme` and backends than `backend` (`None`: BN254).
+    pub fn check_on(&self, scheme: Scheme, backend: Option<&str>) -> Result<(), String> {
+        if self.backend.as_deref() != backend {
+            let name = |b: Option<&str>| b.unwrap_or("bn254").to_owned();
+            return Err(format!(
+                "a {} backend file, expected {} (give --backend {})",
+                name(self.backend.as_deref()),
+                name(backend),
+                name(self.backend.as_deref())
+            ));
+        }
         if self.version != VERSION {
             return Err(format!(
                 "unsupported version {} (this tool reads version {VERSION})",

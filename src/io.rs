@@ -88,6 +88,15 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
 
 /// Reads a JSON file of `scheme` (its `version` and `scheme` fields checked first).
 pub fn read_json<T: DeserializeOwned>(path: &Path, scheme: Scheme) -> Result<T> {
+    read_json_on(path, scheme, None)
+}
+
+/// Reads a JSON file of `scheme` on `backend` (`None`: BN254), its header checked first.
+pub fn read_json_on<T: DeserializeOwned>(
+    path: &Path,
+    scheme: Scheme,
+    backend: Option<&str>,
+) -> Result<T> {
     let bytes = read_bytes(path)?;
     if bytes.len() > MAX_JSON_BYTES {
         return Err(at(
@@ -97,7 +106,7 @@ pub fn read_json<T: DeserializeOwned>(path: &Path, scheme: Scheme) -> Result<T> 
     }
     let header: Header =
         serde_json::from_slice(&bytes).map_err(|e| at(path, format!("malformed JSON: {e}")))?;
-    header.check(scheme).map_err(|e| at(path, e))?;
+    header.check_on(scheme, backend).map_err(|e| at(path, e))?;
     serde_json::from_slice(&bytes).map_err(|e| at(path, format!("malformed JSON: {e}")))
 }
 

@@ -12,7 +12,12 @@
 //! tms verify --scheme schnorr-atms --committee committee.json --message 0x68656c6c6f \
 //!            --threshold 3 --params params.srs --vk a.vk --proof proof.bin
 //! tms demo [--scheme bls-atms|mithril]
+//! tms demo --backend cardano          # the Schnorr ATMS on Jubjub, KZG over BLS12-381
+//! tms export-plutus --vk a.vk --params params.srs --committee committee.json --threshold 3 --out plutus
 //! ```
+//! `--backend cardano` (committee, sign, certify, setup, keygen, prove, verify, demo) runs the
+//! Schnorr ATMS on Jubjub with KZG over BLS12-381, whose proofs the Plutus validator of
+//! `tms export-plutus` checks; the default `--backend bn254` (alias `evm`) is everything else.
 //! BLS ATMS and SNARK-Mithril take the same commands with `--scheme`; Mithril adds `tms register`
 //! (a registration from a stakes file) and signs against it. See the README for every format.
 //! Logs: `RUST_LOG=tms=info` (or `debug`) prints what each step read, built and how long it took.
@@ -26,15 +31,18 @@ use std::{path::PathBuf, process::ExitCode};
 use clap::{Args, Parser, Subcommand};
 
 use tms::{
-    commands::{self, aggregate, bls, chain, chunk, mithril, schnorr, ProofOutput, VerifyArgs},
+    commands::{
+        self, aggregate, bls, cardano, chain, chunk, mithril, schnorr, ProofOutput, VerifyArgs,
+    },
     io::{message_bytes, usage, Result},
-    options::{HashMode, HashName, Mode, Preset, Scheme, TranscriptName},
+    options::{Backend, HashMode, HashName, Mode, Preset, Scheme, TranscriptName},
 };
 
 /// The largest committee `tms committee` makes.
 const MAX_COMMITTEE: u64 = tms::io::MAX_MEMBERS as u64;
 
-/// Threshold multisignature certificates as Halo2 proofs (KZG over BN254).
+/// Threshold multisignature certificates as Halo2 proofs (KZG over BN254; `--backend cardano`:
+/// over BLS12-381, verifiable in Plutus).
 #[derive(Parser, Debug)]
 #[command(name = "tms", version, about)]
 struct Cli {
@@ -71,6 +79,10 @@ enum Command {
         /// The scheme.
         #[arg(long, value_enum, default_value_t)]
         scheme: Scheme,
+        /// The backend: bn254 (alias evm, the default) or cardano (Schnorr ATMS on Jubjub, KZG
+        /// over BLS12-381, verifiable in Plutus).
+        #[arg(long, value_enum, default_value_t)]
+        backend: Backend,
         /// Number of members (at most 2^20).
         #[arg(long)]
         size: u64,
@@ -116,6 +128,10 @@ enum Command {
         /// The scheme.
         #[arg(long, value_enum, default_value_t)]
         scheme: Scheme,
+        /// The backend: bn254 (alias evm, the default) or cardano (Schnorr ATMS on Jubjub, KZG
+        /// over BLS12-381, verifiable in Plutus).
+        #[arg(long, value_enum, default_value_t)]
+        backend: Backend,
         /// The member's secret key file.
         #[arg(long)]
         key: PathBuf,
@@ -137,6 +153,10 @@ enum Command {
         /// The scheme.
         #[arg(long, value_enum, default_value_t)]
         scheme: Scheme,
+        /// The backend: bn254 (alias evm, the default) or cardano (Schnorr ATMS on Jubjub, KZG
+        /// over BLS12-381, verifiable in Plutus).
+        #[arg(long, value_enum, default_value_t)]
+        backend: Backend,
         /// The committee (Mithril: registration) file.
         #[arg(long)]
         committee: PathBuf,
@@ -172,6 +192,10 @@ enum Command {
         /// Make insecure parameters from a fixed public seed instead.
         #[arg(long)]
         insecure_test: bool,
+        /// The backend: bn254 (alias evm, the default) or cardano (BLS12-381 parameters;
+        /// --insecure-test only: no ceremony format is importable yet).
+        #[arg(long, value_enum, default_value_t)]
+        backend: Backend,
         /// Parameters file to write.
         #[arg(long)]
         out: PathBuf,
@@ -182,6 +206,10 @@ enum Command {
         /// The scheme.
         #[arg(long, value_enum, default_value_t)]
         scheme: Scheme,
+        /// The backend: bn254 (alias evm, the default) or cardano (Schnorr ATMS on Jubjub, KZG
+        /// over BLS12-381, verifiable in Plutus).
+        #[arg(long, value_enum, default_value_t)]
+        backend: Backend,
         /// The committee (Mithril: registration) file; its size fixes the circuit.
         #[arg(long)]
         committee: PathBuf,
@@ -212,6 +240,10 @@ enum Command {
         /// The scheme.
         #[arg(long, value_enum, default_value_t)]
         scheme: Scheme,
+        /// The backend: bn254 (alias evm, the default) or cardano (Schnorr ATMS on Jubjub, KZG
+        /// over BLS12-381, verifiable in Plutus).
+        #[arg(long, value_enum, default_value_t)]
+        backend: Backend,
         /// The committee (Mithril: registration) file.
         #[arg(long)]
         committee: PathBuf,
@@ -267,6 +299,10 @@ enum Command {
         /// The scheme.
         #[arg(long, value_enum, default_value_t)]
         scheme: Scheme,
+        /// The backend: bn254 (alias evm, the default) or cardano (Schnorr ATMS on Jubjub, KZG
+        /// over BLS12-381, verifiable in Plutus).
+        #[arg(long, value_enum, default_value_t)]
+        backend: Backend,
         /// KZG parameters.
         #[arg(long)]
         params: PathBuf,
@@ -319,6 +355,44 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Write the Plutus V3 validator of a Cardano-backend verifying key (Schnorr ATMS on
+    /// Jubjub) with the trusted commitment and threshold as script parameters: `validator.cbor`
+    /// (flat UPLC wrapped in CBOR); with --proof and --message, also `redeemer.cbor` and the
+    /// budget of the honest evaluation (uplc 1.1.24, pinned Plutus V3 cost model).
+    ExportPlutus {
+        /// Verifying key file (`tms keygen --backend cardano`).
+        #[arg(long)]
+        vk: PathBuf,
+        /// BLS12-381 KZG parameters (the verifier embeds [s]_2).
+        #[arg(long)]
+        params: PathBuf,
+        /// The trusted committee file.
+        #[arg(
+            long,
+            conflicts_with = "commitment",
+            required_unless_present = "commitment"
+        )]
+        committee: Option<PathBuf>,
+        /// Or the trusted committee commitment (0x + 64 hex digits, big-endian).
+        #[arg(long)]
+        commitment: Option<String>,
+        /// The threshold the script requires.
+        #[arg(long)]
+        threshold: u64,
+        /// Protocol version the script targets: 10 (mainnet today; the MSM as a fold) or 11
+        /// (the CIP-0133 MSM builtin).
+        #[arg(long, default_value_t = 10)]
+        protocol_version: u16,
+        /// A proof to evaluate the validator on (with --message).
+        #[arg(long, requires = "message")]
+        proof: Option<PathBuf>,
+        /// The message bytes of --proof's certificate (0x-hex).
+        #[arg(long, requires = "proof")]
+        message: Option<String>,
+        /// Directory to write.
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// Hash field elements as the circuits do (for tooling that must match commitments).
     Hash {
         /// The hash.
@@ -351,6 +425,10 @@ enum Command {
         /// The scheme (default: the fast Schnorr ATMS demo).
         #[arg(long, value_enum, default_value_t)]
         scheme: Scheme,
+        /// The backend: bn254 (alias evm, the default) or cardano (Schnorr ATMS on Jubjub, KZG
+        /// over BLS12-381, verifiable in Plutus).
+        #[arg(long, value_enum, default_value_t)]
+        backend: Backend,
     },
 }
 
@@ -915,10 +993,19 @@ fn run_chain(action: ChainCommand) -> Result<()> {
     }
 }
 
+/// Refuses every scheme but the Schnorr ATMS on `--backend cardano`.
+fn cardano_only(scheme: Scheme) -> Result<()> {
+    match scheme {
+        Scheme::SchnorrAtms => Ok(()),
+        other => Err(cardano::only_schnorr(other)),
+    }
+}
+
 fn run(command: Command) -> Result<()> {
     match command {
         Command::Committee {
             scheme,
+            backend,
             size,
             seed,
             stake,
@@ -928,6 +1015,10 @@ fn run(command: Command) -> Result<()> {
             _ if !(1..=MAX_COMMITTEE).contains(&size) => Err(usage(format!(
                 "--size: {size} is outside 1..={MAX_COMMITTEE}"
             ))),
+            _ if backend == Backend::Cardano => {
+                cardano_only(scheme)?;
+                cardano::committee(size as usize, seed, &out, &keys_dir)
+            }
             Scheme::SchnorrAtms => schnorr::committee(size as usize, seed, &out, &keys_dir),
             Scheme::BlsAtms => bls::committee(size as usize, seed, &out, &keys_dir),
             Scheme::Mithril => mithril::committee(size as usize, seed, stake, &out, &keys_dir),
@@ -946,6 +1037,7 @@ fn run(command: Command) -> Result<()> {
         }
         Command::Sign {
             scheme,
+            backend,
             key,
             registration,
             next_registration,
@@ -958,6 +1050,13 @@ fn run(command: Command) -> Result<()> {
                     "--next-registration applies to --scheme mithril only",
                 ));
             }
+            if backend == Backend::Cardano {
+                cardano_only(scheme)?;
+                if registration.is_some() {
+                    return Err(usage("--registration applies to --scheme mithril only"));
+                }
+                return cardano::sign(&key, &bytes, &out);
+            }
             let next = next_registration.as_deref();
             match (scheme, registration) {
                 (Scheme::SchnorrAtms, None) => schnorr::sign(&key, &bytes, &out),
@@ -969,6 +1068,7 @@ fn run(command: Command) -> Result<()> {
         }
         Command::Certify {
             scheme,
+            backend,
             committee,
             next_registration,
             message,
@@ -980,6 +1080,10 @@ fn run(command: Command) -> Result<()> {
                 return Err(usage(
                     "--next-registration applies to --scheme mithril only",
                 ));
+            }
+            if backend == Backend::Cardano {
+                cardano_only(scheme)?;
+                return cardano::certify(&committee, &bytes, &out, &signatures);
             }
             let next = next_registration.as_deref();
             match scheme {
@@ -993,10 +1097,19 @@ fn run(command: Command) -> Result<()> {
             ptau,
             halo2,
             insecure_test: _,
+            backend,
             out,
-        } => commands::setup(k, ptau.as_deref(), halo2.as_deref(), &out),
+        } => match backend {
+            Backend::Bn254 => commands::setup(k, ptau.as_deref(), halo2.as_deref(), &out),
+            Backend::Cardano if ptau.is_some() || halo2.is_some() => Err(usage(
+                "--backend cardano: no ceremony format is importable yet (--ptau and --halo2 are \
+                 BN254); use --insecure-test (INSECURE, tests and demos only)",
+            )),
+            Backend::Cardano => cardano::setup(k, &out),
+        },
         Command::Keygen {
             scheme,
+            backend,
             committee,
             mode,
             slots,
@@ -1006,12 +1119,17 @@ fn run(command: Command) -> Result<()> {
             pk,
             vk,
         } => match scheme {
+            _ if backend == Backend::Cardano => {
+                cardano_only(scheme)?;
+                cardano::keygen(&committee, mode, slots, &params, &pk, &vk)
+            }
             Scheme::SchnorrAtms => schnorr::keygen(&committee, mode, slots, &params, &pk, &vk),
             Scheme::BlsAtms => bls::keygen(&committee, capacity, &params, &pk, &vk),
             Scheme::Mithril => mithril::keygen(&committee, signer_slots, &params, &pk, &vk),
         },
         Command::Prove {
             scheme,
+            backend,
             committee,
             certificate,
             threshold,
@@ -1021,6 +1139,17 @@ fn run(command: Command) -> Result<()> {
             public,
             transcript,
         } => {
+            if backend == Backend::Cardano {
+                cardano_only(scheme)?;
+                if transcript != TranscriptName::Blake2b {
+                    return Err(usage(
+                        "--backend cardano proves in midnight-proofs' Blake2b transcript only",
+                    ));
+                }
+                let t =
+                    threshold.ok_or_else(|| usage("--threshold: give the threshold t to prove"))?;
+                return cardano::prove(&committee, &certificate, t, &params, &pk, &proof, &public);
+            }
             let out = ProofOutput {
                 proof,
                 public,
@@ -1057,6 +1186,7 @@ fn run(command: Command) -> Result<()> {
         },
         Command::Verify {
             scheme,
+            backend,
             params,
             vk,
             proof,
@@ -1084,6 +1214,10 @@ fn run(command: Command) -> Result<()> {
                 regenerate_vk,
             };
             match scheme {
+                _ if backend == Backend::Cardano => {
+                    cardano_only(scheme)?;
+                    cardano::verify(&args)
+                }
                 Scheme::SchnorrAtms => schnorr::verify(&args),
                 Scheme::BlsAtms => bls::verify(&args),
                 Scheme::Mithril => mithril::verify(&args),
@@ -1095,11 +1229,41 @@ fn run(command: Command) -> Result<()> {
             params,
             out,
         } => commands::export_verifier(scheme, &vk, &params, &out),
+        Command::ExportPlutus {
+            vk,
+            params,
+            committee,
+            commitment,
+            threshold,
+            protocol_version,
+            proof,
+            message,
+            out,
+        } => {
+            let proof = match (&proof, &message) {
+                (Some(p), Some(m)) => Some((p.as_path(), message_bytes(Some(m), None)?)),
+                _ => None,
+            };
+            cardano::export_plutus(&cardano::ExportPlutusArgs {
+                vk: &vk,
+                params: &params,
+                committee: committee.as_deref(),
+                commitment: commitment.as_deref(),
+                threshold,
+                protocol_version,
+                proof,
+                out: &out,
+            })
+        }
         Command::Hash { hash, mode, inputs } => commands::hash(hash, mode, &inputs),
         Command::Aggregate { action } => run_aggregate(action),
         Command::Chunk { action } => run_chunk(action),
         Command::Chain { action } => run_chain(action),
-        Command::Demo { scheme } => match scheme {
+        Command::Demo { scheme, backend } => match scheme {
+            _ if backend == Backend::Cardano => {
+                cardano_only(scheme)?;
+                cardano::demo()
+            }
             Scheme::SchnorrAtms => schnorr::demo(),
             Scheme::BlsAtms => bls::demo(),
             Scheme::Mithril => mithril::demo(),

@@ -25,6 +25,18 @@ impl Scheme {
     }
 }
 
+/// The proof system a command uses.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Backend {
+    /// KZG over BN254 (halo2-base), verified natively or by the generated Solidity verifier.
+    #[default]
+    #[value(alias = "evm")]
+    Bn254,
+    /// KZG over BLS12-381 (IOG's midnight stack), verified natively or by the generated Plutus
+    /// validator; Schnorr ATMS on Jubjub only.
+    Cardano,
+}
+
 /// Committee commitment mode (Schnorr ATMS).
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {

@@ -4,6 +4,7 @@
 
 pub mod aggregate;
 pub mod bls;
+pub mod cardano;
 pub mod chain;
 pub mod chunk;
 pub mod mithril;
@@ -388,13 +389,18 @@ pub fn check_statement<S: PartialEq + Serialize>(
 
 /// A one-line description of a message for the verdict: its bytes (shortened) and `m`.
 pub fn describe_message(bytes: &[u8], m: &Fr) -> String {
+    describe_message_bytes(bytes, &fr_to_hex(m))
+}
+
+/// [`describe_message`] with `m` already in hex (for fields other than BN254's).
+pub fn describe_message_bytes(bytes: &[u8], m: &str) -> String {
     let hex = bytes_to_hex(bytes);
     let shown = if hex.len() > 42 {
         format!("{}..({} bytes)", &hex[..42], bytes.len())
     } else {
         hex
     };
-    format!("message {shown} (m = {})", fr_to_hex(m))
+    format!("message {shown} (m = {m})")
 }
 
 /// Refuses parameters of another size than the proving key's.

@@ -1,0 +1,1031 @@
+//! The Cardano backend (`--backend cardano`): the Schnorr ATMS on Jubjub proved with KZG over
+//! BLS12-381 (crate `schnorr-atms-jubjub`, midnight-proofs' Blake2b transcript), and its Plutus
+//! V3 validator (crate `tms-cardano`): committee, sign, certify, setup, keygen, prove, verify,
+//! export-plutus, demo.
+//!
+//! Encodings (README's Formats): a Jubjub key or nonce point is its 32-byte compressed form
+//! (midnight-curves' `GroupEncoding`; decoding checks the prime-order subgroup); a Jubjub scalar
+//! is its 32-byte little-endian `to_repr`, in byte order; a BLS12-381 scalar-field element (the
+//! commitment) is 64 hex digits, big-endian, as on BN254. Parameters are midnight-proofs'
+//! `RawBytes` KZG format; a proving key file is one JSON line (header and shape) then
+//! midnight-proofs' `RawBytes` proving key; a verifying key file is JSON holding the shape and
+//! the `Processed` key bytes.
+
+use std::{
+    fs,
+    path::{Path, PathBuf},
+    time::Instant,
+};
+
+use ff::{Field, PrimeField};
+use group::GroupEncoding;
+use midnight_curves::JubjubSubgroup as Point;
+use midnight_proofs::{
+    poly::{commitment::Params as _, kzg::params::ParamsKZG},
+    utils::SerdeFormat,
+};
+use rand::{rngs::OsRng, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+use schnorr_atms_jubjub::{
+    message_to_field,
+    prover::{self, AtmsKeys, DefaultTranscriptHash},
+    AtmsCircuit, AtmsError, AtmsInstance, AtmsShape, AtmsWitness, Base, Certificate,
+    CommitmentMode, Committee, JubjubScalar, Signature, SigningKey, VerifyingKey,
+};
+use serde::{Deserialize, Serialize};
+use tms_cardano::{
+    backend::{self, Bls12, VerifierParams, Vk},
+    plutus::{self, uplc::MsmMode, Entry},
+};
+use tms_gadgets::proving::{keys::fingerprint, params::sha256_hex, Transcript};
+
+use super::{check_members, describe_message_bytes, write_keys, DemoClock, VerifyArgs};
+use crate::{
+    formats::{bytes_from_hex, bytes_to_hex, Header},
+    io::{
+        at, read_bytes, read_json_on, sha_path, spinner, usage, write_atomic, write_json, CliError,
+        Result, INSECURE_WARNING,
+    },
+    options::{Mode, Scheme},
+};
+
+const SCHEME: Scheme = Scheme::SchnorrAtms;
+/// The backend's name in files.
+pub const BACKEND: &str = "cardano";
+/// Mainnet's per-transaction limits (Conway): CPU steps, memory units, bytes.
+const TX_CPU: i64 = 10_000_000_000;
+const TX_MEM: i64 = 16_500_000;
+const TX_BYTES: usize = 16_384;
+
+fn header() -> Header {
+    Header::on(SCHEME, Some(BACKEND))
+}
+
+fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T> {
+    read_json_on(path, SCHEME, Some(BACKEND))
+}
+
+/// The refusal for a scheme other than the Schnorr ATMS with `--backend cardano`.
+pub fn only_schnorr(scheme: Scheme) -> CliError {
+    usage(format!(
+        "--backend cardano runs --scheme schnorr-atms only (the Schnorr ATMS on Jubjub); \
+         {} exists on --backend bn254",
+        scheme.name()
+    ))
+}
+
+fn point_to_hex(p: &Point) -> String {
+    bytes_to_hex(&p.to_bytes())
+}
+
+fn point_from_hex(s: &str, what: &str) -> std::result::Result<Point, String> {
+    let bytes: [u8; 32] = bytes_from_hex(s, what)?
+        .try_into()
+        .map_err(|_| format!("{what} must be 0x followed by 64 hex digits"))?;
+    Option::from(Point::from_bytes(&bytes))
+        .ok_or_else(|| format!("{what} is not a point of Jubjub's prime-order subgroup"))
+}
+
+fn scalar_to_hex(x: &JubjubScalar) -> String {
+    bytes_to_hex(x.to_repr().as_ref())
+}
+
+fn scalar_from_hex(s: &str, what: &str) -> std::result::Result<JubjubScalar, String> {
+    let bytes: [u8; 32] = bytes_from_hex(s, what)?
+        .try_into()
+        .map_err(|_| format!("{what} must be 0x followed by 64 hex digits"))?;
+    Option::from(JubjubScalar::from_repr(bytes))
+        .ok_or_else(|| format!("{what} is not below Jubjub's subgroup order"))
+}
+
+/// `0x`-hex, big-endian, of a BLS12-381 scalar-field element.
+pub fn base_to_hex(x: &Base) -> String {
+    let mut b = x.to_repr();
+    b.as_mut().reverse();
+    bytes_to_hex(b.as_ref())
+}
+
+/// Parses `0x` + 64 hex digits (big-endian) below BLS12-381's scalar-field order.
+pub fn base_from_hex(s: &str, what: &str) -> std::result::Result<Base, String> {
+    let mut bytes: [u8; 32] = bytes_from_hex(s, what)?
+        .try_into()
+        .map_err(|_| format!("{what} must be 0x followed by 64 hex digits"))?;
+    bytes.reverse();
+    Option::from(Base::from_repr(bytes))
+        .ok_or_else(|| format!("{what} is not below the BLS12-381 scalar field modulus"))
+}
+
+/// The circuit shape in files.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShapeFile {
+    /// Committee size.
+    pub n: usize,
+    /// Signer slots in Merkle mode; absent in flat mode.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merkle_slots: Option<usize>,
+    /// log2 rows.
+    pub k: u32,
+}
+
+impl ShapeFile {
+    fn of(shape: &AtmsShape) -> Self {
+        Self {
+            n: shape.n,
+            merkle_slots: match shape.mode {
+                CommitmentMode::Flat => None,
+                CommitmentMode::Merkle { slots } => Some(slots),
+            },
+            k: shape.k,
+        }
+    }
+
+    fn shape(&self) -> std::result::Result<AtmsShape, String> {
+        let shape = AtmsShape {
+            n: self.n,
+            mode: match self.merkle_slots {
+                None => CommitmentMode::Flat,
+                Some(slots) => CommitmentMode::Merkle { slots },
+            },
+            k: self.k,
+        };
+        shape.validate().map_err(|e| format!("shape: {e}"))?;
+        if shape.n > crate::io::MAX_MEMBERS {
+            return Err(format!(
+                "shape: more than {} members",
+                crate::io::MAX_MEMBERS
+            ));
+        }
+        Ok(shape)
+    }
+}
+
+/// `committee.json`: the members' Jubjub keys in committee order.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct CommitteeFile {
+    /// Version, scheme, backend.
+    #[serde(flatten)]
+    pub header: Header,
+    /// Compressed public keys.
+    pub members: Vec<String>,
+}
+
+/// A member's secret key file.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct MemberFile {
+    /// Version, scheme, backend.
+    #[serde(flatten)]
+    pub header: Header,
+    /// Position in the committee.
+    pub index: usize,
+    /// The Jubjub secret scalar.
+    pub secret_key: String,
+    /// The compressed public key.
+    pub public_key: String,
+}
+
+/// A signature file.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct SignatureFile {
+    /// Version, scheme, backend.
+    #[serde(flatten)]
+    pub header: Header,
+    /// The signer's public key.
+    pub public_key: String,
+    /// The message bytes.
+    pub message: String,
+    /// The nonce point R.
+    pub r: String,
+    /// The response s.
+    pub s: String,
+}
+
+/// One signature inside a certificate.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct CertifiedSignature {
+    /// Member index.
+    pub index: usize,
+    /// R.
+    pub r: String,
+    /// s.
+    pub s: String,
+}
+
+/// `certificate.json`.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct CertificateFile {
+    /// Version, scheme, backend.
+    #[serde(flatten)]
+    pub header: Header,
+    /// The message bytes.
+    pub message: String,
+    /// Signatures by increasing member index.
+    pub signatures: Vec<CertifiedSignature>,
+}
+
+/// The verifying key file.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct VkFile {
+    /// Version, scheme, backend.
+    #[serde(flatten)]
+    pub header: Header,
+    /// The circuit shape.
+    pub shape: ShapeFile,
+    /// midnight-proofs' `Processed` verifying key bytes.
+    pub vk: String,
+}
+
+/// The proving key file's first line (midnight-proofs' `RawBytes` proving key follows it).
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct PkHeader {
+    /// Version, scheme, backend.
+    #[serde(flatten)]
+    pub header: Header,
+    /// The circuit shape.
+    pub shape: ShapeFile,
+}
+
+/// The statement a proof was made for (never trusted by a verifier).
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+pub struct PublicFile {
+    /// Version, scheme, backend.
+    #[serde(flatten)]
+    pub header: PublicHeader,
+    /// Circuit shape.
+    pub shape: ShapeFile,
+    /// The committee commitment (BLS12-381 scalar, big-endian hex).
+    pub commitment: String,
+    /// The message bytes.
+    pub message: String,
+    /// The threshold t.
+    pub threshold: u64,
+}
+
+/// [`Header`] with equality, for the statement comparison.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+pub struct PublicHeader {
+    /// Format version.
+    pub version: u32,
+    /// The scheme.
+    pub scheme: String,
+    /// The backend.
+    pub backend: String,
+}
+
+fn public_file(shape: &AtmsShape, commitment: &Base, message: &[u8], t: u64) -> PublicFile {
+    PublicFile {
+        header: PublicHeader {
+            version: crate::formats::VERSION,
+            scheme: SCHEME.name().into(),
+            backend: BACKEND.into(),
+        },
+        shape: ShapeFile::of(shape),
+        commitment: base_to_hex(commitment),
+        message: bytes_to_hex(message),
+        threshold: t,
+    }
+}
+
+/// Reads a committee file: every key in the subgroup, none repeated.
+pub fn load_committee(path: &Path) -> Result<Committee> {
+    let file: CommitteeFile = read_json(path)?;
+    if file.members.len() > crate::io::MAX_MEMBERS {
+        return Err(at(
+            path,
+            format!("more than {} members", crate::io::MAX_MEMBERS),
+        ));
+    }
+    let keys = file
+        .members
+        .iter()
+        .enumerate()
+        .map(|(i, k)| point_from_hex(k, &format!("member {i}'s key")).map(VerifyingKey))
+        .collect::<std::result::Result<Vec<_>, _>>()
+        .map_err(|e| at(path, e))?;
+    Committee::new(keys).map_err(|e| at(path, e))
+}
+
+fn load_member(key: &Path) -> Result<SigningKey> {
+    let file: MemberFile = read_json(key)?;
+    let sk = SigningKey(scalar_from_hex(&file.secret_key, "secret_key").map_err(|e| at(key, e))?);
+    let pk = point_from_hex(&file.public_key, "public_key").map_err(|e| at(key, e))?;
+    if sk.verifying_key().0 != pk {
+        return Err(at(key, "public_key does not match secret_key"));
+    }
+    Ok(sk)
+}
+
+/// `tms committee --backend cardano`.
+pub fn committee(size: usize, seed: Option<u64>, out: &Path, keys_dir: &Path) -> Result<()> {
+    let mut rng = match seed {
+        Some(s) => ChaCha20Rng::seed_from_u64(s),
+        None => ChaCha20Rng::from_rng(OsRng).expect("OS randomness"),
+    };
+    let sks: Vec<SigningKey> = (0..size).map(|_| SigningKey::random(&mut rng)).collect();
+    let committee = Committee::new(sks.iter().map(SigningKey::verifying_key).collect())
+        .map_err(|e| CliError(e.to_string()))?;
+    fs::create_dir_all(keys_dir).map_err(|e| at(keys_dir, format!("cannot create: {e}")))?;
+    for (i, sk) in sks.iter().enumerate() {
+        let file = MemberFile {
+            header: header(),
+            index: i,
+            secret_key: scalar_to_hex(&sk.0),
+            public_key: point_to_hex(&sk.verifying_key().0),
+        };
+        write_json(&keys_dir.join(format!("member-{i}.json")), &file)?;
+    }
+    let file = CommitteeFile {
+        header: header(),
+        members: committee
+            .keys()
+            .iter()
+            .map(|k| point_to_hex(&k.0))
+            .collect(),
+    };
+    write_json(out, &file)?;
+    println!(
+        "committee of {size} Jubjub keys written to {} (secret keys in {})",
+        out.display(),
+        keys_dir.display()
+    );
+    Ok(())
+}
+
+/// `tms sign --backend cardano`.
+pub fn sign(key: &Path, message: &[u8], out: &Path) -> Result<()> {
+    let sk = load_member(key)?;
+    let sig = sk.sign(message_to_field(message));
+    let file = SignatureFile {
+        header: header(),
+        public_key: point_to_hex(&sk.verifying_key().0),
+        message: bytes_to_hex(message),
+        r: point_to_hex(&sig.r),
+        s: scalar_to_hex(&sig.s),
+    };
+    write_json(out, &file)
+}
+
+fn parse_signature(path: &Path, r: &str, s: &str) -> Result<Signature> {
+    Ok(Signature {
+        r: point_from_hex(r, "r").map_err(|e| at(path, e))?,
+        s: scalar_from_hex(s, "s").map_err(|e| at(path, e))?,
+    })
+}
+
+/// `tms certify --backend cardano`.
+pub fn certify(
+    committee_path: &Path,
+    message: &[u8],
+    out: &Path,
+    signatures: &[PathBuf],
+) -> Result<()> {
+    let committee = load_committee(committee_path)?;
+    let m = message_to_field(message);
+    let mut pairs = Vec::with_capacity(signatures.len());
+    for path in signatures {
+        let file: SignatureFile = read_json(path)?;
+        super::schnorr::check_signed_message(path, &file.message, message)?;
+        let pk =
+            VerifyingKey(point_from_hex(&file.public_key, "public_key").map_err(|e| at(path, e))?);
+        pairs.push((pk, parse_signature(path, &file.r, &file.s)?));
+    }
+    let cert = Certificate::aggregate(&committee, m, &pairs).map_err(|e| match e {
+        AtmsError::NotInCommittee(i) => at(
+            &signatures[i],
+            "the signer is not a member of the committee",
+        ),
+        AtmsError::InvalidSignature(i) => at(&signatures[i], "the signature does not verify"),
+        AtmsError::DuplicateSigner(member) => {
+            CliError(format!("member {member} signed more than once"))
+        }
+        other => CliError(other.to_string()),
+    })?;
+    let file = CertificateFile {
+        header: header(),
+        message: bytes_to_hex(message),
+        signatures: cert
+            .signatures
+            .iter()
+            .map(|(i, s)| CertifiedSignature {
+                index: *i,
+                r: point_to_hex(&s.r),
+                s: scalar_to_hex(&s.s),
+            })
+            .collect(),
+    };
+    write_json(out, &file)?;
+    println!(
+        "certificate with {} signatures written to {}",
+        cert.signatures.len(),
+        out.display()
+    );
+    Ok(())
+}
+
+/// `tms setup --backend cardano --insecure-test`: BLS12-381 KZG parameters from the fixed public
+/// seed (the same as `tms-cardano`'s and the circuit crate's). No ceremony format is importable
+/// yet.
+pub fn setup(k: u32, out: &Path) -> Result<()> {
+    if !(10..=22).contains(&k) {
+        return Err(usage(format!("--k: {k} is outside 10..=22")));
+    }
+    eprintln!("{INSECURE_WARNING}");
+    let params = backend::insecure_test_params(k);
+    let mut bytes = vec![];
+    params
+        .write_custom(&mut bytes, SerdeFormat::RawBytes)
+        .expect("writing to memory");
+    let digest = sha256_hex(&bytes);
+    write_atomic(out, &bytes)?;
+    let name = out
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    write_atomic(&sha_path(out), format!("{digest}  {name}\n").as_bytes())?;
+    println!(
+        "INSECURE test BLS12-381 parameters for 2^{k} rows written to {} (sha256 {digest})",
+        out.display()
+    );
+    Ok(())
+}
+
+/// Reads BLS12-381 parameters (checked against `<file>.sha256` when there is one); warns when
+/// they are the insecure test parameters.
+pub fn load_params(path: &Path) -> Result<ParamsKZG<Bls12>> {
+    let bytes = read_bytes(path)?;
+    if let Ok(record) = fs::read_to_string(sha_path(path)) {
+        let expected = record.split_whitespace().next().unwrap_or("");
+        if sha256_hex(&bytes) != expected {
+            return Err(at(
+                path,
+                format!(
+                    "SHA-256 differs from the record in {}",
+                    sha_path(path).display()
+                ),
+            ));
+        }
+    }
+    let params =
+        ParamsKZG::<Bls12>::read_custom(&mut &bytes[..], SerdeFormat::RawBytes).map_err(|e| {
+            at(
+                path,
+                format!("not BLS12-381 KZG parameters (midnight-proofs raw bytes): {e}"),
+            )
+        })?;
+    if is_insecure_test(&params) {
+        eprintln!("{INSECURE_WARNING}: {}", path.display());
+    }
+    Ok(params)
+}
+
+/// Whether `params` are the insecure test parameters of any size: their `[s] G2` is the
+/// generator times the seed's first draw (midnight-proofs' `unsafe_setup` draws `s` first).
+fn is_insecure_test(params: &ParamsKZG<Bls12>) -> bool {
+    let s = Base::random(ChaCha20Rng::from_seed(backend::INSECURE_SEED));
+    params.s_g2() == params.g2() * s
+}
+
+/// The commitment mode of `keygen`'s options.
+fn commitment_mode(mode: Mode, slots: Option<usize>) -> Result<CommitmentMode> {
+    match (mode, slots) {
+        (Mode::Flat, None) => Ok(CommitmentMode::Flat),
+        (Mode::Flat, Some(_)) => Err(usage("--slots applies to --mode merkle only")),
+        (Mode::Merkle, Some(slots)) => Ok(CommitmentMode::Merkle { slots }),
+        (Mode::Merkle, None) => Err(usage("--mode merkle needs --slots")),
+    }
+}
+
+fn vk_file_bytes(shape: &AtmsShape, vk: &Vk) -> Vec<u8> {
+    let file = VkFile {
+        header: header(),
+        shape: ShapeFile::of(shape),
+        vk: bytes_to_hex(&backend::vk_to_bytes(vk)),
+    };
+    let mut text = serde_json::to_string_pretty(&file).expect("serializable");
+    text.push('\n');
+    text.into_bytes()
+}
+
+/// Parses a verifying key file: its shape and key.
+pub fn read_vk(path: &Path, bytes: &[u8]) -> Result<(AtmsShape, Vk)> {
+    let header: Header =
+        serde_json::from_slice(bytes).map_err(|e| at(path, format!("malformed JSON: {e}")))?;
+    header
+        .check_on(SCHEME, Some(BACKEND))
+        .map_err(|e| at(path, e))?;
+    let file: VkFile =
+        serde_json::from_slice(bytes).map_err(|e| at(path, format!("malformed JSON: {e}")))?;
+    let shape = file.shape.shape().map_err(|e| at(path, e))?;
+    let key = bytes_from_hex(&file.vk, "vk").map_err(|e| at(path, e))?;
+    let vk = backend::vk_from_bytes::<AtmsCircuit>(&key, ()).map_err(|e| at(path, e))?;
+    Ok((shape, vk))
+}
+
+/// `tms keygen --backend cardano`.
+pub fn keygen(
+    committee_path: &Path,
+    mode: Mode,
+    slots: Option<usize>,
+    params_path: &Path,
+    pk: &Path,
+    vk: &Path,
+) -> Result<()> {
+    let committee = load_committee(committee_path)?;
+    let params = load_params(params_path)?;
+    let n = committee.keys().len();
+    let shape = AtmsShape {
+        n,
+        mode: commitment_mode(mode, slots)?,
+        k: params.max_k(),
+    };
+    shape.validate().map_err(|e| at(params_path, e))?;
+    let needed = prover::min_k(&AtmsShape { k: 10, ..shape });
+    if params.max_k() < needed {
+        return Err(at(
+            params_path,
+            format!(
+                "parameters too small for this circuit: 2^{} rows, the circuit needs k >= {needed}",
+                params.max_k()
+            ),
+        ));
+    }
+    let bar = spinner("generating keys");
+    let keys = prover::keygen(&params, shape).map_err(|e| at(params_path, e))?;
+    bar.finish_and_clear();
+    let mut pk_bytes = serde_json::to_vec(&PkHeader {
+        header: header(),
+        shape: ShapeFile::of(&shape),
+    })
+    .expect("serializable");
+    pk_bytes.push(b'\n');
+    keys.pk
+        .write(&mut pk_bytes, SerdeFormat::RawBytes)
+        .expect("writing to memory");
+    let fp = write_keys(pk, vk, &pk_bytes, &vk_file_bytes(&shape, keys.vk()))?;
+    println!(
+        "keys for {n} members (Jubjub Schnorr ATMS, k = {}) written to {} and {}; verifying key \
+         fingerprint {fp}",
+        shape.k,
+        pk.display(),
+        vk.display()
+    );
+    Ok(())
+}
+
+fn read_pk(path: &Path) -> Result<AtmsKeys> {
+    let bytes = read_bytes(path)?;
+    let split = bytes
+        .iter()
+        .position(|&b| b == b'\n')
+        .ok_or_else(|| at(path, "not a Cardano proving key file (no header line)"))?;
+    let head: PkHeader = serde_json::from_slice(&bytes[..split])
+        .map_err(|e| at(path, format!("malformed header: {e}")))?;
+    head.header
+        .check_on(SCHEME, Some(BACKEND))
+        .map_err(|e| at(path, e))?;
+    let shape = head.shape.shape().map_err(|e| at(path, e))?;
+    let pk =
+        backend::Pk::read::<_, AtmsCircuit>(&mut &bytes[split + 1..], SerdeFormat::RawBytes, ())
+            .map_err(|e| at(path, format!("malformed proving key: {e}")))?;
+    Ok(AtmsKeys { shape, pk })
+}
+
+/// `tms prove --backend cardano`: the proof (midnight-proofs' Blake2b transcript) and the
+/// prover's statement.
+pub fn prove(
+    committee_path: &Path,
+    certificate_path: &Path,
+    threshold: u64,
+    params_path: &Path,
+    pk_path: &Path,
+    proof_path: &Path,
+    public_path: &Path,
+) -> Result<()> {
+    let committee = load_committee(committee_path)?;
+    let params = load_params(params_path)?;
+    let keys = read_pk(pk_path)?;
+    check_members(
+        committee_path,
+        committee.keys().len(),
+        keys.shape.n,
+        "proving key",
+    )?;
+    super::check_params_k(params_path, params.max_k(), keys.shape.k)?;
+    let file: CertificateFile = read_json(certificate_path)?;
+    let message = bytes_from_hex(&file.message, "message").map_err(|e| at(certificate_path, e))?;
+    let signatures = file
+        .signatures
+        .iter()
+        .map(|s| Ok((s.index, parse_signature(certificate_path, &s.r, &s.s)?)))
+        .collect::<Result<Vec<_>>>()?;
+    let cert = Certificate {
+        message: message_to_field(&message),
+        signatures,
+    };
+    let witness =
+        AtmsWitness::new(keys.shape, &committee, &cert, threshold).map_err(|e| match e {
+            AtmsError::ThresholdTooLarge { .. } => usage(format!("--threshold: {e}")),
+            other => at(certificate_path, other),
+        })?;
+    let bar = spinner("proving");
+    let start = Instant::now();
+    let rng = ChaCha20Rng::from_rng(OsRng).expect("OS randomness");
+    let proof = prover::prove::<DefaultTranscriptHash>(&params, &keys, &witness, rng)
+        .map_err(|e| at(pk_path, e))?;
+    bar.finish_and_clear();
+    write_atomic(proof_path, &proof)?;
+    write_json(
+        public_path,
+        &public_file(
+            &keys.shape,
+            &witness.instance.commitment,
+            &message,
+            threshold,
+        ),
+    )?;
+    println!(
+        "proof ({} bytes, blake2b transcript, {:.1} s) written to {}",
+        proof.len(),
+        start.elapsed().as_secs_f64(),
+        proof_path.display()
+    );
+    Ok(())
+}
+
+/// The trusted commitment: from the committee file (its commitment in `shape`'s mode) or the
+/// given hex.
+fn trusted_commitment(
+    committee: Option<&Path>,
+    commitment: Option<&str>,
+    shape: &AtmsShape,
+) -> Result<Base> {
+    match (committee, commitment) {
+        (Some(path), None) => {
+            let committee = load_committee(path)?;
+            check_members(path, committee.keys().len(), shape.n, "verifying key")?;
+            Ok(committee.commitment(shape.mode))
+        }
+        (None, Some(hex)) => base_from_hex(hex, "--commitment").map_err(usage),
+        _ => Err(usage(
+            "give the trusted --committee FILE or --commitment HEX",
+        )),
+    }
+}
+
+/// `tms verify --backend cardano`: the statement comes from the trusted committee (or
+/// commitment), the message bytes and the threshold, never from the prover; the key is pinned
+/// or regenerated.
+pub fn verify(args: &VerifyArgs) -> Result<()> {
+    if args.transcript != Transcript::Blake2b {
+        return Err(usage(
+            "--backend cardano proves in midnight-proofs' Blake2b transcript only (--transcript blake2b)",
+        ));
+    }
+    let params = load_params(&args.params)?;
+    let vk_file = args.vk_file()?;
+    let (shape, vk) = read_vk(&args.vk, &vk_file)?;
+    super::check_params_k(&args.params, params.max_k(), shape.k)?;
+    let public: Option<PublicFile> = args.public.as_deref().map(read_json).transpose()?;
+    let commitment = trusted_commitment(
+        args.committee.as_deref(),
+        args.commitment.as_deref(),
+        &shape,
+    )?;
+    let threshold = match (args.threshold, &public) {
+        (Some(t), Some(p)) if p.threshold != t => {
+            return Err(at(
+                args.public.as_deref().expect("public file given"),
+                format!("threshold {} differs from --threshold {t}", p.threshold),
+            ))
+        }
+        (Some(t), _) => t,
+        (None, Some(p)) => p.threshold,
+        (None, None) => {
+            return Err(usage(
+                "give --threshold (or the prover's --public statement to read it from)",
+            ))
+        }
+    };
+    let trusted = public_file(&shape, &commitment, &args.message, threshold);
+    if let (Some(p), Some(path)) = (&public, args.public.as_deref()) {
+        if p.shape != trusted.shape {
+            return Err(at(path, "circuit shape differs from the verifying key's"));
+        }
+        for (name, theirs, ours) in [
+            ("commitment", &p.commitment, &trusted.commitment),
+            ("message", &p.message, &trusted.message),
+        ] {
+            if !theirs.eq_ignore_ascii_case(ours) {
+                return Err(at(
+                    path,
+                    format!("{name} {theirs} differs from the trusted {name} {ours}"),
+                ));
+            }
+        }
+    }
+    args.key_trust()
+        .check_regenerated(&vk_file, "its shape", || {
+            prover::keygen(&params, shape)
+                .map(|k| vk_file_bytes(&shape, k.vk()))
+                .map_err(|e| at(&args.vk, e))
+        })?;
+    let instance = AtmsInstance::from_trusted_commitment(commitment, &args.message, threshold);
+    instance
+        .validate(&shape)
+        .map_err(|e| usage(format!("--threshold: {e}")))?;
+    let proof = read_bytes(&args.proof)?;
+    prover::verify::<DefaultTranscriptHash>(&params.verifier_params(), &vk, &instance, &proof)
+        .map_err(|e| match e {
+            AtmsError::ProofRejected => at(
+                &args.proof,
+                "the proof does not verify for the trusted statement (cardano backend, blake2b \
+                 transcript)",
+            ),
+            other => usage(other),
+        })?;
+    println!(
+        "verified (schnorr-atms, cardano): at least {threshold} of {} committee members signed \
+         {}; committee commitment {}",
+        shape.n,
+        describe_message_bytes(&args.message, &base_to_hex(&instance.message)),
+        base_to_hex(&commitment)
+    );
+    println!("  {}", args.key_trust().describe(&vk_file));
+    Ok(())
+}
+
+/// The protocol version a Plutus figure assumes and its MSM mode.
+pub fn msm_mode(pv: u16) -> Result<MsmMode> {
+    match pv {
+        10 => Ok(MsmMode::Fold),
+        11 => Ok(MsmMode::Builtin),
+        _ => Err(usage(format!(
+            "--protocol-version: {pv}; 10 (mainnet today: the MSM as a fold) or 11 (the \
+             CIP-0133 MSM builtin)"
+        ))),
+    }
+}
+
+/// The validator's script bytes and, for a proof, the honest evaluation.
+struct Evaluated {
+    script: Vec<u8>,
+    run: Option<(plutus::Budget, Vec<u8>)>,
+}
+
+fn validator(
+    vp: &VerifierParams,
+    vk: &Vk,
+    commitment: Base,
+    threshold: u64,
+    mode: MsmMode,
+    certificate: Option<(&[u8], &[u8])>,
+) -> Evaluated {
+    plutus::with_big_stack(|| {
+        let program = plutus::validator(
+            vp,
+            vk,
+            &[
+                Entry::Param(commitment),
+                Entry::Message,
+                Entry::Param(Base::from(threshold)),
+            ],
+            mode,
+        );
+        let script = plutus::script_bytes(&program);
+        let run = certificate.map(|(message, proof)| {
+            let pi = [commitment, message_to_field(message), Base::from(threshold)];
+            let (_, hints) = plutus::hints(vp, vk, proof, &[&pi]);
+            let red = plutus::redeemer(message, proof, &hints);
+            let red_bytes = uplc::ast::Data::to_hex(red.clone());
+            let budget = plutus::evaluate(
+                &program,
+                vec![plutus::data_arg(plutus::context(red))],
+                plutus::protocol_version(mode),
+            );
+            let red_bytes =
+                bytes_from_hex(&format!("0x{red_bytes}"), "redeemer").expect("uplc writes hex");
+            (budget, red_bytes)
+        });
+        Evaluated { script, run }
+    })
+}
+
+fn budget_line(case: &str, b: &plutus::Budget, script: usize, redeemer: usize, pv: u16) -> String {
+    format!(
+        "plutus-budget scheme=schnorr-atms case={case} cpu={} mem={} script_bytes={script} \
+         tx_bytes={} pv={pv}",
+        b.cpu,
+        b.mem,
+        script + redeemer
+    )
+}
+
+fn percent(x: i64, of: i64) -> f64 {
+    100.0 * x as f64 / of as f64
+}
+
+/// What `tms export-plutus` is given.
+pub struct ExportPlutusArgs<'a> {
+    /// Verifying key file.
+    pub vk: &'a Path,
+    /// BLS12-381 parameters.
+    pub params: &'a Path,
+    /// The trusted committee file.
+    pub committee: Option<&'a Path>,
+    /// Or the trusted commitment.
+    pub commitment: Option<&'a str>,
+    /// The threshold the script requires.
+    pub threshold: u64,
+    /// The protocol version (10 or 11).
+    pub protocol_version: u16,
+    /// A proof and its message bytes, to evaluate the honest case.
+    pub proof: Option<(&'a Path, Vec<u8>)>,
+    /// The folder to write.
+    pub out: &'a Path,
+}
+
+/// `tms export-plutus`: the Plutus V3 validator of a verifying key with the trusted commitment
+/// and threshold as parameters, written as its script bytes (flat UPLC wrapped in CBOR);
+/// with a proof, its redeemer and the budget of the honest evaluation.
+pub fn export_plutus(a: &ExportPlutusArgs) -> Result<()> {
+    let mode = msm_mode(a.protocol_version)?;
+    let params = load_params(a.params)?;
+    let vk_file = read_bytes(a.vk)?;
+    let (shape, vk) = read_vk(a.vk, &vk_file)?;
+    super::check_params_k(a.params, params.max_k(), shape.k)?;
+    let commitment = trusted_commitment(a.committee, a.commitment, &shape)?;
+    AtmsInstance::from_trusted_commitment(commitment, b"", a.threshold)
+        .validate(&shape)
+        .map_err(|e| usage(format!("--threshold: {e}")))?;
+    let vp = params.verifier_params();
+    let proof = match &a.proof {
+        Some((path, message)) => {
+            let proof = read_bytes(path)?;
+            let instance = AtmsInstance::from_trusted_commitment(commitment, message, a.threshold);
+            prover::verify::<DefaultTranscriptHash>(&vp, &vk, &instance, &proof).map_err(|_| {
+                at(
+                    path,
+                    "the proof does not verify for this commitment, message and threshold",
+                )
+            })?;
+            Some((message.as_slice(), proof))
+        }
+        None => None,
+    };
+    let bar = spinner("generating the Plutus validator");
+    let e = validator(
+        &vp,
+        &vk,
+        commitment,
+        a.threshold,
+        mode,
+        proof.as_ref().map(|(m, p)| (*m, p.as_slice())),
+    );
+    bar.finish_and_clear();
+    fs::create_dir_all(a.out).map_err(|err| at(a.out, format!("cannot create: {err}")))?;
+    write_atomic(&a.out.join("validator.cbor"), &e.script)?;
+    println!(
+        "Plutus V3 validator (schnorr-atms, n = {}, t = {}, protocol version {}, MSM {}): {} \
+         script bytes ({}); verifying key sha256 {}",
+        shape.n,
+        a.threshold,
+        a.protocol_version,
+        if mode == MsmMode::Fold {
+            "as a fold"
+        } else {
+            "builtin"
+        },
+        e.script.len(),
+        if e.script.len() <= TX_BYTES {
+            format!("within a transaction's {TX_BYTES}")
+        } else {
+            format!("OVER a transaction's {TX_BYTES}: use a reference script")
+        },
+        fingerprint(&vk_file)
+    );
+    if let Some((budget, redeemer)) = &e.run {
+        write_atomic(&a.out.join("redeemer.cbor"), redeemer)?;
+        if !budget.accepted {
+            return Err(CliError(format!(
+                "the validator refused the honest certificate (cpu {}, mem {})",
+                budget.cpu, budget.mem
+            )));
+        }
+        println!(
+            "{}",
+            budget_line(
+                "honest",
+                budget,
+                e.script.len(),
+                redeemer.len(),
+                a.protocol_version
+            )
+        );
+        println!(
+            "honest certificate accepted: {:.1}% of a transaction's CPU steps, {:.1}% of its \
+             memory units",
+            percent(budget.cpu, TX_CPU),
+            percent(budget.mem, TX_MEM)
+        );
+    }
+    println!("written to {}", a.out.display());
+    Ok(())
+}
+
+/// `tms demo --backend cardano`: 6 members, 4 sign, threshold 3, flat commitment, real proof and
+/// verification, and the Plutus budget of the honest certificate at protocol versions 10 and 11.
+pub fn demo() -> Result<()> {
+    const COMMITTEE: usize = 6;
+    const SIGNERS: [usize; 4] = [0, 2, 3, 5];
+    const THRESHOLD: u64 = 3;
+    let err = |e: AtmsError| CliError(e.to_string());
+    let mut rng = ChaCha20Rng::seed_from_u64(2026);
+    let members: Vec<SigningKey> = (0..COMMITTEE)
+        .map(|_| SigningKey::random(&mut rng))
+        .collect();
+    let committee =
+        Committee::new(members.iter().map(SigningKey::verifying_key).collect()).map_err(err)?;
+    let message_bytes = b"tms demo: epoch 1 committee handover".to_vec();
+    let message = message_to_field(&message_bytes);
+    let signatures: Vec<_> = SIGNERS
+        .iter()
+        .map(|i| (members[*i].verifying_key(), members[*i].sign(message)))
+        .collect();
+    let certificate = Certificate::aggregate(&committee, message, &signatures).map_err(err)?;
+    let mut shape = AtmsShape {
+        n: COMMITTEE,
+        mode: CommitmentMode::Flat,
+        k: 10,
+    };
+    shape.k = prover::min_k(&shape);
+    let witness = AtmsWitness::new(shape, &committee, &certificate, THRESHOLD).map_err(err)?;
+    println!(
+        "committee: {COMMITTEE} Jubjub keys, flat Poseidon commitment {} (BLS12-381 scalar field)",
+        base_to_hex(&witness.instance.commitment)
+    );
+    println!(
+        "certificate: members {SIGNERS:?} signed {}; threshold {THRESHOLD}",
+        describe_message_bytes(&message_bytes, &base_to_hex(&message))
+    );
+    eprintln!("WARNING: the demo uses INSECURE test parameters (fixed public seed)");
+
+    let mut clock = DemoClock::start();
+    let params = backend::insecure_test_params(shape.k);
+    clock.lap();
+    let bar = spinner("generating keys");
+    let keys = prover::keygen(&params, shape).map_err(err)?;
+    clock.lap();
+    bar.set_message("proving");
+    let rng = ChaCha20Rng::from_rng(OsRng).expect("OS randomness");
+    let proof =
+        prover::prove::<DefaultTranscriptHash>(&params, &keys, &witness, rng).map_err(err)?;
+    clock.lap();
+    // The verifier rebuilds the statement from the committee and message it holds.
+    let instance =
+        AtmsInstance::from_trusted(&shape, &committee, &message_bytes, THRESHOLD).map_err(err)?;
+    let vp = params.verifier_params();
+    prover::verify::<DefaultTranscriptHash>(&vp, keys.vk(), &instance, &proof).map_err(err)?;
+    clock.lap();
+    bar.set_message("generating and evaluating the Plutus validator");
+    let mut rows = vec![];
+    for pv in [10u16, 11] {
+        let e = validator(
+            &vp,
+            keys.vk(),
+            instance.commitment,
+            THRESHOLD,
+            msm_mode(pv)?,
+            Some((&message_bytes, &proof)),
+        );
+        let (budget, redeemer) = e.run.expect("a certificate was given");
+        if !budget.accepted {
+            return Err(CliError(format!(
+                "the Plutus validator (pv {pv}) refused the honest certificate"
+            )));
+        }
+        rows.push((pv, budget, e.script.len(), redeemer.len()));
+    }
+    bar.finish_and_clear();
+    clock.print(
+        &format!(
+            "Schnorr ATMS on Jubjub, {COMMITTEE} members, flat, k = {} (KZG over BLS12-381)",
+            shape.k
+        ),
+        proof.len(),
+    );
+    for (pv, b, script, redeemer) in &rows {
+        println!(
+            "| Plutus V3 (pv {pv}, MSM {}) | accepted: {} CPU steps ({:.1}% of a tx), {} memory \
+             units ({:.1}%), script {script} bytes, tx {} bytes |",
+            if *pv == 10 { "fold" } else { "builtin" },
+            b.cpu,
+            percent(b.cpu, TX_CPU),
+            b.mem,
+            percent(b.mem, TX_MEM),
+            script + redeemer
+        );
+    }
+    for (pv, b, script, redeemer) in &rows {
+        println!("{}", budget_line("honest", b, *script, *redeemer, *pv));
+    }
+    Ok(())
+}
