@@ -20,6 +20,12 @@
 //! two double-and-add ladders on the Edwards chip (252 rows for `s G`, 255 for `c pk`), the bit
 //! decompositions of `s` and `c`, and the challenge's Poseidon.
 //!
+//! Side by side with sidechains-zk's `atms-halo2` (commit 659c1c8, built outside this repository
+//! on midnight-proofs 0.8.0 with its unused `poseidon` git dependency commented out; one proof of
+//! its benchmark circuit at 72-of-102, release build), alternating runs on this machine on
+//! 2026-11-26: atms-halo2 k = 18, 59.98 and 56.93 CPU-s (2,272-byte proof, 3.3 GB peak); ours
+//! k = 17, 44.52 and 42.22 CPU-s: **0.74x** (issue 31's target is 0.25x).
+//!
 //! Where the columns come from (the verifying key's constraint system; `tests/budget_layout.rs`
 //! prints it). The cost model's "31 fixed" are the key's 31 commitments: 22 fixed columns and 9
 //! permutation columns. The 22 fixed: the native chip's 9 coefficient columns (Poseidon's 8
