@@ -19,6 +19,39 @@
 //! 9 advice and 31 fixed columns, one lookup (the range table), maximum degree 5. A slot costs
 //! two double-and-add ladders on the Edwards chip (252 rows for `s G`, 255 for `c pk`), the bit
 //! decompositions of `s` and `c`, and the challenge's Poseidon.
+//!
+//! Side by side with sidechains-zk's `atms-halo2` (commit 659c1c8, built outside this repository
+//! on midnight-proofs 0.8.0 with its unused `poseidon` git dependency commented out; one proof of
+//! its benchmark circuit at 72-of-102, release build), alternating runs on this machine on
+//! 2026-11-26: atms-halo2 k = 18, 59.98 and 56.93 CPU-s (2,272-byte proof, 3.3 GB peak); ours
+//! k = 17, 44.52 and 42.22 CPU-s: **0.74x** (issue 31's target is 0.25x).
+//!
+//! Where the columns come from (the verifying key's constraint system; `tests/budget_layout.rs`
+//! prints it). The cost model's "31 fixed" are the key's 31 commitments: 22 fixed columns and 9
+//! permutation columns. The 22 fixed: the native chip's 9 coefficient columns (Poseidon's 8
+//! round-constant columns share them) and its constants column, the range table's tag column
+//! and its 2 table columns (13), plus 9 selectors, one fixed column each (midnight-proofs 0.8.3's
+//! keygen converts selectors directly, without compressing them): native 3, Edwards 3, Poseidon
+//! 2, range table 1. The 9 advice are the Edwards chip's fixed layout (`NB_EDWARDS_COLS`), the
+//! other chips share them; the 9 permutation columns are the 7 copy-enabled advice columns, the
+//! instance and the constants column. Every configured chip is used (the native gadget needs the
+//! range table for `bounded_of_element`, `convert` and Merkle index bits), so nothing can be
+//! dropped without replacing midnight-circuits' chips.
+//!
+//! Measured and not adopted (flat 6/3 at k = 13 unless said; 72-of-102 in one session, same
+//! machine, load about 5):
+//!
+//! | variant | rows per slot | 72-of-102 prove | proof | Plutus 6/3 PV10 / PV11 | script |
+//! |---|---|---|---|---|---|
+//! | as built: range table on 1 column | 1,137 | 42.04 CPU-s (k = 17) | 3,088 B | 8.54 G / 6.07 G | 11,186 B |
+//! | range table on 4 columns (4 lookups) | 741 | 50.98 CPU-s (k = 17) | 4,000 B | 9.79 G / 6.86 G | 12,491 B |
+//! | `s` assigned as a field element, bits from `convert` (1 column) | 1,176 | - | - | - | - |
+//!
+//! Four range columns cut a third of the rows but 102 slots still need `k = 17`, so proving gets
+//! slower (three more lookup arguments) and the Plutus verifier dearer; they pay only where they
+//! take a circuit below a power of two. midnight-circuits 7.2.2's Edwards `msm` is one ladder per
+//! term plus additions and it has no fixed-base or joint (Straus) ladder; its ladder gates are
+//! private, so a joint ladder would mean a new Edwards gate, not a composition of the chip's.
 
 use std::time::{Duration, Instant};
 
