@@ -193,7 +193,11 @@ pub fn keygen(
     aggregation_params: &Path,
     out_vk: &Path,
 ) -> Result<()> {
-    check_count(count, count)?;
+    if !(1..=MAX_PROOFS).contains(&count) {
+        return Err(usage(format!(
+            "--count {count}: 1..={MAX_PROOFS} certificates"
+        )));
+    }
     let params = load_params(params_path)?;
     let key = trusted_inner_key(scheme, &params, inner)?;
     check_params_k(params_path, params.k(), key.k)?;
