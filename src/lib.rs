@@ -1,5 +1,7 @@
 //! The library behind the `tms` command-line tool: the file formats every scheme reads and writes
-//! ([`formats`]), reading and writing them safely ([`io`]), and the subcommands ([`commands`]).
+//! ([`formats`]), reading and writing them safely ([`io`]), the one interface every (scheme,
+//! backend) pair implements and the tool drives ([`interface`]), and the subcommands
+//! ([`commands`]).
 //! It is a library so that the parsers can be fuzzed and property-tested ([`fuzzing`]) outside
 //! the binary.
 #![deny(missing_docs)]
@@ -11,5 +13,6 @@ pub mod commands;
 pub mod formats;
 #[cfg(any(test, feature = "fuzzing"))]
 pub mod fuzzing;
+pub mod interface;
 pub mod io;
 pub mod options;

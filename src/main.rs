@@ -32,8 +32,9 @@ use clap::{Args, Parser, Subcommand};
 
 use tms::{
     commands::{
-        self, aggregate, bls, cardano, chain, chunk, mithril, schnorr, ProofOutput, VerifyArgs,
+        self, aggregate, bls, cardano, chain, chunk, driver, mithril, ProofOutput, VerifyArgs,
     },
+    interface::{CertifyArgs, CommitteeArgs, KeygenArgs, ProveArgs, ShapeOptions, SignArgs},
     io::{message_bytes, usage, Result},
     options::{Backend, HashMode, HashName, Mode, Preset, Scheme, TranscriptName},
 };
@@ -994,13 +995,6 @@ fn run_chain(action: ChainCommand) -> Result<()> {
 }
 
 /// Refuses every scheme but the Schnorr ATMS on `--backend cardano`.
-fn cardano_only(scheme: Scheme) -> Result<()> {
-    match scheme {
-        Scheme::SchnorrAtms => Ok(()),
-        other => Err(cardano::only_schnorr(other)),
-    }
-}
-
 fn run(command: Command) -> Result<()> {
     match command {
         Command::Committee {
@@ -1011,18 +1005,20 @@ fn run(command: Command) -> Result<()> {
             stake,
             out,
             keys_dir,
-        } => match scheme {
-            _ if !(1..=MAX_COMMITTEE).contains(&size) => Err(usage(format!(
-                "--size: {size} is outside 1..={MAX_COMMITTEE}"
-            ))),
-            _ if backend == Backend::Cardano => {
-                cardano_only(scheme)?;
-                cardano::committee(size as usize, seed, &out, &keys_dir)
+        } => {
+            if !(1..=MAX_COMMITTEE).contains(&size) {
+                return Err(usage(format!(
+                    "--size: {size} is outside 1..={MAX_COMMITTEE}"
+                )));
             }
-            Scheme::SchnorrAtms => schnorr::committee(size as usize, seed, &out, &keys_dir),
-            Scheme::BlsAtms => bls::committee(size as usize, seed, &out, &keys_dir),
-            Scheme::Mithril => mithril::committee(size as usize, seed, stake, &out, &keys_dir),
-        },
+            driver(scheme, backend)?.committee(&CommitteeArgs {
+                size: size as usize,
+                seed,
+                stake,
+                out,
+                keys_dir,
+            })
+        }
         Command::Register {
             stakes,
             preset,
@@ -1043,29 +1039,13 @@ fn run(command: Command) -> Result<()> {
             next_registration,
             message,
             out,
-        } => {
-            let bytes = message.bytes()?;
-            if next_registration.is_some() && scheme != Scheme::Mithril {
-                return Err(usage(
-                    "--next-registration applies to --scheme mithril only",
-                ));
-            }
-            if backend == Backend::Cardano {
-                cardano_only(scheme)?;
-                if registration.is_some() {
-                    return Err(usage("--registration applies to --scheme mithril only"));
-                }
-                return cardano::sign(&key, &bytes, &out);
-            }
-            let next = next_registration.as_deref();
-            match (scheme, registration) {
-                (Scheme::SchnorrAtms, None) => schnorr::sign(&key, &bytes, &out),
-                (Scheme::BlsAtms, None) => bls::sign(&key, &bytes, &out),
-                (Scheme::Mithril, Some(reg)) => mithril::sign(&reg, &key, &bytes, next, &out),
-                (Scheme::Mithril, None) => Err(usage("--scheme mithril needs --registration")),
-                (_, Some(_)) => Err(usage("--registration applies to --scheme mithril only")),
-            }
-        }
+        } => driver(scheme, backend)?.sign(&SignArgs {
+            key,
+            registration,
+            next_registration,
+            message: message.bytes()?,
+            out,
+        }),
         Command::Certify {
             scheme,
             backend,
@@ -1074,24 +1054,13 @@ fn run(command: Command) -> Result<()> {
             message,
             out,
             signatures,
-        } => {
-            let bytes = message.bytes()?;
-            if next_registration.is_some() && scheme != Scheme::Mithril {
-                return Err(usage(
-                    "--next-registration applies to --scheme mithril only",
-                ));
-            }
-            if backend == Backend::Cardano {
-                cardano_only(scheme)?;
-                return cardano::certify(&committee, &bytes, &out, &signatures);
-            }
-            let next = next_registration.as_deref();
-            match scheme {
-                Scheme::SchnorrAtms => schnorr::certify(&committee, &bytes, &out, &signatures),
-                Scheme::BlsAtms => bls::certify(&committee, &bytes, &out, &signatures),
-                Scheme::Mithril => mithril::certify(&committee, &bytes, next, &out, &signatures),
-            }
-        }
+        } => driver(scheme, backend)?.certify(&CertifyArgs {
+            committee,
+            next_registration,
+            message: message.bytes()?,
+            out,
+            signatures,
+        }),
         Command::Setup {
             k,
             ptau,
@@ -1118,15 +1087,18 @@ fn run(command: Command) -> Result<()> {
             params,
             pk,
             vk,
-        } => match scheme {
-            _ if backend == Backend::Cardano => {
-                cardano_only(scheme)?;
-                cardano::keygen(&committee, mode, slots, &params, &pk, &vk)
-            }
-            Scheme::SchnorrAtms => schnorr::keygen(&committee, mode, slots, &params, &pk, &vk),
-            Scheme::BlsAtms => bls::keygen(&committee, capacity, &params, &pk, &vk),
-            Scheme::Mithril => mithril::keygen(&committee, signer_slots, &params, &pk, &vk),
-        },
+        } => driver(scheme, backend)?.keygen(&KeygenArgs {
+            committee,
+            options: ShapeOptions {
+                mode,
+                slots,
+                capacity,
+                signer_slots,
+            },
+            params,
+            pk,
+            vk,
+        }),
         Command::Prove {
             scheme,
             backend,
@@ -1138,39 +1110,18 @@ fn run(command: Command) -> Result<()> {
             proof,
             public,
             transcript,
-        } => {
-            if backend == Backend::Cardano {
-                cardano_only(scheme)?;
-                if transcript != TranscriptName::Blake2b {
-                    return Err(usage(
-                        "--backend cardano proves in midnight-proofs' Blake2b transcript only",
-                    ));
-                }
-                let t =
-                    threshold.ok_or_else(|| usage("--threshold: give the threshold t to prove"))?;
-                return cardano::prove(&committee, &certificate, t, &params, &pk, &proof, &public);
-            }
-            let out = ProofOutput {
+        } => driver(scheme, backend)?.prove(&ProveArgs {
+            committee,
+            certificate,
+            threshold,
+            params,
+            pk,
+            out: ProofOutput {
                 proof,
                 public,
                 transcript: transcript.transcript(),
-            };
-            match (scheme, threshold) {
-                (Scheme::SchnorrAtms, Some(t)) => {
-                    schnorr::prove(&committee, &certificate, t, &params, &pk, &out)
-                }
-                (Scheme::BlsAtms, Some(t)) => {
-                    bls::prove(&committee, &certificate, t, &params, &pk, &out)
-                }
-                (Scheme::Mithril, None) => {
-                    mithril::prove(&committee, &certificate, &params, &pk, &out)
-                }
-                (Scheme::Mithril, Some(_)) => Err(usage(
-                    "--threshold: a Mithril certificate proves the registration's quorum k",
-                )),
-                (_, None) => Err(usage("--threshold: give the threshold t to prove")),
-            }
-        }
+            },
+        }),
         Command::Check {
             scheme,
             committee,
@@ -1213,15 +1164,7 @@ fn run(command: Command) -> Result<()> {
                 vk_fingerprint,
                 regenerate_vk,
             };
-            match scheme {
-                _ if backend == Backend::Cardano => {
-                    cardano_only(scheme)?;
-                    cardano::verify(&args)
-                }
-                Scheme::SchnorrAtms => schnorr::verify(&args),
-                Scheme::BlsAtms => bls::verify(&args),
-                Scheme::Mithril => mithril::verify(&args),
-            }
+            driver(scheme, backend)?.verify(&args)
         }
         Command::ExportVerifier {
             scheme,
@@ -1259,15 +1202,7 @@ fn run(command: Command) -> Result<()> {
         Command::Aggregate { action } => run_aggregate(action),
         Command::Chunk { action } => run_chunk(action),
         Command::Chain { action } => run_chain(action),
-        Command::Demo { scheme, backend } => match scheme {
-            _ if backend == Backend::Cardano => {
-                cardano_only(scheme)?;
-                cardano::demo()
-            }
-            Scheme::SchnorrAtms => schnorr::demo(),
-            Scheme::BlsAtms => bls::demo(),
-            Scheme::Mithril => mithril::demo(),
-        },
+        Command::Demo { scheme, backend } => driver(scheme, backend)?.demo(),
     }
 }
 

@@ -1,5 +1,5 @@
-//! BLS ATMS (keys in BN254 G1 with proofs of possession, signatures in G2, one pairing):
-//! committee, sign, certify, keygen, prove, verify, demo.
+//! BLS ATMS (keys in BN254 G1 with proofs of possession, signatures in G2, one pairing): its
+//! files, `tms check`, and its side of the tool's one interface ([`BlsBn254`]).
 //!
 //! Every scheme signs `m = keccak-256(bytes) mod r`; BLS signs the 32 big-endian bytes of `m`
 //! (hashed to G2 by RFC 9380), so that a contract derives the same `m` from the same bytes.
@@ -7,29 +7,38 @@
 use std::{
     fs,
     path::{Path, PathBuf},
-    time::Instant,
 };
 
 use bls_atms::{
-    keygen as bls_keygen, prove as bls_prove, prove_with_transcript, read_vk, verify_with_vk,
-    AtmsError, AtmsInstance, AtmsKeys, AtmsShape, AtmsWitness, Committee,
+    keygen as bls_keygen, prove_with_transcript, read_vk, verify_with_vk, AtmsError, AtmsInstance,
+    AtmsKeys, AtmsShape, AtmsWitness, Committee,
 };
-use halo2_base::halo2_proofs::{halo2curves::ff::Field, poly::commitment::Params};
+use halo2_base::halo2_proofs::{
+    halo2curves::{
+        bn256::{Bn256, G1Affine},
+        ff::Field,
+    },
+    plonk::VerifyingKey as Halo2Vk,
+    poly::kzg::commitment::ParamsKZG,
+};
 use rand::{rngs::OsRng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use serde::{Deserialize, Serialize};
 use tms_gadgets::{
     message::{field_bytes, message_to_field},
+    proving::Transcript,
     signature::bls::{PublicKey, SecretKey, Signature},
+    Fr,
 };
 
-use super::{
-    check_members, check_params_k, check_statement, describe_message, proof_rejected, write_keys,
-    DemoClock, ProofOutput, VerifyArgs,
-};
+use super::{check_members, describe_message, schnorr::refuse_registration, Bn254, VerifyArgs};
 use crate::{
     formats::*,
-    io::{at, load_params, read_bytes, read_json, spinner, usage, write_json, CliError, Result},
+    interface::{
+        CertificateScheme, CertifyArgs, CommitteeArgs, DemoCertificate, Rejection, ShapeOptions,
+        SignArgs, Trusted, Verdict,
+    },
+    io::{at, read_bytes, read_json, spinner, usage, write_json, CliError, Result},
     options::Scheme,
 };
 
@@ -227,47 +236,6 @@ pub fn certify(
     Ok(())
 }
 
-/// `tms keygen --scheme bls-atms`: `capacity` non-signer slots (default half the committee).
-pub fn keygen(
-    committee_path: &Path,
-    capacity: Option<usize>,
-    params_path: &Path,
-    pk: &Path,
-    vk: &Path,
-) -> Result<()> {
-    let committee = load_committee(committee_path)?;
-    let params = load_params(params_path)?;
-    let n = committee.len();
-    let capacity = capacity.unwrap_or(n / 2).max(1);
-    let shape = AtmsShape::auto(n, capacity, params.k());
-    shape
-        .validate()
-        .map_err(|e| usage(format!("--capacity: {e}")))?;
-    let bar = spinner("generating keys (a BN254 pairing: minutes)");
-    let start = Instant::now();
-    let keys = bls_keygen(&params, shape).map_err(|e| match e {
-        AtmsError::CircuitTooLarge(k) => at(
-            params_path,
-            format!(
-                "parameters too small: the circuit does not fit 2^{k} rows (try k up to {MAX_K})"
-            ),
-        ),
-        other => at(params_path, other),
-    })?;
-    bar.finish_and_clear();
-    tracing::info!(seconds = start.elapsed().as_secs_f64(), stats = %keys.stats, "keys generated");
-    let fp = write_keys(pk, vk, &keys.pk_bytes(), &keys.vk_bytes())?;
-    println!(
-        "keys for {n} members, {capacity} non-signer slots ({}) written to {} and {}; \
-         verifying key fingerprint {}",
-        keys.stats,
-        pk.display(),
-        vk.display(),
-        fp
-    );
-    Ok(())
-}
-
 /// The witness of a certificate file for `shape` and `threshold`, with the message bytes.
 fn load_witness(
     committee: &Committee,
@@ -320,130 +288,237 @@ pub fn check(
     Ok(())
 }
 
-/// `tms prove --scheme bls-atms`.
-pub fn prove(
-    committee_path: &Path,
-    certificate_path: &Path,
-    threshold: u64,
-    params_path: &Path,
-    pk_path: &Path,
-    out: &ProofOutput,
-) -> Result<()> {
-    let committee = load_committee(committee_path)?;
-    let params = load_params(params_path)?;
-    let keys = AtmsKeys::from_pk_bytes(&read_bytes(pk_path)?).map_err(|e| at(pk_path, e))?;
-    check_members(committee_path, committee.len(), keys.shape.n, "proving key")?;
-    check_params_k(params_path, params.k(), keys.shape.k)?;
-    let (message, witness) = load_witness(&committee, certificate_path, keys.shape, threshold)?;
-    let bar = spinner("proving (a BN254 pairing: minutes)");
-    let start = Instant::now();
-    let proof = prove_with_transcript(&params, &keys, &witness, out.transcript)
-        .map_err(|e| at(pk_path, e))?;
-    bar.finish_and_clear();
-    let public = PublicFile::new(
-        SCHEME,
-        keys.shape,
-        &witness.instance.committee,
-        &message,
-        threshold,
-    );
-    out.write(
-        &proof,
-        &public,
-        &witness.instance.to_public_inputs(),
-        start.elapsed().as_secs_f64(),
-    )
-}
+/// The BLS ATMS on BN254: G1 keys with proofs of possession, G2 signatures, one pairing.
+pub struct BlsBn254;
 
-/// `tms verify --scheme bls-atms`.
-pub fn verify(args: &VerifyArgs) -> Result<()> {
-    let (params, vk_file, (shape, vk), public) = args.open(read_vk)?;
-    let public: Option<PublicFile<AtmsShape>> = public;
-    let digest = match (&args.committee, &args.commitment) {
-        (Some(path), None) => {
-            let committee = load_committee(path)?;
-            check_members(path, committee.len(), shape.n, "verifying key")?;
-            committee.digest(shape.hash)
-        }
-        (None, Some(hex)) => fr_from_str(hex, "--commitment").map_err(usage)?,
-        _ => {
-            return Err(usage(
-                "give the trusted --committee FILE or --commitment HEX",
-            ))
-        }
-    };
-    let threshold = args.threshold(public.as_ref())?;
-    let trusted = PublicFile::new(SCHEME, shape, &digest, &args.message, threshold);
-    check_statement(args, public.as_ref(), &trusted)?;
-    args.check_regenerated(&vk_file, || {
-        bls_keygen(&params, shape).map(|k| k.vk_bytes())
-    })?;
-    let instance = AtmsInstance::from_trusted_digest(digest, &args.message, threshold);
-    let proof = read_bytes(&args.proof)?;
-    verify_with_vk(&params, &shape, &vk, &instance, &proof, args.transcript).map_err(
-        |e| match e {
-            AtmsError::ProofRejected => proof_rejected(args),
-            other => usage(other),
-        },
-    )?;
-    println!(
-        "verified (bls-atms): at least {threshold} of {} committee members signed {}; \
-         committee digest {}",
-        shape.n,
-        describe_message(&args.message, &message_to_field(&args.message)),
-        fr_to_hex(&digest)
-    );
-    println!("  {}", args.key_trust().describe(&vk_file));
-    Ok(())
-}
+impl CertificateScheme for BlsBn254 {
+    type Backend = Bn254;
+    const SCHEME: Scheme = SCHEME;
+    const KEYGEN: &'static str = "generating keys (a BN254 pairing: minutes)";
+    const PROVING: &'static str = "proving (a BN254 pairing: minutes)";
+    type Committee = Committee;
+    type Shape = AtmsShape;
+    type ShapeFile = AtmsShape;
+    type Keys = AtmsKeys;
+    type Vk = Halo2Vk<G1Affine>;
+    type Witness = AtmsWitness;
+    type Instance = AtmsInstance;
 
-/// `tms demo --scheme bls-atms`: 4 members, 3 sign, threshold 2, real proof (a pairing: minutes).
-pub fn demo() -> Result<()> {
-    const COMMITTEE: usize = 4;
-    const SIGNERS: [usize; 3] = [0, 1, 3];
-    const THRESHOLD: u64 = 2;
-    let err = |e: AtmsError| CliError(e.to_string());
-    let mut rng = ChaCha20Rng::seed_from_u64(2026);
-    let sks: Vec<SecretKey> = (0..COMMITTEE)
-        .map(|_| SecretKey::random(&mut rng))
-        .collect();
-    let members: Vec<_> = sks
-        .iter()
-        .map(|sk| (sk.public_key(), sk.prove_possession()))
-        .collect();
-    let committee = Committee::register(&members).map_err(err)?;
-    let message = b"tms demo: BLS certificate".to_vec();
-    let signed = signed_bytes(&message);
-    let signatures: Vec<_> = SIGNERS
-        .iter()
-        .map(|i| (*i, sks[*i].sign(&signed)))
-        .collect();
-    let shape = AtmsShape::auto(COMMITTEE, COMMITTEE - 1, DEMO_K);
-    let witness =
-        AtmsWitness::new(shape, &committee, &signed, &signatures, THRESHOLD).map_err(err)?;
-    println!(
-        "committee: {COMMITTEE} BLS keys with proofs of possession, digest {}",
-        fr_to_hex(&committee.digest(shape.hash))
-    );
-    println!(
-        "certificate: members {SIGNERS:?} signed {}; threshold {THRESHOLD}",
-        describe_message(&message, &message_to_field(&message))
-    );
-    eprintln!("WARNING: the demo uses INSECURE test parameters (fixed public seed)");
-    let mut clock = DemoClock::start();
-    let params = bls_atms::setup(shape.k);
-    clock.lap();
-    let bar = spinner("generating keys (a BN254 pairing: minutes)");
-    let keys = bls_keygen(&params, shape).map_err(err)?;
-    clock.lap();
-    bar.set_message("proving");
-    let proof = bls_prove(&params, &keys, &witness).map_err(err)?;
-    clock.lap();
-    bar.finish_and_clear();
-    let instance =
-        AtmsInstance::from_trusted(&shape, &committee, &message, THRESHOLD).map_err(err)?;
-    bls_atms::verify(&params, &keys, &instance, &proof).map_err(err)?;
-    clock.lap();
-    clock.print(&keys.stats.to_string(), proof.len());
-    Ok(())
+    fn committee(a: &CommitteeArgs) -> Result<()> {
+        committee(a.size, a.seed, &a.out, &a.keys_dir)
+    }
+
+    fn sign(a: &SignArgs) -> Result<()> {
+        refuse_registration(a.registration.as_deref(), a.next_registration.as_deref())?;
+        sign(&a.key, &a.message, &a.out)
+    }
+
+    fn certify(a: &CertifyArgs) -> Result<()> {
+        refuse_registration(None, a.next_registration.as_deref())?;
+        certify(&a.committee, &a.message, &a.out, &a.signatures)
+    }
+
+    fn load_committee(path: &Path) -> Result<Committee> {
+        load_committee(path)
+    }
+
+    fn check_committee(path: &Path, c: &Committee, shape: &AtmsShape, key: &str) -> Result<()> {
+        check_members(path, c.len(), shape.n, key)
+    }
+
+    /// `--capacity` non-signer slots (default half the committee).
+    fn keygen_shape(c: &Committee, options: &ShapeOptions, k: u32) -> Result<AtmsShape> {
+        let n = c.len();
+        let capacity = options.capacity.unwrap_or(n / 2).max(1);
+        let shape = AtmsShape::auto(n, capacity, k);
+        shape
+            .validate()
+            .map_err(|e| usage(format!("--capacity: {e}")))?;
+        Ok(shape)
+    }
+
+    // Laying a pairing out takes as long as keygen: keygen's own error gives the k to try.
+    fn min_k(_: &AtmsShape) -> Result<Option<u32>> {
+        Ok(None)
+    }
+
+    fn k(shape: &AtmsShape) -> u32 {
+        shape.k
+    }
+
+    fn keygen(params: &ParamsKZG<Bn256>, shape: &AtmsShape, path: &Path) -> Result<AtmsKeys> {
+        bls_keygen(params, *shape).map_err(|e| match e {
+            AtmsError::CircuitTooLarge(k) => at(
+                path,
+                format!(
+                    "parameters too small: the circuit does not fit 2^{k} rows (try k up to \
+                     {MAX_K})"
+                ),
+            ),
+            other => at(path, other),
+        })
+    }
+
+    fn key_files(keys: &AtmsKeys) -> (Vec<u8>, Vec<u8>) {
+        (keys.pk_bytes(), keys.vk_bytes())
+    }
+
+    fn describe_keys(keys: &AtmsKeys) -> String {
+        format!(
+            "{} members, {} non-signer slots ({})",
+            keys.shape.n, keys.shape.capacity, keys.stats
+        )
+    }
+
+    fn read_pk(path: &Path) -> Result<AtmsKeys> {
+        AtmsKeys::from_pk_bytes(&read_bytes(path)?).map_err(|e| at(path, e))
+    }
+
+    fn keys_shape(keys: &AtmsKeys) -> &AtmsShape {
+        &keys.shape
+    }
+
+    fn read_vk(path: &Path, bytes: &[u8]) -> Result<(AtmsShape, Halo2Vk<G1Affine>)> {
+        read_vk(bytes).map_err(|e| at(path, e))
+    }
+
+    fn regenerate_vk(params: &ParamsKZG<Bn256>, shape: &AtmsShape, path: &Path) -> Result<Vec<u8>> {
+        bls_keygen(params, *shape)
+            .map(|k| k.vk_bytes())
+            .map_err(|e| at(path, e))
+    }
+
+    fn witness(
+        shape: &AtmsShape,
+        committee: &Committee,
+        certificate: &Path,
+        threshold: Option<u64>,
+    ) -> Result<(AtmsWitness, PublicFile<AtmsShape>)> {
+        let threshold = threshold.unwrap_or_default();
+        let (message, witness) = load_witness(committee, certificate, *shape, threshold)?;
+        let public = PublicFile::new(
+            SCHEME,
+            *shape,
+            &witness.instance.committee,
+            &message,
+            threshold,
+        );
+        Ok((witness, public))
+    }
+
+    fn prove(
+        params: &ParamsKZG<Bn256>,
+        keys: &AtmsKeys,
+        witness: &AtmsWitness,
+        transcript: Transcript,
+    ) -> std::result::Result<Vec<u8>, String> {
+        prove_with_transcript(params, keys, witness, transcript).map_err(|e| e.to_string())
+    }
+
+    fn public_inputs(witness: &AtmsWitness) -> Vec<Fr> {
+        witness.instance.to_public_inputs()
+    }
+
+    fn trusted(
+        shape: &AtmsShape,
+        args: &VerifyArgs,
+        public: Option<&PublicFile<AtmsShape>>,
+    ) -> Result<Trusted<Self>> {
+        let digest = match (&args.committee, &args.commitment) {
+            (Some(path), None) => {
+                let committee = load_committee(path)?;
+                check_members(path, committee.len(), shape.n, "verifying key")?;
+                committee.digest(shape.hash)
+            }
+            (None, Some(hex)) => fr_from_str(hex, "--commitment").map_err(usage)?,
+            _ => {
+                return Err(usage(
+                    "give the trusted --committee FILE or --commitment HEX",
+                ))
+            }
+        };
+        let threshold = args.threshold(public)?;
+        Ok(Trusted {
+            public: PublicFile::new(SCHEME, *shape, &digest, &args.message, threshold),
+            instance: AtmsInstance::from_trusted_digest(digest, &args.message, threshold),
+        })
+    }
+
+    fn verify(
+        params: &ParamsKZG<Bn256>,
+        shape: &AtmsShape,
+        vk: &Halo2Vk<G1Affine>,
+        instance: &AtmsInstance,
+        proof: &[u8],
+        transcript: Transcript,
+    ) -> Verdict {
+        verify_with_vk(params, shape, vk, instance, proof, transcript).map_err(|e| match e {
+            AtmsError::ProofRejected => Rejection::Proof,
+            other => Rejection::Other(usage(other)),
+        })
+    }
+
+    fn verdict(shape: &AtmsShape, trusted: &Trusted<Self>, args: &VerifyArgs) -> String {
+        format!(
+            "verified (bls-atms): at least {} of {} committee members signed {}; committee \
+             digest {}",
+            trusted.public.threshold,
+            shape.n,
+            describe_message(&args.message, &message_to_field(&args.message)),
+            trusted.public.commitment
+        )
+    }
+
+    /// 4 members, 3 sign, threshold 2 (a pairing: minutes).
+    fn demo_certificate() -> Result<DemoCertificate<Self>> {
+        const COMMITTEE: usize = 4;
+        const SIGNERS: [usize; 3] = [0, 1, 3];
+        const THRESHOLD: u64 = 2;
+        let err = |e: AtmsError| CliError(e.to_string());
+        let mut rng = ChaCha20Rng::seed_from_u64(2026);
+        let sks: Vec<SecretKey> = (0..COMMITTEE)
+            .map(|_| SecretKey::random(&mut rng))
+            .collect();
+        let members: Vec<_> = sks
+            .iter()
+            .map(|sk| (sk.public_key(), sk.prove_possession()))
+            .collect();
+        let committee = Committee::register(&members).map_err(err)?;
+        let message = b"tms demo: BLS certificate".to_vec();
+        let signed = signed_bytes(&message);
+        let signatures: Vec<_> = SIGNERS
+            .iter()
+            .map(|i| (*i, sks[*i].sign(&signed)))
+            .collect();
+        let shape = AtmsShape::auto(COMMITTEE, COMMITTEE - 1, DEMO_K);
+        let witness =
+            AtmsWitness::new(shape, &committee, &signed, &signatures, THRESHOLD).map_err(err)?;
+        // The verifier rebuilds the statement from the committee and message it holds.
+        let instance =
+            AtmsInstance::from_trusted(&shape, &committee, &message, THRESHOLD).map_err(err)?;
+        let digest = committee.digest(shape.hash);
+        let description = vec![
+            format!(
+                "committee: {COMMITTEE} BLS keys with proofs of possession, digest {}",
+                fr_to_hex(&digest)
+            ),
+            format!(
+                "certificate: members {SIGNERS:?} signed {}; threshold {THRESHOLD}",
+                describe_message(&message, &message_to_field(&message))
+            ),
+        ];
+        Ok(DemoCertificate {
+            shape,
+            witness,
+            trusted: Trusted {
+                public: PublicFile::new(SCHEME, shape, &digest, &message, THRESHOLD),
+                instance,
+            },
+            description,
+        })
+    }
+
+    fn describe_circuit(keys: &AtmsKeys) -> String {
+        keys.stats.to_string()
+    }
 }

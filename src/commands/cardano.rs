@@ -1,7 +1,7 @@
-//! The Cardano backend (`--backend cardano`): the Schnorr ATMS on Jubjub proved with KZG over
-//! BLS12-381 (crate `schnorr-atms-jubjub`, midnight-proofs' Blake2b transcript), and its Plutus
-//! V3 validator (crate `tms-cardano`): committee, sign, certify, setup, keygen, prove, verify,
-//! export-plutus, demo.
+//! The Cardano backend ([`Cardano`]: KZG over BLS12-381, midnight-proofs' Blake2b transcript)
+//! and the Schnorr ATMS on it ([`SchnorrCardano`]: Jubjub keys, crate `schnorr-atms-jubjub`), with
+//! its files, `tms setup --backend cardano` and `tms export-plutus` (the Plutus V3 validator of
+//! crate `tms-cardano`).
 //!
 //! Encodings (README's Formats): a Jubjub key or nonce point is its 32-byte compressed form
 //! (midnight-curves' `GroupEncoding`; decoding checks the prime-order subgroup); a Jubjub scalar
@@ -14,7 +14,6 @@
 use std::{
     fs,
     path::{Path, PathBuf},
-    time::Instant,
 };
 
 use ff::{Field, PrimeField};
@@ -39,14 +38,22 @@ use tms_cardano::{
 };
 use tms_gadgets::proving::{keys::fingerprint, params::sha256_hex, Transcript};
 
-use super::{check_members, describe_message_bytes, write_keys, DemoClock, VerifyArgs};
+use super::{
+    check_members, describe_message_bytes,
+    schnorr::{commitment_mode, refuse_registration},
+    ProofOutput, VerifyArgs,
+};
 use crate::{
-    formats::{bytes_from_hex, bytes_to_hex, Header},
+    formats::{bytes_from_hex, bytes_to_hex, Header, PublicFile},
+    interface::{
+        CertificateScheme, CertifyArgs, CommitteeArgs, DemoCertificate, ProvingBackend, Rejection,
+        ShapeOptions, SignArgs, Trusted, Verdict,
+    },
     io::{
         at, read_bytes, read_json_on, sha_path, spinner, usage, write_atomic, write_json, CliError,
         Result, INSECURE_WARNING,
     },
-    options::{Mode, Scheme},
+    options::{Backend, Scheme},
 };
 
 const SCHEME: Scheme = Scheme::SchnorrAtms;
@@ -242,47 +249,6 @@ pub struct PkHeader {
     pub header: Header,
     /// The circuit shape.
     pub shape: ShapeFile,
-}
-
-/// The statement a proof was made for (never trusted by a verifier).
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
-pub struct PublicFile {
-    /// Version, scheme, backend.
-    #[serde(flatten)]
-    pub header: PublicHeader,
-    /// Circuit shape.
-    pub shape: ShapeFile,
-    /// The committee commitment (BLS12-381 scalar, big-endian hex).
-    pub commitment: String,
-    /// The message bytes.
-    pub message: String,
-    /// The threshold t.
-    pub threshold: u64,
-}
-
-/// [`Header`] with equality, for the statement comparison.
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
-pub struct PublicHeader {
-    /// Format version.
-    pub version: u32,
-    /// The scheme.
-    pub scheme: String,
-    /// The backend.
-    pub backend: String,
-}
-
-fn public_file(shape: &AtmsShape, commitment: &Base, message: &[u8], t: u64) -> PublicFile {
-    PublicFile {
-        header: PublicHeader {
-            version: crate::formats::VERSION,
-            scheme: SCHEME.name().into(),
-            backend: BACKEND.into(),
-        },
-        shape: ShapeFile::of(shape),
-        commitment: base_to_hex(commitment),
-        message: bytes_to_hex(message),
-        threshold: t,
-    }
 }
 
 /// Reads a committee file: every key in the subgroup, none repeated.
@@ -484,16 +450,6 @@ fn is_insecure_test(params: &ParamsKZG<Bls12>) -> bool {
     params.s_g2() == params.g2() * s
 }
 
-/// The commitment mode of `keygen`'s options.
-fn commitment_mode(mode: Mode, slots: Option<usize>) -> Result<CommitmentMode> {
-    match (mode, slots) {
-        (Mode::Flat, None) => Ok(CommitmentMode::Flat),
-        (Mode::Flat, Some(_)) => Err(usage("--slots applies to --mode merkle only")),
-        (Mode::Merkle, Some(slots)) => Ok(CommitmentMode::Merkle { slots }),
-        (Mode::Merkle, None) => Err(usage("--mode merkle needs --slots")),
-    }
-}
-
 fn vk_file_bytes(shape: &AtmsShape, vk: &Vk) -> Vec<u8> {
     let file = VkFile {
         header: header(),
@@ -520,57 +476,6 @@ pub fn read_vk(path: &Path, bytes: &[u8]) -> Result<(AtmsShape, Vk)> {
     Ok((shape, vk))
 }
 
-/// `tms keygen --backend cardano`.
-pub fn keygen(
-    committee_path: &Path,
-    mode: Mode,
-    slots: Option<usize>,
-    params_path: &Path,
-    pk: &Path,
-    vk: &Path,
-) -> Result<()> {
-    let committee = load_committee(committee_path)?;
-    let params = load_params(params_path)?;
-    let n = committee.keys().len();
-    let shape = AtmsShape {
-        n,
-        mode: commitment_mode(mode, slots)?,
-        k: params.max_k(),
-    };
-    shape.validate().map_err(|e| at(params_path, e))?;
-    let needed = prover::min_k(&AtmsShape { k: 10, ..shape });
-    if params.max_k() < needed {
-        return Err(at(
-            params_path,
-            format!(
-                "parameters too small for this circuit: 2^{} rows, the circuit needs k >= {needed}",
-                params.max_k()
-            ),
-        ));
-    }
-    let bar = spinner("generating keys");
-    let keys = prover::keygen(&params, shape).map_err(|e| at(params_path, e))?;
-    bar.finish_and_clear();
-    let mut pk_bytes = serde_json::to_vec(&PkHeader {
-        header: header(),
-        shape: ShapeFile::of(&shape),
-    })
-    .expect("serializable");
-    pk_bytes.push(b'\n');
-    keys.pk
-        .write(&mut pk_bytes, SerdeFormat::RawBytes)
-        .expect("writing to memory");
-    let fp = write_keys(pk, vk, &pk_bytes, &vk_file_bytes(&shape, keys.vk()))?;
-    println!(
-        "keys for {n} members (Jubjub Schnorr ATMS, k = {}) written to {} and {}; verifying key \
-         fingerprint {fp}",
-        shape.k,
-        pk.display(),
-        vk.display()
-    );
-    Ok(())
-}
-
 fn read_pk(path: &Path) -> Result<AtmsKeys> {
     let bytes = read_bytes(path)?;
     let split = bytes
@@ -587,68 +492,6 @@ fn read_pk(path: &Path) -> Result<AtmsKeys> {
         backend::Pk::read::<_, AtmsCircuit>(&mut &bytes[split + 1..], SerdeFormat::RawBytes, ())
             .map_err(|e| at(path, format!("malformed proving key: {e}")))?;
     Ok(AtmsKeys { shape, pk })
-}
-
-/// `tms prove --backend cardano`: the proof (midnight-proofs' Blake2b transcript) and the
-/// prover's statement.
-pub fn prove(
-    committee_path: &Path,
-    certificate_path: &Path,
-    threshold: u64,
-    params_path: &Path,
-    pk_path: &Path,
-    proof_path: &Path,
-    public_path: &Path,
-) -> Result<()> {
-    let committee = load_committee(committee_path)?;
-    let params = load_params(params_path)?;
-    let keys = read_pk(pk_path)?;
-    check_members(
-        committee_path,
-        committee.keys().len(),
-        keys.shape.n,
-        "proving key",
-    )?;
-    super::check_params_k(params_path, params.max_k(), keys.shape.k)?;
-    let file: CertificateFile = read_json(certificate_path)?;
-    let message = bytes_from_hex(&file.message, "message").map_err(|e| at(certificate_path, e))?;
-    let signatures = file
-        .signatures
-        .iter()
-        .map(|s| Ok((s.index, parse_signature(certificate_path, &s.r, &s.s)?)))
-        .collect::<Result<Vec<_>>>()?;
-    let cert = Certificate {
-        message: message_to_field(&message),
-        signatures,
-    };
-    let witness =
-        AtmsWitness::new(keys.shape, &committee, &cert, threshold).map_err(|e| match e {
-            AtmsError::ThresholdTooLarge { .. } => usage(format!("--threshold: {e}")),
-            other => at(certificate_path, other),
-        })?;
-    let bar = spinner("proving");
-    let start = Instant::now();
-    let rng = ChaCha20Rng::from_rng(OsRng).expect("OS randomness");
-    let proof = prover::prove::<DefaultTranscriptHash>(&params, &keys, &witness, rng)
-        .map_err(|e| at(pk_path, e))?;
-    bar.finish_and_clear();
-    write_atomic(proof_path, &proof)?;
-    write_json(
-        public_path,
-        &public_file(
-            &keys.shape,
-            &witness.instance.commitment,
-            &message,
-            threshold,
-        ),
-    )?;
-    println!(
-        "proof ({} bytes, blake2b transcript, {:.1} s) written to {}",
-        proof.len(),
-        start.elapsed().as_secs_f64(),
-        proof_path.display()
-    );
-    Ok(())
 }
 
 /// The trusted commitment: from the committee file (its commitment in `shape`'s mode) or the
@@ -669,88 +512,6 @@ fn trusted_commitment(
             "give the trusted --committee FILE or --commitment HEX",
         )),
     }
-}
-
-/// `tms verify --backend cardano`: the statement comes from the trusted committee (or
-/// commitment), the message bytes and the threshold, never from the prover; the key is pinned
-/// or regenerated.
-pub fn verify(args: &VerifyArgs) -> Result<()> {
-    if args.transcript != Transcript::Blake2b {
-        return Err(usage(
-            "--backend cardano proves in midnight-proofs' Blake2b transcript only (--transcript blake2b)",
-        ));
-    }
-    let params = load_params(&args.params)?;
-    let vk_file = args.vk_file()?;
-    let (shape, vk) = read_vk(&args.vk, &vk_file)?;
-    super::check_params_k(&args.params, params.max_k(), shape.k)?;
-    let public: Option<PublicFile> = args.public.as_deref().map(read_json).transpose()?;
-    let commitment = trusted_commitment(
-        args.committee.as_deref(),
-        args.commitment.as_deref(),
-        &shape,
-    )?;
-    let threshold = match (args.threshold, &public) {
-        (Some(t), Some(p)) if p.threshold != t => {
-            return Err(at(
-                args.public.as_deref().expect("public file given"),
-                format!("threshold {} differs from --threshold {t}", p.threshold),
-            ))
-        }
-        (Some(t), _) => t,
-        (None, Some(p)) => p.threshold,
-        (None, None) => {
-            return Err(usage(
-                "give --threshold (or the prover's --public statement to read it from)",
-            ))
-        }
-    };
-    let trusted = public_file(&shape, &commitment, &args.message, threshold);
-    if let (Some(p), Some(path)) = (&public, args.public.as_deref()) {
-        if p.shape != trusted.shape {
-            return Err(at(path, "circuit shape differs from the verifying key's"));
-        }
-        for (name, theirs, ours) in [
-            ("commitment", &p.commitment, &trusted.commitment),
-            ("message", &p.message, &trusted.message),
-        ] {
-            if !theirs.eq_ignore_ascii_case(ours) {
-                return Err(at(
-                    path,
-                    format!("{name} {theirs} differs from the trusted {name} {ours}"),
-                ));
-            }
-        }
-    }
-    args.key_trust()
-        .check_regenerated(&vk_file, "its shape", || {
-            prover::keygen(&params, shape)
-                .map(|k| vk_file_bytes(&shape, k.vk()))
-                .map_err(|e| at(&args.vk, e))
-        })?;
-    let instance = AtmsInstance::from_trusted_commitment(commitment, &args.message, threshold);
-    instance
-        .validate(&shape)
-        .map_err(|e| usage(format!("--threshold: {e}")))?;
-    let proof = read_bytes(&args.proof)?;
-    prover::verify::<DefaultTranscriptHash>(&params.verifier_params(), &vk, &instance, &proof)
-        .map_err(|e| match e {
-            AtmsError::ProofRejected => at(
-                &args.proof,
-                "the proof does not verify for the trusted statement (cardano backend, blake2b \
-                 transcript)",
-            ),
-            other => usage(other),
-        })?;
-    println!(
-        "verified (schnorr-atms, cardano): at least {threshold} of {} committee members signed \
-         {}; committee commitment {}",
-        shape.n,
-        describe_message_bytes(&args.message, &base_to_hex(&instance.message)),
-        base_to_hex(&commitment)
-    );
-    println!("  {}", args.key_trust().describe(&vk_file));
-    Ok(())
 }
 
 /// The protocol version a Plutus figure assumes and its MSM mode.
@@ -931,101 +692,366 @@ pub fn export_plutus(a: &ExportPlutusArgs) -> Result<()> {
     Ok(())
 }
 
-/// `tms demo --backend cardano`: 6 members, 4 sign, threshold 3, flat commitment, real proof and
-/// verification, and the Plutus budget of the honest certificate at protocol versions 10 and 11.
-pub fn demo() -> Result<()> {
-    const COMMITTEE: usize = 6;
-    const SIGNERS: [usize; 4] = [0, 2, 3, 5];
-    const THRESHOLD: u64 = 3;
-    let err = |e: AtmsError| CliError(e.to_string());
-    let mut rng = ChaCha20Rng::seed_from_u64(2026);
-    let members: Vec<SigningKey> = (0..COMMITTEE)
-        .map(|_| SigningKey::random(&mut rng))
-        .collect();
-    let committee =
-        Committee::new(members.iter().map(SigningKey::verifying_key).collect()).map_err(err)?;
-    let message_bytes = b"tms demo: epoch 1 committee handover".to_vec();
-    let message = message_to_field(&message_bytes);
-    let signatures: Vec<_> = SIGNERS
-        .iter()
-        .map(|i| (members[*i].verifying_key(), members[*i].sign(message)))
-        .collect();
-    let certificate = Certificate::aggregate(&committee, message, &signatures).map_err(err)?;
-    let mut shape = AtmsShape {
-        n: COMMITTEE,
-        mode: CommitmentMode::Flat,
-        k: 10,
-    };
-    shape.k = prover::min_k(&shape);
-    let witness = AtmsWitness::new(shape, &committee, &certificate, THRESHOLD).map_err(err)?;
-    println!(
-        "committee: {COMMITTEE} Jubjub keys, flat Poseidon commitment {} (BLS12-381 scalar field)",
-        base_to_hex(&witness.instance.commitment)
-    );
-    println!(
-        "certificate: members {SIGNERS:?} signed {}; threshold {THRESHOLD}",
-        describe_message_bytes(&message_bytes, &base_to_hex(&message))
-    );
-    eprintln!("WARNING: the demo uses INSECURE test parameters (fixed public seed)");
+/// The prover's statement on this backend: [`PublicFile`] with a `cardano` header.
+fn public_file(
+    shape: &AtmsShape,
+    commitment: &Base,
+    message: &[u8],
+    t: u64,
+) -> PublicFile<ShapeFile> {
+    PublicFile {
+        header: header(),
+        shape: ShapeFile::of(shape),
+        commitment: base_to_hex(commitment),
+        message: bytes_to_hex(message),
+        threshold: t,
+    }
+}
 
-    let mut clock = DemoClock::start();
-    let params = backend::insecure_test_params(shape.k);
-    clock.lap();
-    let bar = spinner("generating keys");
-    let keys = prover::keygen(&params, shape).map_err(err)?;
-    clock.lap();
-    bar.set_message("proving");
-    let rng = ChaCha20Rng::from_rng(OsRng).expect("OS randomness");
-    let proof =
-        prover::prove::<DefaultTranscriptHash>(&params, &keys, &witness, rng).map_err(err)?;
-    clock.lap();
-    // The verifier rebuilds the statement from the committee and message it holds.
-    let instance =
-        AtmsInstance::from_trusted(&shape, &committee, &message_bytes, THRESHOLD).map_err(err)?;
-    let vp = params.verifier_params();
-    prover::verify::<DefaultTranscriptHash>(&vp, keys.vk(), &instance, &proof).map_err(err)?;
-    clock.lap();
-    bar.set_message("generating and evaluating the Plutus validator");
-    let mut rows = vec![];
-    for pv in [10u16, 11] {
-        let e = validator(
-            &vp,
-            keys.vk(),
-            instance.commitment,
-            THRESHOLD,
-            msm_mode(pv)?,
-            Some((&message_bytes, &proof)),
-        );
-        let (budget, redeemer) = e.run.expect("a certificate was given");
-        if !budget.accepted {
-            return Err(CliError(format!(
-                "the Plutus validator (pv {pv}) refused the honest certificate"
-            )));
+/// KZG over BLS12-381 (IOG's midnight stack): proofs a Plutus V3 validator checks, in
+/// midnight-proofs' Blake2b transcript.
+pub struct Cardano;
+
+impl ProvingBackend for Cardano {
+    const BACKEND: Backend = Backend::Cardano;
+    const TAG: Option<&'static str> = Some(BACKEND);
+    type Params = ParamsKZG<Bls12>;
+    type Scalar = Base;
+
+    fn load_params(path: &Path) -> Result<ParamsKZG<Bls12>> {
+        load_params(path)
+    }
+
+    fn params_k(params: &ParamsKZG<Bls12>) -> u32 {
+        params.max_k()
+    }
+
+    fn test_params(k: u32) -> ParamsKZG<Bls12> {
+        backend::insecure_test_params(k)
+    }
+
+    fn check_transcript(transcript: Transcript) -> Result<()> {
+        if transcript != Transcript::Blake2b {
+            return Err(usage(
+                "--backend cardano proves in midnight-proofs' Blake2b transcript only \
+                 (--transcript blake2b)",
+            ));
         }
-        rows.push((pv, budget, e.script.len(), redeemer.len()));
+        Ok(())
     }
-    bar.finish_and_clear();
-    clock.print(
-        &format!(
-            "Schnorr ATMS on Jubjub, {COMMITTEE} members, flat, k = {} (KZG over BLS12-381)",
-            shape.k
-        ),
-        proof.len(),
-    );
-    for (pv, b, script, redeemer) in &rows {
-        println!(
-            "| Plutus V3 (pv {pv}, MSM {}) | accepted: {} CPU steps ({:.1}% of a tx), {} memory \
-             units ({:.1}%), script {script} bytes, tx {} bytes |",
-            if *pv == 10 { "fold" } else { "builtin" },
-            b.cpu,
-            percent(b.cpu, TX_CPU),
-            b.mem,
-            percent(b.mem, TX_MEM),
-            script + redeemer
-        );
+
+    // midnight-proofs' verifier parameters are cut from the full ones at the key's size.
+    fn check_verifier_params(path: &Path, params: &ParamsKZG<Bls12>, key_k: u32) -> Result<()> {
+        super::check_params_k(path, params.max_k(), key_k)
     }
-    for (pv, b, script, redeemer) in &rows {
-        println!("{}", budget_line("honest", b, *script, *redeemer, *pv));
+
+    fn write_proof<S: Serialize>(
+        out: &ProofOutput,
+        proof: &[u8],
+        public: &PublicFile<S>,
+        _: &[Base],
+        seconds: f64,
+    ) -> Result<()> {
+        out.write_without_calldata(proof, public, seconds)
     }
-    Ok(())
+
+    fn rejected(args: &VerifyArgs) -> CliError {
+        at(
+            &args.proof,
+            "the proof does not verify for the trusted statement (cardano backend, blake2b \
+             transcript)",
+        )
+    }
+}
+
+/// The Schnorr ATMS on Cardano: Jubjub keys, Poseidon commitments, KZG over BLS12-381.
+pub struct SchnorrCardano;
+
+impl CertificateScheme for SchnorrCardano {
+    type Backend = Cardano;
+    const SCHEME: Scheme = SCHEME;
+    type Committee = Committee;
+    type Shape = AtmsShape;
+    type ShapeFile = ShapeFile;
+    type Keys = AtmsKeys;
+    type Vk = Vk;
+    type Witness = AtmsWitness;
+    type Instance = AtmsInstance;
+
+    fn committee(a: &CommitteeArgs) -> Result<()> {
+        committee(a.size, a.seed, &a.out, &a.keys_dir)
+    }
+
+    fn sign(a: &SignArgs) -> Result<()> {
+        refuse_registration(a.registration.as_deref(), a.next_registration.as_deref())?;
+        sign(&a.key, &a.message, &a.out)
+    }
+
+    fn certify(a: &CertifyArgs) -> Result<()> {
+        refuse_registration(None, a.next_registration.as_deref())?;
+        certify(&a.committee, &a.message, &a.out, &a.signatures)
+    }
+
+    fn load_committee(path: &Path) -> Result<Committee> {
+        load_committee(path)
+    }
+
+    fn check_committee(path: &Path, c: &Committee, shape: &AtmsShape, key: &str) -> Result<()> {
+        check_members(path, c.keys().len(), shape.n, key)
+    }
+
+    fn keygen_shape(c: &Committee, options: &ShapeOptions, k: u32) -> Result<AtmsShape> {
+        let shape = AtmsShape {
+            n: c.keys().len(),
+            mode: commitment_mode(options.mode, options.slots)?,
+            k,
+        };
+        shape.validate().map_err(usage)?;
+        Ok(shape)
+    }
+
+    fn min_k(shape: &AtmsShape) -> Result<Option<u32>> {
+        Ok(Some(prover::min_k(&AtmsShape { k: 10, ..*shape })))
+    }
+
+    fn k(shape: &AtmsShape) -> u32 {
+        shape.k
+    }
+
+    fn keygen(params: &ParamsKZG<Bls12>, shape: &AtmsShape, path: &Path) -> Result<AtmsKeys> {
+        prover::keygen(params, *shape).map_err(|e| at(path, e))
+    }
+
+    fn key_files(keys: &AtmsKeys) -> (Vec<u8>, Vec<u8>) {
+        let mut pk_bytes = serde_json::to_vec(&PkHeader {
+            header: header(),
+            shape: ShapeFile::of(&keys.shape),
+        })
+        .expect("serializable");
+        pk_bytes.push(b'\n');
+        keys.pk
+            .write(&mut pk_bytes, SerdeFormat::RawBytes)
+            .expect("writing to memory");
+        (pk_bytes, vk_file_bytes(&keys.shape, keys.vk()))
+    }
+
+    fn describe_keys(keys: &AtmsKeys) -> String {
+        format!(
+            "{} members (Jubjub Schnorr ATMS, k = {})",
+            keys.shape.n, keys.shape.k
+        )
+    }
+
+    fn read_pk(path: &Path) -> Result<AtmsKeys> {
+        read_pk(path)
+    }
+
+    fn keys_shape(keys: &AtmsKeys) -> &AtmsShape {
+        &keys.shape
+    }
+
+    fn read_vk(path: &Path, bytes: &[u8]) -> Result<(AtmsShape, Vk)> {
+        read_vk(path, bytes)
+    }
+
+    fn regenerate_vk(params: &ParamsKZG<Bls12>, shape: &AtmsShape, path: &Path) -> Result<Vec<u8>> {
+        prover::keygen(params, *shape)
+            .map(|k| vk_file_bytes(shape, k.vk()))
+            .map_err(|e| at(path, e))
+    }
+
+    fn witness(
+        shape: &AtmsShape,
+        committee: &Committee,
+        certificate_path: &Path,
+        threshold: Option<u64>,
+    ) -> Result<(AtmsWitness, PublicFile<ShapeFile>)> {
+        let threshold = threshold.unwrap_or_default();
+        let file: CertificateFile = read_json(certificate_path)?;
+        let message =
+            bytes_from_hex(&file.message, "message").map_err(|e| at(certificate_path, e))?;
+        let signatures = file
+            .signatures
+            .iter()
+            .map(|s| Ok((s.index, parse_signature(certificate_path, &s.r, &s.s)?)))
+            .collect::<Result<Vec<_>>>()?;
+        let cert = Certificate {
+            message: message_to_field(&message),
+            signatures,
+        };
+        let witness =
+            AtmsWitness::new(*shape, committee, &cert, threshold).map_err(|e| match e {
+                AtmsError::ThresholdTooLarge { .. } => usage(format!("--threshold: {e}")),
+                other => at(certificate_path, other),
+            })?;
+        let public = public_file(shape, &witness.instance.commitment, &message, threshold);
+        Ok((witness, public))
+    }
+
+    fn prove(
+        params: &ParamsKZG<Bls12>,
+        keys: &AtmsKeys,
+        witness: &AtmsWitness,
+        _: Transcript,
+    ) -> std::result::Result<Vec<u8>, String> {
+        let rng = ChaCha20Rng::from_rng(OsRng).expect("OS randomness");
+        prover::prove::<DefaultTranscriptHash>(params, keys, witness, rng)
+            .map_err(|e| e.to_string())
+    }
+
+    fn public_inputs(witness: &AtmsWitness) -> Vec<Base> {
+        witness.instance.to_public_inputs()
+    }
+
+    fn trusted(
+        shape: &AtmsShape,
+        args: &VerifyArgs,
+        public: Option<&PublicFile<ShapeFile>>,
+    ) -> Result<Trusted<Self>> {
+        let commitment =
+            trusted_commitment(args.committee.as_deref(), args.commitment.as_deref(), shape)?;
+        let threshold = args.threshold(public)?;
+        Ok(Trusted {
+            public: public_file(shape, &commitment, &args.message, threshold),
+            instance: AtmsInstance::from_trusted_commitment(commitment, &args.message, threshold),
+        })
+    }
+
+    fn verify(
+        params: &ParamsKZG<Bls12>,
+        shape: &AtmsShape,
+        vk: &Vk,
+        instance: &AtmsInstance,
+        proof: &[u8],
+        _: Transcript,
+    ) -> Verdict {
+        instance
+            .validate(shape)
+            .map_err(|e| Rejection::Other(usage(format!("--threshold: {e}"))))?;
+        prover::verify::<DefaultTranscriptHash>(&params.verifier_params(), vk, instance, proof)
+            .map_err(|e| match e {
+                AtmsError::ProofRejected => Rejection::Proof,
+                other => Rejection::Other(usage(other)),
+            })
+    }
+
+    fn verdict(shape: &AtmsShape, trusted: &Trusted<Self>, args: &VerifyArgs) -> String {
+        let instance = &trusted.instance;
+        format!(
+            "verified (schnorr-atms, cardano): at least {} of {} committee members signed {}; \
+             committee commitment {}",
+            trusted.public.threshold,
+            shape.n,
+            describe_message_bytes(&args.message, &base_to_hex(&instance.message)),
+            base_to_hex(&instance.commitment)
+        )
+    }
+
+    /// 6 members, 4 sign, threshold 3, flat commitment; the Plutus budget follows the proof.
+    fn demo_certificate() -> Result<DemoCertificate<Self>> {
+        const COMMITTEE: usize = 6;
+        const SIGNERS: [usize; 4] = [0, 2, 3, 5];
+        const THRESHOLD: u64 = 3;
+        let err = |e: AtmsError| CliError(e.to_string());
+        let mut rng = ChaCha20Rng::seed_from_u64(2026);
+        let members: Vec<SigningKey> = (0..COMMITTEE)
+            .map(|_| SigningKey::random(&mut rng))
+            .collect();
+        let committee =
+            Committee::new(members.iter().map(SigningKey::verifying_key).collect()).map_err(err)?;
+        let message_bytes = b"tms demo: epoch 1 committee handover".to_vec();
+        let message = message_to_field(&message_bytes);
+        let signatures: Vec<_> = SIGNERS
+            .iter()
+            .map(|i| (members[*i].verifying_key(), members[*i].sign(message)))
+            .collect();
+        let certificate = Certificate::aggregate(&committee, message, &signatures).map_err(err)?;
+        let mut shape = AtmsShape {
+            n: COMMITTEE,
+            mode: CommitmentMode::Flat,
+            k: 10,
+        };
+        shape.k = prover::min_k(&shape);
+        let witness = AtmsWitness::new(shape, &committee, &certificate, THRESHOLD).map_err(err)?;
+        // The verifier rebuilds the statement from the committee and message it holds.
+        let instance = AtmsInstance::from_trusted(&shape, &committee, &message_bytes, THRESHOLD)
+            .map_err(err)?;
+        let description = vec![
+            format!(
+                "committee: {COMMITTEE} Jubjub keys, flat Poseidon commitment {} (BLS12-381 \
+                 scalar field)",
+                base_to_hex(&instance.commitment)
+            ),
+            format!(
+                "certificate: members {SIGNERS:?} signed {}; threshold {THRESHOLD}",
+                describe_message_bytes(&message_bytes, &base_to_hex(&message))
+            ),
+        ];
+        Ok(DemoCertificate {
+            shape,
+            witness,
+            trusted: Trusted {
+                public: public_file(&shape, &instance.commitment, &message_bytes, THRESHOLD),
+                instance,
+            },
+            description,
+        })
+    }
+
+    fn describe_circuit(keys: &AtmsKeys) -> String {
+        format!(
+            "Schnorr ATMS on Jubjub, {} members, flat, k = {} (KZG over BLS12-381)",
+            keys.shape.n, keys.shape.k
+        )
+    }
+
+    /// The Plutus validator of the demo's key, evaluated on its certificate at protocol versions
+    /// 10 and 11.
+    fn after_demo(
+        params: &ParamsKZG<Bls12>,
+        keys: &AtmsKeys,
+        demo: &DemoCertificate<Self>,
+        proof: &[u8],
+    ) -> Result<()> {
+        let bar = spinner("generating and evaluating the Plutus validator");
+        let vp = params.verifier_params();
+        let instance = &demo.trusted.instance;
+        let message =
+            bytes_from_hex(&demo.trusted.public.message, "message").expect("the demo wrote it");
+        let mut rows = vec![];
+        for pv in [10u16, 11] {
+            let e = validator(
+                &vp,
+                keys.vk(),
+                instance.commitment,
+                demo.trusted.public.threshold,
+                msm_mode(pv)?,
+                Some((&message, proof)),
+            );
+            let (budget, redeemer) = e.run.expect("a certificate was given");
+            if !budget.accepted {
+                return Err(CliError(format!(
+                    "the Plutus validator (pv {pv}) refused the honest certificate"
+                )));
+            }
+            rows.push((pv, budget, e.script.len(), redeemer.len()));
+        }
+        bar.finish_and_clear();
+        for (pv, b, script, redeemer) in &rows {
+            println!(
+                "| Plutus V3 (pv {pv}, MSM {}) | accepted: {} CPU steps ({:.1}% of a tx), {} \
+                 memory units ({:.1}%), script {script} bytes, tx {} bytes |",
+                if *pv == 10 { "fold" } else { "builtin" },
+                b.cpu,
+                percent(b.cpu, TX_CPU),
+                b.mem,
+                percent(b.mem, TX_MEM),
+                script + redeemer
+            );
+        }
+        for (pv, b, script, redeemer) in &rows {
+            println!("{}", budget_line("honest", b, *script, *redeemer, *pv));
+        }
+        Ok(())
+    }
 }

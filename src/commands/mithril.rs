@@ -1,30 +1,37 @@
 //! SNARK-Mithril (stake-based certificates on Grumpkin unique signatures): keys and a stakes
-//! file (`committee`), registration, sign (plays the lotteries), certify (aggregates), keygen,
-//! prove, verify, demo.
+//! file (`committee`), registration, sign (plays the lotteries), certify (aggregates), and its
+//! side of the tool's one interface ([`MithrilBn254`]).
 
-use std::{
-    path::{Path, PathBuf},
-    time::Instant,
+use std::path::{Path, PathBuf};
+
+use halo2_base::halo2_proofs::{
+    halo2curves::bn256::{Bn256, G1Affine},
+    plonk::VerifyingKey as Halo2Vk,
+    poly::kzg::commitment::ParamsKZG,
 };
-
-use halo2_base::halo2_proofs::poly::commitment::Params;
 use mithril_snark::{
-    aggregate, chain::link_message, keygen as m_keygen, prove as m_prove, prove_with_transcript,
-    read_vk, registration::Party, signature::UniqueSignature, stm::SignerSlot,
-    verify as native_verify, Certificate, MithrilError, MithrilInstance, MithrilKeys, MithrilShape,
-    MithrilWitness, Parameters, PhiF, Registration, Signer, SingleSignature,
+    aggregate, chain::link_message, keygen as m_keygen, prove_with_transcript, read_vk,
+    registration::Party, signature::UniqueSignature, stm::SignerSlot, verify as native_verify,
+    Certificate, MithrilError, MithrilInstance, MithrilKeys, MithrilShape, MithrilWitness,
+    Parameters, PhiF, Registration, Signer, SingleSignature,
 };
 use serde::{Deserialize, Serialize};
-use tms_gadgets::{message::message_to_field, signature::schnorr::VerifyingKey, Fr};
+use tms_gadgets::{
+    message::message_to_field, proving::Transcript, signature::schnorr::VerifyingKey, Fr,
+};
 
 use super::{
-    check_params_k, check_statement, describe_message, proof_rejected,
+    describe_message,
     schnorr::{load_member, member_keys},
-    write_keys, DemoClock, ProofOutput, VerifyArgs,
+    Bn254, VerifyArgs,
 };
 use crate::{
     formats::*,
-    io::{at, load_params, read_bytes, read_json, spinner, usage, write_json, CliError, Result},
+    interface::{
+        CertificateScheme, CertifyArgs, CommitteeArgs, DemoCertificate, Rejection, ShapeOptions,
+        SignArgs, Trusted, Verdict,
+    },
+    io::{at, read_bytes, read_json, usage, write_json, CliError, Result},
     options::{Preset, Scheme},
 };
 
@@ -446,52 +453,6 @@ pub fn certify(
     Ok(())
 }
 
-/// `tms keygen --scheme mithril`: `signer_slots` distinct signers (default: the quorum k, at
-/// most the number of parties).
-pub fn keygen(
-    registration_path: &Path,
-    signer_slots: Option<usize>,
-    params_path: &Path,
-    pk: &Path,
-    vk: &Path,
-) -> Result<()> {
-    let registration = load_registration(registration_path)?;
-    let params = load_params(params_path)?;
-    let k = registration.params().k() as usize;
-    let signer_slots = signer_slots.unwrap_or(k.min(registration.parties().len()));
-    let shape = MithrilShape {
-        signer_slots,
-        index_slots: k,
-        depth: registration.commitment().depth,
-        k: params.k(),
-    };
-    shape.validate().map_err(usage)?;
-    let needed = mithril_snark::min_k(&shape, MAX_ADVICE_COLUMNS).map_err(usage)?;
-    if params.k() < needed {
-        return Err(at(
-            params_path,
-            format!(
-                "parameters too small for this circuit: 2^{} rows, the circuit needs k >= {needed}",
-                params.k()
-            ),
-        ));
-    }
-    let bar = spinner("generating keys");
-    let keys = m_keygen(&params, shape).map_err(|e| at(params_path, e))?;
-    bar.finish_and_clear();
-    let fp = write_keys(pk, vk, &keys.pk_bytes(), &keys.vk_bytes())?;
-    println!(
-        "keys for quorum {k}, {signer_slots} signer slots, depth {} ({}) written to {} and {}; \
-         verifying key fingerprint {}",
-        shape.depth,
-        keys.stats,
-        pk.display(),
-        vk.display(),
-        fp
-    );
-    Ok(())
-}
-
 /// Rebuilds a certificate from its file against the registration.
 pub(crate) fn load_certificate(
     path: &Path,
@@ -541,179 +502,331 @@ pub(crate) struct LoadedCertificate {
     pub next_registration: Option<Fr>,
 }
 
-/// `tms prove --scheme mithril`.
-pub fn prove(
-    registration_path: &Path,
-    certificate_path: &Path,
-    params_path: &Path,
-    pk_path: &Path,
-    out: &ProofOutput,
-) -> Result<()> {
-    let registration = load_registration(registration_path)?;
-    let params = load_params(params_path)?;
-    let keys = MithrilKeys::from_pk_bytes(&read_bytes(pk_path)?).map_err(|e| at(pk_path, e))?;
-    check_params_k(params_path, params.k(), keys.shape.k)?;
-    let LoadedCertificate {
-        message,
-        certificate: cert,
-        next_registration,
-    } = load_certificate(certificate_path, &registration)?;
-    if next_registration.is_some() {
-        return Err(at(
-            certificate_path,
-            "a chain certificate (it binds a next registration): prove chains with `tms chain \
-             prove`",
-        ));
-    }
-    let instance = MithrilInstance {
-        commitment: registration.commitment(),
-        message: message_to_field(&message),
-    };
-    // The native verifier first: a bad certificate fails here with its reason.
-    native_verify(&instance.commitment, instance.message, &cert)
-        .map_err(|e| at(certificate_path, e))?;
-    let witness =
-        MithrilWitness::new(keys.shape, instance, &cert).map_err(|e| at(certificate_path, e))?;
-    let bar = spinner("proving");
-    let start = Instant::now();
-    let proof = prove_with_transcript(&params, &keys, &witness, out.transcript)
-        .map_err(|e| at(pk_path, e))?;
-    bar.finish_and_clear();
-    let public = PublicFile::new(
-        SCHEME,
-        keys.shape,
-        &instance.commitment.digest(),
-        &message,
-        registration.params().k(),
-    );
-    out.write(
-        &proof,
-        &public,
-        &witness.instance.to_public_inputs(),
-        start.elapsed().as_secs_f64(),
-    )
+/// What a Mithril verifier holds: the registration (or only its digest) and the message.
+pub struct MithrilStatement {
+    /// The registration digest.
+    digest: Fr,
+    /// The message field element.
+    message: Fr,
+    /// The instance of a registration file; `None` for a digest alone.
+    instance: Option<MithrilInstance>,
+    /// What only the registration file tells: m, the parties and their total stake.
+    registered: Option<(u64, usize, u128)>,
 }
 
-/// `tms verify --scheme mithril`: the registration (or only its digest, as a contract holds it)
-/// and the message come from the verifier; `k` is the registration's quorum (with a digest alone,
-/// the verifying key's, which the digest binds).
-pub fn verify(args: &VerifyArgs) -> Result<()> {
-    let (params, vk_file, (shape, vk), public) = args.open(read_vk)?;
-    let public: Option<PublicFile<MithrilShape>> = public;
-    let (registration, digest) = match (&args.committee, &args.commitment) {
-        (Some(path), None) => {
-            let registration = load_registration(path)?;
-            let digest = registration.commitment().digest();
-            (Some(registration), digest)
-        }
-        (None, Some(hex)) => (None, fr_from_str(hex, "--commitment").map_err(usage)?),
-        _ => {
-            return Err(usage(
-                "give the trusted --committee registration.json or its --commitment (digest)",
-            ))
-        }
-    };
-    let (k, whose) = match &registration {
-        Some(r) => (r.params().k(), "the registration's"),
-        None => (shape.index_slots as u64, "the verifying key's"),
-    };
-    if let Some(t) = args.threshold {
-        if t != k {
-            return Err(usage(format!("--threshold {t}: {whose} quorum is k = {k}")));
-        }
+/// SNARK-Mithril on BN254: Grumpkin unique signatures, Poseidon registration trees.
+pub struct MithrilBn254;
+
+impl CertificateScheme for MithrilBn254 {
+    type Backend = Bn254;
+    const SCHEME: Scheme = SCHEME;
+    const TAKES_THRESHOLD: bool = false;
+    type Committee = Registration;
+    type Shape = MithrilShape;
+    type ShapeFile = MithrilShape;
+    type Keys = MithrilKeys;
+    type Vk = Halo2Vk<G1Affine>;
+    type Witness = MithrilWitness;
+    type Instance = MithrilStatement;
+
+    fn committee(a: &CommitteeArgs) -> Result<()> {
+        committee(a.size, a.seed, a.stake, &a.out, &a.keys_dir)
     }
-    let trusted = PublicFile::new(SCHEME, shape, &digest, &args.message, k);
-    check_statement(args, public.as_ref(), &trusted)?;
-    if let (Some(p), Some(path)) = (&public, args.public.as_deref()) {
-        if p.threshold != k {
+
+    fn sign(a: &SignArgs) -> Result<()> {
+        let registration = a
+            .registration
+            .as_deref()
+            .ok_or_else(|| usage("--scheme mithril needs --registration"))?;
+        sign(
+            registration,
+            &a.key,
+            &a.message,
+            a.next_registration.as_deref(),
+            &a.out,
+        )
+    }
+
+    fn certify(a: &CertifyArgs) -> Result<()> {
+        certify(
+            &a.committee,
+            &a.message,
+            a.next_registration.as_deref(),
+            &a.out,
+            &a.signatures,
+        )
+    }
+
+    fn load_committee(path: &Path) -> Result<Registration> {
+        load_registration(path)
+    }
+
+    // The registration's shape (quorum, depth) is checked by the witness against the key's.
+    fn check_committee(_: &Path, _: &Registration, _: &MithrilShape, _: &str) -> Result<()> {
+        Ok(())
+    }
+
+    /// `--signer-slots` distinct signers (default: the quorum k, at most the number of parties).
+    fn keygen_shape(
+        registration: &Registration,
+        options: &ShapeOptions,
+        k: u32,
+    ) -> Result<MithrilShape> {
+        let quorum = registration.params().k() as usize;
+        let shape = MithrilShape {
+            signer_slots: options
+                .signer_slots
+                .unwrap_or(quorum.min(registration.parties().len())),
+            index_slots: quorum,
+            depth: registration.commitment().depth,
+            k,
+        };
+        shape.validate().map_err(usage)?;
+        Ok(shape)
+    }
+
+    fn min_k(shape: &MithrilShape) -> Result<Option<u32>> {
+        mithril_snark::min_k(shape, MAX_ADVICE_COLUMNS)
+            .map(Some)
+            .map_err(usage)
+    }
+
+    fn k(shape: &MithrilShape) -> u32 {
+        shape.k
+    }
+
+    fn keygen(params: &ParamsKZG<Bn256>, shape: &MithrilShape, path: &Path) -> Result<MithrilKeys> {
+        m_keygen(params, *shape).map_err(|e| at(path, e))
+    }
+
+    fn key_files(keys: &MithrilKeys) -> (Vec<u8>, Vec<u8>) {
+        (keys.pk_bytes(), keys.vk_bytes())
+    }
+
+    fn describe_keys(keys: &MithrilKeys) -> String {
+        format!(
+            "quorum {}, {} signer slots, depth {} ({})",
+            keys.shape.index_slots, keys.shape.signer_slots, keys.shape.depth, keys.stats
+        )
+    }
+
+    fn read_pk(path: &Path) -> Result<MithrilKeys> {
+        MithrilKeys::from_pk_bytes(&read_bytes(path)?).map_err(|e| at(path, e))
+    }
+
+    fn keys_shape(keys: &MithrilKeys) -> &MithrilShape {
+        &keys.shape
+    }
+
+    fn read_vk(path: &Path, bytes: &[u8]) -> Result<(MithrilShape, Halo2Vk<G1Affine>)> {
+        read_vk(bytes).map_err(|e| at(path, e))
+    }
+
+    fn regenerate_vk(
+        params: &ParamsKZG<Bn256>,
+        shape: &MithrilShape,
+        path: &Path,
+    ) -> Result<Vec<u8>> {
+        m_keygen(params, *shape)
+            .map(|k| k.vk_bytes())
+            .map_err(|e| at(path, e))
+    }
+
+    fn witness(
+        shape: &MithrilShape,
+        registration: &Registration,
+        certificate_path: &Path,
+        _: Option<u64>,
+    ) -> Result<(MithrilWitness, PublicFile<MithrilShape>)> {
+        let LoadedCertificate {
+            message,
+            certificate: cert,
+            next_registration,
+        } = load_certificate(certificate_path, registration)?;
+        if next_registration.is_some() {
             return Err(at(
-                path,
-                format!("quorum {} differs from {whose} k = {k}", p.threshold),
+                certificate_path,
+                "a chain certificate (it binds a next registration): prove chains with `tms \
+                 chain prove`",
             ));
         }
+        let instance = MithrilInstance {
+            commitment: registration.commitment(),
+            message: message_to_field(&message),
+        };
+        // The native verifier first: a bad certificate fails here with its reason.
+        native_verify(&instance.commitment, instance.message, &cert)
+            .map_err(|e| at(certificate_path, e))?;
+        let witness =
+            MithrilWitness::new(*shape, instance, &cert).map_err(|e| at(certificate_path, e))?;
+        let public = PublicFile::new(
+            SCHEME,
+            *shape,
+            &instance.commitment.digest(),
+            &message,
+            registration.params().k(),
+        );
+        Ok((witness, public))
     }
-    args.check_regenerated(&vk_file, || m_keygen(&params, shape).map(|k| k.vk_bytes()))?;
-    let proof = read_bytes(&args.proof)?;
-    let message = message_to_field(&args.message);
-    let verified = match &registration {
-        Some(r) => {
-            let instance = MithrilInstance::from_trusted(r, &args.message);
-            mithril_snark::prover::verify_with_vk(
-                &params,
-                &shape,
-                &vk,
-                &instance,
-                &proof,
-                args.transcript,
-            )
-        }
-        None => mithril_snark::prover::verify_digest_with_vk(
-            &params,
-            &vk,
-            digest,
-            message,
-            &proof,
-            args.transcript,
-        ),
-    };
-    verified.map_err(|e| match e {
-        MithrilError::ProofRejected => proof_rejected(args),
-        other => usage(other),
-    })?;
-    // What only the registration file tells: m, the parties and their total stake.
-    let (below_m, registered) = registration.as_ref().map_or_else(Default::default, |r| {
-        (
-            format!(" below m = {}", r.params().m()),
-            format!(
-                " ({} parties, total stake {})",
-                r.parties().len(),
-                r.total_stake()
-            ),
-        )
-    });
-    println!(
-        "verified (mithril): {k} distinct lottery indices{below_m} won by registered parties \
-         signed {}; registration digest {}{registered}",
-        describe_message(&args.message, &message),
-        trusted.commitment,
-    );
-    println!("  {}", args.key_trust().describe(&vk_file));
-    Ok(())
-}
 
-/// `tms demo --scheme mithril`: preprod parameters (m = 100, k = 5, phi_f = 0.7), 8 parties.
-pub fn demo() -> Result<()> {
-    let err = |e: MithrilError| CliError(e.to_string());
-    let example = mithril_snark::example_certificate(Parameters::PREPROD, 8, None, 2026, false)
-        .map_err(err)?;
-    let witness = example.witness(4).map_err(err)?;
-    let shape = witness.shape;
-    println!(
-        "registration: 8 parties, preprod parameters (m = 100, k = 5, phi_f = 0.7), digest {}",
-        fr_to_hex(&example.registration.commitment().digest())
-    );
-    println!(
-        "certificate: {} indices over {} signers",
-        example.certificate.indices.len(),
-        example.certificate.signers.len()
-    );
-    eprintln!("WARNING: the demo uses INSECURE test parameters (fixed public seed)");
-    let mut clock = DemoClock::start();
-    let params = mithril_snark::setup(shape.k);
-    clock.lap();
-    let bar = spinner("generating keys");
-    let keys = m_keygen(&params, shape).map_err(err)?;
-    clock.lap();
-    bar.set_message("proving");
-    let proof = m_prove(&params, &keys, &witness).map_err(err)?;
-    clock.lap();
-    bar.finish_and_clear();
-    let instance = MithrilInstance {
-        commitment: example.registration.commitment(),
-        message: example.message,
-    };
-    mithril_snark::prover::verify(&params, &keys, &instance, &proof).map_err(err)?;
-    clock.lap();
-    clock.print(&keys.stats.to_string(), proof.len());
-    Ok(())
+    fn prove(
+        params: &ParamsKZG<Bn256>,
+        keys: &MithrilKeys,
+        witness: &MithrilWitness,
+        transcript: Transcript,
+    ) -> std::result::Result<Vec<u8>, String> {
+        prove_with_transcript(params, keys, witness, transcript).map_err(|e| e.to_string())
+    }
+
+    fn public_inputs(witness: &MithrilWitness) -> Vec<Fr> {
+        witness.instance.to_public_inputs()
+    }
+
+    fn trusted(
+        shape: &MithrilShape,
+        args: &VerifyArgs,
+        public: Option<&PublicFile<MithrilShape>>,
+    ) -> Result<Trusted<Self>> {
+        let (registration, digest) =
+            match (&args.committee, &args.commitment) {
+                (Some(path), None) => {
+                    let registration = load_registration(path)?;
+                    let digest = registration.commitment().digest();
+                    (Some(registration), digest)
+                }
+                (None, Some(hex)) => (None, fr_from_str(hex, "--commitment").map_err(usage)?),
+                _ => return Err(usage(
+                    "give the trusted --committee registration.json or its --commitment (digest)",
+                )),
+            };
+        let (k, whose) = match &registration {
+            Some(r) => (r.params().k(), "the registration's"),
+            None => (shape.index_slots as u64, "the verifying key's"),
+        };
+        if let Some(t) = args.threshold {
+            if t != k {
+                return Err(usage(format!("--threshold {t}: {whose} quorum is k = {k}")));
+            }
+        }
+        if let (Some(p), Some(path)) = (public, args.public.as_deref()) {
+            if p.threshold != k {
+                return Err(at(
+                    path,
+                    format!("quorum {} differs from {whose} k = {k}", p.threshold),
+                ));
+            }
+        }
+        let message = message_to_field(&args.message);
+        Ok(Trusted {
+            public: PublicFile::new(SCHEME, *shape, &digest, &args.message, k),
+            instance: MithrilStatement {
+                digest,
+                message,
+                instance: registration
+                    .as_ref()
+                    .map(|r| MithrilInstance::from_trusted(r, &args.message)),
+                registered: registration
+                    .as_ref()
+                    .map(|r| (r.params().m(), r.parties().len(), r.total_stake() as u128)),
+            },
+        })
+    }
+
+    fn verify(
+        params: &ParamsKZG<Bn256>,
+        shape: &MithrilShape,
+        vk: &Halo2Vk<G1Affine>,
+        statement: &MithrilStatement,
+        proof: &[u8],
+        transcript: Transcript,
+    ) -> Verdict {
+        match &statement.instance {
+            Some(instance) => mithril_snark::prover::verify_with_vk(
+                params, shape, vk, instance, proof, transcript,
+            ),
+            None => mithril_snark::prover::verify_digest_with_vk(
+                params,
+                vk,
+                statement.digest,
+                statement.message,
+                proof,
+                transcript,
+            ),
+        }
+        .map_err(|e| match e {
+            MithrilError::ProofRejected => Rejection::Proof,
+            other => Rejection::Other(usage(other)),
+        })
+    }
+
+    fn verdict(_: &MithrilShape, trusted: &Trusted<Self>, args: &VerifyArgs) -> String {
+        let (below_m, registered) =
+            trusted
+                .instance
+                .registered
+                .map_or_else(Default::default, |(m, parties, stake)| {
+                    (
+                        format!(" below m = {m}"),
+                        format!(" ({parties} parties, total stake {stake})"),
+                    )
+                });
+        format!(
+            "verified (mithril): {} distinct lottery indices{below_m} won by registered parties \
+             signed {}; registration digest {}{registered}",
+            trusted.public.threshold,
+            describe_message(&args.message, &trusted.instance.message),
+            trusted.public.commitment,
+        )
+    }
+
+    /// 8 parties on preprod parameters (m = 100, k = 5, phi_f = 0.7).
+    fn demo_certificate() -> Result<DemoCertificate<Self>> {
+        let err = |e: MithrilError| CliError(e.to_string());
+        let example = mithril_snark::example_certificate(Parameters::PREPROD, 8, None, 2026, false)
+            .map_err(err)?;
+        let witness = example.witness(4).map_err(err)?;
+        let shape = witness.shape;
+        let registration = &example.registration;
+        let digest = registration.commitment().digest();
+        let description = vec![
+            format!(
+                "registration: 8 parties, preprod parameters (m = 100, k = 5, phi_f = 0.7), \
+                 digest {}",
+                fr_to_hex(&digest)
+            ),
+            format!(
+                "certificate: {} indices over {} signers",
+                example.certificate.indices.len(),
+                example.certificate.signers.len()
+            ),
+        ];
+        let instance = MithrilInstance {
+            commitment: registration.commitment(),
+            message: example.message,
+        };
+        Ok(DemoCertificate {
+            shape,
+            witness,
+            trusted: Trusted {
+                public: PublicFile {
+                    header: Header::new(SCHEME),
+                    shape,
+                    commitment: fr_to_hex(&digest),
+                    message: fr_to_hex(&example.message),
+                    threshold: registration.params().k(),
+                },
+                instance: MithrilStatement {
+                    digest,
+                    message: example.message,
+                    instance: Some(instance),
+                    registered: None,
+                },
+            },
+            description,
+        })
+    }
+
+    fn describe_circuit(keys: &MithrilKeys) -> String {
+        keys.stats.to_string()
+    }
 }

@@ -1,22 +1,28 @@
-//! The subcommands: one module per scheme, and what every scheme shares here (parameters, the
-//! hash tool, and the checks of `verify` that do not depend on the scheme). Each command returns
-//! a one-line error naming the file it concerns.
+//! The subcommands: one module per scheme with its files and its side of the tool's interface
+//! ([`crate::interface`]), the BN254 backend ([`Bn254`]; the Cardano one is in [`cardano`]),
+//! aggregation, chains and chunks, and what every scheme shares here (parameters, the hash tool,
+//! the checks of `verify` that do not depend on the scheme). Each command returns a one-line
+//! error naming the file it concerns.
 
 pub mod aggregate;
 pub mod bls;
 pub mod cardano;
 pub mod chain;
 pub mod chunk;
+mod drive;
 pub mod mithril;
 pub mod schnorr;
 
-use std::path::{Path, PathBuf};
+pub use crate::interface::{KeyTrust, ProofOutput, VerifyArgs};
+pub use drive::driver;
+
+use std::path::Path;
 
 use halo2_base::halo2_proofs::{
     halo2curves::bn256::Bn256,
     poly::{commitment::Params, kzg::commitment::ParamsKZG},
 };
-use serde::{de::DeserializeOwned, Serialize};
+use serde::Serialize;
 use tms_evm::{
     certificate::{self, Contracts, Trusted},
     machine::Machine,
@@ -34,8 +40,10 @@ use tms_gadgets::{
 
 use crate::{
     formats::{bytes_to_hex, fr_from_str, fr_to_hex, PublicFile},
-    io::{at, load_params, read_bytes, read_json, sha_path, usage, write_atomic, Result},
+    interface::ProvingBackend,
+    io::{at, load_params, read_bytes, sha_path, usage, write_atomic, Result},
     io::{CliError, INSECURE_WARNING},
+    options::Backend,
     options::{HashMode, HashName, Scheme},
 };
 
@@ -263,93 +271,53 @@ pub fn export_verifier(
     Ok(())
 }
 
+/// KZG over BN254 (halo2-base): proofs a Solidity verifier checks in the EVM transcript.
+pub struct Bn254;
+
+impl ProvingBackend for Bn254 {
+    const BACKEND: Backend = Backend::Bn254;
+    const TAG: Option<&'static str> = None;
+    type Params = ParamsKZG<Bn256>;
+    type Scalar = Fr;
+
+    fn load_params(path: &Path) -> Result<ParamsKZG<Bn256>> {
+        load_params(path)
+    }
+
+    fn params_k(params: &ParamsKZG<Bn256>) -> u32 {
+        params.k()
+    }
+
+    fn test_params(k: u32) -> ParamsKZG<Bn256> {
+        tms_gadgets::proving::params::kzg_params(k)
+    }
+
+    fn check_transcript(_: Transcript) -> Result<()> {
+        Ok(())
+    }
+
+    // A KZG verifier needs only the setup's generators and `[s]G2`, the same at every size.
+    fn check_verifier_params(_: &Path, _: &ParamsKZG<Bn256>, _: u32) -> Result<()> {
+        Ok(())
+    }
+
+    fn write_proof<S: Serialize>(
+        out: &ProofOutput,
+        proof: &[u8],
+        public: &PublicFile<S>,
+        public_inputs: &[Fr],
+        seconds: f64,
+    ) -> Result<()> {
+        out.write(proof, public, public_inputs, seconds)
+    }
+
+    fn rejected(args: &VerifyArgs) -> CliError {
+        proof_rejected(args)
+    }
+}
+
 fn hex_line(bytes: &[u8]) -> Vec<u8> {
     format!("{}\n", bytes_to_hex(bytes)).into_bytes()
-}
-
-/// What `tms verify` is given, for every scheme.
-pub struct VerifyArgs {
-    /// The scheme.
-    pub scheme: Scheme,
-    /// KZG parameters.
-    pub params: PathBuf,
-    /// Verifying key file.
-    pub vk: PathBuf,
-    /// Proof file.
-    pub proof: PathBuf,
-    /// The trusted committee or registration file.
-    pub committee: Option<PathBuf>,
-    /// Or the trusted commitment.
-    pub commitment: Option<String>,
-    /// The message bytes.
-    pub message: Vec<u8>,
-    /// The threshold the verifier requires (ATMS).
-    pub threshold: Option<u64>,
-    /// The prover's statement, checked against the trusted one.
-    pub public: Option<PathBuf>,
-    /// The expected SHA-256 of the verifying key file.
-    pub vk_fingerprint: Option<String>,
-    /// Regenerate the verifying key from its shape and compare.
-    pub regenerate_vk: bool,
-    /// The transcript the proof was made in.
-    pub transcript: Transcript,
-}
-
-/// What `verify` opens for every scheme: the parameters, the verifying key file and what
-/// `read_vk` makes of it, and the prover's statement if given.
-type Opened<K, S> = (ParamsKZG<Bn256>, Vec<u8>, K, Option<PublicFile<S>>);
-
-impl VerifyArgs {
-    /// Loads the parameters, the verifying key file (checked against `--vk-fingerprint`), reads
-    /// it with `read_vk`, and reads the prover's statement if given.
-    pub fn open<K, S: DeserializeOwned, E: std::fmt::Display>(
-        &self,
-        read_vk: impl FnOnce(&[u8]) -> std::result::Result<K, E>,
-    ) -> Result<Opened<K, S>> {
-        let params = load_params(&self.params)?;
-        let vk_file = self.vk_file()?;
-        let key = read_vk(&vk_file).map_err(|e| at(&self.vk, e))?;
-        let public = self.public_file::<S>()?;
-        Ok((params, vk_file, key, public))
-    }
-
-    /// How the verifying key file is trusted.
-    pub fn key_trust(&self) -> KeyTrust<'_> {
-        KeyTrust {
-            vk: &self.vk,
-            fingerprint: self.vk_fingerprint.as_deref(),
-            regenerate: self.regenerate_vk,
-        }
-    }
-
-    /// The verifying key file: refused unless pinned (`--vk-fingerprint`, checked here) or to be
-    /// regenerated (`--regenerate-vk`, checked by [`VerifyArgs::check_regenerated`]).
-    pub fn vk_file(&self) -> Result<Vec<u8>> {
-        self.key_trust().read()
-    }
-
-    /// The prover's statement file, if given.
-    pub fn public_file<S: DeserializeOwned>(&self) -> Result<Option<PublicFile<S>>> {
-        self.public
-            .as_deref()
-            .map(|p| read_json(p, self.scheme))
-            .transpose()
-    }
-
-    /// The threshold: `--threshold` if given, else the statement file's; both given must agree.
-    pub fn threshold<S>(&self, public: Option<&PublicFile<S>>) -> Result<u64> {
-        match (self.threshold, public) {
-            (Some(t), Some(p)) if p.threshold != t => Err(at(
-                self.public.as_deref().expect("public file given"),
-                format!("threshold {} differs from --threshold {t}", p.threshold),
-            )),
-            (Some(t), _) => Ok(t),
-            (None, Some(p)) => Ok(p.threshold),
-            (None, None) => Err(usage(
-                "give --threshold (or the prover's --public statement to read it from)",
-            )),
-        }
-    }
 }
 
 /// Refuses a prover's statement that differs from the one the verifier built from what it
@@ -432,55 +400,6 @@ pub fn write_keys(pk: &Path, vk: &Path, pk_bytes: &[u8], vk_bytes: &[u8]) -> Res
     Ok(fingerprint(vk_bytes))
 }
 
-/// Where `tms prove` writes, and in which transcript it proves.
-pub struct ProofOutput {
-    /// The proof file.
-    pub proof: PathBuf,
-    /// The prover's statement file.
-    pub public: PathBuf,
-    /// The transcript.
-    pub transcript: Transcript,
-}
-
-impl ProofOutput {
-    /// The calldata file written beside an EVM proof: `<proof>.calldata`, hex.
-    pub fn calldata_path(&self) -> PathBuf {
-        let mut name = self.proof.clone().into_os_string();
-        name.push(".calldata");
-        PathBuf::from(name)
-    }
-
-    /// Writes the proof and the prover's statement, and says so. An EVM proof also gets its
-    /// verifier calldata (`public_inputs` as 32-byte big-endian words, then the proof) in hex.
-    pub fn write<S: Serialize>(
-        &self,
-        proof: &[u8],
-        public: &PublicFile<S>,
-        public_inputs: &[Fr],
-        seconds: f64,
-    ) -> Result<()> {
-        write_atomic(&self.proof, proof)?;
-        crate::io::write_json(&self.public, public)?;
-        println!(
-            "proof ({} bytes, {} transcript, {seconds:.1} s) written to {}",
-            proof.len(),
-            self.transcript.name(),
-            self.proof.display()
-        );
-        if self.transcript == Transcript::Evm {
-            let calldata = tms_evm::verifier::calldata(public_inputs, proof);
-            let path = self.calldata_path();
-            write_atomic(&path, format!("{}\n", bytes_to_hex(&calldata)).as_bytes())?;
-            println!(
-                "verifier calldata ({} bytes) written to {}",
-                calldata.len(),
-                path.display()
-            );
-        }
-        Ok(())
-    }
-}
-
 /// The error for a proof that does not verify, with a hint about the transcript.
 pub fn proof_rejected(args: &VerifyArgs) -> CliError {
     let other = match args.transcript {
@@ -495,95 +414,6 @@ pub fn proof_rejected(args: &VerifyArgs) -> CliError {
             args.transcript.name()
         ),
     )
-}
-
-impl VerifyArgs {
-    /// With `--regenerate-vk`: refuses a verifying key file that `regenerate` (keygen for the
-    /// file's shape) does not reproduce byte for byte.
-    pub fn check_regenerated<E: std::fmt::Display>(
-        &self,
-        vk_file: &[u8],
-        regenerate: impl FnOnce() -> std::result::Result<Vec<u8>, E>,
-    ) -> Result<()> {
-        self.key_trust()
-            .check_regenerated(vk_file, "its shape", || {
-                regenerate().map_err(|e| at(&self.vk, e))
-            })
-    }
-}
-
-/// How a verify command trusts its verifying key file. Anyone can write a key file (for a
-/// circuit that proves nothing, labelled as ours), so a file is used only when the verifier has
-/// pinned its fingerprint (`--vk-fingerprint`, printed by the keygen the verifier ran or
-/// audited) or regenerates it from what it holds (`--regenerate-vk`: keygen is deterministic).
-#[derive(Clone, Copy, Debug)]
-pub struct KeyTrust<'a> {
-    /// The verifying key file.
-    pub vk: &'a Path,
-    /// `--vk-fingerprint`: the file's expected SHA-256.
-    pub fingerprint: Option<&'a str>,
-    /// `--regenerate-vk`.
-    pub regenerate: bool,
-}
-
-impl KeyTrust<'_> {
-    /// The key file, checked against the pinned fingerprint; refused when neither pinned nor to
-    /// be regenerated, with one line naming both ways.
-    pub fn read(&self) -> Result<Vec<u8>> {
-        if self.fingerprint.is_none() && !self.regenerate {
-            return Err(at(
-                self.vk,
-                "a verifying key file is trusted only when pinned or regenerated: give \
-                 --vk-fingerprint HEX (the fingerprint the keygen you ran printed) or \
-                 --regenerate-vk (keygen again from what you hold)",
-            ));
-        }
-        let bytes = read_bytes(self.vk)?;
-        if let Some(expected) = self.fingerprint {
-            let actual = fingerprint(&bytes);
-            if !actual.eq_ignore_ascii_case(expected.trim_start_matches("0x")) {
-                return Err(at(
-                    self.vk,
-                    format!("fingerprint {actual} differs from --vk-fingerprint {expected}"),
-                ));
-            }
-        }
-        Ok(bytes)
-    }
-
-    /// With `--regenerate-vk`: refuses a key file that `regenerate` (keygen from `from`, what the
-    /// verifier holds) does not reproduce byte for byte.
-    pub fn check_regenerated(
-        &self,
-        vk_file: &[u8],
-        from: &str,
-        regenerate: impl FnOnce() -> Result<Vec<u8>>,
-    ) -> Result<()> {
-        if !self.regenerate {
-            return Ok(());
-        }
-        let bar = crate::io::spinner("regenerating the verifying key");
-        let regenerated = regenerate()?;
-        bar.finish_and_clear();
-        if regenerated != vk_file {
-            return Err(at(
-                self.vk,
-                format!("differs from the verifying key regenerated from {from}"),
-            ));
-        }
-        Ok(())
-    }
-
-    /// How the key was trusted, for the verdict.
-    pub fn describe(&self, vk_file: &[u8]) -> String {
-        match (self.fingerprint, self.regenerate) {
-            (_, true) => format!(
-                "verifying key regenerated (sha256 {})",
-                fingerprint(vk_file)
-            ),
-            _ => format!("verifying key pinned (sha256 {})", fingerprint(vk_file)),
-        }
-    }
 }
 
 /// Times the four steps of a demo and prints the summary table.

@@ -1,34 +1,39 @@
-//! Schnorr ATMS (Grumpkin keys, Rescue-Prime commitments): committee, sign, certify, keygen,
-//! prove, verify, demo.
+//! Schnorr ATMS on BN254 (Grumpkin keys, Rescue-Prime commitments): its files (committee,
+//! signatures, certificates) and its side of the tool's one interface ([`SchnorrBn254`]).
 
 use std::{
     fs,
     path::{Path, PathBuf},
-    time::Instant,
 };
 
-use halo2_base::halo2_proofs::poly::commitment::Params;
+use halo2_base::halo2_proofs::{
+    halo2curves::bn256::{Bn256, G1Affine},
+    plonk::VerifyingKey as Halo2Vk,
+    poly::kzg::commitment::ParamsKZG,
+};
 use rand::{rngs::OsRng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use schnorr_atms::{
-    keygen as atms_keygen, prove as atms_prove, prove_with_transcript, read_vk, verify_with_vk,
-    AtmsError, AtmsInstance, AtmsKeys, AtmsShape, AtmsWitness, Certificate, CommitmentMode,
-    Committee, Verification,
+    keygen as atms_keygen, prove_with_transcript, read_vk, verify_with_vk, AtmsError, AtmsInstance,
+    AtmsKeys, AtmsShape, AtmsWitness, Certificate, CommitmentMode, Committee, Verification,
 };
 use serde::{Deserialize, Serialize};
 use tms_gadgets::{
     hash::RescuePrime,
     message::message_to_field,
+    proving::Transcript,
     signature::schnorr::{Signature, SigningKey, VerifyingKey},
+    Fr,
 };
 
-use super::{
-    check_members, check_params_k, check_statement, describe_message, proof_rejected, write_keys,
-    DemoClock, ProofOutput, VerifyArgs,
-};
+use super::{check_members, describe_message, Bn254, VerifyArgs};
 use crate::{
     formats::*,
-    io::{at, load_params, read_bytes, read_json, spinner, usage, write_json, CliError, Result},
+    interface::{
+        CertificateScheme, CertifyArgs, CommitteeArgs, DemoCertificate, Rejection, ShapeOptions,
+        SignArgs, Trusted, Verdict,
+    },
+    io::{at, read_bytes, read_json, usage, write_json, CliError, Result},
     options::{Mode, Scheme},
 };
 
@@ -326,223 +331,284 @@ pub fn certify(
     Ok(())
 }
 
-/// `tms keygen --scheme schnorr-atms`.
-pub fn keygen(
-    committee_path: &Path,
-    mode: Mode,
-    slots: Option<usize>,
-    params_path: &Path,
-    pk: &Path,
-    vk: &Path,
-) -> Result<()> {
-    let committee = load_committee(committee_path)?;
-    let params = load_params(params_path)?;
-    let n = committee.keys().len();
-    let mode = match (mode, slots) {
-        (Mode::Flat, None) => CommitmentMode::Flat,
-        (Mode::Flat, Some(_)) => return Err(usage("--slots applies to --mode merkle only")),
-        (Mode::Merkle, Some(slots)) => CommitmentMode::Merkle { slots },
-        (Mode::Merkle, None) => return Err(usage("--mode merkle needs --slots")),
-    };
-    let shape = AtmsShape {
-        n,
-        mode,
-        k: params.k(),
-        verification: Verification::PerSignature,
-    };
-    shape.validate().map_err(|e| at(params_path, e))?;
-    // Lay the circuit out first so that too-small parameters fail fast, with the k to use.
-    let needed =
-        schnorr_atms::min_k(&shape, MAX_ADVICE_COLUMNS).map_err(|e| CliError(e.to_string()))?;
-    if params.k() < needed {
-        return Err(at(
-            params_path,
-            format!(
-                "parameters too small for this circuit: 2^{} rows, the circuit needs k >= {needed}",
-                params.k()
-            ),
+/// The commitment mode of `keygen`'s options (the Schnorr ATMS on either backend).
+pub fn commitment_mode(mode: Mode, slots: Option<usize>) -> Result<CommitmentMode> {
+    match (mode, slots) {
+        (Mode::Flat, None) => Ok(CommitmentMode::Flat),
+        (Mode::Flat, Some(_)) => Err(usage("--slots applies to --mode merkle only")),
+        (Mode::Merkle, Some(slots)) => Ok(CommitmentMode::Merkle { slots }),
+        (Mode::Merkle, None) => Err(usage("--mode merkle needs --slots")),
+    }
+}
+
+/// Refuses Mithril's registration options on the ATMS schemes.
+pub fn refuse_registration(registration: Option<&Path>, next: Option<&Path>) -> Result<()> {
+    if next.is_some() {
+        return Err(usage(
+            "--next-registration applies to --scheme mithril only",
         ));
     }
-    tracing::info!(n, ?mode, k = params.k(), needed, "keygen");
-    let bar = spinner("generating keys");
-    let start = Instant::now();
-    let keys = atms_keygen(&params, shape).map_err(|e| at(params_path, e))?;
-    bar.finish_and_clear();
-    tracing::info!(seconds = start.elapsed().as_secs_f64(), stats = %keys.stats, "keys generated");
-    let fp = write_keys(pk, vk, &keys.pk_bytes(), &keys.vk_bytes())?;
-    println!(
-        "keys for {n} members ({}) written to {} and {}; verifying key fingerprint {}",
-        keys.stats,
-        pk.display(),
-        vk.display(),
-        fp
-    );
+    if registration.is_some() {
+        return Err(usage("--registration applies to --scheme mithril only"));
+    }
     Ok(())
 }
 
-/// `tms prove --scheme schnorr-atms`.
-pub fn prove(
-    committee_path: &Path,
-    certificate_path: &Path,
-    threshold: u64,
-    params_path: &Path,
-    pk_path: &Path,
-    out: &ProofOutput,
-) -> Result<()> {
-    let committee = load_committee(committee_path)?;
-    let params = load_params(params_path)?;
-    let keys = AtmsKeys::from_pk_bytes(&read_bytes(pk_path)?).map_err(|e| at(pk_path, e))?;
-    check_members(
-        committee_path,
-        committee.keys().len(),
-        keys.shape.n,
-        "proving key",
-    )?;
-    check_params_k(params_path, params.k(), keys.shape.k)?;
-    let file: CertificateFile = read_json(certificate_path, SCHEME)?;
-    let message = bytes_from_hex(&file.message, "message").map_err(|e| at(certificate_path, e))?;
+/// The signatures of a certificate file, by member index, with its message bytes.
+fn load_certificate(path: &Path) -> Result<(Vec<u8>, Certificate)> {
+    let file: CertificateFile = read_json(path, SCHEME)?;
+    let message = bytes_from_hex(&file.message, "message").map_err(|e| at(path, e))?;
     let signatures = file
         .signatures
         .iter()
-        .map(|s| Ok((s.index, parse_signature(certificate_path, &s.r, &s.s)?)))
+        .map(|s| Ok((s.index, parse_signature(path, &s.r, &s.s)?)))
         .collect::<Result<Vec<_>>>()?;
-    let cert = Certificate {
+    let certificate = Certificate {
         message: message_to_field(&message),
         signatures,
     };
-    let witness =
-        AtmsWitness::new(keys.shape, &committee, &cert, threshold).map_err(|e| match e {
-            AtmsError::ThresholdTooLarge { .. } => usage(format!("--threshold: {e}")),
-            other => at(certificate_path, other),
-        })?;
-    let bar = spinner("proving");
-    let start = Instant::now();
-    let proof = prove_with_transcript(&params, &keys, &witness, out.transcript)
-        .map_err(|e| at(pk_path, e))?;
-    bar.finish_and_clear();
-    tracing::info!(
-        seconds = start.elapsed().as_secs_f64(),
-        bytes = proof.len(),
-        "proved"
-    );
-    let public = PublicFile::new(
-        SCHEME,
-        keys.shape,
-        &witness.instance.commitment,
-        &message,
-        threshold,
-    );
-    out.write(
-        &proof,
-        &public,
-        &witness.instance.to_public_inputs(),
-        start.elapsed().as_secs_f64(),
-    )
+    Ok((message, certificate))
 }
 
-/// `tms verify --scheme schnorr-atms`: the statement comes from the trusted committee (or
-/// commitment), the message bytes and the threshold, never from the prover.
-pub fn verify(args: &VerifyArgs) -> Result<()> {
-    let (params, vk_file, (shape, vk), public) = args.open(read_vk)?;
-    let public: Option<PublicFile<AtmsShape>> = public;
-    let commitment = match (&args.committee, &args.commitment) {
-        (Some(path), None) => {
-            let committee = load_committee(path)?;
-            check_members(path, committee.keys().len(), shape.n, "verifying key")?;
-            committee.commitment(shape.mode)
-        }
-        (None, Some(hex)) => fr_from_str(hex, "--commitment").map_err(usage)?,
-        _ => {
-            return Err(usage(
-                "give the trusted --committee FILE or --commitment HEX",
-            ))
-        }
-    };
-    let threshold = args.threshold(public.as_ref())?;
-    let trusted = PublicFile::new(SCHEME, shape, &commitment, &args.message, threshold);
-    check_statement(args, public.as_ref(), &trusted)?;
-    args.check_regenerated(&vk_file, || {
-        atms_keygen(&params, shape).map(|k| k.vk_bytes())
-    })?;
-    let instance = AtmsInstance::from_trusted_commitment(commitment, &args.message, threshold);
-    let proof = read_bytes(&args.proof)?;
-    tracing::info!(n = shape.n, threshold, "verifying");
-    verify_with_vk(&params, &shape, &vk, &instance, &proof, args.transcript).map_err(
-        |e| match e {
-            AtmsError::ProofRejected => proof_rejected(args),
-            other => usage(other),
-        },
-    )?;
-    println!(
-        "verified (schnorr-atms): at least {threshold} of {} committee members signed {}; \
-         committee commitment {}",
-        shape.n,
-        describe_message(&args.message, &instance.message),
-        fr_to_hex(&commitment)
-    );
-    println!("  {}", args.key_trust().describe(&vk_file));
-    Ok(())
-}
+/// The Schnorr ATMS on BN254: Grumpkin keys, Rescue-Prime commitments, KZG over BN254.
+pub struct SchnorrBn254;
 
-/// `tms demo`: 6 members, 4 sign, threshold 3, flat commitment, real proof and verification.
-pub fn demo() -> Result<()> {
-    const COMMITTEE: usize = 6;
-    const SIGNERS: [usize; 4] = [0, 2, 3, 5];
-    const THRESHOLD: u64 = 3;
-    let err = |e: AtmsError| CliError(e.to_string());
-    let mut rng = ChaCha20Rng::seed_from_u64(2026);
-    let members: Vec<SigningKey> = (0..COMMITTEE)
-        .map(|_| SigningKey::random(&mut rng))
-        .collect();
-    let committee =
-        Committee::new(members.iter().map(SigningKey::verifying_key).collect()).map_err(err)?;
-    let message_bytes = b"tms demo: epoch 1 committee handover".to_vec();
-    let message = message_to_field(&message_bytes);
-    let signatures = SIGNERS
-        .iter()
-        .map(|i| {
-            Ok((
-                members[*i].verifying_key(),
-                members[*i]
-                    .sign(&RescuePrime, message)
-                    .map_err(|e| CliError(e.to_string()))?,
-            ))
+impl CertificateScheme for SchnorrBn254 {
+    type Backend = Bn254;
+    const SCHEME: Scheme = SCHEME;
+    type Committee = Committee;
+    type Shape = AtmsShape;
+    type ShapeFile = AtmsShape;
+    type Keys = AtmsKeys;
+    type Vk = Halo2Vk<G1Affine>;
+    type Witness = AtmsWitness;
+    type Instance = AtmsInstance;
+
+    fn committee(a: &CommitteeArgs) -> Result<()> {
+        committee(a.size, a.seed, &a.out, &a.keys_dir)
+    }
+
+    fn sign(a: &SignArgs) -> Result<()> {
+        refuse_registration(a.registration.as_deref(), a.next_registration.as_deref())?;
+        sign(&a.key, &a.message, &a.out)
+    }
+
+    fn certify(a: &CertifyArgs) -> Result<()> {
+        refuse_registration(None, a.next_registration.as_deref())?;
+        certify(&a.committee, &a.message, &a.out, &a.signatures)
+    }
+
+    fn load_committee(path: &Path) -> Result<Committee> {
+        load_committee(path)
+    }
+
+    fn check_committee(path: &Path, c: &Committee, shape: &AtmsShape, key: &str) -> Result<()> {
+        check_members(path, c.keys().len(), shape.n, key)
+    }
+
+    fn keygen_shape(c: &Committee, options: &ShapeOptions, k: u32) -> Result<AtmsShape> {
+        let shape = AtmsShape {
+            n: c.keys().len(),
+            mode: commitment_mode(options.mode, options.slots)?,
+            k,
+            verification: Verification::PerSignature,
+        };
+        shape.validate().map_err(usage)?;
+        Ok(shape)
+    }
+
+    fn min_k(shape: &AtmsShape) -> Result<Option<u32>> {
+        schnorr_atms::min_k(shape, MAX_ADVICE_COLUMNS)
+            .map(Some)
+            .map_err(|e| CliError(e.to_string()))
+    }
+
+    fn k(shape: &AtmsShape) -> u32 {
+        shape.k
+    }
+
+    fn keygen(params: &ParamsKZG<Bn256>, shape: &AtmsShape, path: &Path) -> Result<AtmsKeys> {
+        atms_keygen(params, *shape).map_err(|e| at(path, e))
+    }
+
+    fn key_files(keys: &AtmsKeys) -> (Vec<u8>, Vec<u8>) {
+        (keys.pk_bytes(), keys.vk_bytes())
+    }
+
+    fn describe_keys(keys: &AtmsKeys) -> String {
+        format!("{} members ({})", keys.shape.n, keys.stats)
+    }
+
+    fn read_pk(path: &Path) -> Result<AtmsKeys> {
+        AtmsKeys::from_pk_bytes(&read_bytes(path)?).map_err(|e| at(path, e))
+    }
+
+    fn keys_shape(keys: &AtmsKeys) -> &AtmsShape {
+        &keys.shape
+    }
+
+    fn read_vk(path: &Path, bytes: &[u8]) -> Result<(AtmsShape, Halo2Vk<G1Affine>)> {
+        read_vk(bytes).map_err(|e| at(path, e))
+    }
+
+    fn regenerate_vk(params: &ParamsKZG<Bn256>, shape: &AtmsShape, path: &Path) -> Result<Vec<u8>> {
+        atms_keygen(params, *shape)
+            .map(|k| k.vk_bytes())
+            .map_err(|e| at(path, e))
+    }
+
+    fn witness(
+        shape: &AtmsShape,
+        committee: &Committee,
+        certificate: &Path,
+        threshold: Option<u64>,
+    ) -> Result<(AtmsWitness, PublicFile<AtmsShape>)> {
+        let threshold = threshold.unwrap_or_default();
+        let (message, cert) = load_certificate(certificate)?;
+        let witness =
+            AtmsWitness::new(*shape, committee, &cert, threshold).map_err(|e| match e {
+                AtmsError::ThresholdTooLarge { .. } => usage(format!("--threshold: {e}")),
+                other => at(certificate, other),
+            })?;
+        let public = PublicFile::new(
+            SCHEME,
+            *shape,
+            &witness.instance.commitment,
+            &message,
+            threshold,
+        );
+        Ok((witness, public))
+    }
+
+    fn prove(
+        params: &ParamsKZG<Bn256>,
+        keys: &AtmsKeys,
+        witness: &AtmsWitness,
+        transcript: Transcript,
+    ) -> std::result::Result<Vec<u8>, String> {
+        prove_with_transcript(params, keys, witness, transcript).map_err(|e| e.to_string())
+    }
+
+    fn public_inputs(witness: &AtmsWitness) -> Vec<Fr> {
+        witness.instance.to_public_inputs()
+    }
+
+    fn trusted(
+        shape: &AtmsShape,
+        args: &VerifyArgs,
+        public: Option<&PublicFile<AtmsShape>>,
+    ) -> Result<Trusted<Self>> {
+        let commitment = match (&args.committee, &args.commitment) {
+            (Some(path), None) => {
+                let committee = load_committee(path)?;
+                check_members(path, committee.keys().len(), shape.n, "verifying key")?;
+                committee.commitment(shape.mode)
+            }
+            (None, Some(hex)) => fr_from_str(hex, "--commitment").map_err(usage)?,
+            _ => {
+                return Err(usage(
+                    "give the trusted --committee FILE or --commitment HEX",
+                ))
+            }
+        };
+        let threshold = args.threshold(public)?;
+        Ok(Trusted {
+            public: PublicFile::new(SCHEME, *shape, &commitment, &args.message, threshold),
+            instance: AtmsInstance::from_trusted_commitment(commitment, &args.message, threshold),
         })
-        .collect::<Result<Vec<_>>>()?;
-    let certificate = Certificate::aggregate(&committee, message, &signatures).map_err(err)?;
-    let mut shape = AtmsShape {
-        n: COMMITTEE,
-        mode: CommitmentMode::Flat,
-        k: 20,
-        verification: Verification::PerSignature,
-    };
-    shape.k = schnorr_atms::min_k(&shape, DEMO_ADVICE_COLUMNS).map_err(err)?;
-    let witness = AtmsWitness::new(shape, &committee, &certificate, THRESHOLD).map_err(err)?;
-    println!(
-        "committee: {COMMITTEE} Grumpkin keys, flat Rescue-Prime commitment {}",
-        fr_to_hex(&witness.instance.commitment)
-    );
-    println!(
-        "certificate: members {SIGNERS:?} signed {}; threshold {THRESHOLD}",
-        describe_message(&message_bytes, &message)
-    );
-    eprintln!("WARNING: the demo uses INSECURE test parameters (fixed public seed)");
+    }
 
-    let mut clock = DemoClock::start();
-    let params = schnorr_atms::setup(shape.k);
-    clock.lap();
-    let bar = spinner("generating keys");
-    let keys = atms_keygen(&params, shape).map_err(err)?;
-    clock.lap();
-    bar.set_message("proving");
-    let proof = atms_prove(&params, &keys, &witness).map_err(err)?;
-    clock.lap();
-    bar.finish_and_clear();
-    // The verifier rebuilds the statement from the committee and message it holds.
-    let instance =
-        AtmsInstance::from_trusted(&shape, &committee, &message_bytes, THRESHOLD).map_err(err)?;
-    schnorr_atms::verify(&params, &keys, &instance, &proof).map_err(err)?;
-    clock.lap();
-    clock.print(&keys.stats.to_string(), proof.len());
-    Ok(())
+    fn verify(
+        params: &ParamsKZG<Bn256>,
+        shape: &AtmsShape,
+        vk: &Halo2Vk<G1Affine>,
+        instance: &AtmsInstance,
+        proof: &[u8],
+        transcript: Transcript,
+    ) -> Verdict {
+        verify_with_vk(params, shape, vk, instance, proof, transcript).map_err(|e| match e {
+            AtmsError::ProofRejected => Rejection::Proof,
+            other => Rejection::Other(usage(other)),
+        })
+    }
+
+    fn verdict(shape: &AtmsShape, trusted: &Trusted<Self>, args: &VerifyArgs) -> String {
+        let instance = &trusted.instance;
+        format!(
+            "verified (schnorr-atms): at least {} of {} committee members signed {}; committee \
+             commitment {}",
+            trusted.public.threshold,
+            shape.n,
+            describe_message(&args.message, &instance.message),
+            fr_to_hex(&instance.commitment)
+        )
+    }
+
+    /// 6 members, 4 sign, threshold 3, flat commitment.
+    fn demo_certificate() -> Result<DemoCertificate<Self>> {
+        const COMMITTEE: usize = 6;
+        const SIGNERS: [usize; 4] = [0, 2, 3, 5];
+        const THRESHOLD: u64 = 3;
+        let err = |e: AtmsError| CliError(e.to_string());
+        let mut rng = ChaCha20Rng::seed_from_u64(2026);
+        let members: Vec<SigningKey> = (0..COMMITTEE)
+            .map(|_| SigningKey::random(&mut rng))
+            .collect();
+        let committee =
+            Committee::new(members.iter().map(SigningKey::verifying_key).collect()).map_err(err)?;
+        let message_bytes = b"tms demo: epoch 1 committee handover".to_vec();
+        let message = message_to_field(&message_bytes);
+        let signatures = SIGNERS
+            .iter()
+            .map(|i| {
+                Ok((
+                    members[*i].verifying_key(),
+                    members[*i]
+                        .sign(&RescuePrime, message)
+                        .map_err(|e| CliError(e.to_string()))?,
+                ))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let certificate = Certificate::aggregate(&committee, message, &signatures).map_err(err)?;
+        let mut shape = AtmsShape {
+            n: COMMITTEE,
+            mode: CommitmentMode::Flat,
+            k: 20,
+            verification: Verification::PerSignature,
+        };
+        shape.k = schnorr_atms::min_k(&shape, DEMO_ADVICE_COLUMNS).map_err(err)?;
+        let witness = AtmsWitness::new(shape, &committee, &certificate, THRESHOLD).map_err(err)?;
+        // The verifier rebuilds the statement from the committee and message it holds.
+        let instance = AtmsInstance::from_trusted(&shape, &committee, &message_bytes, THRESHOLD)
+            .map_err(err)?;
+        let description = vec![
+            format!(
+                "committee: {COMMITTEE} Grumpkin keys, flat Rescue-Prime commitment {}",
+                fr_to_hex(&instance.commitment)
+            ),
+            format!(
+                "certificate: members {SIGNERS:?} signed {}; threshold {THRESHOLD}",
+                describe_message(&message_bytes, &message)
+            ),
+        ];
+        Ok(DemoCertificate {
+            shape,
+            witness,
+            trusted: Trusted {
+                public: PublicFile::new(
+                    SCHEME,
+                    shape,
+                    &instance.commitment,
+                    &message_bytes,
+                    THRESHOLD,
+                ),
+                instance,
+            },
+            description,
+        })
+    }
+
+    fn describe_circuit(keys: &AtmsKeys) -> String {
+        keys.stats.to_string()
+    }
 }

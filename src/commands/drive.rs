@@ -1,0 +1,194 @@
+//! The generic flows of `keygen`, `prove`, `verify` and `demo` over any (scheme, backend) pair,
+//! and [`driver`], which hands a command the pair it names.
+
+use std::{marker::PhantomData, path::Path, time::Instant};
+
+use tms_gadgets::proving::Transcript;
+
+use super::{
+    bls::BlsBn254, cardano::SchnorrCardano, check_params_k, check_statement, mithril::MithrilBn254,
+    schnorr::SchnorrBn254, write_keys, DemoClock,
+};
+use crate::{
+    formats::PublicFile,
+    interface::{
+        CertificateScheme, CertifyArgs, CommitteeArgs, Driver, KeygenArgs, ProveArgs,
+        ProvingBackend, Rejection, SignArgs, VerifyArgs,
+    },
+    io::{at, read_bytes, read_json_on, spinner, usage, CliError, Result},
+    options::{Backend, Scheme},
+};
+
+/// The pair a command names: every scheme on BN254, the Schnorr ATMS on Cardano.
+pub fn driver(scheme: Scheme, backend: Backend) -> Result<&'static dyn Driver> {
+    match (scheme, backend) {
+        (Scheme::SchnorrAtms, Backend::Bn254) => Ok(&Pair::<SchnorrBn254>(PhantomData)),
+        (Scheme::BlsAtms, Backend::Bn254) => Ok(&Pair::<BlsBn254>(PhantomData)),
+        (Scheme::Mithril, Backend::Bn254) => Ok(&Pair::<MithrilBn254>(PhantomData)),
+        (Scheme::SchnorrAtms, Backend::Cardano) => Ok(&Pair::<SchnorrCardano>(PhantomData)),
+        (other, Backend::Cardano) => Err(usage(format!(
+            "--backend cardano runs --scheme schnorr-atms only (the Schnorr ATMS on Jubjub); \
+             {} exists on --backend bn254",
+            other.name()
+        ))),
+    }
+}
+
+/// The generic flows over scheme `S`.
+struct Pair<S>(PhantomData<S>);
+
+impl<S: CertificateScheme> Driver for Pair<S> {
+    fn committee(&self, args: &CommitteeArgs) -> Result<()> {
+        S::committee(args)
+    }
+
+    fn sign(&self, args: &SignArgs) -> Result<()> {
+        S::sign(args)
+    }
+
+    fn certify(&self, args: &CertifyArgs) -> Result<()> {
+        S::certify(args)
+    }
+
+    fn keygen(&self, args: &KeygenArgs) -> Result<()> {
+        let committee = S::load_committee(&args.committee)?;
+        let params = S::Backend::load_params(&args.params)?;
+        let k = S::Backend::params_k(&params);
+        let shape = S::keygen_shape(&committee, &args.options, k)?;
+        // Lay the circuit out first so that too-small parameters fail fast, with the k to use.
+        if let Some(needed) = S::min_k(&shape)? {
+            if k < needed {
+                return Err(at(
+                    &args.params,
+                    format!(
+                        "parameters too small for this circuit: 2^{k} rows, the circuit needs k \
+                         >= {needed}"
+                    ),
+                ));
+            }
+        }
+        tracing::info!(scheme = S::SCHEME.name(), ?shape, "keygen");
+        let bar = spinner(S::KEYGEN);
+        let start = Instant::now();
+        let keys = S::keygen(&params, &shape, &args.params)?;
+        bar.finish_and_clear();
+        tracing::info!(seconds = start.elapsed().as_secs_f64(), "keys generated");
+        let (pk_bytes, vk_bytes) = S::key_files(&keys);
+        let fp = write_keys(&args.pk, &args.vk, &pk_bytes, &vk_bytes)?;
+        println!(
+            "keys for {} written to {} and {}; verifying key fingerprint {fp}",
+            S::describe_keys(&keys),
+            args.pk.display(),
+            args.vk.display(),
+        );
+        Ok(())
+    }
+
+    fn prove(&self, args: &ProveArgs) -> Result<()> {
+        match (S::TAKES_THRESHOLD, args.threshold) {
+            (true, None) => return Err(usage("--threshold: give the threshold t to prove")),
+            (false, Some(_)) => {
+                return Err(usage(
+                    "--threshold: a Mithril certificate proves the registration's quorum k",
+                ))
+            }
+            _ => {}
+        }
+        S::Backend::check_transcript(args.out.transcript)?;
+        let committee = S::load_committee(&args.committee)?;
+        let params = S::Backend::load_params(&args.params)?;
+        let keys = S::read_pk(&args.pk)?;
+        let shape = S::keys_shape(&keys).clone();
+        S::check_committee(&args.committee, &committee, &shape, "proving key")?;
+        check_params_k(&args.params, S::Backend::params_k(&params), S::k(&shape))?;
+        let (witness, public) = S::witness(&shape, &committee, &args.certificate, args.threshold)?;
+        let bar = spinner(S::PROVING);
+        let start = Instant::now();
+        let proof =
+            S::prove(&params, &keys, &witness, args.out.transcript).map_err(|e| at(&args.pk, e))?;
+        bar.finish_and_clear();
+        let seconds = start.elapsed().as_secs_f64();
+        tracing::info!(seconds, bytes = proof.len(), "proved");
+        S::Backend::write_proof(
+            &args.out,
+            &proof,
+            &public,
+            &S::public_inputs(&witness),
+            seconds,
+        )
+    }
+
+    fn verify(&self, args: &VerifyArgs) -> Result<()> {
+        S::Backend::check_transcript(args.transcript)?;
+        let params = S::Backend::load_params(&args.params)?;
+        let vk_file = args.vk_file()?;
+        let (shape, vk) = S::read_vk(&args.vk, &vk_file)?;
+        S::Backend::check_verifier_params(&args.params, &params, S::k(&shape))?;
+        let public: Option<PublicFile<S::ShapeFile>> = args
+            .public
+            .as_deref()
+            .map(|p| read_json_on(p, S::SCHEME, S::Backend::TAG))
+            .transpose()?;
+        let trusted = S::trusted(&shape, args, public.as_ref())?;
+        check_statement(args, public.as_ref(), &trusted.public)?;
+        args.key_trust()
+            .check_regenerated(&vk_file, "its shape", || {
+                S::regenerate_vk(&params, &shape, &args.vk)
+            })?;
+        let proof = read_bytes(&args.proof)?;
+        tracing::info!(scheme = S::SCHEME.name(), ?shape, "verifying");
+        S::verify(
+            &params,
+            &shape,
+            &vk,
+            &trusted.instance,
+            &proof,
+            args.transcript,
+        )
+        .map_err(|e| match e {
+            Rejection::Proof => S::Backend::rejected(args),
+            Rejection::Other(e) => e,
+        })?;
+        println!("{}", S::verdict(&shape, &trusted, args));
+        println!("  {}", args.key_trust().describe(&vk_file));
+        Ok(())
+    }
+
+    fn demo(&self) -> Result<()> {
+        let demo = S::demo_certificate()?;
+        for line in &demo.description {
+            println!("{line}");
+        }
+        eprintln!("WARNING: the demo uses INSECURE test parameters (fixed public seed)");
+        let mut clock = DemoClock::start();
+        let params = S::Backend::test_params(S::k(&demo.shape));
+        clock.lap();
+        let bar = spinner(S::KEYGEN);
+        let keys = S::keygen(&params, &demo.shape, Path::new("(test parameters)"))?;
+        // The verifier reads the key the way `tms verify` does.
+        let (_, vk_file) = S::key_files(&keys);
+        let (shape, vk) = S::read_vk(Path::new("(demo key)"), &vk_file)?;
+        clock.lap();
+        bar.set_message(S::PROVING);
+        let proof =
+            S::prove(&params, &keys, &demo.witness, Transcript::Blake2b).map_err(CliError)?;
+        clock.lap();
+        bar.finish_and_clear();
+        // The verifier's statement was built from the committee and message it holds.
+        S::verify(
+            &params,
+            &shape,
+            &vk,
+            &demo.trusted.instance,
+            &proof,
+            Transcript::Blake2b,
+        )
+        .map_err(|e| match e {
+            Rejection::Proof => CliError("the demo's proof does not verify".into()),
+            Rejection::Other(e) => e,
+        })?;
+        clock.lap();
+        clock.print(&S::describe_circuit(&keys), proof.len());
+        S::after_demo(&params, &keys, &demo, &proof)
+    }
+}
