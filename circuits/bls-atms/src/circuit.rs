@@ -94,25 +94,10 @@ pub mod components {
     pub const PAIRING: &str = "pairing check (Miller loop, final exp)";
 }
 
-/// Lays out the whole BLS ATMS circuit for `witness` and returns the public cells in instance
-/// order. Every proof of this crate is of this layout.
-pub fn synthesize(
-    ctx: &mut Context<Fr>,
-    range: &RangeChip<Fr>,
-    custom: &CustomRegion,
-    witness: &AtmsWitness,
-) -> Vec<AssignedValue<Fr>> {
-    synthesize_recorded(
-        ctx,
-        range,
-        custom,
-        witness,
-        &mut CellLedger::new(range, custom),
-    )
-}
-
-/// [`synthesize`], charging the cells of each of the [`components`] to `ledger` (the same
-/// layout).
+/// Lays the circuit out for `witness`, charging the cells of each of the [`components`] to
+/// `ledger`, and returns the public cells in instance order (the shape's
+/// [`HybridScheme::synthesize_recorded`](tms_gadgets::proving::scheme::HybridScheme::synthesize_recorded):
+/// every proof of this crate is of this layout; `synthesize` there lays it out without a ledger).
 pub fn synthesize_recorded(
     ctx: &mut Context<Fr>,
     range: &RangeChip<Fr>,

@@ -106,7 +106,7 @@ pub mod stock;
 mod witness;
 
 pub use circuit::{
-    components, synthesize, synthesize_membership, synthesize_membership_with, synthesize_recorded,
+    components, synthesize_membership, synthesize_membership_with, synthesize_recorded,
     MembershipOutput,
 };
 pub use error::AtmsError;

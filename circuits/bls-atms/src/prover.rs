@@ -1,32 +1,32 @@
 //! `setup / keygen / prove / verify`.
 
 use halo2_base::{
-    gates::circuit::CircuitBuilderStage,
+    gates::{circuit::CircuitBuilderStage, RangeChip},
     halo2_proofs::{
         dev::MockProver,
         halo2curves::bn256::{Bn256, G1Affine},
-        plonk::{keygen_pk, keygen_vk, VerifyingKey},
+        plonk::VerifyingKey,
         poly::kzg::commitment::ParamsKZG,
     },
+    AssignedValue, Context,
 };
 use rand::SeedableRng;
 use tms_gadgets::{
+    bank::CustomRegion,
     hybrid::HybridCircuit,
     proving::{
-        cost::{lay_out_recorded, ComponentCells},
+        cost::CellLedger,
         keys::{CircuitKeys, KeyedShape},
-        prove_shplonk, verify_shplonk, Transcript,
-    },
-    proving::{
         params::kzg_params,
+        scheme::{self, HybridScheme},
         stats::{CircuitStats, UNUSABLE_ROWS},
+        Transcript,
     },
     signature::bls::{hash_to_g2, SecretKey, MESSAGE_DST},
     Fr,
 };
 
 use crate::{
-    circuit::synthesize_recorded,
     error::AtmsError,
     native::Committee,
     witness::{AtmsInstance, AtmsShape, AtmsWitness},
@@ -39,39 +39,73 @@ impl KeyedShape for AtmsShape {
     const CIRCUIT: &'static str = "bls-atms";
 }
 
+impl HybridScheme for AtmsShape {
+    type Witness = AtmsWitness;
+    type Instance = AtmsInstance;
+    type Error = AtmsError;
+
+    fn k(&self) -> u32 {
+        self.k
+    }
+
+    fn validate(&self) -> Result<(), AtmsError> {
+        AtmsShape::validate(self)
+    }
+
+    fn keygen_witness(&self) -> Result<AtmsWitness, AtmsError> {
+        keygen_witness(*self)
+    }
+
+    fn witness_shape(witness: &AtmsWitness) -> &Self {
+        &witness.shape
+    }
+
+    fn witness_instance(witness: &AtmsWitness) -> &AtmsInstance {
+        &witness.instance
+    }
+
+    // The slots' layout (non-signers distinct, in committee order) beside the statement.
+    fn check_witness(witness: &AtmsWitness) -> Result<(), AtmsError> {
+        witness.check_layout()
+    }
+
+    fn validate_instance(&self, instance: &AtmsInstance) -> Result<(), AtmsError> {
+        instance.validate(self)
+    }
+
+    fn public_inputs(instance: &AtmsInstance) -> Vec<Fr> {
+        instance.to_public_inputs()
+    }
+
+    fn synthesize_recorded(
+        ctx: &mut Context<Fr>,
+        range: &RangeChip<Fr>,
+        custom: &CustomRegion,
+        witness: &AtmsWitness,
+        ledger: &mut CellLedger,
+    ) -> Vec<AssignedValue<Fr>> {
+        crate::circuit::synthesize_recorded(ctx, range, custom, witness, ledger)
+    }
+
+    fn too_large(k: u32) -> AtmsError {
+        AtmsError::CircuitTooLarge(k)
+    }
+
+    fn shape_mismatch() -> AtmsError {
+        AtmsError::ShapeMismatch
+    }
+
+    fn rejected() -> AtmsError {
+        AtmsError::ProofRejected
+    }
+}
+
 /// KZG parameters for `2^k` rows.
 ///
 /// **Insecure, for tests and benchmarks**: made from a fixed public seed (and cached under
 /// `params/`). Production use needs parameters from a powers-of-tau ceremony.
 pub fn setup(k: u32) -> ParamsKZG<Bn256> {
     kzg_params(k)
-}
-
-/// An empty circuit of `shape` at `stage`, with the bank's gates.
-fn circuit(shape: &AtmsShape, stage: CircuitBuilderStage) -> HybridCircuit {
-    HybridCircuit::new(stage, shape.k)
-}
-
-/// Lays `witness` out on `circuit`, sets its public cells and returns the cells charged to each
-/// component.
-fn lay_out(circuit: &mut HybridCircuit, witness: &AtmsWitness) -> Vec<ComponentCells> {
-    lay_out_recorded(circuit, |ctx, range, custom, ledger| {
-        synthesize_recorded(ctx, range, custom, witness, ledger)
-    })
-}
-
-/// Fixes the column configuration of a laid-out `circuit` of `shape` and returns its statistics
-/// with the cells of its `components`; fails if the bank's rows do not fit `2^k`.
-fn finish(
-    circuit: &mut HybridCircuit,
-    shape: &AtmsShape,
-    components: Vec<ComponentCells>,
-) -> Result<CircuitStats, AtmsError> {
-    if circuit.custom_rows() + UNUSABLE_ROWS > 1 << shape.k {
-        return Err(AtmsError::CircuitTooLarge(shape.k));
-    }
-    let base = circuit.builder.calculate_params(Some(UNUSABLE_ROWS));
-    Ok(CircuitStats::of_hybrid(circuit, &base).with_components(components))
 }
 
 /// An honest witness of the right shape from a deterministic committee, for keygen.
@@ -99,10 +133,7 @@ pub(crate) fn keygen_witness(shape: AtmsShape) -> Result<AtmsWitness, AtmsError>
 /// cells by component included: those [`keygen`] returns in
 /// [`AtmsKeys::stats`](tms_gadgets::proving::keys::CircuitKeys::stats).
 pub fn measure(shape: AtmsShape) -> Result<CircuitStats, AtmsError> {
-    let witness = keygen_witness(shape)?;
-    let mut c = circuit(&shape, CircuitBuilderStage::Keygen);
-    let components = lay_out(&mut c, &witness);
-    finish(&mut c, &shape, components)
+    scheme::layout_stats(&shape)
 }
 
 /// Checks with halo2's MockProver that `witness` satisfies the circuit of its shape for the
@@ -111,9 +142,12 @@ pub fn measure(shape: AtmsShape) -> Result<CircuitStats, AtmsError> {
 pub fn mock_check(witness: &AtmsWitness, instance: &AtmsInstance) -> Result<(), AtmsError> {
     witness.check_layout()?;
     let shape = witness.shape;
-    let mut c = circuit(&shape, CircuitBuilderStage::Mock);
-    let components = lay_out(&mut c, witness);
-    finish(&mut c, &shape, components)?;
+    let mut c = HybridCircuit::new(CircuitBuilderStage::Mock, shape.k);
+    scheme::lay_out::<AtmsShape>(&mut c, witness);
+    if c.custom_rows() + UNUSABLE_ROWS > 1 << shape.k {
+        return Err(AtmsError::CircuitTooLarge(shape.k));
+    }
+    c.builder.calculate_params(Some(UNUSABLE_ROWS));
     let prover = MockProver::run(shape.k, &c, vec![instance.to_public_inputs()])
         .map_err(|_| AtmsError::CircuitTooLarge(shape.k))?;
     prover.verify().map_err(|failures| {
@@ -127,19 +161,7 @@ pub fn mock_check(witness: &AtmsWitness, instance: &AtmsInstance) -> Result<(), 
 
 /// Proving and verifying keys for `shape` (one-time work per shape).
 pub fn keygen(params: &ParamsKZG<Bn256>, shape: AtmsShape) -> Result<AtmsKeys, AtmsError> {
-    let witness = keygen_witness(shape)?;
-    let mut c = circuit(&shape, CircuitBuilderStage::Keygen);
-    let components = lay_out(&mut c, &witness);
-    let stats = finish(&mut c, &shape, components)?;
-    let vk = keygen_vk(params, &c).map_err(|_| AtmsError::CircuitTooLarge(shape.k))?;
-    let pk = keygen_pk(params, vk, &c).map_err(|_| AtmsError::CircuitTooLarge(shape.k))?;
-    Ok(AtmsKeys::new(
-        shape,
-        pk,
-        c.params(),
-        c.builder.break_points(),
-        stats,
-    ))
+    scheme::keygen(params, shape)
 }
 
 /// A proof that `witness.instance` holds, in the Blake2b transcript.
@@ -159,20 +181,7 @@ pub fn prove_with_transcript(
     witness: &AtmsWitness,
     transcript: Transcript,
 ) -> Result<Vec<u8>, AtmsError> {
-    if witness.shape != keys.shape {
-        return Err(AtmsError::ShapeMismatch);
-    }
-    witness.check_layout()?;
-    let mut c = HybridCircuit::prover(&keys.config, keys.break_points.clone());
-    lay_out(&mut c, witness);
-    prove_shplonk(
-        params,
-        &keys.pk,
-        c,
-        &witness.instance.to_public_inputs(),
-        transcript,
-    )
-    .ok_or(AtmsError::CircuitTooLarge(keys.shape.k))
+    scheme::prove(params, keys, witness, transcript)
 }
 
 /// Checks `proof` (Blake2b transcript) for `instance`.
@@ -201,12 +210,7 @@ pub fn verify_with_vk(
     proof: &[u8],
     transcript: Transcript,
 ) -> Result<(), AtmsError> {
-    instance.validate(shape)?;
-    if verify_shplonk(params, vk, proof, &instance.to_public_inputs(), transcript) {
-        Ok(())
-    } else {
-        Err(AtmsError::ProofRejected)
-    }
+    scheme::verify(params, shape, vk, instance, proof, transcript)
 }
 
 /// Reads a verifying key file: the shape and the key.
@@ -218,6 +222,7 @@ pub fn read_vk(bytes: &[u8]) -> Result<(AtmsShape, VerifyingKey<G1Affine>), Atms
 mod tests {
     use super::*;
     use crate::{components::*, NodeHash, Strategy};
+    use tms_gadgets::proving::cost::ComponentCells;
     use tms_gadgets::proving::cost::OTHER;
 
     /// k of the full circuit's tests (the lookup width, k - 1 bits, sets the range checks' cells).

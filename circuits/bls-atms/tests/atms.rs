@@ -5,8 +5,8 @@
 //! The full-pairing tests are long (see the README for the commands and their cost).
 
 use bls_atms::{
-    key_words, keygen, prove, setup, synthesize, synthesize_membership, synthesize_membership_with,
-    verify, AtmsError, AtmsShape, AtmsWitness, Committee, MembershipValues, NodeHash, Strategy,
+    key_words, keygen, prove, setup, synthesize_membership, synthesize_membership_with, verify,
+    AtmsError, AtmsShape, AtmsWitness, Committee, MembershipValues, NodeHash, Strategy,
 };
 use halo2_base::halo2_proofs::halo2curves::{
     bn256::{G1Affine, G2Affine, G1, G2},
@@ -17,6 +17,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use tms_gadgets::{
     hash::{NativeHash, Poseidon},
+    proving::scheme::HybridScheme,
     signature::bls::{hash_to_g2, map_to_curve_svdw, PublicKey, SecretKey, Signature, MESSAGE_DST},
     testing::{CircuitHarness, MockRun, Rejection},
     Fr,
@@ -135,7 +136,7 @@ fn assert_rejected_exactly<R>(run: &MockRun<R>, expected: &[Rejection]) {
 /// MockProver on the full circuit against the witness's own statement.
 fn mock_full(w: &AtmsWitness) -> MockRun<()> {
     CircuitHarness::new(K_FULL).mock_custom_with_public(
-        |ctx, range, custom| ((), synthesize(ctx, range, custom, w)),
+        |ctx, range, custom| ((), AtmsShape::synthesize(ctx, range, custom, w)),
         |_| w.instance.to_public_inputs(),
     )
 }

@@ -150,25 +150,10 @@ pub mod components {
     pub const LOTTERY: &str = "lottery / eligibility (ev < T)";
 }
 
-/// Lays out the circuit for `witness` (halo2-base cells on `ctx`, DLEQ ladders on `custom`) and
-/// returns the public cells in instance order: `[digest, message]`.
-pub fn synthesize(
-    ctx: &mut Context<Fr>,
-    range: &RangeChip<Fr>,
-    custom: &CustomRegion,
-    witness: &MithrilWitness,
-) -> Vec<AssignedValue<Fr>> {
-    synthesize_recorded(
-        ctx,
-        range,
-        custom,
-        witness,
-        &mut CellLedger::new(range, custom),
-    )
-}
-
-/// [`synthesize`], charging the cells of each of the [`components`] to `ledger` (the same
-/// layout).
+/// Lays the circuit out for `witness`, charging the cells of each of the [`components`] to
+/// `ledger`, and returns the public cells in instance order (the shape's
+/// [`HybridScheme::synthesize_recorded`](tms_gadgets::proving::scheme::HybridScheme::synthesize_recorded):
+/// every proof of this crate is of this layout; `synthesize` there lays it out without a ledger).
 pub fn synthesize_recorded(
     ctx: &mut Context<Fr>,
     range: &RangeChip<Fr>,

@@ -2,34 +2,35 @@
 //! `tms_gadgets::proving`), key files, example certificates and measured round trips.
 
 use halo2_base::{
-    gates::circuit::CircuitBuilderStage,
+    gates::RangeChip,
     halo2_proofs::{
         halo2curves::bn256::{Bn256, G1Affine},
-        plonk::{keygen_pk, keygen_vk, VerifyingKey},
+        plonk::VerifyingKey,
         poly::kzg::commitment::ParamsKZG,
     },
+    AssignedValue, Context,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use tms_gadgets::{
+    bank::CustomRegion,
     curve::{GrumpkinAffine, GrumpkinScalar},
     hybrid::HybridCircuit,
     merkle::MerklePath,
     proving::{
-        cost::{lay_out_recorded, ComponentCells},
+        cost::CellLedger,
         keys::{CircuitKeys, KeyedShape},
-        measure, prove_shplonk, verify_shplonk, Transcript,
-    },
-    proving::{
+        measure,
         params::kzg_params,
+        scheme::{self, cells_and_custom_rows, HybridScheme},
         stats::{CircuitStats, UNUSABLE_ROWS},
+        verify_shplonk, Transcript,
     },
     signature::schnorr::SigningKey,
     Fr,
 };
 
 use crate::{
-    circuit::synthesize_recorded,
     error::MithrilError,
     native::{
         params::{Parameters, PhiF},
@@ -96,6 +97,62 @@ impl KeyedShape for MithrilShape {
     }
 }
 
+impl HybridScheme for MithrilShape {
+    type Witness = MithrilWitness;
+    type Instance = MithrilInstance;
+    type Error = MithrilError;
+
+    fn k(&self) -> u32 {
+        self.k
+    }
+
+    fn validate(&self) -> Result<(), MithrilError> {
+        MithrilShape::validate(self)
+    }
+
+    fn keygen_witness(&self) -> Result<MithrilWitness, MithrilError> {
+        keygen_witness(*self)
+    }
+
+    fn witness_shape(witness: &MithrilWitness) -> &Self {
+        &witness.shape
+    }
+
+    fn witness_instance(witness: &MithrilWitness) -> &MithrilInstance {
+        &witness.instance
+    }
+
+    fn validate_instance(&self, instance: &MithrilInstance) -> Result<(), MithrilError> {
+        instance.validate(self)
+    }
+
+    fn public_inputs(instance: &MithrilInstance) -> Vec<Fr> {
+        instance.to_public_inputs()
+    }
+
+    fn synthesize_recorded(
+        ctx: &mut Context<Fr>,
+        range: &RangeChip<Fr>,
+        custom: &CustomRegion,
+        witness: &MithrilWitness,
+        ledger: &mut CellLedger,
+    ) -> Vec<AssignedValue<Fr>> {
+        crate::circuit::synthesize_recorded(ctx, range, custom, witness, ledger)
+    }
+
+    fn too_large(k: u32) -> MithrilError {
+        MithrilError::CircuitTooLarge(k)
+    }
+
+    fn shape_mismatch() -> MithrilError {
+        MithrilError::ShapeMismatch("the witness shape differs from the proving key's".into())
+    }
+
+    fn rejected() -> MithrilError {
+        MithrilError::ProofRejected
+    }
+}
+
 /// KZG parameters for `2^k` rows.
 ///
 /// **Insecure, for tests and benchmarks**: made from a fixed public seed (and cached under
@@ -104,36 +161,11 @@ pub fn setup(k: u32) -> ParamsKZG<Bn256> {
     kzg_params(k)
 }
 
-fn keygen_circuit(k: u32) -> HybridCircuit {
-    HybridCircuit::new(CircuitBuilderStage::Keygen, k)
-}
-
-/// Lays out `witness` on `circuit`, exposes the public cells and returns the cells charged to
-/// each component.
-fn lay_out(circuit: &mut HybridCircuit, witness: &MithrilWitness) -> Vec<ComponentCells> {
-    lay_out_recorded(circuit, |ctx, range, custom, ledger| {
-        synthesize_recorded(ctx, range, custom, witness, ledger)
-    })
-}
-
 /// The smallest k whose rows hold the custom gates and whose halo2-base part needs at most
 /// `max_columns` advice columns (the range lookups use `k - 1` bits).
 pub fn min_k(shape: &MithrilShape, max_columns: usize) -> Result<u32, MithrilError> {
     // (halo2-base cells, custom rows) of the shape laid out with lookups of k - 1 bits.
-    let layout = |k: u32| -> Result<(usize, usize), MithrilError> {
-        let probe = MithrilShape { k, ..*shape };
-        let witness = keygen_witness(probe)?;
-        let mut circuit = keygen_circuit(k);
-        lay_out(&mut circuit, &witness);
-        let cells = circuit
-            .builder
-            .statistics()
-            .gate
-            .total_advice_per_phase
-            .iter()
-            .sum();
-        Ok((cells, circuit.custom_rows()))
-    };
+    let layout = |k: u32| cells_and_custom_rows(&MithrilShape { k, ..*shape });
     let fits = |k: u32, (cells, custom): (usize, usize)| {
         let rows = (1usize << k) - UNUSABLE_ROWS;
         custom <= rows && cells.div_ceil(rows) <= max_columns
@@ -156,34 +188,12 @@ pub fn min_k(shape: &MithrilShape, max_columns: usize) -> Result<u32, MithrilErr
 /// cost accounting. [`keygen`] returns the same in
 /// [`MithrilKeys::stats`](tms_gadgets::proving::keys::CircuitKeys::stats).
 pub fn layout_stats(shape: &MithrilShape) -> Result<CircuitStats, MithrilError> {
-    shape.validate()?;
-    let witness = keygen_witness(*shape)?;
-    let mut circuit = keygen_circuit(shape.k);
-    let components = lay_out(&mut circuit, &witness);
-    let base = circuit.builder.calculate_params(Some(UNUSABLE_ROWS));
-    Ok(CircuitStats::of_hybrid(&circuit, &base).with_components(components))
+    scheme::layout_stats(shape)
 }
 
 /// Proving and verifying keys for `shape` (one-time work per shape).
 pub fn keygen(params: &ParamsKZG<Bn256>, shape: MithrilShape) -> Result<MithrilKeys, MithrilError> {
-    shape.validate()?;
-    let witness = keygen_witness(shape)?;
-    let mut circuit = keygen_circuit(shape.k);
-    let components = lay_out(&mut circuit, &witness);
-    if circuit.custom_rows() + UNUSABLE_ROWS > 1 << shape.k {
-        return Err(MithrilError::CircuitTooLarge(shape.k));
-    }
-    let base = circuit.builder.calculate_params(Some(UNUSABLE_ROWS));
-    let stats = CircuitStats::of_hybrid(&circuit, &base).with_components(components);
-    let vk = keygen_vk(params, &circuit).map_err(|_| MithrilError::CircuitTooLarge(shape.k))?;
-    let pk = keygen_pk(params, vk, &circuit).map_err(|_| MithrilError::CircuitTooLarge(shape.k))?;
-    Ok(MithrilKeys::new(
-        shape,
-        pk,
-        circuit.params(),
-        circuit.builder.break_points(),
-        stats,
-    ))
+    scheme::keygen(params, shape)
 }
 
 /// A proof that `witness.instance` holds, in the Blake2b transcript.
@@ -203,17 +213,7 @@ pub fn prove_with_transcript(
     witness: &MithrilWitness,
     transcript: Transcript,
 ) -> Result<Vec<u8>, MithrilError> {
-    if witness.shape != keys.shape {
-        return Err(MithrilError::ShapeMismatch(
-            "the witness shape differs from the proving key's".into(),
-        ));
-    }
-    witness.instance.validate(&witness.shape)?;
-    let public = witness.instance.to_public_inputs();
-    let mut circuit = HybridCircuit::prover(&keys.config, keys.break_points.clone());
-    lay_out(&mut circuit, witness);
-    prove_shplonk(params, &keys.pk, circuit, &public, transcript)
-        .ok_or(MithrilError::CircuitTooLarge(keys.shape.k))
+    scheme::prove(params, keys, witness, transcript)
 }
 
 /// Checks `proof` (Blake2b transcript) for `instance`.
@@ -242,15 +242,7 @@ pub fn verify_with_vk(
     proof: &[u8],
     transcript: Transcript,
 ) -> Result<(), MithrilError> {
-    instance.validate(shape)?;
-    verify_digest_with_vk(
-        params,
-        vk,
-        instance.commitment.digest(),
-        instance.message,
-        proof,
-        transcript,
-    )
+    scheme::verify(params, shape, vk, instance, proof, transcript)
 }
 
 /// Checks `proof`, made in `transcript`, for a registration digest and an application message

@@ -12,9 +12,7 @@ use halo2_base::{
     utils::{biguint_to_fe, fe_to_biguint},
 };
 use mithril_snark::{
-    aggregate,
-    circuit::synthesize,
-    example_certificate, signature,
+    aggregate, example_certificate, signature,
     stm::{lottery_value_at, wins},
     witness::PreparedIndex,
     Example, MithrilInstance, MithrilShape, MithrilWitness, Parameters, PhiF, Registration, Signer,
@@ -23,6 +21,7 @@ use mithril_snark::{
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use tms_gadgets::{
+    proving::scheme::HybridScheme,
     proving::Transcript,
     signature::schnorr::SigningKey,
     testing::{CircuitHarness, MockRun, Rejection},
@@ -52,7 +51,7 @@ fn example() -> &'static (Example, MithrilWitness) {
 /// MockProver on `w`, the verifier holding `public`.
 fn mock_with(w: &MithrilWitness, public: Vec<Fr>) -> MockRun<()> {
     CircuitHarness::new(K).mock_custom_with_public(
-        |ctx, range, region| ((), synthesize(ctx, range, region, w)),
+        |ctx, range, region| ((), MithrilShape::synthesize(ctx, range, region, w)),
         |_| public,
     )
 }
@@ -494,7 +493,7 @@ fn signer_table_row_with_another_target_is_rejected() {
     let (raised_hi, raised_lo) = limbs(w.signers[high].target);
     let run = CircuitHarness::new(K).mock_custom_with_public(
         |ctx, range, region| {
-            let out = synthesize(ctx, range, region, &bad);
+            let out = MithrilShape::synthesize(ctx, range, region, &bad);
             // The table row of slot `low` (table rows precede the lookups).
             let row = (0..region.num_rows())
                 .find(|&r| {

@@ -26,7 +26,7 @@ mod native;
 mod prover;
 mod witness;
 
-pub use circuit::{components, placeholder_signature, synthesize, synthesize_recorded};
+pub use circuit::{components, placeholder_signature, synthesize_recorded};
 pub use error::AtmsError;
 pub use native::{committee_depth, Certificate, CommitmentMode, Committee};
 pub use prover::{

@@ -1,30 +1,32 @@
 //! `setup / keygen / prove / verify`.
 
 use halo2_base::{
-    gates::circuit::CircuitBuilderStage,
+    gates::RangeChip,
     halo2_proofs::{
         halo2curves::bn256::{Bn256, G1Affine},
-        plonk::{keygen_pk, keygen_vk, VerifyingKey},
+        plonk::VerifyingKey,
         poly::kzg::commitment::ParamsKZG,
     },
+    AssignedValue, Context,
 };
 use rand::SeedableRng;
 use tms_gadgets::{
+    bank::CustomRegion,
     hybrid::HybridCircuit,
     proving::{
-        cost::{lay_out_recorded, ComponentCells},
+        cost::CellLedger,
         keys::{CircuitKeys, KeyedShape},
-        measure, prove_shplonk, verify_shplonk, Transcript,
-    },
-    proving::{
+        measure,
         params::kzg_params,
+        scheme::{self, cells_and_custom_rows, HybridScheme},
         stats::{CircuitStats, UNUSABLE_ROWS},
+        Transcript,
     },
     signature::schnorr::SigningKey,
+    Fr,
 };
 
 use crate::{
-    circuit::synthesize_recorded,
     error::AtmsError,
     native::{Certificate, Committee},
     witness::{AtmsInstance, AtmsShape, AtmsWitness},
@@ -41,24 +43,68 @@ impl KeyedShape for AtmsShape {
     }
 }
 
+impl HybridScheme for AtmsShape {
+    type Witness = AtmsWitness;
+    type Instance = AtmsInstance;
+    type Error = AtmsError;
+
+    fn k(&self) -> u32 {
+        self.k
+    }
+
+    fn validate(&self) -> Result<(), AtmsError> {
+        AtmsShape::validate(self)
+    }
+
+    fn keygen_witness(&self) -> Result<AtmsWitness, AtmsError> {
+        keygen_witness(*self)
+    }
+
+    fn witness_shape(witness: &AtmsWitness) -> &Self {
+        &witness.shape
+    }
+
+    fn witness_instance(witness: &AtmsWitness) -> &AtmsInstance {
+        &witness.instance
+    }
+
+    fn validate_instance(&self, instance: &AtmsInstance) -> Result<(), AtmsError> {
+        instance.validate(self)
+    }
+
+    fn public_inputs(instance: &AtmsInstance) -> Vec<Fr> {
+        instance.to_public_inputs()
+    }
+
+    fn synthesize_recorded(
+        ctx: &mut Context<Fr>,
+        range: &RangeChip<Fr>,
+        custom: &CustomRegion,
+        witness: &AtmsWitness,
+        ledger: &mut CellLedger,
+    ) -> Vec<AssignedValue<Fr>> {
+        crate::circuit::synthesize_recorded(ctx, range, custom, witness, ledger)
+    }
+
+    fn too_large(k: u32) -> AtmsError {
+        AtmsError::CircuitTooLarge(k)
+    }
+
+    fn shape_mismatch() -> AtmsError {
+        AtmsError::ShapeMismatch
+    }
+
+    fn rejected() -> AtmsError {
+        AtmsError::ProofRejected
+    }
+}
+
 /// KZG parameters for `2^k` rows.
 ///
 /// **Insecure, for tests and benchmarks**: made from a fixed public seed (and cached under
 /// `params/`). Production use needs parameters from a powers-of-tau ceremony.
 pub fn setup(k: u32) -> ParamsKZG<Bn256> {
     kzg_params(k)
-}
-
-fn keygen_circuit(shape: &AtmsShape) -> HybridCircuit {
-    HybridCircuit::new(CircuitBuilderStage::Keygen, shape.k)
-}
-
-/// Lays out `witness` on `circuit`, exposes the public cells and returns the cells charged to
-/// each component.
-fn lay_out(circuit: &mut HybridCircuit, witness: &AtmsWitness) -> Vec<ComponentCells> {
-    lay_out_recorded(circuit, |ctx, range, custom, ledger| {
-        synthesize_recorded(ctx, range, custom, witness, ledger)
-    })
 }
 
 /// Custom rows the shape needs: a challenge hash per slot, the commitment, and either a ladder
@@ -89,17 +135,7 @@ pub fn custom_rows(shape: &AtmsShape) -> usize {
 pub fn min_k(shape: &AtmsShape, max_columns: usize) -> Result<u32, AtmsError> {
     let probe = AtmsShape { k: 20, ..*shape };
     probe.validate()?;
-    let witness = keygen_witness(probe)?;
-    let mut circuit = keygen_circuit(&probe);
-    lay_out(&mut circuit, &witness);
-    let base_cells: usize = circuit
-        .builder
-        .statistics()
-        .gate
-        .total_advice_per_phase
-        .iter()
-        .sum();
-    let custom = circuit.custom_rows();
+    let (base_cells, custom) = cells_and_custom_rows(&probe)?;
     (10..=26)
         .find(|k| {
             let rows = (1usize << k) - UNUSABLE_ROWS;
@@ -159,38 +195,15 @@ pub fn example_witness(
     AtmsWitness::new(shape, &committee, &certificate, t as u64)
 }
 
-/// `shape` laid out with the keygen witness, its columns fixed, and its statistics.
-fn laid_out(shape: &AtmsShape) -> Result<(HybridCircuit, CircuitStats), AtmsError> {
-    shape.validate()?;
-    let witness = keygen_witness(*shape)?;
-    let mut circuit = keygen_circuit(shape);
-    let components = lay_out(&mut circuit, &witness);
-    if circuit.custom_rows() + UNUSABLE_ROWS > 1 << shape.k {
-        return Err(AtmsError::CircuitTooLarge(shape.k));
-    }
-    let base = circuit.builder.calculate_params(Some(UNUSABLE_ROWS));
-    let stats = CircuitStats::of_hybrid(&circuit, &base).with_components(components);
-    Ok((circuit, stats))
-}
-
 /// The cells (by component too), columns and custom rows of `shape` laid out, without keygen:
 /// the statistics [`keygen`] returns in [`AtmsKeys::stats`](tms_gadgets::proving::keys::CircuitKeys::stats).
 pub fn layout_stats(shape: &AtmsShape) -> Result<CircuitStats, AtmsError> {
-    laid_out(shape).map(|(_, stats)| stats)
+    scheme::layout_stats(shape)
 }
 
 /// Proving and verifying keys for `shape` (one-time work per shape).
 pub fn keygen(params: &ParamsKZG<Bn256>, shape: AtmsShape) -> Result<AtmsKeys, AtmsError> {
-    let (circuit, stats) = laid_out(&shape)?;
-    let vk = keygen_vk(params, &circuit).map_err(|_| AtmsError::CircuitTooLarge(shape.k))?;
-    let pk = keygen_pk(params, vk, &circuit).map_err(|_| AtmsError::CircuitTooLarge(shape.k))?;
-    Ok(AtmsKeys::new(
-        shape,
-        pk,
-        circuit.params(),
-        circuit.builder.break_points(),
-        stats,
-    ))
+    scheme::keygen(params, shape)
 }
 
 /// A proof that `witness.instance` holds, in the Blake2b transcript.
@@ -210,20 +223,7 @@ pub fn prove_with_transcript(
     witness: &AtmsWitness,
     transcript: Transcript,
 ) -> Result<Vec<u8>, AtmsError> {
-    if witness.shape != keys.shape {
-        return Err(AtmsError::ShapeMismatch);
-    }
-    witness.instance.validate(&witness.shape)?;
-    let mut circuit = HybridCircuit::prover(&keys.config, keys.break_points.clone());
-    lay_out(&mut circuit, witness);
-    prove_shplonk(
-        params,
-        &keys.pk,
-        circuit,
-        &witness.instance.to_public_inputs(),
-        transcript,
-    )
-    .ok_or(AtmsError::CircuitTooLarge(keys.shape.k))
+    scheme::prove(params, keys, witness, transcript)
 }
 
 /// One timed round trip of this circuit.
@@ -267,12 +267,7 @@ pub fn verify_with_vk(
     proof: &[u8],
     transcript: Transcript,
 ) -> Result<(), AtmsError> {
-    instance.validate(shape)?;
-    if verify_shplonk(params, vk, proof, &instance.to_public_inputs(), transcript) {
-        Ok(())
-    } else {
-        Err(AtmsError::ProofRejected)
-    }
+    scheme::verify(params, shape, vk, instance, proof, transcript)
 }
 
 /// Reads a verifying key file: the shape and the key.

@@ -8,8 +8,8 @@ use halo2_base::halo2_proofs::halo2curves::{ff::Field, group::Curve};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use schnorr_atms::{
-    keygen, layout_stats, placeholder_signature, prove, setup, synthesize, verify, AtmsError,
-    AtmsShape, AtmsWitness, Certificate, CommitmentMode, Committee, Verification,
+    keygen, layout_stats, placeholder_signature, prove, setup, verify, AtmsError, AtmsShape,
+    AtmsWitness, Certificate, CommitmentMode, Committee, Verification,
 };
 use tms_gadgets::{
     curve::{
@@ -17,6 +17,7 @@ use tms_gadgets::{
         offset_point, GrumpkinAffine, GrumpkinScalar,
     },
     hash::RescuePrime,
+    proving::scheme::HybridScheme,
     signature::schnorr::{challenge, Signature, SigningKey, VerifyingKey},
     testing::{CircuitHarness, MockRun, Rejection},
     Fr,
@@ -75,7 +76,7 @@ impl Setting {
 /// MockProver against the witness's own public statement, as the real verifier would see it.
 fn mock_one(w: &AtmsWitness) -> MockRun<()> {
     CircuitHarness::new(K).mock_custom_with_public(
-        |ctx, range, region| ((), synthesize(ctx, range, region, w)),
+        |ctx, range, region| ((), AtmsShape::synthesize(ctx, range, region, w)),
         |_| w.instance.to_public_inputs(),
     )
 }

@@ -16,6 +16,7 @@
 //! | [`stats`] | cells, columns and rows of a laid-out circuit; CPU seconds and peak memory |
 //! | [`cost`] | the cells of a laid-out circuit by component ([`cost::CellLedger`]) |
 //! | [`measure`] | one timed round trip (keygen, prove, verify) and its `record:` line |
+//! | [`scheme`] | the one prover every certificate circuit on `HybridCircuit` goes through |
 
 use halo2_base::halo2_proofs::{
     halo2curves::bn256::{Bn256, G1Affine},
@@ -40,6 +41,7 @@ pub mod cost;
 pub mod keys;
 pub mod measure;
 pub mod params;
+pub mod scheme;
 pub mod stats;
 
 use crate::Fr;
