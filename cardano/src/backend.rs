@@ -56,6 +56,8 @@ pub enum BackendError {
     Plonk(plonk::Error),
     /// Bytes that do not parse.
     Bytes(String),
+    /// Parameters of another size than the circuit's.
+    Params(String),
 }
 
 impl std::fmt::Display for BackendError {
@@ -63,6 +65,7 @@ impl std::fmt::Display for BackendError {
         match self {
             Self::Plonk(e) => write!(f, "midnight-proofs: {e:?}"),
             Self::Bytes(e) => write!(f, "bad bytes: {e}"),
+            Self::Params(e) => write!(f, "{e}"),
         }
     }
 }

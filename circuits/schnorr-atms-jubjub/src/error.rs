@@ -74,8 +74,9 @@ pub enum AtmsError {
     /// The witness is for another shape than the keys.
     #[error("the witness shape differs from the proving key's")]
     ShapeMismatch,
-    /// midnight-proofs refused (keygen or proving): its message.
-    #[error("midnight-proofs: {0}")]
+    /// The backend refused (parameters of another size, midnight-proofs in keygen or proving):
+    /// its message.
+    #[error("{0}")]
     Backend(String),
     /// The verifier rejected the proof.
     #[error("the proof does not verify for this statement")]
@@ -89,5 +90,11 @@ impl From<atms_core::SignerError> for AtmsError {
             atms_core::SignerError::DuplicateSigner(index) => Self::DuplicateSigner(index),
             atms_core::SignerError::InvalidSignature(pos) => Self::InvalidSignature(pos),
         }
+    }
+}
+
+impl From<tms_cardano::backend::BackendError> for AtmsError {
+    fn from(e: tms_cardano::backend::BackendError) -> Self {
+        Self::Backend(e.to_string())
     }
 }

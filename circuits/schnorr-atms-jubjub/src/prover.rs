@@ -1,10 +1,9 @@
-//! Setup, keygen, prove and verify with midnight-proofs' own API (KZG over BLS12-381, Halo2
-//! multi-open), generic over the transcript hash.
+//! Setup, keygen, prove and verify: the ATMS's shape implements the backend's
+//! [`MidnightScheme`] (KZG over BLS12-381, Halo2 multi-open) and these functions are the
+//! backend's one prover (`tms_cardano::scheme`), generic over the transcript hash.
 //!
 //! The default transcript is [`DefaultTranscriptHash`], midnight-proofs' `Blake2b256` (absorb
-//! appends bytes, squeeze = `blake2b_256` of everything so far, made for Plutus's builtin). The
-//! backend crate `tms-cardano` defines the project's Plutus transcript; switching to it is the
-//! one line of that alias.
+//! appends bytes, squeeze = `blake2b_256` of everything so far, made for Plutus's builtin).
 //!
 //! Figures (flat mode, insecure test parameters, test profile with dependencies at opt-level 3,
 //! the 2-core development machine shared with other builds; `tests/prover.rs` prints them):
@@ -53,24 +52,22 @@
 //! term plus additions and it has no fixed-base or joint (Straus) ladder; its ladder gates are
 //! private, so a joint ladder would mean a new Edwards gate, not a composition of the chip's.
 
-use std::time::{Duration, Instant};
-
 use midnight_curves::{Bls12, G1Projective};
 use midnight_proofs::{
-    dev::cost_model::{circuit_model, CircuitModel},
-    plonk::{create_proof, keygen_pk, keygen_vk_with_k, prepare, ProvingKey, VerifyingKey},
-    poly::{
-        commitment::{Guard, Params},
-        kzg::{
-            params::{ParamsKZG, ParamsVerifierKZG},
-            KZGCommitmentScheme,
-        },
+    dev::cost_model::CircuitModel,
+    plonk::VerifyingKey,
+    poly::kzg::{
+        params::{ParamsKZG, ParamsVerifierKZG},
+        KZGCommitmentScheme,
     },
-    transcript::{CircuitTranscript, Hashable, Sampleable, Transcript, TranscriptHash},
+    transcript::{Hashable, Sampleable, TranscriptHash},
     utils::SerdeFormat,
 };
-use rand::{CryptoRng, RngCore, SeedableRng};
-use rand_chacha::ChaCha20Rng;
+use rand::{CryptoRng, RngCore};
+use tms_cardano::{
+    backend,
+    scheme::{self, MidnightScheme, SchemeKeys},
+};
 
 use crate::{
     circuit::AtmsCircuit,
@@ -79,56 +76,83 @@ use crate::{
     witness::{AtmsInstance, AtmsShape, AtmsWitness},
 };
 
-/// The polynomial commitment scheme: KZG over BLS12-381.
+pub use tms_cardano::scheme::RoundTrip;
+
+/// The commitment scheme: KZG over BLS12-381.
 pub type Scheme = KZGCommitmentScheme<Bls12>;
-/// The transcript hash the crate's tests and figures use (see the module docs).
+/// The transcript hash of proofs a Plutus script verifies.
 pub type DefaultTranscriptHash = midnight_proofs::transcript::Blake2b256;
 
-/// Bytes of a compressed BLS12-381 G1 point, for the cost model's proof size.
-const COMMITMENT_BYTES: usize = 48;
-/// Bytes of a BLS12-381 scalar.
-const SCALAR_BYTES: usize = 32;
+/// The seed of the insecure test parameters (the backend's).
+pub const INSECURE_TEST_SEED: [u8; 32] = backend::INSECURE_SEED;
 
-/// The seed of [`insecure_test_params`]' toxic waste. **Insecure**: anyone can recompute it.
-/// The same seed and generator as the backend crate `tms-cardano`'s insecure parameters, so
-/// keys made here and there agree.
-pub const INSECURE_TEST_SEED: [u8; 32] = *b"tms insecure BLS12-381 params  1";
+impl MidnightScheme for AtmsShape {
+    type Circuit = AtmsCircuit;
+    type Witness = AtmsWitness;
+    type Instance = AtmsInstance;
+    type Error = AtmsError;
+
+    fn k(&self) -> u32 {
+        self.k
+    }
+
+    fn at_k(&self, k: u32) -> Self {
+        AtmsShape { k, ..*self }
+    }
+
+    fn validate(&self) -> Result<(), AtmsError> {
+        AtmsShape::validate(self)
+    }
+
+    fn keygen_circuit(&self) -> AtmsCircuit {
+        AtmsCircuit::for_keygen(*self)
+    }
+
+    fn circuit(witness: &AtmsWitness) -> AtmsCircuit {
+        AtmsCircuit::new(witness.clone())
+    }
+
+    fn witness_shape(witness: &AtmsWitness) -> &Self {
+        &witness.shape
+    }
+
+    fn witness_instance(witness: &AtmsWitness) -> &AtmsInstance {
+        &witness.instance
+    }
+
+    fn public_inputs(instance: &AtmsInstance) -> Vec<Base> {
+        instance.to_public_inputs()
+    }
+
+    fn shape_mismatch() -> AtmsError {
+        AtmsError::ShapeMismatch
+    }
+
+    fn rejected() -> AtmsError {
+        AtmsError::ProofRejected
+    }
+}
 
 /// **Insecure test parameters** for `2^k` rows: the KZG SRS from a fixed public seed
 /// ([`INSECURE_TEST_SEED`], ChaCha20). For tests and figures only; real use needs a ceremony's
 /// SRS.
 pub fn insecure_test_params(k: u32) -> ParamsKZG<Bls12> {
-    ParamsKZG::unsafe_setup(k, ChaCha20Rng::from_seed(INSECURE_TEST_SEED))
+    backend::insecure_test_params(k)
 }
 
 /// The layout's figures from midnight-proofs' cost model (rows, columns, proof bytes).
 pub fn layout_stats(shape: &AtmsShape) -> CircuitModel {
-    circuit_model::<Base, COMMITMENT_BYTES, SCALAR_BYTES>(&AtmsCircuit::for_keygen(*shape))
+    scheme::layout_stats(shape)
 }
 
 /// The smallest `k` (from 10) whose `2^k` rows hold the circuit of `shape` with its
 /// `2^(k-1)`-row range table.
 pub fn min_k(shape: &AtmsShape) -> u32 {
-    (10..=25)
-        .find(|&k| layout_stats(&AtmsShape { k, ..*shape }).k <= k)
-        .expect("fits 2^25 rows")
+    scheme::min_k(shape)
 }
 
 /// Proving and verifying keys of one shape.
-#[derive(Debug)]
-pub struct AtmsKeys {
-    /// The shape the keys are for.
-    pub shape: AtmsShape,
-    /// The proving key.
-    pub pk: ProvingKey<Base, Scheme>,
-}
-
-impl AtmsKeys {
-    /// The verifying key.
-    pub fn vk(&self) -> &VerifyingKey<Base, Scheme> {
-        self.pk.get_vk()
-    }
-}
+pub type AtmsKeys = SchemeKeys<AtmsShape>;
 
 /// A fingerprint of a verifying key: blake2b-256 (hex) of its raw-bytes serialisation. A
 /// change to the circuit's layout changes it.
@@ -145,19 +169,7 @@ pub fn vk_fingerprint(vk: &VerifyingKey<Base, Scheme>) -> String {
 
 /// Keys for `shape` under `params` (which must have `2^shape.k` rows).
 pub fn keygen(params: &ParamsKZG<Bls12>, shape: AtmsShape) -> Result<AtmsKeys, AtmsError> {
-    shape.validate()?;
-    if params.max_k() != shape.k {
-        return Err(AtmsError::Backend(format!(
-            "parameters for k = {}, shape k = {}",
-            params.max_k(),
-            shape.k
-        )));
-    }
-    let circuit = AtmsCircuit::for_keygen(shape);
-    let vk = keygen_vk_with_k(params, &circuit, shape.k)
-        .map_err(|e| AtmsError::Backend(e.to_string()))?;
-    let pk = keygen_pk(vk, &circuit).map_err(|e| AtmsError::Backend(e.to_string()))?;
-    Ok(AtmsKeys { shape, pk })
+    scheme::keygen(params, shape)
 }
 
 /// A proof of `witness` with transcript hash `H`.
@@ -172,23 +184,7 @@ where
     G1Projective: Hashable<H>,
     Base: Hashable<H> + Sampleable<H>,
 {
-    if witness.shape != keys.shape {
-        return Err(AtmsError::ShapeMismatch);
-    }
-    let public = witness.instance.to_public_inputs();
-    let mut transcript = CircuitTranscript::<H>::init();
-    create_proof::<Base, Scheme, CircuitTranscript<H>, AtmsCircuit>(
-        params,
-        &keys.pk,
-        &[AtmsCircuit::new(witness.clone())],
-        // No committed instance columns: the one instance column is public.
-        0,
-        &[&[&public]],
-        &mut transcript,
-        rng,
-    )
-    .map_err(|e| AtmsError::Backend(e.to_string()))?;
-    Ok(transcript.finalize())
+    scheme::prove_in::<AtmsShape, H>(params, keys, witness, rng)
 }
 
 /// Verifies `proof` for `instance` (built by the verifier, [`AtmsInstance::from_trusted`]) with
@@ -205,35 +201,7 @@ where
     G1Projective: Hashable<H>,
     Base: Hashable<H> + Sampleable<H>,
 {
-    let public = instance.to_public_inputs();
-    let mut transcript = CircuitTranscript::<H>::init_from_bytes(proof);
-    let guard =
-        prepare::<Base, Scheme, CircuitTranscript<H>>(vk, &[&[]], &[&[&public]], &mut transcript)
-            .map_err(|_| AtmsError::ProofRejected)?;
-    transcript
-        .assert_empty()
-        .map_err(|_| AtmsError::ProofRejected)?;
-    guard.verify(params).map_err(|_| AtmsError::ProofRejected)
-}
-
-/// Figures of one real round trip.
-#[derive(Debug)]
-pub struct RoundTrip {
-    /// log2 rows.
-    pub k: u32,
-    /// The layout's figures.
-    pub stats: CircuitModel,
-    /// Proof bytes.
-    pub proof: Vec<u8>,
-    /// Keygen wall time (vk and pk).
-    pub keygen: Duration,
-    /// Proving wall time.
-    pub prove: Duration,
-    /// Proving CPU time of the process, all threads (Linux's `/proc/self/stat`; `None`
-    /// elsewhere).
-    pub prove_cpu: Option<Duration>,
-    /// Verifying wall time.
-    pub verify: Duration,
+    scheme::verify_in::<AtmsShape, H>(params, vk, instance, proof)
 }
 
 /// Setup (insecure test parameters at `witness.shape.k`), keygen, prove and verify with `H`,
@@ -244,37 +212,5 @@ where
     G1Projective: Hashable<H>,
     Base: Hashable<H> + Sampleable<H>,
 {
-    let params = insecure_test_params(witness.shape.k);
-    let start = Instant::now();
-    let keys = keygen(&params, witness.shape)?;
-    let keygen_time = start.elapsed();
-    let (start, cpu) = (Instant::now(), process_cpu_time());
-    let proof = prove::<H>(&params, &keys, witness, rand::rngs::OsRng)?;
-    let prove_time = start.elapsed();
-    let prove_cpu = cpu
-        .zip(process_cpu_time())
-        .map(|(a, b)| b.saturating_sub(a));
-    let verifier_params = params.verifier_params();
-    let start = Instant::now();
-    verify::<H>(&verifier_params, keys.vk(), &witness.instance, &proof)?;
-    Ok(RoundTrip {
-        k: witness.shape.k,
-        stats: layout_stats(&witness.shape),
-        proof,
-        keygen: keygen_time,
-        prove: prove_time,
-        prove_cpu,
-        verify: start.elapsed(),
-    })
-}
-
-/// User plus system CPU time of this process so far (all threads), from `/proc/self/stat`
-/// (fields 14 and 15, in clock ticks of 1/100 s); `None` where that file is not there.
-fn process_cpu_time() -> Option<Duration> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // The command name (field 2) may hold spaces: count fields after its closing parenthesis.
-    let rest = &stat[stat.rfind(')')? + 2..];
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
-    Some(Duration::from_millis(ticks * 10))
+    scheme::measure_round_trip::<AtmsShape, H>(witness)
 }
