@@ -174,8 +174,9 @@ enum Command {
         #[arg(required = true)]
         signatures: Vec<PathBuf>,
     },
-    /// KZG parameters for 2^k rows: imported from a snarkjs powers-of-tau file, or (INSECURE,
-    /// tests and demos only) made from a fixed seed. Writes `<out>.sha256` beside them.
+    /// KZG parameters for 2^k rows: imported from a ceremony (BN254: a snarkjs powers-of-tau
+    /// file; Cardano: Midnight's BLS12-381 SRS), or (INSECURE, tests and demos only) made from a
+    /// fixed seed. Writes `<out>.sha256` beside them.
     Setup {
         /// log2 of the number of rows.
         #[arg(long)]
@@ -183,18 +184,22 @@ enum Command {
         /// A snarkjs `.ptau` file (BN254) from a ceremony.
         #[arg(
             long,
-            conflicts_with_all = ["insecure_test", "halo2"],
-            required_unless_present_any = ["insecure_test", "halo2"]
+            conflicts_with_all = ["insecure_test", "halo2", "srs"],
+            required_unless_present_any = ["insecure_test", "halo2", "srs"]
         )]
         ptau: Option<PathBuf>,
         /// A parameters file in halo2's KZG format (e.g. from another halo2 project), cut to 2^k.
-        #[arg(long, conflicts_with = "insecure_test")]
+        #[arg(long, conflicts_with_all = ["insecure_test", "srs"])]
         halo2: Option<PathBuf>,
+        /// With --backend cardano: Midnight's ceremony SRS (`bls_midnight_2p<K>`, any K >= k;
+        /// midnight-proofs' raw format), its structure checked and cut to 2^k.
+        #[arg(long, conflicts_with = "insecure_test")]
+        srs: Option<PathBuf>,
         /// Make insecure parameters from a fixed public seed instead.
         #[arg(long)]
         insecure_test: bool,
-        /// The backend: bn254 (alias evm, the default) or cardano (BLS12-381 parameters;
-        /// --insecure-test only: no ceremony format is importable yet).
+        /// The backend: bn254 (alias evm, the default) or cardano (BLS12-381 parameters:
+        /// --srs or --insecure-test).
         #[arg(long, value_enum, default_value_t)]
         backend: Backend,
         /// Parameters file to write.
@@ -1065,16 +1070,22 @@ fn run(command: Command) -> Result<()> {
             k,
             ptau,
             halo2,
+            srs,
             insecure_test: _,
             backend,
             out,
         } => match backend {
+            Backend::Bn254 if srs.is_some() => Err(usage(
+                "--srs is Midnight's BLS12-381 SRS: give --backend cardano (BN254 imports --ptau \
+                 or --halo2)",
+            )),
             Backend::Bn254 => commands::setup(k, ptau.as_deref(), halo2.as_deref(), &out),
             Backend::Cardano if ptau.is_some() || halo2.is_some() => Err(usage(
-                "--backend cardano: no ceremony format is importable yet (--ptau and --halo2 are \
-                 BN254); use --insecure-test (INSECURE, tests and demos only)",
+                "--backend cardano: --ptau and --halo2 are BN254 formats; import Midnight's \
+                 BLS12-381 ceremony with --srs, or use --insecure-test (INSECURE, tests and \
+                 demos only)",
             )),
-            Backend::Cardano => cardano::setup(k, &out),
+            Backend::Cardano => cardano::setup(k, srs.as_deref(), &out),
         },
         Command::Keygen {
             scheme,

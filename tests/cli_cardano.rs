@@ -224,6 +224,82 @@ fn cardano_flow_verifies_only_the_trusted_statement() {
     fails(
         &d,
         &format!("setup {B} --k 13 --ptau x.ptau --out p.srs"),
-        "no ceremony format is importable yet",
+        "--ptau and --halo2 are BN254 formats",
+    );
+}
+
+/// `tms setup --backend cardano --srs`: a midnight-format SRS of a larger size (random tau, not
+/// Midnight's: named as such) is imported, cut to k, and the parameters prove and verify; the
+/// same file with one power changed is refused in one line with nothing written; `--srs` on
+/// BN254 is refused.
+#[test]
+fn a_ceremony_srs_is_imported_checked_and_used() {
+    use midnight_proofs::utils::SerdeFormat;
+    use rand_chacha::{rand_core::SeedableRng, ChaCha20Rng};
+    let d = workdir("cli-cardano-srs");
+    let srs = tms_cardano::backend::Params12::unsafe_setup(14, ChaCha20Rng::seed_from_u64(99));
+    let mut bytes = vec![];
+    srs.write_custom(&mut bytes, SerdeFormat::RawBytes).unwrap();
+    std::fs::write(d.join("srs14"), &bytes).unwrap();
+
+    let out = ok(&d, &format!("setup {B} --k 13 --srs srs14 --out p.srs"));
+    assert!(
+        out.contains("not one of Midnight's published files"),
+        "{out}"
+    );
+    assert!(out.contains("cut to 2^13 rows"), "{out}");
+    let stderr = String::from_utf8_lossy(
+        &tms(&d, &format!("setup {B} --k 13 --srs srs14 --out q.srs")).stderr,
+    )
+    .into_owned();
+    assert!(!stderr.contains("INSECURE"), "{stderr}");
+
+    // The imported parameters serve the whole flow.
+    ok(
+        &d,
+        &format!("committee {B} --size 4 --seed 5 --out committee.json --keys-dir keys"),
+    );
+    for i in [0, 1, 3] {
+        ok(
+            &d,
+            &format!("sign {B} --key keys/member-{i}.json --message {MSG} --out s{i}.json"),
+        );
+    }
+    ok(&d, &format!("certify {B} --committee committee.json --message {MSG} --out cert.json s0.json s1.json s3.json"));
+    ok(
+        &d,
+        &format!("keygen {B} --committee committee.json --params p.srs --pk a.pk --vk a.vk"),
+    );
+    ok(&d, &format!("prove {B} --committee committee.json --certificate cert.json --threshold 3 --params p.srs --pk a.pk --proof a.proof --public a.json"));
+    let out = ok(&d, &format!("verify {B} --committee committee.json --message {MSG} --threshold 3 --params p.srs --vk a.vk --proof a.proof --regenerate-vk"));
+    assert!(out.contains("verified (schnorr-atms, cardano)"), "{out}");
+
+    // [tau^5]_1 replaced by another valid point.
+    let mut changed = bytes.clone();
+    let mut other = vec![];
+    midnight_proofs::utils::helpers::ProcessedSerdeObject::write(
+        &(<midnight_curves::G1Projective as group::Group>::generator()
+            * midnight_curves::Fq::from(3)),
+        &mut other,
+        SerdeFormat::RawBytes,
+    )
+    .unwrap();
+    changed[4 + 96 * 5..4 + 96 * 6].copy_from_slice(&other);
+    std::fs::write(d.join("changed"), &changed).unwrap();
+    fails(
+        &d,
+        &format!("setup {B} --k 13 --srs changed --out bad.srs"),
+        "not a powers-of-tau SRS",
+    );
+    assert!(!d.join("bad.srs").exists());
+    fails(
+        &d,
+        &format!("setup {B} --k 15 --srs srs14 --out big.srs"),
+        "needs 2^15",
+    );
+    fails(
+        &d,
+        "setup --k 13 --srs srs14 --out bn.srs",
+        "--backend cardano",
     );
 }

@@ -17,12 +17,14 @@
 //! let redeemer = plutus::redeemer(message_bytes, &proof, &hints);
 //! ```
 //!
-//! Layout: [`backend`] (parameters, keys, prove, verify), [`scheme`] (the one prover every
+//! Layout: [`backend`] (parameters, keys, prove, verify), [`ceremony`] (importing Midnight's
+//! ceremony SRS), [`scheme`] (the one prover every
 //! certificate circuit on this backend goes through), [`plutus`] (the generated verifier,
 //! the example validator, offline budgets), [`toy`] (test circuits).
 #![deny(missing_docs)]
 
 pub mod backend;
+pub mod ceremony;
 pub mod plutus;
 pub mod scheme;
 pub mod toy;

@@ -34,9 +34,14 @@ use schnorr_atms_jubjub::{
 use serde::{Deserialize, Serialize};
 use tms_cardano::{
     backend::{self, Bls12, VerifierParams, Vk},
+    ceremony,
     plutus::{self, uplc::MsmMode, Entry},
 };
-use tms_gadgets::proving::{keys::fingerprint, params::sha256_hex, Transcript};
+use tms_gadgets::proving::{
+    keys::fingerprint,
+    params::{sha256_file_hex, sha256_hex},
+    Transcript,
+};
 
 use super::{
     check_members, describe_message_bytes,
@@ -387,15 +392,43 @@ pub fn certify(
     Ok(())
 }
 
-/// `tms setup --backend cardano --insecure-test`: BLS12-381 KZG parameters from the fixed public
-/// seed (the same as `tms-cardano`'s and the circuit crate's). No ceremony format is importable
-/// yet.
-pub fn setup(k: u32, out: &Path) -> Result<()> {
+/// `tms setup --backend cardano`: BLS12-381 KZG parameters for `2^k` rows, imported from
+/// Midnight's ceremony SRS (`srs`: a `bls_midnight_2p<K>` file, `K >= k`, its structure checked;
+/// named when its SHA-256 is one Midnight publishes) or, without one, from the fixed public seed
+/// (INSECURE; the same as `tms-cardano`'s and the circuit crates').
+pub fn setup(k: u32, srs: Option<&Path>, out: &Path) -> Result<()> {
     if !(10..=22).contains(&k) {
         return Err(usage(format!("--k: {k} is outside 10..=22")));
     }
-    eprintln!("{INSECURE_WARNING}");
-    let params = backend::insecure_test_params(k);
+    let (params, source) = match srs {
+        None => {
+            eprintln!("{INSECURE_WARNING}");
+            (backend::insecure_test_params(k), "INSECURE test".to_owned())
+        }
+        Some(path) => {
+            let bar = spinner("hashing the SRS file");
+            let sha = sha256_file_hex(path).map_err(|e| at(path, format!("cannot read: {e}")))?;
+            bar.set_message("reading and checking the SRS (a pairing check of every power)");
+            let (params, file_k) =
+                ceremony::import_midnight_srs(path, k).map_err(|e| at(path, e))?;
+            bar.finish_and_clear();
+            let provenance = match ceremony::midnight_file_k(&sha) {
+                Some(published) if published == file_k => format!(
+                    "Midnight's published bls_midnight_2p{file_k} (sha256 {sha}, the checksum \
+                     in Midnight's SRS catalog)"
+                ),
+                _ => format!(
+                    "{} (sha256 {sha}: not one of Midnight's published files; its structure \
+                     is checked, where its tau came from is not)",
+                    path.display()
+                ),
+            };
+            (
+                params,
+                format!("BLS12-381 ceremony parameters from {provenance},"),
+            )
+        }
+    };
     let mut bytes = vec![];
     params
         .write_custom(&mut bytes, SerdeFormat::RawBytes)
@@ -407,10 +440,16 @@ pub fn setup(k: u32, out: &Path) -> Result<()> {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     write_atomic(&sha_path(out), format!("{digest}  {name}\n").as_bytes())?;
-    println!(
-        "INSECURE test BLS12-381 parameters for 2^{k} rows written to {} (sha256 {digest})",
-        out.display()
-    );
+    match srs {
+        None => println!(
+            "INSECURE test BLS12-381 parameters for 2^{k} rows written to {} (sha256 {digest})",
+            out.display()
+        ),
+        Some(_) => println!(
+            "{source} cut to 2^{k} rows, written to {} (sha256 {digest})",
+            out.display()
+        ),
+    }
     Ok(())
 }
 

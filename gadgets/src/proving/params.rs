@@ -45,6 +45,27 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
         .collect()
 }
 
+/// SHA-256 (hex) of a file, read in pieces (ceremony files run to gigabytes).
+pub fn sha256_file_hex(path: &std::path::Path) -> std::io::Result<String> {
+    use sha2::Digest as _;
+    use std::io::Read as _;
+    let mut file = std::fs::File::open(path)?;
+    let mut hasher = Sha256::new();
+    let mut buffer = vec![0u8; 1 << 20];
+    loop {
+        let read = file.read(&mut buffer)?;
+        if read == 0 {
+            break;
+        }
+        hasher.update(&buffer[..read]);
+    }
+    Ok(hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect())
+}
+
 fn bad(msg: impl Into<String>) -> GadgetError {
     GadgetError::MalformedPtau(msg.into())
 }
