@@ -281,19 +281,25 @@ impl Circuit<Fr> for HybridCircuit {
         config: HybridConfig,
         mut layouter: impl Layouter<Fr>,
     ) -> Result<(), Error> {
-        match &config.custom {
+        // Called by keygen_vk, keygen_pk and the prover: each call is timed.
+        crate::proving::stats::phase("assign: custom-gate bank", || match &config.custom {
             Some(custom) => self.custom.assign(
                 &custom.advice,
                 custom.equality_columns,
                 &mut layouter,
                 |region, row, gate| custom.enable(region, row, gate),
-            )?,
-            None => assert_eq!(
-                self.custom.num_rows(),
-                0,
-                "custom rows were appended to a circuit configured without custom gates"
             ),
-        }
-        self.builder.synthesize(config.base, layouter)
+            None => {
+                assert_eq!(
+                    self.custom.num_rows(),
+                    0,
+                    "custom rows were appended to a circuit configured without custom gates"
+                );
+                Ok(())
+            }
+        })?;
+        crate::proving::stats::phase("assign: halo2-base columns", || {
+            self.builder.synthesize(config.base, layouter)
+        })
     }
 }

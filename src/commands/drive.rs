@@ -3,7 +3,7 @@
 
 use std::{marker::PhantomData, path::Path, time::Instant};
 
-use tms_gadgets::proving::Transcript;
+use tms_gadgets::proving::{stats::phase, Transcript};
 
 use super::{
     bls::BlsBn254, cardano::SchnorrCardano, check_params_k, check_statement, mithril::MithrilBn254,
@@ -70,7 +70,9 @@ impl<S: CertificateScheme> Driver for Pair<S> {
         tracing::info!(scheme = S::SCHEME.name(), ?shape, "keygen");
         let bar = spinner(S::KEYGEN);
         let start = Instant::now();
-        let keys = S::keygen(&params, &shape, &args.params)?;
+        let keys = phase("keygen (total)", || {
+            S::keygen(&params, &shape, &args.params)
+        })?;
         bar.finish_and_clear();
         tracing::info!(seconds = start.elapsed().as_secs_f64(), "keys generated");
         let (pk_bytes, vk_bytes) = S::key_files(&keys);
@@ -101,11 +103,15 @@ impl<S: CertificateScheme> Driver for Pair<S> {
         let shape = S::keys_shape(&keys).clone();
         S::check_committee(&args.committee, &committee, &shape, "proving key")?;
         check_params_k(&args.params, S::Backend::params_k(&params), S::k(&shape))?;
-        let (witness, public) = S::witness(&shape, &committee, &args.certificate, args.threshold)?;
+        let (witness, public) = phase("witness (certificate to circuit witness)", || {
+            S::witness(&shape, &committee, &args.certificate, args.threshold)
+        })?;
         let bar = spinner(S::PROVING);
         let start = Instant::now();
-        let proof =
-            S::prove(&params, &keys, &witness, args.out.transcript).map_err(|e| at(&args.pk, e))?;
+        let proof = phase("prove (total)", || {
+            S::prove(&params, &keys, &witness, args.out.transcript)
+        })
+        .map_err(|e| at(&args.pk, e))?;
         bar.finish_and_clear();
         let seconds = start.elapsed().as_secs_f64();
         tracing::info!(seconds, bytes = proof.len(), "proved");

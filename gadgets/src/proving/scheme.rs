@@ -23,7 +23,7 @@ use super::{
     cost::{lay_out_recorded, CellLedger, ComponentCells},
     keys::{CircuitKeys, KeyedShape},
     prove_shplonk,
-    stats::{CircuitStats, UNUSABLE_ROWS},
+    stats::{phase, CircuitStats, UNUSABLE_ROWS},
     verify_shplonk, Transcript,
 };
 use crate::{bank::CustomRegion, hybrid::HybridCircuit, Fr};
@@ -122,13 +122,15 @@ pub fn cells_and_custom_rows<S: HybridScheme>(shape: &S) -> Result<(usize, usize
 /// statistics; fails if the custom gates' rows do not fit `2^k`.
 fn laid_out<S: HybridScheme>(shape: &S) -> Result<(HybridCircuit, CircuitStats), S::Error> {
     shape.validate()?;
-    let witness = shape.keygen_witness()?;
+    let witness = phase("keygen: stand-in witness", || shape.keygen_witness())?;
     let mut circuit = HybridCircuit::new(CircuitBuilderStage::Keygen, shape.k());
-    let components = lay_out::<S>(&mut circuit, &witness);
+    let components = phase("layout (keygen)", || lay_out::<S>(&mut circuit, &witness));
     if circuit.custom_rows() + UNUSABLE_ROWS > 1 << shape.k() {
         return Err(S::too_large(shape.k()));
     }
-    let base = circuit.builder.calculate_params(Some(UNUSABLE_ROWS));
+    let base = phase("column configuration", || {
+        circuit.builder.calculate_params(Some(UNUSABLE_ROWS))
+    });
     let stats = CircuitStats::of_hybrid(&circuit, &base).with_components(components);
     Ok((circuit, stats))
 }
@@ -146,8 +148,14 @@ pub fn keygen<S: HybridScheme>(
 ) -> Result<HybridKeys<S>, S::Error> {
     let (circuit, stats) = laid_out(&shape)?;
     let k = shape.k();
-    let vk = keygen_vk(params, &circuit).map_err(|_| S::too_large(k))?;
-    let pk = keygen_pk(params, vk, &circuit).map_err(|_| S::too_large(k))?;
+    let vk = phase("keygen_vk: fixed and permutation commitments", || {
+        keygen_vk(params, &circuit)
+    })
+    .map_err(|_| S::too_large(k))?;
+    let pk = phase("keygen_pk: fixed and permutation polynomials", || {
+        keygen_pk(params, vk, &circuit)
+    })
+    .map_err(|_| S::too_large(k))?;
     Ok(HybridKeys::new(
         shape,
         pk,
@@ -171,9 +179,14 @@ pub fn prove<S: HybridScheme>(
     S::check_witness(witness)?;
     let public = S::public_inputs(S::witness_instance(witness));
     let mut circuit = HybridCircuit::prover(&keys.config, keys.break_points.clone());
-    lay_out::<S>(&mut circuit, witness);
-    prove_shplonk(params, &keys.pk, circuit, &public, transcript)
-        .ok_or_else(|| S::too_large(keys.shape.k()))
+    phase("layout (witness cells)", || {
+        lay_out::<S>(&mut circuit, witness)
+    });
+    phase(
+        "create_proof (assignment, commitments, quotient, openings)",
+        || prove_shplonk(params, &keys.pk, circuit, &public, transcript),
+    )
+    .ok_or_else(|| S::too_large(keys.shape.k()))
 }
 
 /// Checks `proof`, made in `transcript`, for `instance` with only the verifying key of `shape`.
