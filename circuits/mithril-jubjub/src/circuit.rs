@@ -21,7 +21,7 @@
 //! index slot i (exactly k of them):
 //!          j_i < 2^32;  j_0 < j_1 < ... < j_{k-1} < m
 //!          (n_i, sigma.x, sigma.y, T_hi, T_lo): fresh cells of one row, looked up in the table
-//!          ev = Poseidon(LOTTERY, sigma.x, sigma.y, j_i) = hi 2^128 + lo (hi, lo < 2^128)
+//!          ev = Poseidon(LOTTERY, sigma.x, sigma.y, j_i) = 8 chunks of 32 bits = hi 2^128 + lo
 //!          (hi, lo) < (T_hi, T_lo) lexicographically
 //! ```
 //!
@@ -80,10 +80,10 @@ use midnight_circuits::{
         PoseidonChip, PoseidonConfig, NB_POSEIDON_ADVICE_COLS, NB_POSEIDON_FIXED_COLS,
     },
     instructions::{
-        hash::HashInstructions, AssertionInstructions, AssignmentInstructions, BinaryInstructions,
-        ComparisonInstructions, ControlFlowInstructions, ConversionInstructions,
-        DecompositionInstructions, EccInstructions, EqualityInstructions, HashToCurveInstructions,
-        PublicInputInstructions,
+        hash::HashInstructions, ArithInstructions, AssertionInstructions, AssignmentInstructions,
+        BinaryInstructions, ComparisonInstructions, ControlFlowInstructions,
+        ConversionInstructions, DecompositionInstructions, EccInstructions, EqualityInstructions,
+        HashToCurveInstructions, PublicInputInstructions,
     },
     types::{AssignedBit, AssignedNative, ComposableChip},
 };
@@ -172,6 +172,9 @@ pub struct MithrilConfig {
 pub struct MithrilCircuit {
     shape: MithrilShape,
     witness: Option<MithrilWitness>,
+    /// A cheating prover's table row (signer slot, values) written in place of the slot's own
+    /// values, the copy constraints kept: for the negative tests only.
+    forged_row: Option<(usize, [Base; TABLE_COLUMNS])>,
 }
 
 impl MithrilCircuit {
@@ -180,7 +183,15 @@ impl MithrilCircuit {
         Self {
             shape: witness.shape,
             witness: Some(witness),
+            forged_row: None,
         }
+    }
+
+    /// This circuit with signer slot `slot`'s table row holding `values` instead of copies of the
+    /// slot's cells (the copy constraints stay): a cheating prover, for the negative tests.
+    pub fn with_forged_table_row(mut self, slot: usize, values: [Base; TABLE_COLUMNS]) -> Self {
+        self.forged_row = Some((slot, values));
+        self
     }
 
     /// The circuit of `shape` without values, for keygen.
@@ -188,6 +199,7 @@ impl MithrilCircuit {
         Self {
             shape,
             witness: None,
+            forged_row: None,
         }
     }
 
@@ -206,6 +218,11 @@ struct Chips {
     jubjub: Jubjub,
     poseidon: PoseidonChip<Base>,
     table: TableConfig,
+}
+
+/// `x`'s integer if it is below `2^32`.
+fn fits_u32(x: &Base) -> Option<u64> {
+    u32::try_from(to_biguint(x)).ok().map(u64::from)
 }
 
 /// `x`'s limbs `(x >> 128, x mod 2^128)`.
@@ -384,7 +401,16 @@ impl MithrilCircuit {
         for i in 0..shape.index_slots {
             let j: AssignedNative<Base> =
                 native.assign(layouter, self.value(|w| w.indices[i].index))?;
-            let j_bounded = native.bounded_of_element(layouter, 32, &j)?;
+            // j < 2^32: j equals a cell range-checked to 32 bits. The prover fills that cell with
+            // j when it fits, else with the slot's number (any value fails the equality; this one
+            // keeps the order checks of a test's out-of-range indices satisfied, so the tests
+            // see the range check alone).
+            let j_low: AssignedNative<Base> = native.assign(
+                layouter,
+                self.value(|w| Base::from(fits_u32(&w.indices[i].index).unwrap_or(i as u64))),
+            )?;
+            let j_bounded = native.bounded_of_element(layouter, 32, &j_low)?;
+            native.assert_equal(layouter, &j_low, &j)?;
             if let Some(p) = &previous {
                 let increasing = native.lower_than(layouter, p, &j_bounded)?;
                 native.assert_equal_to_fixed(layouter, &increasing, true)?;
@@ -392,13 +418,11 @@ impl MithrilCircuit {
             previous = Some(j_bounded);
             let [_number, sx, sy, t_hi, t_lo] = self.lookup(chips, layouter, i)?;
             let ev = poseidon.hash(layouter, &[lottery_tag.clone(), sx, sy, j])?;
-            let ev_limbs = native.assigned_to_le_chunks(layouter, &ev, LO_BITS, Some(2))?;
-            let wins = self.less_than(
-                chips,
-                layouter,
-                (&ev_limbs[1], &ev_limbs[0]),
-                (&t_hi, &t_lo),
-            )?;
+            // 8 chunks of 32 bits (midnight's chunks stay below 64 bits), regrouped by 128.
+            let chunks = native.assigned_to_le_chunks(layouter, &ev, 32, Some(8))?;
+            let ev_lo = self.regroup(chips, layouter, &chunks[..4])?;
+            let ev_hi = self.regroup(chips, layouter, &chunks[4..])?;
+            let wins = self.less_than(chips, layouter, (&ev_hi, &ev_lo), (&t_hi, &t_lo))?;
             native.assert_equal_to_fixed(layouter, &wins, true)?;
         }
         let last = previous.expect("at least one index slot");
@@ -493,8 +517,17 @@ impl MithrilCircuit {
                         &cells.t_hi,
                         &cells.t_lo,
                     ];
-                    for (column, cell) in table.columns.iter().zip(row) {
-                        cell.copy_advice(|| "table cell", &mut region, *column, s)?;
+                    for (c, (column, cell)) in table.columns.iter().zip(row).enumerate() {
+                        match self.forged_row {
+                            Some((forged, values)) if forged == s => {
+                                let v = Value::known(values[c]);
+                                let new = region.assign_advice(|| "forged", *column, s, || v)?;
+                                region.constrain_equal(new.cell(), cell.cell())?;
+                            }
+                            _ => {
+                                cell.copy_advice(|| "table cell", &mut region, *column, s)?;
+                            }
+                        }
                     }
                 }
                 for column in table.columns {
@@ -540,6 +573,23 @@ impl MithrilCircuit {
                 Ok(cells.try_into().expect("one cell per column"))
             },
         )
+    }
+
+    /// `sum_i part_i 2^(32 i)`.
+    fn regroup(
+        &self,
+        chips: &Chips,
+        layouter: &mut impl Layouter<Base>,
+        part: &[AssignedNative<Base>],
+    ) -> Result<AssignedNative<Base>, Error> {
+        let terms: Vec<(Base, AssignedNative<Base>)> = part
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (Base::from(2).pow_vartime([32 * i as u64]), c.clone()))
+            .collect();
+        chips
+            .native
+            .linear_combination(layouter, &terms, Base::ZERO)
     }
 
     /// `(a_hi, a_lo) < (b_hi, b_lo)` lexicographically, every limb below `2^128`.
