@@ -40,4 +40,10 @@ pub enum MithrilError {
     /// A statement or certificate that does not fit the shape.
     #[error("the statement or certificate does not fit the circuit shape: {0}")]
     ShapeMismatch(String),
+    /// The proof system failed (keygen, proving).
+    #[error("proof system: {0}")]
+    Backend(String),
+    /// The verifier rejected the proof.
+    #[error("the proof does not verify for this statement")]
+    ProofRejected,
 }

@@ -8,18 +8,20 @@
 //! | domain tags, registration, unique signature `sigma = sk H_J(m)` with a DLEQ proof, lottery, signer, aggregator, verifier | [`native`] |
 //! | shape, statement, witness | [`witness`] |
 //! | the circuit | [`circuit`] |
+//! | setup, keygen, prove, verify (KZG over BLS12-381, the Plutus transcript) | [`prover`] |
 //!
 //! Keys, Poseidon, the Merkle tree and the message rule (`blake2b-256(bytes) mod q`) are those
 //! of `schnorr-atms-jubjub`.
 //!
 //! Use: [`Registration::new`] -> [`Signer::sign`] -> [`aggregate`] -> [`MithrilWitness::new`]
-//! with [`MithrilInstance::from_trusted`] -> [`MithrilCircuit::new`] (MockProver here; the
-//! prover of `tms-cardano`'s backend later).
+//! with [`MithrilInstance::from_trusted`] -> [`prover::keygen`] / [`prover::prove`] /
+//! [`prover::verify`] (or [`prover::verify_digest`] for a verifier holding only the digest).
 #![deny(missing_docs)]
 
 pub mod circuit;
 mod error;
 pub mod native;
+pub mod prover;
 pub mod witness;
 
 pub use circuit::MithrilCircuit;
