@@ -630,3 +630,51 @@ fn signer_table_row_that_is_not_its_slots_cells_is_rejected() {
     let prover = MockProver::run(&circuit, vec![w.instance.to_public_inputs()]).unwrap();
     Run(prover.verify()).assert_satisfied();
 }
+
+/// Assigned advice cells of `w`'s circuit (MockProver's usable rows) and the rows it needs.
+fn advice_cells(w: &MithrilWitness) -> (usize, usize) {
+    use midnight_proofs::dev::CellValue;
+    let circuit = MithrilCircuit::new(w.clone());
+    let prover = MockProver::run(&circuit, vec![w.instance.to_public_inputs()]).unwrap();
+    let rows = prover.usable_rows().clone();
+    let cells = prover
+        .advice()
+        .iter()
+        .map(|column| {
+            column[rows.clone()]
+                .iter()
+                .filter(|c| matches!(c, CellValue::Assigned(_)))
+                .count()
+        })
+        .sum();
+    let (k, _) =
+        midnight_proofs::dev::RowSizer::min_k(&circuit, vec![w.instance.to_public_inputs()])
+            .unwrap();
+    (cells, k as usize)
+}
+
+/// The example's advice cells, and the marginal cells of a signer slot (a padded copy) and of an
+/// index slot (a copy of the last; the digest then differs, which does not change the layout).
+/// Printed for the README.
+#[test]
+fn cells_per_slot() {
+    let (_, _, w) = example();
+    let (base, k) = advice_cells(w);
+    let mut signer = w.clone();
+    signer.shape.signer_slots += 1;
+    signer.signers.push(w.signers[0].clone());
+    let (with_signer, _) = advice_cells(&signer);
+    let mut index = w.clone();
+    index.shape.index_slots += 1;
+    index.indices.push(*w.indices.last().unwrap());
+    let (with_index, _) = advice_cells(&index);
+    println!(
+        "mithril-jubjub cells: signer_slots={} index_slots={} depth={} advice_cells={base} min_k={k} signer_slot={} index_slot={}",
+        w.shape.signer_slots,
+        w.shape.index_slots,
+        w.shape.depth,
+        with_signer - base,
+        with_index - base
+    );
+    assert!(with_signer > with_index && with_index > 0);
+}
