@@ -86,18 +86,20 @@ fn mithril_round_trip_and_validator_budgets() {
         "f9975a8975521997878b8d0c0820fb0930ea4242f4166b2ad5b71759ccba5872"
     );
     assert_eq!((shape.k, proof.len()), (12, 3456));
+    let cs = keys.vk().cs();
     println!(
-        "mithril-jubjub round trip: signer_slots={} index_slots={} depth={} k={} rows={} advice_columns={} fixed_columns={} lookups={} proof_bytes={} keygen_s={keygen_s:.1} prove_s={prove_s:.1} vk={}",
+        "mithril-jubjub round trip: signer_slots={} index_slots={} depth={} k={} rows={} advice_columns={} fixed_columns={} permutation_columns={} lookups={} max_degree={} proof_bytes={} keygen_s={keygen_s:.1} prove_s={prove_s:.1}",
         shape.signer_slots,
         shape.index_slots,
         shape.depth,
         shape.k,
         stats.rows,
-        stats.advice_columns,
-        stats.fixed_columns,
-        stats.lookups,
+        cs.num_advice_columns(),
+        cs.num_fixed_columns(),
+        cs.permutation().get_columns().len(),
+        cs.lookups().len(),
+        cs.degree(),
         proof.len(),
-        vk_fingerprint(keys.vk()),
     );
 
     let vk = keys.vk();
