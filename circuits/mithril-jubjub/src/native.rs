@@ -114,8 +114,17 @@ impl Tag {
         }
     }
 
-    /// The field element.
+    /// The field element (derived once, then cached: every lottery hash takes one).
     pub fn value(self) -> Base {
+        static VALUES: std::sync::OnceLock<Vec<Base>> = std::sync::OnceLock::new();
+        let values = VALUES.get_or_init(|| Tag::ALL.iter().map(|t| t.derive()).collect());
+        values[Tag::ALL
+            .iter()
+            .position(|t| *t == self)
+            .expect("every tag is in ALL")]
+    }
+
+    fn derive(self) -> Base {
         let mut x = self.name().bytes().fold(Base::ZERO, |acc, b| {
             acc * Base::from(256) + Base::from(b as u64)
         });
