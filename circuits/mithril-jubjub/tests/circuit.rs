@@ -677,4 +677,20 @@ fn cells_per_slot() {
         with_index - base
     );
     assert!(with_signer > with_index && with_index > 0);
+    // Rows (the cost model), at depth 13 as in the mainnet shape.
+    let rows = |signer_slots, index_slots| {
+        mithril_jubjub::prover::layout_stats(&MithrilShape {
+            signer_slots,
+            index_slots,
+            depth: 13,
+            k: 16,
+        })
+        .rows
+    };
+    let base = rows(1, 3);
+    println!(
+        "mithril-jubjub rows at depth 13: 1 signer slot, 3 index slots: {base}; signer slot: {}; index slot: {}",
+        rows(2, 3) - base,
+        rows(1, 4) - base
+    );
 }
