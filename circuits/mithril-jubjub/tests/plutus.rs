@@ -80,6 +80,11 @@ fn mithril_round_trip_and_validator_budgets() {
     )
     .unwrap();
     assert_eq!(vk_fingerprint(&backend_vk), vk_fingerprint(keys.vk()));
+    // The key through the backend's bytes (the constraint system does not depend on the shape).
+    let read =
+        backend::vk_from_bytes::<MithrilCircuit>(&backend::vk_to_bytes(keys.vk()), ()).unwrap();
+    assert_eq!(vk_fingerprint(&read), vk_fingerprint(keys.vk()));
+    assert!(backend::verify(&vp, &read, &proof, &[&pi]));
     // Pinned: a change to the layout changes the key (and the figures in the README).
     assert_eq!(
         vk_fingerprint(keys.vk()),
