@@ -209,6 +209,7 @@ fn tags_are_distinct_and_not_x_coordinates() {
 #[test]
 fn circuit_agrees_with_native_on_random_inputs() {
     let mut rng = ChaCha20Rng::seed_from_u64(2026);
+    let (mut accepted, mut refused) = (0, 0);
     for round in 0..3 {
         let msg = Base::random(&mut rng);
         let stakes: Vec<u64> = (0..5).map(|_| rng.gen_range(1..1_000_000)).collect();
@@ -229,6 +230,7 @@ fn circuit_agrees_with_native_on_random_inputs() {
         };
         let w = MithrilWitness::new(shape, instance, &certificate).unwrap();
         mock(&w).assert_satisfied();
+        accepted += 1;
         // The last index slot moved to an index in (its predecessor, m) that its signer loses.
         let last = w.indices.len() - 1;
         let lo = int(w.indices[last - 1].index) + 1;
@@ -239,8 +241,10 @@ fn circuit_agrees_with_native_on_random_inputs() {
             assert!(mithril_jubjub::verify(&instance.commitment, msg, &bad_cert).is_err());
             let bad = MithrilWitness::new(shape, instance, &bad_cert).unwrap();
             mock(&bad).assert_rejected_by(Rejection::Copy);
+            refused += 1;
         }
     }
+    assert_eq!((accepted, refused), (3, 3), "every round compared both ways");
 }
 
 #[test]
