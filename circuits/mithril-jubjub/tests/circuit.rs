@@ -244,7 +244,11 @@ fn circuit_agrees_with_native_on_random_inputs() {
             refused += 1;
         }
     }
-    assert_eq!((accepted, refused), (3, 3), "every round compared both ways");
+    assert_eq!(
+        (accepted, refused),
+        (3, 3),
+        "every round compared both ways"
+    );
 }
 
 #[test]
