@@ -19,7 +19,8 @@ ROOT = os.environ.get("TMS_ROOT") or os.path.normpath(
 CRATES = ["src", "gadgets/src", "circuits/schnorr-atms/src", "circuits/bls-atms/src",
           "circuits/mithril/src", "benches/stark-baseline/src", "benches/report/src", "benches/naive-baselines/src",
           "evm/src", "aggregation/src", "cardano/src", "circuits/atms-core/src",
-          "circuits/schnorr-atms-jubjub/src"]
+          "circuits/schnorr-atms-jubjub/src", "circuits/mithril-core/src",
+          "circuits/mithril-jubjub/src"]
 
 IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
 

@@ -144,3 +144,22 @@ pub enum MithrilError {
     #[error(transparent)]
     Gadget(#[from] GadgetError),
 }
+
+impl From<mithril_core::CoreError> for MithrilError {
+    fn from(e: mithril_core::CoreError) -> Self {
+        use mithril_core::CoreError as C;
+        match e {
+            C::InvalidParameters(s) => Self::InvalidParameters(s),
+            C::PhiFOutOfRange { num, den } => Self::PhiFOutOfRange { num, den },
+            C::StakeAboveTotal { stake, total } => Self::StakeAboveTotal { stake, total },
+            C::TargetUndecided => Self::TargetUndecided,
+            C::EmptyRegistration => Self::EmptyRegistration,
+            C::ZeroStake(i) => Self::ZeroStake(i),
+            C::StakeOverflow => Self::StakeOverflow,
+            C::DuplicateKey(i) => Self::DuplicateKey(i),
+            C::IndexOutOfRange { index, m } => Self::IndexOutOfRange { index, m },
+            C::IndicesNotIncreasing { position } => Self::IndicesNotIncreasing { position },
+            C::NotEnoughIndices { found, k } => Self::NotEnoughIndices { found, k },
+        }
+    }
+}

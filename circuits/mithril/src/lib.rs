@@ -16,7 +16,9 @@
 //! | the Halo2 circuit (KZG over BN254) | signer slots (path, DLEQ) and `k` index slots | [`circuit`] |
 //! | setup, keygen, prove, verify, key files | | [`prover`] |
 //!
-//! The native scheme's modules live under [`native`] (re-exported at the crate root).
+//! The native scheme's modules live under [`native`] (re-exported at the crate root). Its
+//! curve-independent parts (parameters, the eligibility arithmetic, registration checks, index
+//! checks and selection) are the `mithril-core` crate's, shared with `mithril-jubjub`.
 //!
 //! See the crate's README for the design and the independent check of the eligibility rule.
 #![deny(missing_docs)]
@@ -29,7 +31,7 @@ pub mod witness;
 
 pub use error::MithrilError;
 pub use native::{chain, eligibility, params, registration, signature, stm};
-pub use params::{Parameters, PhiF};
+pub use params::{Parameters, ParametersDigest, PhiF};
 pub use prover::{
     example_certificate, example_certificate_on, keygen, layout_stats, measure_round_trip, min_k,
     prove, prove_with_transcript, read_vk, setup, Example, MeasuredRoundTrip, MithrilKeys,

@@ -1,5 +1,6 @@
-//! The eligibility target `T(w) = ceil(phi(w) * r)`, `phi(w) = 1 - (1 - phi_f)^w`, computed with
-//! certified (interval) fixed-point arithmetic.
+//! The eligibility target `T(w) = ceil(phi(w) * r)` on BN254 (`r` its scalar field order): the
+//! certified arithmetic of `mithril_core::eligibility` (shared with the Jubjub circuit) at
+//! BN254's modulus. The method, as there:
 //!
 //! # Method
 //! Every real quantity is carried as an interval `[lo, hi] * 2^-p` of integers at precision `p`
@@ -32,205 +33,26 @@
 //!
 //! `T < r` always: `phi(w) <= phi_f < 1`, so `T <= ceil(phi_f r) < r`.
 
-use num_bigint::BigUint;
-use num_integer::Integer;
-use num_traits::{One, Zero};
 use tms_gadgets::curve::fr_modulus;
 
 use crate::{params::PhiF, MithrilError};
 
-/// The first working precision, in bits.
-pub const START_PRECISION: usize = 320;
-/// The largest working precision before giving up.
-pub const MAX_PRECISION: usize = 2560;
-
-/// A certified target and the evaluation that produced it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Target {
-    /// `ceil(phi(w) r)`, exact.
-    pub value: BigUint,
-    /// The precision (bits) at which the interval was decisive.
-    pub precision: usize,
-    /// Upper bound of the width of the certified interval of `phi(w) r`, as `2^width_log2`
-    /// (`None` for `w = 0`, which is exact).
-    pub width_log2: Option<i64>,
-}
-
-/// An interval `[lo, hi] * 2^-p`.
-#[derive(Clone, Debug)]
-struct Iv {
-    lo: BigUint,
-    hi: BigUint,
-}
-
-fn shr_ceil(a: &BigUint, p: usize) -> BigUint {
-    let q = a >> p;
-    if &q << p == *a {
-        q
-    } else {
-        q + 1u32
-    }
-}
-
-fn ceil_div(a: &BigUint, b: &BigUint) -> BigUint {
-    let (q, rem) = a.div_rem(b);
-    if rem.is_zero() {
-        q
-    } else {
-        q + 1u32
-    }
-}
-
-struct Fixed {
-    p: usize,
-}
-
-impl Fixed {
-    fn rational(&self, num: &BigUint, den: &BigUint) -> Iv {
-        let scaled = num << self.p;
-        Iv {
-            lo: &scaled / den,
-            hi: ceil_div(&scaled, den),
-        }
-    }
-
-    fn mul(&self, a: &Iv, b: &Iv) -> Iv {
-        Iv {
-            lo: (&a.lo * &b.lo) >> self.p,
-            hi: shr_ceil(&(&a.hi * &b.hi), self.p),
-        }
-    }
-
-    fn div_int(&self, a: &Iv, n: &BigUint) -> Iv {
-        Iv {
-            lo: &a.lo / n,
-            hi: ceil_div(&a.hi, n),
-        }
-    }
-
-    /// `atanh(num / den)` for `0 <= num / den <= 1/3`.
-    fn atanh(&self, num: &BigUint, den: &BigUint) -> Iv {
-        let y = self.rational(num, den);
-        let y2 = self.mul(&y, &y);
-        let mut pow = y;
-        let mut sum = Iv {
-            lo: BigUint::zero(),
-            hi: BigUint::zero(),
-        };
-        let mut i: u64 = 0;
-        loop {
-            let t = self.div_int(&pow, &BigUint::from(2 * i + 1));
-            sum.lo += t.lo;
-            sum.hi += t.hi;
-            pow = self.mul(&pow, &y2);
-            i += 1;
-            if pow.hi <= BigUint::one() {
-                break;
-            }
-        }
-        // Tail: sum_{j >= i} y^(2j+1) / (2j+1) <= y^(2i+1) / (1 - y^2) <= (9/8) y^(2i+1).
-        sum.hi += &pow.hi * 2u32;
-        sum
-    }
-
-    /// `ln(a / b)` for `a >= b > 0`.
-    fn ln_ratio(&self, a: &BigUint, b: &BigUint) -> Iv {
-        // e = floor(log2(a / b)).
-        let mut e = (a.bits() as i64 - b.bits() as i64).max(0) as usize;
-        while e > 0 && (b << e) > *a {
-            e -= 1;
-        }
-        let b_e = b << e;
-        let at = self.atanh(&(a - &b_e), &(a + &b_e));
-        let ln2 = self.atanh(&BigUint::one(), &BigUint::from(3u32));
-        Iv {
-            lo: (&ln2.lo * e + &at.lo) * 2u32,
-            hi: (&ln2.hi * e + &at.hi) * 2u32,
-        }
-    }
-
-    /// `exp(z)` for `z >= 0`.
-    fn exp(&self, z: &Iv) -> Iv {
-        let one = BigUint::one() << self.p;
-        let z_ceil = (&z.hi >> self.p) + 1u32;
-        let mut term = Iv {
-            lo: one.clone(),
-            hi: one,
-        };
-        let mut sum = term.clone();
-        let mut i: u64 = 0;
-        loop {
-            i += 1;
-            term = self.div_int(&self.mul(&term, z), &BigUint::from(i));
-            sum.lo += &term.lo;
-            sum.hi += &term.hi;
-            if BigUint::from(i) >= &z_ceil * 2u32 && term.hi <= BigUint::one() {
-                break;
-            }
-        }
-        // Tail: every further term is at most half the previous one.
-        sum.hi += &term.hi;
-        sum
-    }
-}
+pub use mithril_core::eligibility::{Target, MAX_PRECISION, START_PRECISION};
 
 /// The certified target `ceil(phi(w) r)` of a party with `stake` out of `total`.
 pub fn target(phi_f: PhiF, stake: u64, total: u64) -> Result<Target, MithrilError> {
-    if stake > total {
-        return Err(MithrilError::StakeAboveTotal { stake, total });
-    }
-    if stake == 0 {
-        return Ok(Target {
-            value: BigUint::zero(),
-            precision: 0,
-            width_log2: None,
-        });
-    }
-    let mut p = START_PRECISION;
-    while p <= MAX_PRECISION {
-        if let Some(t) = target_at(phi_f, stake, total, p) {
-            return Ok(t);
-        }
-        p *= 2;
-    }
-    Err(MithrilError::TargetUndecided)
-}
-
-fn target_at(phi_f: PhiF, stake: u64, total: u64, p: usize) -> Option<Target> {
-    let fx = Fixed { p };
-    let den = BigUint::from(phi_f.den());
-    let num = BigUint::from(phi_f.num());
-    let l = fx.ln_ratio(&den, &(&den - &num));
-    let (s, t) = (BigUint::from(stake), BigUint::from(total));
-    let z = Iv {
-        lo: &l.lo * &s / &t,
-        hi: ceil_div(&(&l.hi * &s), &t),
-    };
-    let e = fx.exp(&z);
-    let one = BigUint::one() << p;
-    let two_p = BigUint::one() << (2 * p);
-    // exp(-z) in [2^2p / e.hi, 2^2p / e.lo]; e.lo >= 2^p > 0.
-    let em_lo = &two_p / &e.hi;
-    let em_hi = ceil_div(&two_p, &e.lo).min(one.clone());
-    let phi_lo = &one - em_hi;
-    let phi_hi = &one - em_lo.min(one.clone());
-    let r = fr_modulus();
-    let t_lo = shr_ceil(&(&phi_lo * &r), p);
-    let t_hi = shr_ceil(&(&phi_hi * &r), p);
-    if t_lo != t_hi {
-        return None;
-    }
-    let width = (&phi_hi - &phi_lo) * &r;
-    let width_log2 = width.bits() as i64 - p as i64;
-    Some(Target {
-        value: t_lo,
-        precision: p,
-        width_log2: Some(width_log2),
-    })
+    Ok(mithril_core::eligibility::target(
+        phi_f,
+        stake,
+        total,
+        &fr_modulus(),
+    )?)
 }
 
 #[cfg(test)]
 mod tests {
+    use num_bigint::BigUint;
+
     use super::*;
 
     #[test]
@@ -239,26 +61,10 @@ mod tests {
             let phi = PhiF::new(n, d).unwrap();
             let t = target(phi, 1000, 1000).unwrap();
             let r = fr_modulus();
-            let exact = ceil_div(&(&r * n), &BigUint::from(d));
+            let exact = (&r * n + d - 1u32) / BigUint::from(d);
             assert_eq!(t.value, exact);
             assert!(t.width_log2.unwrap() < -50, "{:?}", t.width_log2);
         }
-    }
-
-    #[test]
-    fn zero_stake_and_monotone() {
-        let phi = PhiF::new(1, 5).unwrap();
-        assert_eq!(target(phi, 0, 10).unwrap().value, BigUint::zero());
-        let mut prev = BigUint::zero();
-        for s in [1u64, 2, 10, 1000, 500_000, 999_999, 1_000_000] {
-            let t = target(phi, s, 1_000_000).unwrap().value;
-            assert!(t > prev);
-            prev = t;
-        }
-        assert!(matches!(
-            target(phi, 2, 1),
-            Err(MithrilError::StakeAboveTotal { .. })
-        ));
     }
 
     #[test]
@@ -267,5 +73,9 @@ mod tests {
         let phi = PhiF::new(3, 4).unwrap();
         let t = target(phi, 1, 2).unwrap();
         assert_eq!(t.value, (fr_modulus() + 1u32) / 2u32);
+        assert!(matches!(
+            target(phi, 2, 1),
+            Err(MithrilError::StakeAboveTotal { .. })
+        ));
     }
 }

@@ -21,7 +21,12 @@ use tms_gadgets::{
     Fr,
 };
 
-use crate::{eligibility, params::Tag, signature::coordinates, MithrilError, Parameters};
+use crate::{
+    eligibility,
+    params::{ParametersDigest, Tag},
+    signature::coordinates,
+    MithrilError, Parameters,
+};
 
 /// One registered party.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -110,23 +115,11 @@ impl Registration {
         entries: &[(VerifyingKey, u64)],
         depth: Option<usize>,
     ) -> Result<Self, MithrilError> {
-        if entries.is_empty() {
-            return Err(MithrilError::EmptyRegistration);
-        }
-        let mut total: u64 = 0;
-        let mut seen = std::collections::HashSet::new();
-        for (i, (key, stake)) in entries.iter().enumerate() {
-            if *stake == 0 {
-                return Err(MithrilError::ZeroStake(i));
-            }
-            let [x, y] = coordinates(&key.0)?;
-            if !seen.insert((x, y)) {
-                return Err(MithrilError::DuplicateKey(i));
-            }
-            total = total
-                .checked_add(*stake)
-                .ok_or(MithrilError::StakeOverflow)?;
-        }
+        let keys = entries
+            .iter()
+            .map(|(key, stake)| Ok((coordinates(&key.0)?, *stake)))
+            .collect::<Result<Vec<_>, MithrilError>>()?;
+        let total = mithril_core::registration::total_stake(&keys)?;
         let parties = entries
             .iter()
             .map(|(key, stake)| {

@@ -49,7 +49,7 @@ pub fn lottery_value_at(
 
 /// Whether lottery value `ev` wins against target `target` (`ev < T` as integers).
 pub fn wins(ev: Fr, target: Fr) -> bool {
-    fe_to_biguint(&ev) < fe_to_biguint(&target)
+    mithril_core::lottery::wins(&fe_to_biguint(&ev), &fe_to_biguint(&target))
 }
 
 /// A signer's contribution: its unique signature and the indices it won.
@@ -162,17 +162,7 @@ pub fn verify_single(
 }
 
 fn check_indices(indices: impl Iterator<Item = u64>, m: u64) -> Result<(), MithrilError> {
-    let mut prev: Option<u64> = None;
-    for (position, j) in indices.enumerate() {
-        if prev.is_some_and(|p| j <= p) {
-            return Err(MithrilError::IndicesNotIncreasing { position });
-        }
-        if j >= m {
-            return Err(MithrilError::IndexOutOfRange { index: j, m });
-        }
-        prev = Some(j);
-    }
-    Ok(())
+    Ok(mithril_core::lottery::check_indices(indices, m)?)
 }
 
 /// Aggregates single signatures into a certificate of exactly `k` index slots. Invalid single
@@ -192,33 +182,11 @@ pub fn aggregate(
             valid.insert(sig.party, sig);
         }
     }
-    let k = params.k() as usize;
-    let mut remaining: BTreeMap<usize, Vec<u64>> = valid
+    let won: BTreeMap<usize, Vec<u64>> = valid
         .iter()
         .map(|(&party, sig)| (party, sig.indices.clone()))
         .collect();
-    let mut taken: BTreeMap<u64, usize> = BTreeMap::new();
-    while taken.len() < k {
-        let fresh = |indices: &[u64]| indices.iter().filter(|j| !taken.contains_key(j)).count();
-        let best = remaining
-            .iter()
-            .map(|(&party, indices)| (fresh(indices), std::cmp::Reverse(party)))
-            .max();
-        let Some((count, std::cmp::Reverse(party))) = best.filter(|&(count, _)| count > 0) else {
-            return Err(MithrilError::NotEnoughIndices {
-                found: taken.len(),
-                k: params.k(),
-            });
-        };
-        debug_assert!(count > 0);
-        for j in remaining
-            .remove(&party)
-            .expect("the best party is remaining")
-        {
-            taken.entry(j).or_insert(party);
-        }
-    }
-    let chosen: Vec<(u64, usize)> = taken.into_iter().take(k).collect();
+    let chosen = mithril_core::lottery::select_indices(params.k(), &won)?;
     let mut used: Vec<usize> = chosen.iter().map(|&(_, p)| p).collect();
     used.sort_unstable();
     used.dedup();

@@ -1,0 +1,615 @@
+//! The SNARK-Mithril circuit on midnight-circuits' chips (native arithmetic with its power-of-two
+//! range table, the Jubjub Edwards chip, Poseidon, the hash to Jubjub) plus one lookup of our own,
+//! the signer table.
+//!
+//! ```text
+//! public:  [registration digest, message]
+//! params:  m, phi num, phi den (witnesses), k = index slots and depth (constants of the shape)
+//!          params digest = Poseidon(PARAMS, m, k, num, den);  m < 2^32
+//! signer slot s (S of them), membership:
+//!          pk on-curve; leaf = Poseidon(pk.x, pk.y, stake, T); Merkle path -> root_s = root
+//!          T's 255 canonical bits -> T = T_hi 2^128 + T_lo (below q)
+//!          digest = Poseidon(REGISTRATION, root, total, depth, params digest)   == public
+//! H:       H = H_J(Poseidon(MESSAGE, digest, message))  (midnight's hash to Jubjub of
+//!          (H2C, signed): sponge, two SvdW maps, cofactor cleared, one addition)
+//! signer slot s, unique signature:
+//!          sigma in the prime-order subgroup; A, B on-curve
+//!          c = Poseidon(CHALLENGE, pk, H, sigma, A, B)
+//!          s G = A + c pk  and  s H = B + c sigma
+//! signer table (one row per signer slot, cells copied from the slot):
+//!          row s = (s, sigma_s.x, sigma_s.y, T_hi_s, T_lo_s)        (s a fixed constant)
+//! index slot i (exactly k of them):
+//!          j_i < 2^32;  j_0 < j_1 < ... < j_{k-1} < m
+//!          (n_i, sigma.x, sigma.y, T_hi, T_lo): fresh cells of one row, looked up in the table
+//!          ev = Poseidon(LOTTERY, sigma.x, sigma.y, j_i) = 8 chunks of 32 bits = hi 2^128 + lo
+//!          (hi, lo) < (T_hi, T_lo) lexicographically
+//! ```
+//!
+//! # Soundness argument (what a verifier learns)
+//! An accepting proof for public `(digest, message)`, the verifier holding `digest` of a
+//! [`crate::RegistrationCommitment`] and `message = blake2b-256(bytes) mod q`, shows:
+//! - **Registration and parameters.** The digest is recomputed from the root every signer slot's
+//!   path reaches, the total stake, the shape's depth and `(m, k, phi_f)` with `k` the number of
+//!   index slots; Poseidon is collision resistant, so these are the commitment's.
+//! - **H.** The signed message and `H` are computed from the public digest and message by
+//!   midnight-circuits' hash to curve (the gadget whose CPU side is
+//!   [`crate::native::hash_to_jubjub`]); its output is cofactor-cleared, so in the prime-order
+//!   subgroup.
+//! - **Signers.** Each leaf `(pk, stake, T)` is under the root, so `pk` is a registered key: in
+//!   the prime-order subgroup ([`crate::Registration`] takes subgroup keys only) and `T` its
+//!   registered target. `sigma` is loaded with midnight's subgroup check, `A` and `B` with the
+//!   curve equation only: `A = s G - c pk` and `B = s H - c sigma` are then subgroup points. So
+//!   the DLEQ equations are the native [`crate::UniqueSignature::verify`], and `sigma = sk H`
+//!   (unique: the argument of `mithril-snark`'s README, in a prime-order group). Without the
+//!   check on `sigma` a prover could add a small-order point `T8` to `sigma` and `-c T8` to `B`,
+//!   succeeding for one challenge in 8: other lottery values, hence grinding.
+//! - **Indices.** `k` index slots with `j_0 < ... < j_{k-1} < m`, each range-checked to 32 bits
+//!   (and `m` too), so the comparisons are integer ones: `k` distinct indices below `m`.
+//! - **Selection.** Each index slot's tuple is a row of the signer table by the proof system's
+//!   lookup argument (compressed with the transcript's `theta` after every advice column is
+//!   committed). Which rows are table rows is fixed by the verifying key (fixed selector `q_row`),
+//!   one per signer slot, holding a fixed number and copies of the slot's `sigma` and canonical
+//!   `T` limbs; the zero row that the unselected rows' inputs need has `q_row = 0` and cannot
+//!   serve a lookup row (its first input is `q_lookup = 1`). So the index slot's `sigma` and `T`
+//!   are both signer slot `n_i`'s.
+//! - **Lottery.** `T`'s limbs are canonical (255 canonical bits), so they give `T`'s integer.
+//!   `ev`'s limbs need not be: they give `X < 2^256` with `X = ev mod q`; `X < T < q` forces `X`
+//!   to be `ev`'s canonical integer.
+//!
+//! # Not constrained (deliberately, as on BN254)
+//! Signer slots need not be distinct, ordered or all used (the statement is `k` distinct winning
+//! indices, each won by some registered key); the prover pads with copies. The stake is only
+//! hashed.
+
+use ff::Field;
+use group::Group;
+use midnight_circuits::{
+    ecc::{
+        hash_to_curve::HashToCurveGadget,
+        native::{AssignedNativePoint, EccChip, EccConfig, NB_EDWARDS_COLS},
+    },
+    field::{
+        decomposition::{
+            chip::{P2RDecompositionChip, P2RDecompositionConfig},
+            pow2range::Pow2RangeChip,
+        },
+        native::{NB_ARITH_COLS, NB_ARITH_FIXED_COLS},
+        AssignedBounded, NativeChip, NativeConfig, NativeGadget,
+    },
+    hash::poseidon::{
+        PoseidonChip, PoseidonConfig, NB_POSEIDON_ADVICE_COLS, NB_POSEIDON_FIXED_COLS,
+    },
+    instructions::{
+        hash::HashInstructions, ArithInstructions, AssertionInstructions, AssignmentInstructions,
+        BinaryInstructions, ComparisonInstructions, ControlFlowInstructions,
+        ConversionInstructions, DecompositionInstructions, EccInstructions, EqualityInstructions,
+        HashToCurveInstructions, PublicInputInstructions,
+    },
+    types::{AssignedBit, AssignedNative, ComposableChip},
+};
+use midnight_curves::{JubjubExtended, JubjubSubgroup};
+use midnight_proofs::{
+    circuit::{Layouter, SimpleFloorPlanner, Value},
+    plonk::{Advice, Circuit, Column, ConstraintSystem, Error, Expression, Selector},
+    poly::Rotation,
+};
+use num_bigint::BigUint;
+
+use crate::{
+    native::{from_biguint, to_biguint, Base, Tag},
+    witness::{MithrilShape, MithrilWitness},
+};
+
+/// The native gadget: arithmetic plus range checks through the power-of-two table.
+type Native = NativeGadget<Base, P2RDecompositionChip<Base>, NativeChip<Base>>;
+/// The Jubjub Edwards chip.
+type Jubjub = EccChip<JubjubExtended>;
+/// An assigned Jubjub point.
+type Point = AssignedNativePoint<JubjubExtended>;
+/// The in-circuit hash to Jubjub (the CPU side is [`crate::native::hash_to_jubjub`]).
+type H2c =
+    HashToCurveGadget<Base, JubjubExtended, AssignedNative<Base>, PoseidonChip<Base>, Jubjub>;
+
+/// The width of a signer-table row and of a looked-up tuple.
+pub const TABLE_COLUMNS: usize = 5;
+/// The name of the signer-table lookup (MockProver reports it).
+pub const TABLE_LOOKUP: &str = "signer table";
+/// Bits of the low limb of a target or a lottery value.
+pub const LO_BITS: usize = 128;
+
+/// The signer table's columns and selectors.
+#[derive(Clone, Debug)]
+pub struct TableConfig {
+    columns: [Column<Advice>; TABLE_COLUMNS],
+    row: Selector,
+    lookup: Selector,
+}
+
+impl TableConfig {
+    /// The lookup `(q_lookup, q_lookup c_0, .., q_lookup c_4)` in `(q_row, c_0, .., c_4)` over the
+    /// first advice columns (they have equality): on a lookup row the input starts with 1, found
+    /// only on a table row; every other row's input is all zero, found on the table's zero row.
+    fn configure(meta: &mut ConstraintSystem<Base>, advice: &[Column<Advice>]) -> Self {
+        let columns: [Column<Advice>; TABLE_COLUMNS] =
+            advice[..TABLE_COLUMNS].try_into().expect("enough columns");
+        for c in columns {
+            meta.enable_equality(c);
+        }
+        let row = meta.complex_selector();
+        let lookup = meta.complex_selector();
+        meta.lookup_any(TABLE_LOOKUP, |m| {
+            let q_row = m.query_selector(row);
+            let q_lookup = m.query_selector(lookup);
+            let mut pairs: Vec<(Expression<Base>, Expression<Base>)> =
+                vec![(q_lookup.clone(), q_row)];
+            for c in columns {
+                let cell = m.query_advice(c, Rotation::cur());
+                pairs.push((q_lookup.clone() * cell.clone(), cell));
+            }
+            pairs
+        });
+        Self {
+            columns,
+            row,
+            lookup,
+        }
+    }
+}
+
+/// The configured chips.
+#[derive(Clone, Debug)]
+pub struct MithrilConfig {
+    native: NativeConfig,
+    decomposition: P2RDecompositionConfig,
+    jubjub: EccConfig,
+    poseidon: PoseidonConfig<Base>,
+    table: TableConfig,
+}
+
+/// The Mithril circuit of one shape; without a witness it lays out the same cells with unknown
+/// values (keygen).
+#[derive(Clone, Debug)]
+pub struct MithrilCircuit {
+    shape: MithrilShape,
+    witness: Option<MithrilWitness>,
+    /// A cheating prover's table row (signer slot, values) written in place of the slot's own
+    /// values, the copy constraints kept: for the negative tests only.
+    forged_row: Option<(usize, [Base; TABLE_COLUMNS])>,
+}
+
+impl MithrilCircuit {
+    /// The circuit proving `witness`.
+    pub fn new(witness: MithrilWitness) -> Self {
+        Self {
+            shape: witness.shape,
+            witness: Some(witness),
+            forged_row: None,
+        }
+    }
+
+    /// This circuit with signer slot `slot`'s table row holding `values` instead of copies of the
+    /// slot's cells (the copy constraints stay): a cheating prover, for the negative tests.
+    pub fn with_forged_table_row(mut self, slot: usize, values: [Base; TABLE_COLUMNS]) -> Self {
+        self.forged_row = Some((slot, values));
+        self
+    }
+
+    /// The circuit of `shape` without values, for keygen.
+    pub fn for_keygen(shape: MithrilShape) -> Self {
+        Self {
+            shape,
+            witness: None,
+            forged_row: None,
+        }
+    }
+
+    /// A value from the witness, unknown at keygen.
+    fn value<T>(&self, f: impl FnOnce(&MithrilWitness) -> T) -> Value<T> {
+        match &self.witness {
+            Some(w) => Value::known(f(w)),
+            None => Value::unknown(),
+        }
+    }
+}
+
+/// The chips of one synthesis.
+struct Chips {
+    native: Native,
+    jubjub: Jubjub,
+    poseidon: PoseidonChip<Base>,
+    table: TableConfig,
+}
+
+/// `x`'s integer if it is below `2^32`.
+fn fits_u32(x: &Base) -> Option<u64> {
+    u32::try_from(to_biguint(x)).ok().map(u64::from)
+}
+
+/// `x`'s limbs `(x >> 128, x mod 2^128)`.
+pub fn limbs(x: Base) -> (Base, Base) {
+    let n = to_biguint(&x);
+    (
+        from_biguint(&(&n >> LO_BITS)),
+        from_biguint(&(n % (BigUint::from(1u8) << LO_BITS))),
+    )
+}
+
+impl Circuit<Base> for MithrilCircuit {
+    type Config = MithrilConfig;
+    type FloorPlanner = SimpleFloorPlanner;
+    type Params = ();
+
+    fn without_witnesses(&self) -> Self {
+        Self::for_keygen(self.shape)
+    }
+
+    fn configure(meta: &mut ConstraintSystem<Base>) -> MithrilConfig {
+        let n_advice = NB_ARITH_COLS
+            .max(NB_EDWARDS_COLS)
+            .max(NB_POSEIDON_ADVICE_COLS);
+        let n_fixed = NB_ARITH_FIXED_COLS.max(NB_POSEIDON_FIXED_COLS);
+        let advice: Vec<_> = (0..n_advice).map(|_| meta.advice_column()).collect();
+        let fixed: Vec<_> = (0..n_fixed).map(|_| meta.fixed_column()).collect();
+        // One instance column, as in schnorr-atms-jubjub (no instance commitment in proofs).
+        let instance = meta.instance_column();
+        let native = NativeChip::configure(
+            meta,
+            &(
+                advice[..NB_ARITH_COLS].try_into().expect("enough columns"),
+                fixed[..NB_ARITH_FIXED_COLS]
+                    .try_into()
+                    .expect("enough columns"),
+                [instance, instance],
+            ),
+        );
+        let pow2range = Pow2RangeChip::configure(meta, &advice[1..2]);
+        let decomposition = P2RDecompositionChip::configure(meta, &(native.clone(), pow2range));
+        let jubjub = Jubjub::configure(
+            meta,
+            &advice[..NB_EDWARDS_COLS]
+                .try_into()
+                .expect("enough columns"),
+        );
+        let poseidon = PoseidonChip::configure(
+            meta,
+            &(
+                advice[..NB_POSEIDON_ADVICE_COLS]
+                    .try_into()
+                    .expect("enough columns"),
+                fixed[..NB_POSEIDON_FIXED_COLS]
+                    .try_into()
+                    .expect("enough columns"),
+            ),
+        );
+        let table = TableConfig::configure(meta, &advice);
+        MithrilConfig {
+            native,
+            decomposition,
+            jubjub,
+            poseidon,
+            table,
+        }
+    }
+
+    fn synthesize(
+        &self,
+        config: MithrilConfig,
+        mut layouter: impl Layouter<Base>,
+    ) -> Result<(), Error> {
+        let native_chip = NativeChip::new(&config.native, &());
+        // The range table has 2^(k-1) rows, as midnight's standard library sizes it.
+        let decomposition =
+            P2RDecompositionChip::new(&config.decomposition, &(self.shape.k as usize - 1));
+        let native = NativeGadget::new(decomposition.clone(), native_chip.clone());
+        let chips = Chips {
+            jubjub: Jubjub::new(&config.jubjub, &native),
+            poseidon: PoseidonChip::new(&config.poseidon, &native_chip),
+            native,
+            table: config.table.clone(),
+        };
+        self.layout(&chips, &mut layouter)?;
+        decomposition.load(&mut layouter)
+    }
+}
+
+/// A laid-out signer slot: what the table rows copy.
+struct SignerCells {
+    sigma: Point,
+    t_hi: AssignedNative<Base>,
+    t_lo: AssignedNative<Base>,
+}
+
+impl MithrilCircuit {
+    /// Lays out the relation (the module docs' drawing, clause by clause).
+    fn layout(&self, chips: &Chips, layouter: &mut impl Layouter<Base>) -> Result<(), Error> {
+        let Chips {
+            native,
+            jubjub,
+            poseidon,
+            ..
+        } = chips;
+        let shape = self.shape;
+        let tag = |layouter: &mut _, t: Tag| native.assign_fixed(layouter, t.value());
+        let message: AssignedNative<Base> =
+            native.assign(layouter, self.value(|w| w.instance.message))?;
+
+        // Parameters: m a 32-bit witness bound by the digest; k and the depth the shape's.
+        let params = self.value(|w| w.instance.commitment.params);
+        let m: AssignedNative<Base> = native.assign(layouter, params.map(|p| Base::from(p.m())))?;
+        let m_bounded = native.bounded_of_element(layouter, 32, &m)?;
+        let phi_num: AssignedNative<Base> =
+            native.assign(layouter, params.map(|p| Base::from(p.phi_f().num())))?;
+        let phi_den: AssignedNative<Base> =
+            native.assign(layouter, params.map(|p| Base::from(p.phi_f().den())))?;
+        let k_const = native.assign_fixed(layouter, Base::from(shape.index_slots as u64))?;
+        let params_tag = tag(layouter, Tag::Params)?;
+        let params_digest = poseidon.hash(layouter, &[params_tag, m, k_const, phi_num, phi_den])?;
+
+        // Signer slots, membership.
+        let mut root: Option<AssignedNative<Base>> = None;
+        let mut members = Vec::with_capacity(shape.signer_slots);
+        for s in 0..shape.signer_slots {
+            members.push(self.member(chips, layouter, s, &mut root)?);
+        }
+        let root = root.expect("at least one signer slot");
+
+        let total: AssignedNative<Base> = native.assign(
+            layouter,
+            self.value(|w| Base::from(w.instance.commitment.total_stake)),
+        )?;
+        let reg_tag = tag(layouter, Tag::Registration)?;
+        let depth = native.assign_fixed(layouter, Base::from(shape.depth as u64))?;
+        let digest = poseidon.hash(layouter, &[reg_tag, root, total, depth, params_digest])?;
+        let message_tag = tag(layouter, Tag::Message)?;
+        let signed = poseidon.hash(layouter, &[message_tag, digest.clone(), message.clone()])?;
+        let h2c_tag = tag(layouter, Tag::HashToCurve)?;
+        let h = H2c::new(poseidon, jubjub).hash_to_curve(layouter, &[h2c_tag, signed])?;
+
+        // Signer slots, unique signatures.
+        let g: Point = jubjub.assign_fixed(layouter, JubjubSubgroup::generator())?;
+        let mut signers = Vec::with_capacity(shape.signer_slots);
+        for (s, (pk, t_hi, t_lo)) in members.into_iter().enumerate() {
+            let sig = self.value(|w| w.signers[s].signature);
+            // The subgroup check on sigma is what makes it unique (module docs).
+            let sigma = jubjub.assign(layouter, sig.map(|x| x.sigma))?;
+            let a = jubjub.assign_without_subgroup_check(layouter, sig.map(|x| x.a))?;
+            let b = jubjub.assign_without_subgroup_check(layouter, sig.map(|x| x.b))?;
+            let challenge_tag = tag(layouter, Tag::Challenge)?;
+            let mut input = vec![challenge_tag];
+            for p in [&pk, &h, &sigma, &a, &b] {
+                input.push(jubjub.x_coordinate(p));
+                input.push(jubjub.y_coordinate(p));
+            }
+            let c = poseidon.hash(layouter, &input)?;
+            let c = jubjub.convert(layouter, &c)?;
+            let scalar = jubjub.assign(layouter, sig.map(|x| x.s))?;
+            let s_g = jubjub.mul(layouter, &scalar, &g)?;
+            let c_pk = jubjub.mul(layouter, &c, &pk)?;
+            let rhs = EccInstructions::add(jubjub, layouter, &a, &c_pk)?;
+            jubjub.assert_equal(layouter, &s_g, &rhs)?;
+            let s_h = jubjub.mul(layouter, &scalar, &h)?;
+            let c_sigma = jubjub.mul(layouter, &c, &sigma)?;
+            let rhs = EccInstructions::add(jubjub, layouter, &b, &c_sigma)?;
+            jubjub.assert_equal(layouter, &s_h, &rhs)?;
+            signers.push(SignerCells { sigma, t_hi, t_lo });
+        }
+        self.load_table(chips, layouter, &signers)?;
+
+        // Index slots.
+        let lottery_tag = tag(layouter, Tag::Lottery)?;
+        let mut previous: Option<AssignedBounded<Base>> = None;
+        for i in 0..shape.index_slots {
+            let j: AssignedNative<Base> =
+                native.assign(layouter, self.value(|w| w.indices[i].index))?;
+            // j < 2^32: j equals a cell range-checked to 32 bits. The prover fills that cell with
+            // j when it fits, else with the slot's number (any value fails the equality; this one
+            // keeps the order checks of a test's out-of-range indices satisfied, so the tests
+            // see the range check alone).
+            let j_low: AssignedNative<Base> = native.assign(
+                layouter,
+                self.value(|w| Base::from(fits_u32(&w.indices[i].index).unwrap_or(i as u64))),
+            )?;
+            let j_bounded = native.bounded_of_element(layouter, 32, &j_low)?;
+            native.assert_equal(layouter, &j_low, &j)?;
+            if let Some(p) = &previous {
+                let increasing = native.lower_than(layouter, p, &j_bounded)?;
+                native.assert_equal_to_fixed(layouter, &increasing, true)?;
+            }
+            previous = Some(j_bounded);
+            let [_number, sx, sy, t_hi, t_lo] = self.lookup(chips, layouter, i)?;
+            let ev = poseidon.hash(layouter, &[lottery_tag.clone(), sx, sy, j])?;
+            // 8 chunks of 32 bits (midnight's chunks stay below 64 bits), regrouped by 128.
+            let chunks = native.assigned_to_le_chunks(layouter, &ev, 32, Some(8))?;
+            let ev_lo = self.regroup(chips, layouter, &chunks[..4])?;
+            let ev_hi = self.regroup(chips, layouter, &chunks[4..])?;
+            let wins = self.less_than(chips, layouter, (&ev_hi, &ev_lo), (&t_hi, &t_lo))?;
+            native.assert_equal_to_fixed(layouter, &wins, true)?;
+        }
+        let last = previous.expect("at least one index slot");
+        let below_m = native.lower_than(layouter, &last, &m_bounded)?;
+        native.assert_equal_to_fixed(layouter, &below_m, true)?;
+
+        native.constrain_as_public_input(layouter, &digest)?;
+        native.constrain_as_public_input(layouter, &message)
+    }
+
+    /// Signer slot `s`'s key and leaf under the root shared by every slot, and its target's
+    /// canonical limbs `(T_hi, T_lo)`.
+    fn member(
+        &self,
+        chips: &Chips,
+        layouter: &mut impl Layouter<Base>,
+        s: usize,
+        root: &mut Option<AssignedNative<Base>>,
+    ) -> Result<(Point, AssignedNative<Base>, AssignedNative<Base>), Error> {
+        let Chips {
+            native,
+            jubjub,
+            poseidon,
+            ..
+        } = chips;
+        let slot = self.value(|w| w.signers[s].clone());
+        // The leaf binds pk to a registered (prime-order) key: the curve equation suffices.
+        let pk = jubjub.assign_without_subgroup_check(layouter, slot.clone().map(|x| x.key.0))?;
+        let stake: AssignedNative<Base> =
+            native.assign(layouter, slot.clone().map(|x| Base::from(x.stake)))?;
+        let target: AssignedNative<Base> =
+            native.assign(layouter, slot.clone().map(|x| x.target))?;
+        let mut node = poseidon.hash(
+            layouter,
+            &[
+                jubjub.x_coordinate(&pk),
+                jubjub.y_coordinate(&pk),
+                stake,
+                target.clone(),
+            ],
+        )?;
+        let position: AssignedNative<Base> = native.assign(
+            layouter,
+            slot.clone().map(|x| Base::from(x.position as u64)),
+        )?;
+        // The position's bits: a range check below 2^depth and the path's directions.
+        let directions =
+            native.assigned_to_le_bits(layouter, &position, Some(self.shape.depth), true)?;
+        for (level, direction) in directions.iter().enumerate() {
+            let sibling: AssignedNative<Base> =
+                native.assign(layouter, slot.clone().map(|x| x.path[level]))?;
+            let (left, right) = native.cond_swap(layouter, direction, &node, &sibling)?;
+            node = poseidon.hash(layouter, &[left, right])?;
+        }
+        match root {
+            None => *root = Some(node),
+            Some(r) => native.assert_equal(layouter, r, &node)?,
+        }
+        // Canonical bits (below q), so the limbs are T's integer.
+        let bits = native.assigned_to_le_bits(layouter, &target, None, true)?;
+        let t_lo = native.assigned_from_le_bits(layouter, &bits[..LO_BITS])?;
+        let t_hi = native.assigned_from_le_bits(layouter, &bits[LO_BITS..])?;
+        Ok((pk, t_hi, t_lo))
+    }
+
+    /// The signer table: row `s` = a fixed `s` and copies of slot `s`'s `sigma` and `T` limbs,
+    /// then the zero row the unselected rows' inputs need (`q_row = 0`).
+    fn load_table(
+        &self,
+        chips: &Chips,
+        layouter: &mut impl Layouter<Base>,
+        signers: &[SignerCells],
+    ) -> Result<(), Error> {
+        let Chips {
+            native,
+            jubjub,
+            table,
+            ..
+        } = chips;
+        let numbers = (0..signers.len())
+            .map(|s| native.assign_fixed(layouter, Base::from(s as u64)))
+            .collect::<Result<Vec<AssignedNative<Base>>, Error>>()?;
+        layouter.assign_region(
+            || "signer table",
+            |mut region| {
+                for (s, cells) in signers.iter().enumerate() {
+                    table.row.enable(&mut region, s)?;
+                    let row = [
+                        &numbers[s],
+                        &jubjub.x_coordinate(&cells.sigma),
+                        &jubjub.y_coordinate(&cells.sigma),
+                        &cells.t_hi,
+                        &cells.t_lo,
+                    ];
+                    for (c, (column, cell)) in table.columns.iter().zip(row).enumerate() {
+                        // The slot's value (a forged one in the negative tests), bound to the
+                        // slot's cell by a copy constraint either way.
+                        let value = match self.forged_row {
+                            Some((forged, values)) if forged == s => Value::known(values[c]),
+                            _ => cell.value().copied(),
+                        };
+                        let entry = region.assign_advice(|| "table cell", *column, s, || value)?;
+                        region.constrain_equal(entry.cell(), cell.cell())?;
+                    }
+                }
+                for column in table.columns {
+                    region.assign_advice(
+                        || "zero row",
+                        column,
+                        signers.len(),
+                        || Value::known(Base::ZERO),
+                    )?;
+                }
+                Ok(())
+            },
+        )
+    }
+
+    /// Index slot `i`'s tuple `(n, sigma.x, sigma.y, T_hi, T_lo)`: fresh cells of one row looked
+    /// up in the signer table.
+    fn lookup(
+        &self,
+        chips: &Chips,
+        layouter: &mut impl Layouter<Base>,
+        i: usize,
+    ) -> Result<[AssignedNative<Base>; TABLE_COLUMNS], Error> {
+        let table = &chips.table;
+        let slot = self.value(|w| w.indices[i]);
+        let values: [Value<Base>; TABLE_COLUMNS] = [
+            slot.map(|x| Base::from(x.signer as u64)),
+            slot.map(|x| schnorr_atms_jubjub::coordinates(&x.sigma)[0]),
+            slot.map(|x| schnorr_atms_jubjub::coordinates(&x.sigma)[1]),
+            slot.map(|x| limbs(x.target).0),
+            slot.map(|x| limbs(x.target).1),
+        ];
+        layouter.assign_region(
+            || "signer lookup",
+            |mut region| {
+                table.lookup.enable(&mut region, 0)?;
+                let cells = table
+                    .columns
+                    .iter()
+                    .zip(&values)
+                    .map(|(column, v)| region.assign_advice(|| "looked up", *column, 0, || *v))
+                    .collect::<Result<Vec<_>, Error>>()?;
+                Ok(cells.try_into().expect("one cell per column"))
+            },
+        )
+    }
+
+    /// `sum_i part_i 2^(32 i)`.
+    fn regroup(
+        &self,
+        chips: &Chips,
+        layouter: &mut impl Layouter<Base>,
+        part: &[AssignedNative<Base>],
+    ) -> Result<AssignedNative<Base>, Error> {
+        let terms: Vec<(Base, AssignedNative<Base>)> = part
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (Base::from(2).pow_vartime([32 * i as u64]), c.clone()))
+            .collect();
+        chips
+            .native
+            .linear_combination(layouter, &terms, Base::ZERO)
+    }
+
+    /// `(a_hi, a_lo) < (b_hi, b_lo)` lexicographically, every limb below `2^128`.
+    fn less_than(
+        &self,
+        chips: &Chips,
+        layouter: &mut impl Layouter<Base>,
+        (a_hi, a_lo): (&AssignedNative<Base>, &AssignedNative<Base>),
+        (b_hi, b_lo): (&AssignedNative<Base>, &AssignedNative<Base>),
+    ) -> Result<AssignedBit<Base>, Error> {
+        let native = &chips.native;
+        let bound = |layouter: &mut _, x| native.bounded_of_element(layouter, LO_BITS, x);
+        let (ah, al, bh, bl) = (
+            bound(layouter, a_hi)?,
+            bound(layouter, a_lo)?,
+            bound(layouter, b_hi)?,
+            bound(layouter, b_lo)?,
+        );
+        let hi_less = native.lower_than(layouter, &ah, &bh)?;
+        let hi_equal = native.is_equal(layouter, a_hi, b_hi)?;
+        let lo_less = native.lower_than(layouter, &al, &bl)?;
+        let tie_broken = native.and(layouter, &[hi_equal, lo_less])?;
+        native.or(layouter, &[hi_less, tie_broken])
+    }
+}

@@ -1,0 +1,600 @@
+//! The native scheme on Jubjub: domain tags, registration, the unique signature, lottery, signer,
+//! aggregator and verifier. Every value the circuit computes has a function here computing it
+//! off-circuit (the circuit's twin). The curve-independent parts are `mithril-core`'s.
+
+use std::collections::BTreeMap;
+
+use ff::{Field, PrimeField};
+use group::Group;
+use midnight_circuits::{
+    ecc::{hash_to_curve::HashToCurveGadget, native::EccChip},
+    hash::poseidon::PoseidonChip,
+    instructions::hash_to_curve::HashToCurveCPU,
+    types::AssignedNative,
+};
+use midnight_curves::{JubjubExtended, JubjubSubgroup};
+use mithril_core::{eligibility, lottery, Parameters};
+use num_bigint::BigUint;
+pub use schnorr_atms_jubjub::{
+    challenge_scalar, coordinates, generator, message_to_field, poseidon, Base, JubjubScalar,
+    MerkleTree, SigningKey, VerifyingKey,
+};
+
+use crate::MithrilError;
+
+/// midnight-circuits' hash to Jubjub: a Poseidon sponge squeezes two field elements, each mapped
+/// with SvdW (through the Weierstrass and Montgomery forms), cofactor cleared, the two added.
+/// [`hash_to_jubjub`] is its CPU side; the circuit uses the same gadget.
+pub type HashToJubjub = HashToCurveGadget<
+    Base,
+    JubjubExtended,
+    AssignedNative<Base>,
+    PoseidonChip<Base>,
+    EccChip<JubjubExtended>,
+>;
+
+/// `q`, BLS12-381's scalar field order: the circuit's field, Jubjub's base field, and the `r`
+/// of the eligibility rule here (lottery values are elements of this field).
+pub fn modulus() -> BigUint {
+    BigUint::from_bytes_le((-Base::ONE).to_repr().as_ref()) + 1u32
+}
+
+/// A field element's canonical integer.
+pub fn to_biguint(x: &Base) -> BigUint {
+    BigUint::from_bytes_le(x.to_repr().as_ref())
+}
+
+/// An integer below `q` as a field element.
+pub fn from_biguint(n: &BigUint) -> Base {
+    assert!(n < &modulus(), "below the field order");
+    let mut le = n.to_bytes_le();
+    le.resize(32, 0);
+    let mut repr = <Base as PrimeField>::Repr::default();
+    repr.as_mut().copy_from_slice(&le);
+    Base::from_repr(repr).expect("below the modulus")
+}
+
+/// Jubjub's Edwards `d`, from the generator's coordinates (`-x^2 + y^2 = 1 + d x^2 y^2`).
+fn edwards_d() -> Base {
+    let [x, y] = coordinates(&generator());
+    let (x2, y2) = (x.square(), y.square());
+    (y2 - x2 - Base::ONE) * (x2 * y2).invert().expect("the generator has x, y != 0")
+}
+
+/// Whether `x` is the x-coordinate of a point of Jubjub: `y^2 = (1 + x^2) / (1 - d x^2)` has a
+/// root.
+pub fn is_x_coordinate(x: Base) -> bool {
+    let x2 = x.square();
+    match Option::<Base>::from((Base::ONE - edwards_d() * x2).invert()) {
+        None => false,
+        Some(inv) => bool::from(((Base::ONE + x2) * inv).sqrt().is_some()),
+    }
+}
+
+/// The domain tags: the big-endian integer of the ASCII name, incremented until it is **not** a
+/// Jubjub x-coordinate, so no tagged input is a leaf input `(pk.x, pk.y, stake, T)` (whose first
+/// element is one); distinct tags separate the tagged hashes (Poseidon's capacity separates
+/// lengths in any case).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tag {
+    /// Parameter digest.
+    Params,
+    /// Registration digest.
+    Registration,
+    /// The signed message bound to a registration.
+    Message,
+    /// The DLEQ challenge.
+    Challenge,
+    /// The lottery value.
+    Lottery,
+    /// Hash to Jubjub of the signed message.
+    HashToCurve,
+}
+
+impl Tag {
+    /// Every tag.
+    pub const ALL: [Tag; 6] = [
+        Tag::Params,
+        Tag::Registration,
+        Tag::Message,
+        Tag::Challenge,
+        Tag::Lottery,
+        Tag::HashToCurve,
+    ];
+
+    /// The ASCII name the tag is derived from.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tag::Params => "tms-mithril-jubjub-params",
+            Tag::Registration => "tms-mithril-jubjub-registration",
+            Tag::Message => "tms-mithril-jubjub-message",
+            Tag::Challenge => "tms-mithril-jubjub-dleq-challenge",
+            Tag::Lottery => "tms-mithril-jubjub-lottery",
+            Tag::HashToCurve => "tms-mithril-jubjub-h2c",
+        }
+    }
+
+    /// The field element (derived once, then cached: every lottery hash takes one).
+    pub fn value(self) -> Base {
+        static VALUES: std::sync::OnceLock<Vec<Base>> = std::sync::OnceLock::new();
+        let values = VALUES.get_or_init(|| Tag::ALL.iter().map(|t| t.derive()).collect());
+        values[Tag::ALL
+            .iter()
+            .position(|t| *t == self)
+            .expect("every tag is in ALL")]
+    }
+
+    fn derive(self) -> Base {
+        let mut x = self.name().bytes().fold(Base::ZERO, |acc, b| {
+            acc * Base::from(256) + Base::from(b as u64)
+        });
+        while is_x_coordinate(x) {
+            x += Base::ONE;
+        }
+        x
+    }
+}
+
+/// `Poseidon(PARAMS tag, m, k, phi_f num, phi_f den)`.
+pub fn params_digest(params: &Parameters) -> Base {
+    poseidon(&[
+        Tag::Params.value(),
+        Base::from(params.m()),
+        Base::from(params.k()),
+        Base::from(params.phi_f().num()),
+        Base::from(params.phi_f().den()),
+    ])
+}
+
+/// One registered party.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Party {
+    /// Its verifying key (prime-order subgroup).
+    pub key: VerifyingKey,
+    /// Its stake.
+    pub stake: u64,
+    /// Its eligibility target `ceil(phi(stake / total) q)` (below q).
+    pub target: Base,
+}
+
+impl Party {
+    /// The leaf `Poseidon(pk.x, pk.y, stake, T)`.
+    pub fn leaf(&self) -> Base {
+        let [x, y] = self.key.coordinates();
+        poseidon(&[x, y, Base::from(self.stake), self.target])
+    }
+}
+
+/// What a verifier needs of a registration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RegistrationCommitment {
+    /// The Merkle root of the leaves.
+    pub root: Base,
+    /// The total stake.
+    pub total_stake: u64,
+    /// The tree depth.
+    pub depth: usize,
+    /// The parameters.
+    pub params: Parameters,
+}
+
+impl RegistrationCommitment {
+    /// `Poseidon(REGISTRATION tag, root, total stake, depth, params digest)`: what a script
+    /// stores.
+    pub fn digest(&self) -> Base {
+        poseidon(&[
+            Tag::Registration.value(),
+            self.root,
+            Base::from(self.total_stake),
+            Base::from(self.depth as u64),
+            params_digest(&self.params),
+        ])
+    }
+
+    /// The element actually signed for application message `msg`.
+    pub fn message(&self, msg: Base) -> Base {
+        signed_message(self.digest(), msg)
+    }
+}
+
+/// `Poseidon(MESSAGE tag, registration digest, msg)`: signatures and lottery values are specific
+/// to one registration and parameter set.
+pub fn signed_message(digest: Base, msg: Base) -> Base {
+    poseidon(&[Tag::Message.value(), digest, msg])
+}
+
+/// A closed registration: parties with their targets, in a Poseidon Merkle tree.
+#[derive(Clone, Debug)]
+pub struct Registration {
+    params: Parameters,
+    parties: Vec<Party>,
+    total_stake: u64,
+    tree: MerkleTree,
+}
+
+impl Registration {
+    /// Registers `(key, stake)` pairs in a tree of the smallest depth: refuses an empty list, zero
+    /// stakes, repeated keys, the identity and a total above `u64::MAX`.
+    pub fn new(params: Parameters, entries: &[(VerifyingKey, u64)]) -> Result<Self, MithrilError> {
+        Self::with_depth(
+            params,
+            entries,
+            mithril_core::registration::depth(entries.len()),
+        )
+    }
+
+    /// [`Self::new`] in a tree of `depth` (at least the smallest holding every party).
+    pub fn with_depth(
+        params: Parameters,
+        entries: &[(VerifyingKey, u64)],
+        depth: usize,
+    ) -> Result<Self, MithrilError> {
+        if let Some(i) = entries
+            .iter()
+            .position(|(k, _)| bool::from(k.0.is_identity()))
+        {
+            return Err(MithrilError::IdentityKey(i));
+        }
+        let ids: Vec<([u8; 32], u64)> = entries.iter().map(|(k, s)| (k.to_bytes(), *s)).collect();
+        let total = mithril_core::registration::total_stake(&ids)?;
+        if !(1..=32).contains(&depth) || entries.len() > 1 << depth {
+            return Err(MithrilError::BadShape(format!(
+                "{} parties in a tree of depth {depth}",
+                entries.len()
+            )));
+        }
+        let q = modulus();
+        let parties = entries
+            .iter()
+            .map(|(key, stake)| {
+                let t = eligibility::target(params.phi_f(), *stake, total, &q)?;
+                Ok(Party {
+                    key: *key,
+                    stake: *stake,
+                    target: from_biguint(&t.value),
+                })
+            })
+            .collect::<Result<Vec<_>, MithrilError>>()?;
+        let tree = MerkleTree::new(parties.iter().map(Party::leaf).collect(), depth);
+        Ok(Self {
+            params,
+            parties,
+            total_stake: total,
+            tree,
+        })
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> Parameters {
+        self.params
+    }
+
+    /// The parties in registration order.
+    pub fn parties(&self) -> &[Party] {
+        &self.parties
+    }
+
+    /// The total stake.
+    pub fn total_stake(&self) -> u64 {
+        self.total_stake
+    }
+
+    /// The tree depth.
+    pub fn depth(&self) -> usize {
+        self.tree.path(0).len()
+    }
+
+    /// The commitment a verifier holds.
+    pub fn commitment(&self) -> RegistrationCommitment {
+        RegistrationCommitment {
+            root: self.tree.root(),
+            total_stake: self.total_stake,
+            depth: self.depth(),
+            params: self.params,
+        }
+    }
+
+    /// The registration index of `key`.
+    pub fn index_of(&self, key: &VerifyingKey) -> Option<usize> {
+        self.parties.iter().position(|p| p.key == *key)
+    }
+
+    /// The Merkle path (siblings, bottom up) of party `index`.
+    pub fn path(&self, index: usize) -> Result<Vec<Base>, MithrilError> {
+        if index >= self.parties.len() {
+            return Err(MithrilError::NotRegistered);
+        }
+        Ok(self.tree.path(index))
+    }
+}
+
+/// `H = H_J(signed)`: midnight-circuits' hash to Jubjub of `(H2C tag, signed)`, in the
+/// prime-order subgroup.
+pub fn hash_to_jubjub(signed: Base) -> JubjubSubgroup {
+    <HashToJubjub as HashToCurveCPU<JubjubExtended, Base>>::hash_to_curve(&[
+        Tag::HashToCurve.value(),
+        signed,
+    ])
+}
+
+/// A unique signature `sigma = sk H` with its Chaum-Pedersen proof `(A, B, s)` that
+/// `log_G pk = log_H sigma`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UniqueSignature {
+    /// `sigma = sk H`.
+    pub sigma: JubjubSubgroup,
+    /// `A = k G`.
+    pub a: JubjubSubgroup,
+    /// `B = k H`.
+    pub b: JubjubSubgroup,
+    /// `s = k + c sk mod r_J`.
+    pub s: JubjubScalar,
+}
+
+/// The DLEQ challenge `Poseidon(CHALLENGE tag, pk, H, sigma, A, B)` (all coordinates).
+pub fn dleq_challenge(
+    pk: &JubjubSubgroup,
+    h: &JubjubSubgroup,
+    sigma: &JubjubSubgroup,
+    a: &JubjubSubgroup,
+    b: &JubjubSubgroup,
+) -> Base {
+    let mut input = vec![Tag::Challenge.value()];
+    for p in [pk, h, sigma, a, b] {
+        input.extend(coordinates(p));
+    }
+    poseidon(&input)
+}
+
+/// Signs `signed` (a registration-bound message): deterministic, and `sigma` is the only value
+/// any prover can make verify for `(pk, signed)`. Refuses an identity `H` (never observed).
+pub fn sign(sk: &SigningKey, signed: Base) -> Result<UniqueSignature, MithrilError> {
+    let h = hash_to_jubjub(signed);
+    if bool::from(h.is_identity()) {
+        return Err(MithrilError::IdentityPoint);
+    }
+    let digest = blake2b_simd::Params::new()
+        .hash_length(64)
+        .personal(b"mithril-jj-nonce")
+        .to_state()
+        .update(&sk.0.to_bytes())
+        .update(signed.to_repr().as_ref())
+        .finalize();
+    let k = JubjubScalar::from_bytes_wide(digest.as_array());
+    let (a, b, sigma) = (generator() * k, h * k, h * sk.0);
+    let pk = sk.verifying_key().0;
+    let c = challenge_scalar(dleq_challenge(&pk, &h, &sigma, &a, &b));
+    Ok(UniqueSignature {
+        sigma,
+        a,
+        b,
+        s: k + c * sk.0,
+    })
+}
+
+impl UniqueSignature {
+    /// `s G = A + c pk` and `s H = B + c sigma` with `H = H_J(signed)`: the equations the
+    /// circuit checks. Every point is in the prime-order subgroup by its type.
+    pub fn verify(&self, pk: &VerifyingKey, signed: Base) -> bool {
+        let h = hash_to_jubjub(signed);
+        if bool::from(h.is_identity() | pk.0.is_identity()) {
+            return false;
+        }
+        let c = challenge_scalar(dleq_challenge(&pk.0, &h, &self.sigma, &self.a, &self.b));
+        generator() * self.s == self.a + pk.0 * c && h * self.s == self.b + self.sigma * c
+    }
+}
+
+/// `ev(sigma, j) = Poseidon(LOTTERY tag, sigma.x, sigma.y, j)`, for an index given as the
+/// field element the circuit hashes.
+pub fn lottery_value_at(sigma: &JubjubSubgroup, index: Base) -> Base {
+    let [x, y] = coordinates(sigma);
+    poseidon(&[Tag::Lottery.value(), x, y, index])
+}
+
+/// [`lottery_value_at`] of an integer index.
+pub fn lottery_value(sigma: &JubjubSubgroup, index: u64) -> Base {
+    lottery_value_at(sigma, Base::from(index))
+}
+
+/// Whether `ev` wins against `target` (`ev < T` as integers).
+pub fn wins(ev: Base, target: Base) -> bool {
+    lottery::wins(&to_biguint(&ev), &to_biguint(&target))
+}
+
+/// A signer's contribution: its unique signature and the indices it won.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SingleSignature {
+    /// The signer's registration index.
+    pub party: usize,
+    /// The unique signature of the registration-bound message.
+    pub signature: UniqueSignature,
+    /// The won indices, increasing.
+    pub indices: Vec<u64>,
+}
+
+/// A registered signer.
+#[derive(Clone, Debug)]
+pub struct Signer {
+    key: SigningKey,
+    party: usize,
+    info: Party,
+    commitment: RegistrationCommitment,
+}
+
+impl Signer {
+    /// The signer of `key` in `registration`.
+    pub fn new(key: SigningKey, registration: &Registration) -> Result<Self, MithrilError> {
+        let party = registration
+            .index_of(&key.verifying_key())
+            .ok_or(MithrilError::NotRegistered)?;
+        Ok(Self {
+            key,
+            party,
+            info: registration.parties()[party],
+            commitment: registration.commitment(),
+        })
+    }
+
+    /// Signs application message `msg` and plays the `m` lotteries; `None` if none is won.
+    pub fn sign(&self, msg: Base) -> Result<Option<SingleSignature>, MithrilError> {
+        let signature = sign(&self.key, self.commitment.message(msg))?;
+        let indices: Vec<u64> = (0..self.commitment.params.m())
+            .filter(|&j| wins(lottery_value(&signature.sigma, j), self.info.target))
+            .collect();
+        Ok((!indices.is_empty()).then_some(SingleSignature {
+            party: self.party,
+            signature,
+            indices,
+        }))
+    }
+}
+
+/// One index slot of a certificate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IndexSlot {
+    /// The lottery index.
+    pub index: u64,
+    /// The signer slot that won it.
+    pub signer: usize,
+}
+
+/// One signer slot of a certificate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SignerSlot {
+    /// Its registration index (the leaf's position).
+    pub position: usize,
+    /// The registered party (the leaf's contents).
+    pub party: Party,
+    /// Its Merkle path.
+    pub path: Vec<Base>,
+    /// Its unique signature.
+    pub signature: UniqueSignature,
+}
+
+/// A certificate: `k` index slots over de-duplicated signer slots.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Certificate {
+    /// Index slots, strictly increasing indices.
+    pub indices: Vec<IndexSlot>,
+    /// Signer slots, strictly increasing registration indices.
+    pub signers: Vec<SignerSlot>,
+}
+
+/// Checks one single signature: the party exists, the signature verifies on the bound message,
+/// the indices are strictly increasing, below `m` and won.
+pub fn verify_single(
+    registration: &Registration,
+    msg: Base,
+    sig: &SingleSignature,
+) -> Result<(), MithrilError> {
+    let party = registration
+        .parties()
+        .get(sig.party)
+        .ok_or(MithrilError::NotRegistered)?;
+    let commitment = registration.commitment();
+    if !sig.signature.verify(&party.key, commitment.message(msg)) {
+        return Err(MithrilError::InvalidSignature(sig.party));
+    }
+    lottery::check_indices(sig.indices.iter().copied(), commitment.params.m())?;
+    for &j in &sig.indices {
+        if !wins(lottery_value(&sig.signature.sigma, j), party.target) {
+            return Err(MithrilError::LostLottery(j));
+        }
+    }
+    Ok(())
+}
+
+/// Aggregates single signatures into a certificate of exactly `k` index slots (invalid ones
+/// skipped, repeats de-duplicated; the choice of indices is `mithril-core`'s greedy one).
+pub fn aggregate(
+    registration: &Registration,
+    msg: Base,
+    sigs: &[SingleSignature],
+) -> Result<Certificate, MithrilError> {
+    let mut valid: BTreeMap<usize, &SingleSignature> = BTreeMap::new();
+    for sig in sigs {
+        if !valid.contains_key(&sig.party) && verify_single(registration, msg, sig).is_ok() {
+            valid.insert(sig.party, sig);
+        }
+    }
+    let won = valid.iter().map(|(&p, s)| (p, s.indices.clone())).collect();
+    let chosen = lottery::select_indices(registration.params().k(), &won)?;
+    let mut used: Vec<usize> = chosen.iter().map(|&(_, p)| p).collect();
+    used.sort_unstable();
+    used.dedup();
+    let signers = used
+        .iter()
+        .map(|&p| {
+            Ok(SignerSlot {
+                position: p,
+                party: registration.parties()[p],
+                path: registration.path(p)?,
+                signature: valid[&p].signature,
+            })
+        })
+        .collect::<Result<Vec<_>, MithrilError>>()?;
+    let indices = chosen
+        .into_iter()
+        .map(|(index, p)| IndexSlot {
+            index,
+            signer: used.binary_search(&p).expect("used holds every party"),
+        })
+        .collect();
+    Ok(Certificate { indices, signers })
+}
+
+/// The native verifier, the statement being the registration commitment and the message:
+/// at least `k` index slots, strictly increasing and below `m`; every index slot names a signer
+/// slot and every signer slot is used; signer slots strictly increasing; each leaf under the root
+/// at its position (path length the depth); each signature valid; each index won.
+pub fn verify(
+    commitment: &RegistrationCommitment,
+    msg: Base,
+    cert: &Certificate,
+) -> Result<(), MithrilError> {
+    let params = commitment.params;
+    if (cert.indices.len() as u64) < params.k() {
+        return Err(mithril_core::CoreError::NotEnoughIndices {
+            found: cert.indices.len(),
+            k: params.k(),
+        }
+        .into());
+    }
+    lottery::check_indices(cert.indices.iter().map(|s| s.index), params.m())?;
+    let mut used = vec![false; cert.signers.len()];
+    for slot in &cert.indices {
+        *used
+            .get_mut(slot.signer)
+            .ok_or(MithrilError::SignerSlotOutOfRange(slot.signer))? = true;
+    }
+    if let Some(unused) = used.iter().position(|u| !u) {
+        return Err(MithrilError::UnusedSignerSlot(unused));
+    }
+    let signed = commitment.message(msg);
+    for (i, slot) in cert.signers.iter().enumerate() {
+        if i > 0 && slot.position <= cert.signers[i - 1].position {
+            return Err(MithrilError::SignersNotIncreasing(i));
+        }
+        if slot.path.len() != commitment.depth
+            || slot.position >= 1 << commitment.depth
+            || MerkleTree::root_from_path(slot.party.leaf(), slot.position, &slot.path)
+                != commitment.root
+        {
+            return Err(MithrilError::NotInTree(i));
+        }
+        if !slot.signature.verify(&slot.party.key, signed) {
+            return Err(MithrilError::InvalidSignature(i));
+        }
+    }
+    for slot in &cert.indices {
+        let signer = &cert.signers[slot.signer];
+        if !wins(
+            lottery_value(&signer.signature.sigma, slot.index),
+            signer.party.target,
+        ) {
+            return Err(MithrilError::LostLottery(slot.index));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,704 @@
+//! The Jubjub SNARK-Mithril circuit under midnight-proofs' MockProver: the aggregator's
+//! certificate is accepted, the circuit agrees with the native verifier on random inputs, and the
+//! twin of every negative of `circuits/mithril/tests/circuit.rs`: each starts from a satisfied
+//! witness, changes one thing, and names the kind of check that rejects it.
+//!
+//! The verifier always holds the honest statement's public inputs.
+
+use std::sync::OnceLock;
+
+use ff::Field;
+use midnight_proofs::{
+    dev::{FailureLocation, MockProver, VerifyFailure},
+    plonk::Any,
+};
+use mithril_jubjub::{
+    aggregate,
+    circuit::{limbs, TABLE_LOOKUP},
+    native::{lottery_value_at, sign, to_biguint, wins, Base, SigningKey, Tag},
+    witness::PreparedIndex,
+    MithrilCircuit, MithrilInstance, MithrilShape, MithrilWitness, Parameters, PhiF, Registration,
+    Signer, SingleSignature,
+};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+
+/// The shape's k: the range table has 2^(K-1) rows (MockProver sizes the circuit itself).
+const K: u32 = 12;
+
+/// The kind of check that failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Rejection {
+    /// A copy constraint between advice or fixed cells (the chips' assertions).
+    Copy,
+    /// A public input differs (offset in the instance column).
+    PublicInput(usize),
+    /// The range table's lookup.
+    RangeLookup,
+    /// The signer table's lookup.
+    TableLookup,
+    /// A custom gate or anything else, by description.
+    Gate(String),
+}
+
+fn kind(f: &VerifyFailure) -> Rejection {
+    match f {
+        VerifyFailure::Permutation { column, location } => match column.column_type() {
+            Any::Instance => Rejection::PublicInput(public_row(location)),
+            _ => Rejection::Copy,
+        },
+        VerifyFailure::Lookup { name, .. } if name == TABLE_LOOKUP => Rejection::TableLookup,
+        VerifyFailure::Lookup { .. } => Rejection::RangeLookup,
+        other => Rejection::Gate(format!("{other:?}")),
+    }
+}
+
+/// The instance row of a failed copy into the instance column.
+fn public_row(location: &FailureLocation) -> usize {
+    match location {
+        FailureLocation::OutsideRegion { row } => *row,
+        FailureLocation::InRegion { offset, .. } => *offset,
+    }
+}
+
+struct Run(Result<(), Vec<VerifyFailure>>);
+
+impl Run {
+    fn assert_satisfied(&self) {
+        if let Err(e) = &self.0 {
+            panic!("rejected: {:?}", e.iter().map(kind).collect::<Vec<_>>());
+        }
+    }
+
+    fn kinds(&self) -> Vec<Rejection> {
+        match &self.0 {
+            Ok(()) => panic!("a changed witness was accepted"),
+            Err(e) => e.iter().map(kind).collect(),
+        }
+    }
+
+    fn assert_rejected_by(&self, expected: Rejection) {
+        let kinds = self.kinds();
+        assert!(
+            kinds.contains(&expected),
+            "expected {expected:?}, got {kinds:?}"
+        );
+    }
+
+    /// Rejected, and by `expected` alone.
+    /// Rejected by exactly the kinds in `expected` (as a multiset).
+    fn assert_rejected_only_by_all(&self, expected: &[Rejection]) {
+        let key = |r: &Rejection| format!("{r:?}");
+        let mut kinds = self.kinds();
+        kinds.sort_by_key(key);
+        let mut expected = expected.to_vec();
+        expected.sort_by_key(key);
+        assert_eq!(kinds, expected);
+    }
+
+    fn assert_rejected_only_by(&self, expected: Rejection) {
+        let kinds = self.kinds();
+        assert!(
+            kinds.iter().all(|k| *k == expected),
+            "expected only {expected:?}, got {kinds:?}"
+        );
+    }
+}
+
+/// MockProver on `w`, the verifier holding `public`.
+fn mock_with(w: &MithrilWitness, public: Vec<Base>) -> Run {
+    let circuit = MithrilCircuit::new(w.clone());
+    let prover = MockProver::run(&circuit, vec![public]).expect("synthesis");
+    Run(prover.verify())
+}
+
+/// MockProver on `w` against its own (honest) statement.
+fn mock(w: &MithrilWitness) -> Run {
+    mock_with(w, w.instance.to_public_inputs())
+}
+
+fn params() -> Parameters {
+    Parameters::new(40, 3, PhiF::new(7, 10).unwrap()).unwrap()
+}
+
+/// Five keys drawn from `seed` with stakes `stake(i)`, registered, and the single signatures of
+/// `msg` that win an index.
+fn signed(
+    seed: u64,
+    stake: impl Fn(u64) -> u64,
+    msg: Base,
+) -> (Registration, Vec<SigningKey>, Vec<SingleSignature>) {
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    let sks: Vec<SigningKey> = (0..5).map(|_| SigningKey::random(&mut rng)).collect();
+    let entries: Vec<_> = (0..5u64)
+        .zip(&sks)
+        .map(|(i, sk)| (sk.verifying_key(), stake(i)))
+        .collect();
+    let registration = Registration::new(params(), &entries).unwrap();
+    let singles = sks
+        .iter()
+        .filter_map(|sk| Signer::new(*sk, &registration).unwrap().sign(msg).unwrap())
+        .collect();
+    (registration, sks, singles)
+}
+
+/// The aggregate of `singles` in a witness for its own statement (one signer slot per signer).
+fn witness_of(
+    registration: &Registration,
+    msg: Base,
+    singles: &[SingleSignature],
+) -> MithrilWitness {
+    let certificate = aggregate(registration, msg, singles).unwrap();
+    let instance = MithrilInstance {
+        commitment: registration.commitment(),
+        message: msg,
+    };
+    mithril_jubjub::verify(&instance.commitment, msg, &certificate).unwrap();
+    let shape = MithrilShape {
+        signer_slots: certificate.signers.len(),
+        index_slots: params().k() as usize,
+        depth: registration.depth(),
+        k: K,
+    };
+    MithrilWitness::new(shape, instance, &certificate).unwrap()
+}
+
+/// The example: m = 40, k = 3, phi_f = 0.7, five parties of stakes 100..500.
+fn example() -> &'static (Registration, Vec<SigningKey>, MithrilWitness) {
+    static EXAMPLE: OnceLock<(Registration, Vec<SigningKey>, MithrilWitness)> = OnceLock::new();
+    EXAMPLE.get_or_init(|| {
+        let msg = mithril_jubjub::native::message_to_field(b"mithril epoch 7");
+        let (registration, sks, singles) = signed(11, |i| 100 * (i + 1), msg);
+        let w = witness_of(&registration, msg, &singles);
+        (registration, sks, w)
+    })
+}
+
+fn signer_wins(w: &MithrilWitness, s: usize, j: Base) -> bool {
+    let signer = &w.signers[s];
+    wins(lottery_value_at(&signer.signature.sigma, j), signer.target)
+}
+
+fn int(j: Base) -> u64 {
+    u64::try_from(to_biguint(&j)).expect("an honest index fits a u64")
+}
+
+#[test]
+fn aggregated_certificate_is_accepted() {
+    let (_, _, w) = example();
+    mock(w).assert_satisfied();
+}
+
+#[test]
+fn tags_are_distinct_and_not_x_coordinates() {
+    for (i, a) in Tag::ALL.iter().enumerate() {
+        assert!(!mithril_jubjub::native::is_x_coordinate(a.value()));
+        for b in &Tag::ALL[i + 1..] {
+            assert_ne!(a.value(), b.value());
+        }
+    }
+    // The test itself can tell: a key's x-coordinate is one.
+    let [x, _] = example().1[0].verifying_key().coordinates();
+    assert!(mithril_jubjub::native::is_x_coordinate(x));
+}
+
+/// Agreement on random inputs: random registrations (stakes, keys) and messages; each
+/// certificate the native verifier accepts is accepted by the circuit, and a random one-cell
+/// change the native verifier refuses (an index moved to one its signer loses) is refused by
+/// the circuit.
+#[test]
+fn circuit_agrees_with_native_on_random_inputs() {
+    let mut rng = ChaCha20Rng::seed_from_u64(2026);
+    let (mut accepted, mut refused) = (0, 0);
+    for round in 0..3 {
+        let msg = Base::random(&mut rng);
+        let stakes: Vec<u64> = (0..5).map(|_| rng.gen_range(1..1_000_000)).collect();
+        let (registration, _, singles) = signed(100 + round, |i| stakes[i as usize], msg);
+        let Ok(certificate) = aggregate(&registration, msg, &singles) else {
+            continue;
+        };
+        let instance = MithrilInstance {
+            commitment: registration.commitment(),
+            message: msg,
+        };
+        assert!(mithril_jubjub::verify(&instance.commitment, msg, &certificate).is_ok());
+        let shape = MithrilShape {
+            signer_slots: certificate.signers.len(),
+            index_slots: 3,
+            depth: registration.depth(),
+            k: K,
+        };
+        let w = MithrilWitness::new(shape, instance, &certificate).unwrap();
+        mock(&w).assert_satisfied();
+        accepted += 1;
+        // The last index slot moved to an index in (its predecessor, m) that its signer loses.
+        let last = w.indices.len() - 1;
+        let lo = int(w.indices[last - 1].index) + 1;
+        if let Some(j) = (lo..40).find(|&j| !signer_wins(&w, w.indices[last].signer, Base::from(j)))
+        {
+            let mut bad_cert = certificate.clone();
+            bad_cert.indices[last].index = j;
+            assert!(mithril_jubjub::verify(&instance.commitment, msg, &bad_cert).is_err());
+            let bad = MithrilWitness::new(shape, instance, &bad_cert).unwrap();
+            mock(&bad).assert_rejected_by(Rejection::Copy);
+            refused += 1;
+        }
+    }
+    assert_eq!(
+        (accepted, refused),
+        (3, 3),
+        "every round compared both ways"
+    );
+}
+
+#[test]
+fn padded_signer_slots_are_accepted() {
+    let (registration, _, w) = example();
+    let shape = MithrilShape {
+        signer_slots: w.shape.signer_slots + 1,
+        ..w.shape
+    };
+    let msg = w.instance.message;
+    let singles: Vec<_> = example()
+        .1
+        .iter()
+        .filter_map(|sk| Signer::new(*sk, registration).unwrap().sign(msg).unwrap())
+        .collect();
+    let certificate = aggregate(registration, msg, &singles).unwrap();
+    let padded = MithrilWitness::new(shape, w.instance, &certificate).unwrap();
+    mock(&padded).assert_satisfied();
+}
+
+#[test]
+fn index_at_or_above_m_is_rejected() {
+    let (_, _, w) = example();
+    let mut bad = w.clone();
+    let last = bad.indices.len() - 1;
+    let s = bad.indices[last].signer;
+    let m = w.instance.commitment.params.m();
+    let j = (m..m + 10_000)
+        .find(|&j| signer_wins(w, s, Base::from(j)))
+        .expect("some index above m is won");
+    bad.indices[last].index = Base::from(j);
+    // Only `j_last < m` fails: the comparison's bit is asserted true (a copy to a fixed one).
+    mock(&bad).assert_rejected_only_by(Rejection::Copy);
+}
+
+#[test]
+fn repeated_index_is_rejected() {
+    let (_, _, w) = example();
+    let mut bad = w.clone();
+    bad.indices[1] = bad.indices[0];
+    mock(&bad).assert_rejected_only_by(Rejection::Copy);
+}
+
+#[test]
+fn decreasing_indices_are_rejected() {
+    let (_, _, w) = example();
+    let mut bad = w.clone();
+    bad.indices.swap(0, 1);
+    mock(&bad).assert_rejected_only_by(Rejection::Copy);
+}
+
+/// Index slots at "negative" indices `q - a` (`a = 1, 2, ...`), each claimed by a signer slot
+/// that wins it: `count` of them, the most negative first.
+fn won_below_zero(w: &MithrilWitness, count: usize) -> Vec<PreparedIndex> {
+    let mut found: Vec<PreparedIndex> = (1..10_000u64)
+        .filter_map(|a| {
+            let j = -Base::from(a);
+            (0..w.signers.len())
+                .find(|&s| signer_wins(w, s, j))
+                .map(|s| PreparedIndex {
+                    index: j,
+                    ..PreparedIndex::new(0, s, &w.signers)
+                })
+        })
+        .take(count)
+        .collect();
+    assert_eq!(found.len(), count);
+    found.reverse();
+    found
+}
+
+#[test]
+fn an_index_below_zero_in_the_first_slot_is_rejected() {
+    let (_, _, w) = example();
+    // The first index slot takes q - a, which its signer wins. The next slot's order check is
+    // on the 32-bit cells, the tuple is a table row and the lottery is won: only the first
+    // index's own range check (j equal to a 32-bit cell: one copy, both ends) refuses it.
+    let mut bad = w.clone();
+    bad.indices[0] = won_below_zero(w, 1)[0];
+    mock(&bad).assert_rejected_only_by_all(&[Rejection::Copy, Rejection::Copy]);
+}
+
+#[test]
+fn indices_below_zero_are_rejected() {
+    let (_, _, w) = example();
+    let mut bad = w.clone();
+    let below = won_below_zero(w, 2);
+    bad.indices[0] = below[0];
+    bad.indices[1] = below[1];
+    mock(&bad).assert_rejected_only_by_all(&vec![Rejection::Copy; 4]);
+}
+
+#[test]
+fn lost_lottery_is_rejected() {
+    let (_, _, w) = example();
+    let m = w.instance.commitment.params.m();
+    let mut found = None;
+    for i in 0..w.indices.len() {
+        let lo = if i == 0 {
+            0
+        } else {
+            int(w.indices[i - 1].index) + 1
+        };
+        let hi = w.indices.get(i + 1).map_or(m, |s| int(s.index));
+        if let Some(j) = (lo..hi).find(|&j| !signer_wins(w, w.indices[i].signer, Base::from(j))) {
+            found = Some((i, j));
+            break;
+        }
+    }
+    let (i, j) = found.expect("some in-order index is lost");
+    let mut bad = w.clone();
+    bad.indices[i].index = Base::from(j);
+    // The `wins` bit is asserted true.
+    mock(&bad).assert_rejected_only_by(Rejection::Copy);
+}
+
+#[test]
+fn signature_under_another_key_is_rejected() {
+    let (registration, _, w) = example();
+    let other = SigningKey::random(&mut ChaCha20Rng::seed_from_u64(99));
+    let signed = registration.commitment().message(w.instance.message);
+    let mut bad = w.clone();
+    bad.signers[0].signature = sign(&other, signed).unwrap();
+    // The DLEQ equations fail (the ladders' results differ: copies).
+    mock(&bad).assert_rejected_by(Rejection::Copy);
+}
+
+#[test]
+fn leaf_not_in_the_tree_is_rejected() {
+    let (registration, _, w) = example();
+    let other = SigningKey::random(&mut ChaCha20Rng::seed_from_u64(98));
+    let signed = registration.commitment().message(w.instance.message);
+    let mut bad = w.clone();
+    bad.signers[0].key = other.verifying_key();
+    bad.signers[0].signature = sign(&other, signed).unwrap();
+    mock(&bad).assert_rejected_by(Rejection::PublicInput(MithrilInstance::DIGEST));
+}
+
+#[test]
+fn fewer_than_k_indices_are_rejected() {
+    let (registration, sks, w) = example();
+    let msg = w.instance.message;
+    let singles: Vec<_> = sks
+        .iter()
+        .filter_map(|sk| Signer::new(*sk, registration).unwrap().sign(msg).unwrap())
+        .collect();
+    let mut short = aggregate(registration, msg, &singles).unwrap();
+    short.indices.pop();
+    assert!(MithrilWitness::new(w.shape, w.instance, &short).is_err());
+    // A circuit with k - 1 index slots proves a statement about k - 1 (its k is in the digest).
+    let mut bad = w.clone();
+    bad.shape.index_slots -= 1;
+    bad.indices.pop();
+    mock_with(&bad, w.instance.to_public_inputs())
+        .assert_rejected_by(Rejection::PublicInput(MithrilInstance::DIGEST));
+}
+
+#[test]
+fn wrong_message_is_rejected() {
+    let (_, _, w) = example();
+    let other = MithrilInstance {
+        message: w.instance.message + Base::ONE,
+        ..w.instance
+    };
+    mock_with(w, other.to_public_inputs())
+        .assert_rejected_by(Rejection::PublicInput(MithrilInstance::MESSAGE));
+}
+
+#[test]
+fn another_registration_is_rejected() {
+    let (_, _, w) = example();
+    // The same parties and parameters registered with a deeper tree: another digest.
+    let (other, _, _) = signed(11, |i| 100 * (i + 1), w.instance.message);
+    let entries: Vec<_> = other.parties().iter().map(|p| (p.key, p.stake)).collect();
+    let deeper = Registration::with_depth(params(), &entries, w.shape.depth + 1).unwrap();
+    assert_ne!(deeper.commitment().digest(), w.instance.commitment.digest());
+    mock_with(
+        w,
+        MithrilInstance::public_inputs(deeper.commitment().digest(), w.instance.message),
+    )
+    // Both ends of the failed copy: the digest cell and the instance cell.
+    .assert_rejected_only_by_all(&[
+        Rejection::Copy,
+        Rejection::PublicInput(MithrilInstance::DIGEST),
+    ]);
+}
+
+#[test]
+fn h_of_another_message_is_rejected() {
+    let (stated, other) = (Base::from(1), Base::from(2));
+    let (registration, _, singles) = signed(5, |_| 100, other);
+    let honest = witness_of(&registration, other, &singles);
+    mock(&honest).assert_satisfied();
+    // The other message's certificate (signatures, wins) claimed for the stated message: the
+    // circuit computes H from the public message, so the DLEQ equations fail, with every public
+    // input matching.
+    let mut bad = honest.clone();
+    bad.instance.message = stated;
+    let run = mock(&bad);
+    run.assert_rejected_by(Rejection::Copy);
+    assert!(!run
+        .kinds()
+        .iter()
+        .any(|r| matches!(r, Rejection::PublicInput(_))));
+}
+
+#[test]
+fn changed_stake_in_the_leaf_is_rejected() {
+    let (_, _, w) = example();
+    let mut bad = w.clone();
+    bad.signers[0].stake += 1;
+    // The digest differs (and with it H, so the DLEQ copies fail too).
+    mock_with(&bad, w.instance.to_public_inputs())
+        .assert_rejected_by(Rejection::PublicInput(MithrilInstance::DIGEST));
+}
+
+#[test]
+fn raised_target_is_rejected() {
+    let (_, _, w) = example();
+    // A target every lottery value beats, in the leaf, the table and the index slots: the leaf
+    // changes, so the digest.
+    let mut bad = w.clone();
+    bad.signers[0].target = -Base::ONE;
+    for i in bad.indices.iter_mut().filter(|i| i.signer == 0) {
+        i.target = -Base::ONE;
+    }
+    mock_with(&bad, w.instance.to_public_inputs())
+        .assert_rejected_by(Rejection::PublicInput(MithrilInstance::DIGEST));
+}
+
+#[test]
+fn signer_number_out_of_range_is_rejected() {
+    let (_, _, w) = example();
+    let mut bad = w.clone();
+    bad.indices[0].signer = w.signers.len();
+    mock(&bad).assert_rejected_only_by(Rejection::TableLookup);
+}
+
+#[test]
+fn raised_target_in_an_index_slot_is_rejected() {
+    let (_, _, w) = example();
+    let mut bad = w.clone();
+    bad.indices[0].target = -Base::ONE;
+    mock(&bad).assert_rejected_only_by(Rejection::TableLookup);
+}
+
+#[test]
+fn other_signers_sigma_is_rejected() {
+    let (_, _, w) = example();
+    let (w, _) = if w.signers.len() >= 2 {
+        (w.clone(), ())
+    } else {
+        (two_signers().clone(), ())
+    };
+    let mut bad = w.clone();
+    bad.signers[0].signature.sigma = w.signers[1].signature.sigma;
+    for i in bad.indices.iter_mut().filter(|i| i.signer == 0) {
+        i.sigma = w.signers[1].signature.sigma;
+    }
+    mock(&bad).assert_rejected_by(Rejection::Copy);
+}
+
+/// A certificate whose index slots use two signer slots of different targets.
+fn two_signers() -> &'static MithrilWitness {
+    static TWO: OnceLock<MithrilWitness> = OnceLock::new();
+    TWO.get_or_init(|| {
+        let msg = Base::from(3);
+        let (registration, _, singles) = signed(6, |i| 100 * (i + 1), msg);
+        let mut a = singles[0].clone();
+        a.indices.truncate(2);
+        let mut b = singles
+            .iter()
+            .skip(1)
+            .find(|s| s.indices.iter().filter(|j| !a.indices.contains(j)).count() >= 2)
+            .expect("a second signer with two other wins")
+            .clone();
+        b.indices.retain(|j| !a.indices.contains(j));
+        b.indices.truncate(2);
+        let w = witness_of(&registration, msg, &[a, b]);
+        assert_eq!(w.signers.len(), 2);
+        assert_ne!(w.signers[0].target, w.signers[1].target);
+        w
+    })
+}
+
+fn slot_of(w: &MithrilWitness, s: usize) -> usize {
+    w.indices.iter().position(|i| i.signer == s).unwrap()
+}
+
+fn renamed(w: &MithrilWitness, s: usize, number: usize) -> MithrilWitness {
+    let mut out = w.clone();
+    out.indices[slot_of(w, s)].signer = number;
+    out
+}
+
+/// The two signer slots by target: `(lower, higher)`.
+fn by_target(w: &MithrilWitness) -> (usize, usize) {
+    if to_biguint(&w.signers[0].target) < to_biguint(&w.signers[1].target) {
+        (0, 1)
+    } else {
+        (1, 0)
+    }
+}
+
+#[test]
+fn two_signer_certificate_is_accepted() {
+    let w = two_signers();
+    assert!((0..2).all(|s| w.indices.iter().any(|i| i.signer == s)));
+    mock(w).assert_satisfied();
+}
+
+#[test]
+fn index_slot_naming_another_signer_slot_is_rejected() {
+    let w = two_signers();
+    mock(&renamed(w, 0, 1)).assert_rejected_only_by(Rejection::TableLookup);
+}
+
+#[test]
+fn index_slot_taking_a_losing_signer_slot_is_rejected() {
+    let w = two_signers();
+    let i = (0..w.indices.len())
+        .find(|&i| !signer_wins(w, 1 - w.indices[i].signer, w.indices[i].index))
+        .expect("some index is lost by the other signer");
+    let mut bad = w.clone();
+    let other = 1 - w.indices[i].signer;
+    bad.indices[i] = PreparedIndex::new(int(w.indices[i].index), other, &w.signers);
+    // The tuple is a table row; the lottery fails.
+    mock(&bad).assert_rejected_only_by(Rejection::Copy);
+}
+
+#[test]
+fn sigma_of_one_signer_with_target_of_another_is_rejected() {
+    let w = two_signers();
+    let (low, high) = by_target(w);
+    let mut bad = w.clone();
+    bad.indices[slot_of(w, low)].target = w.signers[high].target;
+    mock(&bad).assert_rejected_only_by(Rejection::TableLookup);
+    let i = slot_of(w, low);
+    let mut bad = w.clone();
+    bad.indices[i].signer = high;
+    bad.indices[i].target = w.signers[high].target;
+    mock(&bad).assert_rejected_only_by(Rejection::TableLookup);
+}
+
+#[test]
+fn index_slot_pointing_at_a_padded_slot() {
+    let w = two_signers();
+    let mut padded = w.clone();
+    padded.shape.signer_slots = 3;
+    padded.signers.push(w.signers[1].clone());
+    mock(&padded).assert_satisfied();
+    mock(&renamed(&padded, 1, 2)).assert_satisfied();
+    mock(&renamed(&padded, 0, 2)).assert_rejected_only_by(Rejection::TableLookup);
+}
+
+/// The table row of signer slot `s` rewritten (by the cheating prover's synthesis) to the other
+/// slot's higher target, its index slots claiming that target: the lookups hold, the row's copy
+/// of the slot's canonical T limbs does not.
+#[test]
+fn signer_table_row_that_is_not_its_slots_cells_is_rejected() {
+    let w = two_signers();
+    let (low, high) = by_target(w);
+    let mut bad = w.clone();
+    for slot in bad.indices.iter_mut().filter(|i| i.signer == low) {
+        slot.target = w.signers[high].target;
+    }
+    // Before the change the only failures are the lookups of the raised tuple.
+    mock(&bad).assert_rejected_only_by(Rejection::TableLookup);
+    let sigma = schnorr_atms_jubjub::coordinates(&w.signers[low].signature.sigma);
+    let (raised_hi, raised_lo) = limbs(w.signers[high].target);
+    let circuit = MithrilCircuit::new(bad.clone()).with_forged_table_row(
+        low,
+        [
+            Base::from(low as u64),
+            sigma[0],
+            sigma[1],
+            raised_hi,
+            raised_lo,
+        ],
+    );
+    let prover = MockProver::run(&circuit, vec![w.instance.to_public_inputs()]).unwrap();
+    Run(prover.verify()).assert_rejected_only_by(Rejection::Copy);
+    // The same forged row with the slot's own values is the honest table.
+    let (hi, lo) = limbs(w.signers[low].target);
+    let circuit = MithrilCircuit::new(w.clone())
+        .with_forged_table_row(low, [Base::from(low as u64), sigma[0], sigma[1], hi, lo]);
+    let prover = MockProver::run(&circuit, vec![w.instance.to_public_inputs()]).unwrap();
+    Run(prover.verify()).assert_satisfied();
+}
+
+/// Assigned advice cells of `w`'s circuit (MockProver's usable rows) and the rows it needs.
+fn advice_cells(w: &MithrilWitness) -> (usize, usize) {
+    use midnight_proofs::dev::CellValue;
+    let circuit = MithrilCircuit::new(w.clone());
+    let prover = MockProver::run(&circuit, vec![w.instance.to_public_inputs()]).unwrap();
+    let rows = prover.usable_rows().clone();
+    let cells = prover
+        .advice()
+        .iter()
+        .map(|column| {
+            column[rows.clone()]
+                .iter()
+                .filter(|c| matches!(c, CellValue::Assigned(_)))
+                .count()
+        })
+        .sum();
+    let (k, _) =
+        midnight_proofs::dev::RowSizer::min_k(&circuit, vec![w.instance.to_public_inputs()])
+            .unwrap();
+    (cells, k as usize)
+}
+
+/// The example's advice cells, and the marginal cells of a signer slot (a padded copy) and of an
+/// index slot (a copy of the last; the digest then differs, which does not change the layout).
+/// Printed for the README.
+#[test]
+fn cells_per_slot() {
+    let (_, _, w) = example();
+    let (base, k) = advice_cells(w);
+    let mut signer = w.clone();
+    signer.shape.signer_slots += 1;
+    signer.signers.push(w.signers[0].clone());
+    let (with_signer, _) = advice_cells(&signer);
+    let mut index = w.clone();
+    index.shape.index_slots += 1;
+    index.indices.push(*w.indices.last().unwrap());
+    let (with_index, _) = advice_cells(&index);
+    println!(
+        "mithril-jubjub cells: signer_slots={} index_slots={} depth={} advice_cells={base} min_k={k} signer_slot={} index_slot={}",
+        w.shape.signer_slots,
+        w.shape.index_slots,
+        w.shape.depth,
+        with_signer - base,
+        with_index - base
+    );
+    assert!(with_signer > with_index && with_index > 0);
+    // Rows (the cost model), at depth 13 as in the mainnet shape.
+    let rows = |signer_slots, index_slots| {
+        mithril_jubjub::prover::layout_stats(&MithrilShape {
+            signer_slots,
+            index_slots,
+            depth: 13,
+            k: 16,
+        })
+        .rows
+    };
+    let base = rows(1, 3);
+    println!(
+        "mithril-jubjub rows at depth 13: 1 signer slot, 3 index slots: {base}; signer slot: {}; index slot: {}",
+        rows(2, 3) - base,
+        rows(1, 4) - base
+    );
+}
