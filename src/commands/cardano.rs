@@ -86,11 +86,11 @@ pub fn only_schnorr(scheme: Scheme) -> CliError {
     ))
 }
 
-fn point_to_hex(p: &Point) -> String {
+pub(crate) fn point_to_hex(p: &Point) -> String {
     bytes_to_hex(&p.to_bytes())
 }
 
-fn point_from_hex(s: &str, what: &str) -> std::result::Result<Point, String> {
+pub(crate) fn point_from_hex(s: &str, what: &str) -> std::result::Result<Point, String> {
     let bytes: [u8; 32] = bytes_from_hex(s, what)?
         .try_into()
         .map_err(|_| format!("{what} must be 0x followed by 64 hex digits"))?;
@@ -98,11 +98,11 @@ fn point_from_hex(s: &str, what: &str) -> std::result::Result<Point, String> {
         .ok_or_else(|| format!("{what} is not a point of Jubjub's prime-order subgroup"))
 }
 
-fn scalar_to_hex(x: &JubjubScalar) -> String {
+pub(crate) fn scalar_to_hex(x: &JubjubScalar) -> String {
     bytes_to_hex(x.to_repr().as_ref())
 }
 
-fn scalar_from_hex(s: &str, what: &str) -> std::result::Result<JubjubScalar, String> {
+pub(crate) fn scalar_from_hex(s: &str, what: &str) -> std::result::Result<JubjubScalar, String> {
     let bytes: [u8; 32] = bytes_from_hex(s, what)?
         .try_into()
         .map_err(|_| format!("{what} must be 0x followed by 64 hex digits"))?;
@@ -234,26 +234,26 @@ pub struct CertificateFile {
     pub signatures: Vec<CertifiedSignature>,
 }
 
-/// The verifying key file.
+/// The verifying key file, of a scheme whose shape file is `F`.
 #[derive(Serialize, Deserialize, Debug, Clone)]
-pub struct VkFile {
+pub struct VkFile<F> {
     /// Version, scheme, backend.
     #[serde(flatten)]
     pub header: Header,
     /// The circuit shape.
-    pub shape: ShapeFile,
+    pub shape: F,
     /// midnight-proofs' `Processed` verifying key bytes.
     pub vk: String,
 }
 
 /// The proving key file's first line (midnight-proofs' `RawBytes` proving key follows it).
 #[derive(Serialize, Deserialize, Debug, Clone)]
-pub struct PkHeader {
+pub struct PkHeader<F> {
     /// Version, scheme, backend.
     #[serde(flatten)]
     pub header: Header,
     /// The circuit shape.
-    pub shape: ShapeFile,
+    pub shape: F,
 }
 
 /// Reads a committee file: every key in the subgroup, none repeated.
@@ -275,7 +275,7 @@ pub fn load_committee(path: &Path) -> Result<Committee> {
     Committee::new(keys).map_err(|e| at(path, e))
 }
 
-fn load_member(key: &Path) -> Result<SigningKey> {
+pub(crate) fn load_member(key: &Path) -> Result<SigningKey> {
     let file: MemberFile = read_json(key)?;
     let sk = SigningKey(scalar_from_hex(&file.secret_key, "secret_key").map_err(|e| at(key, e))?);
     let pk = point_from_hex(&file.public_key, "public_key").map_err(|e| at(key, e))?;
@@ -490,9 +490,15 @@ fn is_insecure_test(params: &ParamsKZG<Bls12>) -> bool {
 }
 
 fn vk_file_bytes(shape: &AtmsShape, vk: &Vk) -> Vec<u8> {
+    key_file_vk(SCHEME, &ShapeFile::of(shape), vk)
+}
+
+/// A verifying key file of `scheme` on this backend: JSON with the header, the shape and the
+/// `Processed` key bytes.
+pub(crate) fn key_file_vk<F: Serialize>(scheme: Scheme, shape: &F, vk: &Vk) -> Vec<u8> {
     let file = VkFile {
-        header: header(),
-        shape: ShapeFile::of(shape),
+        header: Header::on(scheme, Some(BACKEND)),
+        shape,
         vk: bytes_to_hex(&backend::vk_to_bytes(vk)),
     };
     let mut text = serde_json::to_string_pretty(&file).expect("serializable");
@@ -500,37 +506,71 @@ fn vk_file_bytes(shape: &AtmsShape, vk: &Vk) -> Vec<u8> {
     text.into_bytes()
 }
 
-/// Parses a verifying key file: its shape and key.
-pub fn read_vk(path: &Path, bytes: &[u8]) -> Result<(AtmsShape, Vk)> {
+/// Parses a verifying key file of `scheme` for circuit `C`: its shape file and key.
+pub(crate) fn read_key_file_vk<F, C>(scheme: Scheme, path: &Path, bytes: &[u8]) -> Result<(F, Vk)>
+where
+    F: serde::de::DeserializeOwned,
+    C: midnight_proofs::plonk::Circuit<Base, Params = ()>,
+{
     let header: Header =
         serde_json::from_slice(bytes).map_err(|e| at(path, format!("malformed JSON: {e}")))?;
     header
-        .check_on(SCHEME, Some(BACKEND))
+        .check_on(scheme, Some(BACKEND))
         .map_err(|e| at(path, e))?;
-    let file: VkFile =
+    let file: VkFile<F> =
         serde_json::from_slice(bytes).map_err(|e| at(path, format!("malformed JSON: {e}")))?;
-    let shape = file.shape.shape().map_err(|e| at(path, e))?;
     let key = bytes_from_hex(&file.vk, "vk").map_err(|e| at(path, e))?;
-    let vk = backend::vk_from_bytes::<AtmsCircuit>(&key, ()).map_err(|e| at(path, e))?;
-    Ok((shape, vk))
+    let vk = backend::vk_from_bytes::<C>(&key, ()).map_err(|e| at(path, e))?;
+    Ok((file.shape, vk))
 }
 
-fn read_pk(path: &Path) -> Result<AtmsKeys> {
+/// A proving key file of `scheme`: one JSON header line (with the shape), then midnight-proofs'
+/// `RawBytes` proving key.
+pub(crate) fn key_file_pk<F: Serialize>(scheme: Scheme, shape: &F, pk: &backend::Pk) -> Vec<u8> {
+    let mut bytes = serde_json::to_vec(&PkHeader {
+        header: Header::on(scheme, Some(BACKEND)),
+        shape,
+    })
+    .expect("serializable");
+    bytes.push(b'\n');
+    pk.write(&mut bytes, SerdeFormat::RawBytes)
+        .expect("writing to memory");
+    bytes
+}
+
+/// Reads a proving key file of `scheme` for circuit `C`: its shape file and key.
+pub(crate) fn read_key_file_pk<F, C>(scheme: Scheme, path: &Path) -> Result<(F, backend::Pk)>
+where
+    F: serde::de::DeserializeOwned,
+    C: midnight_proofs::plonk::Circuit<Base, Params = ()>,
+{
     let bytes = read_bytes(path)?;
     let split = bytes
         .iter()
         .position(|&b| b == b'\n')
         .ok_or_else(|| at(path, "not a Cardano proving key file (no header line)"))?;
-    let head: PkHeader = serde_json::from_slice(&bytes[..split])
+    let head: PkHeader<F> = serde_json::from_slice(&bytes[..split])
         .map_err(|e| at(path, format!("malformed header: {e}")))?;
     head.header
-        .check_on(SCHEME, Some(BACKEND))
+        .check_on(scheme, Some(BACKEND))
         .map_err(|e| at(path, e))?;
-    let shape = head.shape.shape().map_err(|e| at(path, e))?;
-    let pk =
-        backend::Pk::read::<_, AtmsCircuit>(&mut &bytes[split + 1..], SerdeFormat::RawBytes, ())
-            .map_err(|e| at(path, format!("malformed proving key: {e}")))?;
-    Ok(AtmsKeys { shape, pk })
+    let pk = backend::Pk::read::<_, C>(&mut &bytes[split + 1..], SerdeFormat::RawBytes, ())
+        .map_err(|e| at(path, format!("malformed proving key: {e}")))?;
+    Ok((head.shape, pk))
+}
+
+/// Parses a verifying key file: its shape and key.
+pub fn read_vk(path: &Path, bytes: &[u8]) -> Result<(AtmsShape, Vk)> {
+    let (shape, vk) = read_key_file_vk::<ShapeFile, AtmsCircuit>(SCHEME, path, bytes)?;
+    Ok((shape.shape().map_err(|e| at(path, e))?, vk))
+}
+
+fn read_pk(path: &Path) -> Result<AtmsKeys> {
+    let (shape, pk) = read_key_file_pk::<ShapeFile, AtmsCircuit>(SCHEME, path)?;
+    Ok(AtmsKeys {
+        shape: shape.shape().map_err(|e| at(path, e))?,
+        pk,
+    })
 }
 
 /// The trusted commitment: from the committee file (its commitment in `shape`'s mode) or the
@@ -566,33 +606,33 @@ pub fn msm_mode(pv: u16) -> Result<MsmMode> {
 }
 
 /// The validator's script bytes and, for a proof, the honest evaluation.
-struct Evaluated {
-    script: Vec<u8>,
-    run: Option<(plutus::Budget, Vec<u8>)>,
+pub(crate) struct Evaluated {
+    /// The script bytes (flat UPLC in CBOR).
+    pub script: Vec<u8>,
+    /// With a certificate: the evaluation's budget and the redeemer bytes.
+    pub run: Option<(plutus::Budget, Vec<u8>)>,
 }
 
-fn validator(
+/// The validator of `vk` whose statement is `statement` in instance order: each entry a trusted
+/// script parameter, or `None` for the message the redeemer carries (blake2b-256 mod r); with a
+/// certificate (message bytes, proof), its evaluation.
+pub(crate) fn validator(
     vp: &VerifierParams,
     vk: &Vk,
-    commitment: Base,
-    threshold: u64,
+    statement: &[Option<Base>],
     mode: MsmMode,
     certificate: Option<(&[u8], &[u8])>,
 ) -> Evaluated {
     plutus::with_big_stack(|| {
-        let program = plutus::validator(
-            vp,
-            vk,
-            &[
-                Entry::Param(commitment),
-                Entry::Message,
-                Entry::Param(Base::from(threshold)),
-            ],
-            mode,
-        );
+        let entries: Vec<Entry> = statement
+            .iter()
+            .map(|e| e.map_or(Entry::Message, Entry::Param))
+            .collect();
+        let program = plutus::validator(vp, vk, &entries, mode);
         let script = plutus::script_bytes(&program);
         let run = certificate.map(|(message, proof)| {
-            let pi = [commitment, message_to_field(message), Base::from(threshold)];
+            let m = message_to_field(message);
+            let pi: Vec<Base> = statement.iter().map(|e| e.unwrap_or(m)).collect();
             let (_, hints) = plutus::hints(vp, vk, proof, &[&pi]);
             let red = plutus::redeemer(message, proof, &hints);
             let red_bytes = uplc::ast::Data::to_hex(red.clone());
@@ -609,10 +649,19 @@ fn validator(
     })
 }
 
-fn budget_line(case: &str, b: &plutus::Budget, script: usize, redeemer: usize, pv: u16) -> String {
+/// One `plutus-budget` line (README's format).
+pub(crate) fn budget_line(
+    scheme: Scheme,
+    case: &str,
+    b: &plutus::Budget,
+    script: usize,
+    redeemer: usize,
+    pv: u16,
+) -> String {
     format!(
-        "plutus-budget scheme=schnorr-atms case={case} cpu={} mem={} script_bytes={script} \
-         tx_bytes={} pv={pv}",
+        "plutus-budget scheme={} case={case} cpu={} mem={} script_bytes={script} tx_bytes={} \
+         pv={pv}",
+        scheme.name(),
         b.cpu,
         b.mem,
         script + redeemer
@@ -675,8 +724,7 @@ pub fn export_plutus(a: &ExportPlutusArgs) -> Result<()> {
     let e = validator(
         &vp,
         &vk,
-        commitment,
-        a.threshold,
+        &[Some(commitment), None, Some(Base::from(a.threshold))],
         mode,
         proof.as_ref().map(|(m, p)| (*m, p.as_slice())),
     );
@@ -713,6 +761,7 @@ pub fn export_plutus(a: &ExportPlutusArgs) -> Result<()> {
         println!(
             "{}",
             budget_line(
+                SCHEME,
                 "honest",
                 budget,
                 e.script.len(),
@@ -862,16 +911,10 @@ impl CertificateScheme for SchnorrCardano {
     }
 
     fn key_files(keys: &AtmsKeys) -> (Vec<u8>, Vec<u8>) {
-        let mut pk_bytes = serde_json::to_vec(&PkHeader {
-            header: header(),
-            shape: ShapeFile::of(&keys.shape),
-        })
-        .expect("serializable");
-        pk_bytes.push(b'\n');
-        keys.pk
-            .write(&mut pk_bytes, SerdeFormat::RawBytes)
-            .expect("writing to memory");
-        (pk_bytes, vk_file_bytes(&keys.shape, keys.vk()))
+        (
+            key_file_pk(SCHEME, &ShapeFile::of(&keys.shape), &keys.pk),
+            vk_file_bytes(&keys.shape, keys.vk()),
+        )
     }
 
     fn describe_keys(keys: &AtmsKeys) -> String {
@@ -1052,45 +1095,58 @@ impl CertificateScheme for SchnorrCardano {
         demo: &DemoCertificate<Self>,
         proof: &[u8],
     ) -> Result<()> {
-        let bar = spinner("generating and evaluating the Plutus validator");
-        let vp = params.verifier_params();
-        let instance = &demo.trusted.instance;
         let message =
             bytes_from_hex(&demo.trusted.public.message, "message").expect("the demo wrote it");
-        let mut rows = vec![];
-        for pv in [10u16, 11] {
-            let e = validator(
-                &vp,
-                keys.vk(),
-                instance.commitment,
-                demo.trusted.public.threshold,
-                msm_mode(pv)?,
-                Some((&message, proof)),
-            );
-            let (budget, redeemer) = e.run.expect("a certificate was given");
-            if !budget.accepted {
-                return Err(CliError(format!(
-                    "the Plutus validator (pv {pv}) refused the honest certificate"
-                )));
-            }
-            rows.push((pv, budget, e.script.len(), redeemer.len()));
-        }
-        bar.finish_and_clear();
-        for (pv, b, script, redeemer) in &rows {
-            println!(
-                "| Plutus V3 (pv {pv}, MSM {}) | accepted: {} CPU steps ({:.1}% of a tx), {} \
-                 memory units ({:.1}%), script {script} bytes, tx {} bytes |",
-                if *pv == 10 { "fold" } else { "builtin" },
-                b.cpu,
-                percent(b.cpu, TX_CPU),
-                b.mem,
-                percent(b.mem, TX_MEM),
-                script + redeemer
-            );
-        }
-        for (pv, b, script, redeemer) in &rows {
-            println!("{}", budget_line("honest", b, *script, *redeemer, *pv));
-        }
-        Ok(())
+        let statement = [
+            Some(demo.trusted.instance.commitment),
+            None,
+            Some(Base::from(demo.trusted.public.threshold)),
+        ];
+        print_plutus_budgets(SCHEME, params, keys.vk(), &statement, &message, proof)
     }
+}
+
+/// The demos' Plutus rows: the validator of `vk` for `statement` evaluated on an honest
+/// certificate at protocol versions 10 and 11, as table rows and `plutus-budget` lines.
+pub(crate) fn print_plutus_budgets(
+    scheme: Scheme,
+    params: &ParamsKZG<Bls12>,
+    vk: &Vk,
+    statement: &[Option<Base>],
+    message: &[u8],
+    proof: &[u8],
+) -> Result<()> {
+    let bar = spinner("generating and evaluating the Plutus validator");
+    let vp = params.verifier_params();
+    let mut rows = vec![];
+    for pv in [10u16, 11] {
+        let e = validator(&vp, vk, statement, msm_mode(pv)?, Some((message, proof)));
+        let (budget, redeemer) = e.run.expect("a certificate was given");
+        if !budget.accepted {
+            return Err(CliError(format!(
+                "the Plutus validator (pv {pv}) refused the honest certificate"
+            )));
+        }
+        rows.push((pv, budget, e.script.len(), redeemer.len()));
+    }
+    bar.finish_and_clear();
+    for (pv, b, script, redeemer) in &rows {
+        println!(
+            "| Plutus V3 (pv {pv}, MSM {}) | accepted: {} CPU steps ({:.1}% of a tx), {} memory \
+             units ({:.1}%), script {script} bytes, tx {} bytes |",
+            if *pv == 10 { "fold" } else { "builtin" },
+            b.cpu,
+            percent(b.cpu, TX_CPU),
+            b.mem,
+            percent(b.mem, TX_MEM),
+            script + redeemer
+        );
+    }
+    for (pv, b, script, redeemer) in &rows {
+        println!(
+            "{}",
+            budget_line(scheme, "honest", b, *script, *redeemer, *pv)
+        );
+    }
+    Ok(())
 }

@@ -47,3 +47,9 @@ pub enum MithrilError {
     #[error("the proof does not verify for this statement")]
     ProofRejected,
 }
+
+impl From<tms_cardano::backend::BackendError> for MithrilError {
+    fn from(e: tms_cardano::backend::BackendError) -> Self {
+        Self::Backend(e.to_string())
+    }
+}

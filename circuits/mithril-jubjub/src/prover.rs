@@ -1,23 +1,20 @@
-//! Setup, keygen, prove and verify with midnight-proofs (KZG over BLS12-381, Halo2 multi-open),
-//! the transcript hash being [`DefaultTranscriptHash`] (midnight-proofs' `Blake2b256`, the
-//! transcript of `tms-cardano`'s backend and of its Plutus verifier), as in
-//! `schnorr-atms-jubjub`'s prover.
+//! Setup, keygen, prove and verify: the shape implements the backend's [`MidnightScheme`]
+//! (KZG over BLS12-381, Halo2 multi-open) and these functions are the backend's one prover
+//! (`tms_cardano::scheme`), in the transcript [`DefaultTranscriptHash`] (midnight-proofs'
+//! `Blake2b256`, the one `tms-cardano`'s Plutus verifier replays).
 
 use midnight_curves::Bls12;
 use midnight_proofs::{
-    dev::cost_model::{circuit_model, CircuitModel},
-    plonk::{create_proof, keygen_pk, keygen_vk_with_k, prepare, ProvingKey, VerifyingKey},
-    poly::{
-        commitment::{Guard, Params},
-        kzg::{
-            params::{ParamsKZG, ParamsVerifierKZG},
-            KZGCommitmentScheme,
-        },
+    dev::cost_model::CircuitModel,
+    plonk::VerifyingKey,
+    poly::kzg::{
+        params::{ParamsKZG, ParamsVerifierKZG},
+        KZGCommitmentScheme,
     },
-    transcript::{CircuitTranscript, Transcript},
     utils::SerdeFormat,
 };
 use rand::{CryptoRng, RngCore};
+use tms_cardano::scheme::{self, MidnightScheme, SchemeKeys};
 
 pub use schnorr_atms_jubjub::prover::{insecure_test_params, INSECURE_TEST_SEED};
 
@@ -32,42 +29,67 @@ use crate::{
 pub type Scheme = KZGCommitmentScheme<Bls12>;
 /// The transcript hash (Plutus replays it with its `blake2b_256` builtin).
 pub type DefaultTranscriptHash = midnight_proofs::transcript::Blake2b256;
-/// The transcript.
-type Tr = CircuitTranscript<DefaultTranscriptHash>;
 
-/// Bytes of a compressed BLS12-381 G1 point, for the cost model's proof size.
-const COMMITMENT_BYTES: usize = 48;
-/// Bytes of a BLS12-381 scalar.
-const SCALAR_BYTES: usize = 32;
+impl MidnightScheme for MithrilShape {
+    type Circuit = MithrilCircuit;
+    type Witness = MithrilWitness;
+    type Instance = MithrilInstance;
+    type Error = MithrilError;
+
+    fn k(&self) -> u32 {
+        self.k
+    }
+
+    fn at_k(&self, k: u32) -> Self {
+        MithrilShape { k, ..*self }
+    }
+
+    fn validate(&self) -> Result<(), MithrilError> {
+        MithrilShape::validate(self)
+    }
+
+    fn keygen_circuit(&self) -> MithrilCircuit {
+        MithrilCircuit::for_keygen(*self)
+    }
+
+    fn circuit(witness: &MithrilWitness) -> MithrilCircuit {
+        MithrilCircuit::new(witness.clone())
+    }
+
+    fn witness_shape(witness: &MithrilWitness) -> &Self {
+        &witness.shape
+    }
+
+    fn witness_instance(witness: &MithrilWitness) -> &MithrilInstance {
+        &witness.instance
+    }
+
+    fn public_inputs(instance: &MithrilInstance) -> Vec<Base> {
+        instance.to_public_inputs()
+    }
+
+    fn shape_mismatch() -> MithrilError {
+        MithrilError::ShapeMismatch("witness and keys".into())
+    }
+
+    fn rejected() -> MithrilError {
+        MithrilError::ProofRejected
+    }
+}
 
 /// The layout's figures from midnight-proofs' cost model (rows, columns, proof bytes).
 pub fn layout_stats(shape: &MithrilShape) -> CircuitModel {
-    circuit_model::<Base, COMMITMENT_BYTES, SCALAR_BYTES>(&MithrilCircuit::for_keygen(*shape))
+    scheme::layout_stats(shape)
 }
 
 /// The smallest `k` (from 10) whose `2^k` rows hold the circuit of `shape` with its
 /// `2^(k-1)`-row range table.
 pub fn min_k(shape: &MithrilShape) -> u32 {
-    (10..=25)
-        .find(|&k| layout_stats(&MithrilShape { k, ..*shape }).k <= k)
-        .expect("fits 2^25 rows")
+    scheme::min_k(shape)
 }
 
 /// Proving and verifying keys of one shape.
-#[derive(Debug)]
-pub struct MithrilKeys {
-    /// The shape the keys are for.
-    pub shape: MithrilShape,
-    /// The proving key.
-    pub pk: ProvingKey<Base, Scheme>,
-}
-
-impl MithrilKeys {
-    /// The verifying key.
-    pub fn vk(&self) -> &VerifyingKey<Base, Scheme> {
-        self.pk.get_vk()
-    }
-}
+pub type MithrilKeys = SchemeKeys<MithrilShape>;
 
 /// A fingerprint of a verifying key: blake2b-256 (hex) of its raw-bytes serialisation.
 pub fn vk_fingerprint(vk: &VerifyingKey<Base, Scheme>) -> String {
@@ -83,19 +105,7 @@ pub fn vk_fingerprint(vk: &VerifyingKey<Base, Scheme>) -> String {
 
 /// Keys for `shape` under `params` (which must have `2^shape.k` rows).
 pub fn keygen(params: &ParamsKZG<Bls12>, shape: MithrilShape) -> Result<MithrilKeys, MithrilError> {
-    shape.validate()?;
-    if params.max_k() != shape.k {
-        return Err(MithrilError::BadShape(format!(
-            "parameters for k = {}, shape k = {}",
-            params.max_k(),
-            shape.k
-        )));
-    }
-    let circuit = MithrilCircuit::for_keygen(shape);
-    let vk = keygen_vk_with_k(params, &circuit, shape.k)
-        .map_err(|e| MithrilError::Backend(e.to_string()))?;
-    let pk = keygen_pk(vk, &circuit).map_err(|e| MithrilError::Backend(e.to_string()))?;
-    Ok(MithrilKeys { shape, pk })
+    scheme::keygen(params, shape)
 }
 
 /// A proof of `witness` (its statement's public inputs `[digest, message]`).
@@ -105,22 +115,7 @@ pub fn prove(
     witness: &MithrilWitness,
     rng: impl RngCore + CryptoRng,
 ) -> Result<Vec<u8>, MithrilError> {
-    if witness.shape != keys.shape {
-        return Err(MithrilError::ShapeMismatch("witness and keys".into()));
-    }
-    let public = witness.instance.to_public_inputs();
-    let mut transcript = Tr::init();
-    create_proof::<Base, Scheme, Tr, MithrilCircuit>(
-        params,
-        &keys.pk,
-        &[MithrilCircuit::new(witness.clone())],
-        0,
-        &[&[&public]],
-        &mut transcript,
-        rng,
-    )
-    .map_err(|e| MithrilError::Backend(e.to_string()))?;
-    Ok(transcript.finalize())
+    scheme::prove(params, keys, witness, rng)
 }
 
 /// Verifies `proof` for a statement the verifier built ([`MithrilInstance::from_trusted`]),
@@ -133,13 +128,7 @@ pub fn verify(
     proof: &[u8],
 ) -> Result<(), MithrilError> {
     instance.validate(keys_shape)?;
-    verify_digest(
-        params,
-        vk,
-        instance.commitment.digest(),
-        instance.message,
-        proof,
-    )
+    scheme::verify::<MithrilShape>(params, vk, instance, proof)
 }
 
 /// Verifies `proof` for a registration digest the verifier trusts (a script parameter) and a
@@ -153,13 +142,9 @@ pub fn verify_digest(
     proof: &[u8],
 ) -> Result<(), MithrilError> {
     let public = MithrilInstance::public_inputs(digest, message);
-    let mut transcript = Tr::init_from_bytes(proof);
-    let guard = prepare::<Base, Scheme, Tr>(vk, &[&[]], &[&[&public]], &mut transcript)
-        .map_err(|_| MithrilError::ProofRejected)?;
-    transcript
-        .assert_empty()
-        .map_err(|_| MithrilError::ProofRejected)?;
-    guard
-        .verify(params)
-        .map_err(|_| MithrilError::ProofRejected)
+    // The backend's verifier reads the public inputs from an instance; this one is built from
+    // the two values alone.
+    tms_cardano::backend::verify(params, vk, proof, &[&public])
+        .then_some(())
+        .ok_or(MithrilError::ProofRejected)
 }
