@@ -282,7 +282,7 @@ impl Circuit<Fr> for HybridCircuit {
         mut layouter: impl Layouter<Fr>,
     ) -> Result<(), Error> {
         // Called by keygen_vk, keygen_pk and the prover: each call is timed.
-        crate::proving::stats::phase("assign: custom-gate bank", || match &config.custom {
+        crate::timing::phase("assign: custom-gate bank", || match &config.custom {
             Some(custom) => self.custom.assign(
                 &custom.advice,
                 custom.equality_columns,
@@ -298,7 +298,7 @@ impl Circuit<Fr> for HybridCircuit {
                 Ok(())
             }
         })?;
-        crate::proving::stats::phase("assign: halo2-base columns", || {
+        crate::timing::phase("assign: halo2-base columns", || {
             self.builder.synthesize(config.base, layouter)
         })
     }

@@ -50,6 +50,7 @@ pub mod reference;
 pub mod signature;
 pub mod table;
 pub mod testing;
+pub mod timing;
 
 pub use error::GadgetError;
 pub use halo2_base;
