@@ -32,7 +32,8 @@ use clap::{Args, Parser, Subcommand};
 
 use tms::{
     commands::{
-        self, aggregate, bls, cardano, chain, chunk, driver, mithril, ProofOutput, VerifyArgs,
+        self, aggregate, bls, cardano, chain, chunk, driver, mithril, mithril_cardano, ProofOutput,
+        VerifyArgs,
     },
     interface::{CertifyArgs, CommitteeArgs, KeygenArgs, ProveArgs, ShapeOptions, SignArgs},
     io::{message_bytes, usage, Result},
@@ -105,6 +106,9 @@ enum Command {
         /// The stakes file (`tms committee --scheme mithril` writes one).
         #[arg(long)]
         stakes: PathBuf,
+        /// The backend: bn254 (alias evm, the default) or cardano (Jubjub keys, BLS12-381).
+        #[arg(long, value_enum, default_value_t)]
+        backend: Backend,
         /// Parameter preset.
         #[arg(long, value_enum)]
         preset: Option<Preset>,
@@ -366,25 +370,29 @@ enum Command {
     /// (flat UPLC wrapped in CBOR); with --proof and --message, also `redeemer.cbor` and the
     /// budget of the honest evaluation (uplc 1.1.24, pinned Plutus V3 cost model).
     ExportPlutus {
+        /// The scheme: schnorr-atms (the default) or mithril.
+        #[arg(long, value_enum, default_value_t)]
+        scheme: Scheme,
         /// Verifying key file (`tms keygen --backend cardano`).
         #[arg(long)]
         vk: PathBuf,
         /// BLS12-381 KZG parameters (the verifier embeds [s]_2).
         #[arg(long)]
         params: PathBuf,
-        /// The trusted committee file.
+        /// The trusted committee file (Mithril: registration file).
         #[arg(
             long,
             conflicts_with = "commitment",
             required_unless_present = "commitment"
         )]
         committee: Option<PathBuf>,
-        /// Or the trusted committee commitment (0x + 64 hex digits, big-endian).
+        /// Or the trusted committee commitment (Mithril: registration digest; 0x + 64 hex
+        /// digits, big-endian).
         #[arg(long)]
         commitment: Option<String>,
-        /// The threshold the script requires.
+        /// The threshold the script requires (Schnorr ATMS; Mithril's quorum is in the key).
         #[arg(long)]
-        threshold: u64,
+        threshold: Option<u64>,
         /// Protocol version the script targets: 10 (mainnet today; the MSM as a fold) or 11
         /// (the CIP-0133 MSM builtin).
         #[arg(long, default_value_t = 10)]
@@ -1026,6 +1034,7 @@ fn run(command: Command) -> Result<()> {
         }
         Command::Register {
             stakes,
+            backend,
             preset,
             m,
             k,
@@ -1034,7 +1043,10 @@ fn run(command: Command) -> Result<()> {
             out,
         } => {
             let params = mithril::parameters(preset, m, k, phi_f.as_deref())?;
-            mithril::register(&stakes, params, depth, &out)
+            match backend {
+                Backend::Bn254 => mithril::register(&stakes, params, depth, &out),
+                Backend::Cardano => mithril_cardano::register(&stakes, params, depth, &out),
+            }
         }
         Command::Sign {
             scheme,
@@ -1184,6 +1196,7 @@ fn run(command: Command) -> Result<()> {
             out,
         } => commands::export_verifier(scheme, &vk, &params, &out),
         Command::ExportPlutus {
+            scheme,
             vk,
             params,
             committee,
@@ -1198,7 +1211,7 @@ fn run(command: Command) -> Result<()> {
                 (Some(p), Some(m)) => Some((p.as_path(), message_bytes(Some(m), None)?)),
                 _ => None,
             };
-            cardano::export_plutus(&cardano::ExportPlutusArgs {
+            let args = cardano::ExportPlutusArgs {
                 vk: &vk,
                 params: &params,
                 committee: committee.as_deref(),
@@ -1207,7 +1220,15 @@ fn run(command: Command) -> Result<()> {
                 protocol_version,
                 proof,
                 out: &out,
-            })
+            };
+            match scheme {
+                Scheme::SchnorrAtms => cardano::export_plutus(&args),
+                Scheme::Mithril => mithril_cardano::export_plutus(&args),
+                Scheme::BlsAtms => Err(usage(
+                    "tms export-plutus: --scheme schnorr-atms or mithril (BLS ATMS proofs are \
+                     BN254: tms export-verifier)",
+                )),
+            }
         }
         Command::Hash { hash, mode, inputs } => commands::hash(hash, mode, &inputs),
         Command::Aggregate { action } => run_aggregate(action),

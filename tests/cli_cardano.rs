@@ -219,7 +219,7 @@ fn cardano_flow_verifies_only_the_trusted_statement() {
     fails(
         &d,
         &format!("committee {B} --scheme bls-atms --size 4 --out c.json --keys-dir k"),
-        "--backend cardano runs --scheme schnorr-atms only",
+        "--backend cardano runs --scheme schnorr-atms and mithril",
     );
     fails(
         &d,
@@ -302,4 +302,73 @@ fn a_ceremony_srs_is_imported_checked_and_used() {
         "setup --k 13 --srs srs14 --out bn.srs",
         "--backend cardano",
     );
+}
+
+/// SNARK-Mithril on the Cardano backend through the tool: stakes, registration, lotteries,
+/// aggregation, keys, a proof verified from the registration (pinned key) and from its digest
+/// alone (regenerated key, with the prover's statement checked); another message, an unpinned
+/// key, a threshold and an ATMS committee file are refused; export-plutus accepts the honest
+/// certificate.
+#[test]
+fn mithril_on_cardano_flows_through_the_tool() {
+    let d = workdir("cli-cardano-mithril");
+    let s = "--scheme mithril --backend cardano";
+    ok(
+        &d,
+        &format!("committee {s} --size 5 --seed 3 --stake 100 --out stakes.json --keys-dir keys"),
+    );
+    let out = ok(
+        &d,
+        "register --backend cardano --stakes stakes.json --m 40 --k 3 --phi-f 7/10 --out reg.json",
+    );
+    assert!(out.contains("cardano backend"), "{out}");
+    let mut signatures = vec![];
+    for i in 0..5 {
+        ok(&d, &format!("sign {s} --registration reg.json --key keys/member-{i}.json --message {MSG} --out s{i}.json"));
+        if d.join(format!("s{i}.json")).exists() {
+            signatures.push(format!("s{i}.json"));
+        }
+    }
+    ok(
+        &d,
+        &format!(
+            "certify {s} --committee reg.json --message {MSG} --out cert.json {}",
+            signatures.join(" ")
+        ),
+    );
+    ok(&d, &format!("setup {B} --k 13 --insecure-test --out p.srs"));
+    let out = ok(
+        &d,
+        &format!("keygen {s} --committee reg.json --params p.srs --pk m.pk --vk m.vk"),
+    );
+    let fp = out.trim().rsplit(' ').next().unwrap().to_owned();
+    ok(&d, &format!("prove {s} --committee reg.json --certificate cert.json --params p.srs --pk m.pk --proof m.proof --public m.json"));
+    let out = ok(&d, &format!("verify {s} --committee reg.json --message {MSG} --params p.srs --vk m.vk --proof m.proof --vk-fingerprint {fp}"));
+    assert!(
+        out.contains("verified (mithril, cardano): 3 distinct lottery indices below m = 40"),
+        "{out}"
+    );
+    let public = std::fs::read_to_string(d.join("m.json")).unwrap();
+    let digest = public
+        .split("\"commitment\": \"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap();
+    let out = ok(&d, &format!("verify {s} --commitment {digest} --message {MSG} --params p.srs --vk m.vk --proof m.proof --regenerate-vk --public m.json"));
+    assert!(out.contains("verifying key regenerated"), "{out}");
+
+    fails(&d, &format!("verify {s} --committee reg.json --message 0x00 --params p.srs --vk m.vk --proof m.proof --vk-fingerprint {fp}"), "does not verify");
+    fails(&d, &format!("verify {s} --committee reg.json --message {MSG} --params p.srs --vk m.vk --proof m.proof"), "--vk-fingerprint");
+    fails(&d, &format!("verify {s} --committee reg.json --message {MSG} --threshold 2 --params p.srs --vk m.vk --proof m.proof --vk-fingerprint {fp}"), "quorum is k = 3");
+    fails(&d, &format!("prove {s} --committee reg.json --certificate cert.json --threshold 3 --params p.srs --pk m.pk --proof x.proof --public x.json"), "quorum k");
+    fails(&d, &format!("verify {s} --committee stakes.json --message {MSG} --params p.srs --vk m.vk --proof m.proof --vk-fingerprint {fp}"), "malformed JSON");
+
+    let out = ok(&d, &format!("export-plutus --scheme mithril --vk m.vk --params p.srs --committee reg.json --proof m.proof --message {MSG} --out plutus"));
+    assert!(
+        out.contains("plutus-budget scheme=mithril case=honest"),
+        "{out}"
+    );
+    assert!(d.join("plutus/validator.cbor").exists());
 }

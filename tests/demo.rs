@@ -52,3 +52,28 @@ fn cardano_demo_proves_verifies_and_measures_the_plutus_budget() {
         );
     }
 }
+
+#[test]
+fn mithril_cardano_demo_proves_verifies_and_measures_the_plutus_budget() {
+    let out = Command::new(env!("CARGO_BIN_EXE_tms"))
+        .args(["demo", "--scheme", "mithril", "--backend", "cardano"])
+        .output()
+        .expect("run tms demo --scheme mithril --backend cardano");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "tms demo --scheme mithril --backend cardano failed: {}\n{}",
+        stdout,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("| verified | true |"), "{stdout}");
+    for pv in [10, 11] {
+        assert!(
+            stdout.lines().any(
+                |l| l.starts_with("plutus-budget scheme=mithril case=honest ")
+                    && l.ends_with(&format!("pv={pv}"))
+            ),
+            "{stdout}"
+        );
+    }
+}

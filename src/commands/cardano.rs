@@ -77,15 +77,6 @@ fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T> {
     read_json_on(path, SCHEME, Some(BACKEND))
 }
 
-/// The refusal for a scheme other than the Schnorr ATMS with `--backend cardano`.
-pub fn only_schnorr(scheme: Scheme) -> CliError {
-    usage(format!(
-        "--backend cardano runs --scheme schnorr-atms only (the Schnorr ATMS on Jubjub); \
-         {} exists on --backend bn254",
-        scheme.name()
-    ))
-}
-
 pub(crate) fn point_to_hex(p: &Point) -> String {
     bytes_to_hex(&p.to_bytes())
 }
@@ -276,7 +267,12 @@ pub fn load_committee(path: &Path) -> Result<Committee> {
 }
 
 pub(crate) fn load_member(key: &Path) -> Result<SigningKey> {
-    let file: MemberFile = read_json(key)?;
+    load_member_of(SCHEME, key)
+}
+
+/// Reads a Jubjub member key file of `scheme`, checking the public key matches the secret key.
+pub(crate) fn load_member_of(scheme: Scheme, key: &Path) -> Result<SigningKey> {
+    let file: MemberFile = read_json_on(key, scheme, Some(BACKEND))?;
     let sk = SigningKey(scalar_from_hex(&file.secret_key, "secret_key").map_err(|e| at(key, e))?);
     let pk = point_from_hex(&file.public_key, "public_key").map_err(|e| at(key, e))?;
     if sk.verifying_key().0 != pk {
@@ -285,25 +281,37 @@ pub(crate) fn load_member(key: &Path) -> Result<SigningKey> {
     Ok(sk)
 }
 
-/// `tms committee --backend cardano`.
-pub fn committee(size: usize, seed: Option<u64>, out: &Path, keys_dir: &Path) -> Result<()> {
+/// Jubjub keys for `size` members (from `seed`, or the OS): secret keys of `scheme` to
+/// `keys_dir/member-<i>.json`; returns them.
+pub(crate) fn member_keys(
+    scheme: Scheme,
+    size: usize,
+    seed: Option<u64>,
+    keys_dir: &Path,
+) -> Result<Vec<SigningKey>> {
     let mut rng = match seed {
         Some(s) => ChaCha20Rng::seed_from_u64(s),
         None => ChaCha20Rng::from_rng(OsRng).expect("OS randomness"),
     };
     let sks: Vec<SigningKey> = (0..size).map(|_| SigningKey::random(&mut rng)).collect();
-    let committee = Committee::new(sks.iter().map(SigningKey::verifying_key).collect())
-        .map_err(|e| CliError(e.to_string()))?;
     fs::create_dir_all(keys_dir).map_err(|e| at(keys_dir, format!("cannot create: {e}")))?;
     for (i, sk) in sks.iter().enumerate() {
         let file = MemberFile {
-            header: header(),
+            header: Header::on(scheme, Some(BACKEND)),
             index: i,
             secret_key: scalar_to_hex(&sk.0),
             public_key: point_to_hex(&sk.verifying_key().0),
         };
         write_json(&keys_dir.join(format!("member-{i}.json")), &file)?;
     }
+    Ok(sks)
+}
+
+/// `tms committee --backend cardano`.
+pub fn committee(size: usize, seed: Option<u64>, out: &Path, keys_dir: &Path) -> Result<()> {
+    let sks = member_keys(SCHEME, size, seed, keys_dir)?;
+    let committee = Committee::new(sks.iter().map(SigningKey::verifying_key).collect())
+        .map_err(|e| CliError(e.to_string()))?;
     let file = CommitteeFile {
         header: header(),
         members: committee
@@ -678,12 +686,12 @@ pub struct ExportPlutusArgs<'a> {
     pub vk: &'a Path,
     /// BLS12-381 parameters.
     pub params: &'a Path,
-    /// The trusted committee file.
+    /// The trusted committee (or registration) file.
     pub committee: Option<&'a Path>,
-    /// Or the trusted commitment.
+    /// Or the trusted commitment (or registration digest).
     pub commitment: Option<&'a str>,
-    /// The threshold the script requires.
-    pub threshold: u64,
+    /// The threshold the script requires (ATMS).
+    pub threshold: Option<u64>,
     /// The protocol version (10 or 11).
     pub protocol_version: u16,
     /// A proof and its message bytes, to evaluate the honest case.
@@ -692,30 +700,56 @@ pub struct ExportPlutusArgs<'a> {
     pub out: &'a Path,
 }
 
-/// `tms export-plutus`: the Plutus V3 validator of a verifying key with the trusted commitment
-/// and threshold as parameters, written as its script bytes (flat UPLC wrapped in CBOR);
-/// with a proof, its redeemer and the budget of the honest evaluation.
+/// `tms export-plutus` for the Schnorr ATMS: the validator with the trusted commitment and
+/// threshold as parameters.
 pub fn export_plutus(a: &ExportPlutusArgs) -> Result<()> {
-    let mode = msm_mode(a.protocol_version)?;
+    let threshold = a
+        .threshold
+        .ok_or_else(|| usage("--threshold: give the threshold the script requires"))?;
     let params = load_params(a.params)?;
     let vk_file = read_bytes(a.vk)?;
     let (shape, vk) = read_vk(a.vk, &vk_file)?;
     super::check_params_k(a.params, params.max_k(), shape.k)?;
     let commitment = trusted_commitment(a.committee, a.commitment, &shape)?;
-    AtmsInstance::from_trusted_commitment(commitment, b"", a.threshold)
+    AtmsInstance::from_trusted_commitment(commitment, b"", threshold)
         .validate(&shape)
         .map_err(|e| usage(format!("--threshold: {e}")))?;
+    write_plutus_export(
+        a,
+        SCHEME,
+        &format!("n = {}, t = {threshold}", shape.n),
+        &params,
+        (&vk_file, &vk),
+        &[Some(commitment), None, Some(Base::from(threshold))],
+    )
+}
+
+/// `tms export-plutus`, once the scheme has read its key and built its statement (each entry a
+/// trusted script parameter, or `None` for the message): the validator's script bytes and, given
+/// a proof, its redeemer and the honest evaluation's budget line. The proof is checked natively
+/// first, for the same statement.
+pub(crate) fn write_plutus_export(
+    a: &ExportPlutusArgs,
+    scheme: Scheme,
+    what: &str,
+    params: &ParamsKZG<Bls12>,
+    (vk_file, vk): (&[u8], &Vk),
+    statement: &[Option<Base>],
+) -> Result<()> {
+    let mode = msm_mode(a.protocol_version)?;
     let vp = params.verifier_params();
     let proof = match &a.proof {
         Some((path, message)) => {
             let proof = read_bytes(path)?;
-            let instance = AtmsInstance::from_trusted_commitment(commitment, message, a.threshold);
-            prover::verify::<DefaultTranscriptHash>(&vp, &vk, &instance, &proof).map_err(|_| {
-                at(
+            let m = message_to_field(message);
+            let pi: Vec<Base> = statement.iter().map(|e| e.unwrap_or(m)).collect();
+            if !backend::verify(&vp, vk, &proof, &[&pi]) {
+                return Err(at(
                     path,
-                    "the proof does not verify for this commitment, message and threshold",
-                )
-            })?;
+                    "the proof does not verify for this statement (committee or registration, \
+                     message, threshold)",
+                ));
+            }
             Some((message.as_slice(), proof))
         }
         None => None,
@@ -723,8 +757,8 @@ pub fn export_plutus(a: &ExportPlutusArgs) -> Result<()> {
     let bar = spinner("generating the Plutus validator");
     let e = validator(
         &vp,
-        &vk,
-        &[Some(commitment), None, Some(Base::from(a.threshold))],
+        vk,
+        statement,
         mode,
         proof.as_ref().map(|(m, p)| (*m, p.as_slice())),
     );
@@ -732,10 +766,9 @@ pub fn export_plutus(a: &ExportPlutusArgs) -> Result<()> {
     fs::create_dir_all(a.out).map_err(|err| at(a.out, format!("cannot create: {err}")))?;
     write_atomic(&a.out.join("validator.cbor"), &e.script)?;
     println!(
-        "Plutus V3 validator (schnorr-atms, n = {}, t = {}, protocol version {}, MSM {}): {} \
-         script bytes ({}); verifying key sha256 {}",
-        shape.n,
-        a.threshold,
+        "Plutus V3 validator ({}, {what}, protocol version {}, MSM {}): {} script bytes ({}); \
+         verifying key sha256 {}",
+        scheme.name(),
         a.protocol_version,
         if mode == MsmMode::Fold {
             "as a fold"
@@ -748,7 +781,7 @@ pub fn export_plutus(a: &ExportPlutusArgs) -> Result<()> {
         } else {
             format!("OVER a transaction's {TX_BYTES}: use a reference script")
         },
-        fingerprint(&vk_file)
+        fingerprint(vk_file)
     );
     if let Some((budget, redeemer)) = &e.run {
         write_atomic(&a.out.join("redeemer.cbor"), redeemer)?;
@@ -761,7 +794,7 @@ pub fn export_plutus(a: &ExportPlutusArgs) -> Result<()> {
         println!(
             "{}",
             budget_line(
-                SCHEME,
+                scheme,
                 "honest",
                 budget,
                 e.script.len(),

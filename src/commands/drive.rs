@@ -7,7 +7,7 @@ use tms_gadgets::proving::{stats::phase, Transcript};
 
 use super::{
     bls::BlsBn254, cardano::SchnorrCardano, check_params_k, check_statement, mithril::MithrilBn254,
-    schnorr::SchnorrBn254, write_keys, DemoClock,
+    mithril_cardano::MithrilCardano, schnorr::SchnorrBn254, write_keys, DemoClock,
 };
 use crate::{
     formats::PublicFile,
@@ -19,18 +19,19 @@ use crate::{
     options::{Backend, Scheme},
 };
 
-/// The pair a command names: every scheme on BN254, the Schnorr ATMS on Cardano.
+/// The pair a command names: every scheme on BN254; the Schnorr ATMS and SNARK-Mithril on
+/// Cardano.
 pub fn driver(scheme: Scheme, backend: Backend) -> Result<&'static dyn Driver> {
     match (scheme, backend) {
         (Scheme::SchnorrAtms, Backend::Bn254) => Ok(&Pair::<SchnorrBn254>(PhantomData)),
         (Scheme::BlsAtms, Backend::Bn254) => Ok(&Pair::<BlsBn254>(PhantomData)),
         (Scheme::Mithril, Backend::Bn254) => Ok(&Pair::<MithrilBn254>(PhantomData)),
         (Scheme::SchnorrAtms, Backend::Cardano) => Ok(&Pair::<SchnorrCardano>(PhantomData)),
-        (other, Backend::Cardano) => Err(usage(format!(
-            "--backend cardano runs --scheme schnorr-atms only (the Schnorr ATMS on Jubjub); \
-             {} exists on --backend bn254",
-            other.name()
-        ))),
+        (Scheme::Mithril, Backend::Cardano) => Ok(&Pair::<MithrilCardano>(PhantomData)),
+        (Scheme::BlsAtms, Backend::Cardano) => Err(usage(
+            "--backend cardano runs --scheme schnorr-atms and mithril (on Jubjub); bls-atms \
+             exists on --backend bn254",
+        )),
     }
 }
 

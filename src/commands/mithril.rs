@@ -39,10 +39,10 @@ const SCHEME: Scheme = Scheme::Mithril;
 /// The most halo2-base advice columns keygen accepts.
 const MAX_ADVICE_COLUMNS: usize = 32;
 /// The most parties a stakes file may list (mainnet has about 3,000 pools).
-const MAX_PARTIES: usize = 1 << 20;
+pub(crate) const MAX_PARTIES: usize = 1 << 20;
 /// The deepest registration tree (2^20 leaves; the native tree holds every leaf, so a depth read
 /// from a file is bounded before anything is allocated: found by the `json_files` fuzz target).
-const MAX_DEPTH: usize = 20;
+pub(crate) const MAX_DEPTH: usize = 20;
 
 /// One party of a stakes or registration file.
 #[derive(Serialize, Deserialize, Debug, Clone)]

@@ -11,6 +11,7 @@ pub mod chain;
 pub mod chunk;
 mod drive;
 pub mod mithril;
+pub mod mithril_cardano;
 pub mod schnorr;
 
 pub use crate::interface::{KeyTrust, ProofOutput, VerifyArgs};
