@@ -1,5 +1,6 @@
 //! The native scheme: committees, their commitments, certificates.
 
+use rayon::prelude::*;
 use tms_gadgets::{
     hash::{NativeHash, RescuePrime},
     merkle::MerkleTree,
@@ -22,11 +23,16 @@ impl Committee {
     /// ([`VerifyingKey::verify_possession`], Rescue-Prime challenges), then what [`Self::new`]
     /// checks. A key whose registrant cannot sign for it is refused.
     pub fn register(members: &[(VerifyingKey, Signature)]) -> Result<Self, AtmsError> {
-        for (i, (key, pop)) in members.iter().enumerate() {
+        for (key, _) in members {
             coords(key)?;
-            if !key.verify_possession(&RescuePrime, pop) {
-                return Err(AtmsError::InvalidPossession(i));
-            }
+        }
+        // Independent checks, in parallel; the first failure (in committee order) is reported.
+        let valid: Vec<bool> = members
+            .par_iter()
+            .map(|(key, pop)| key.verify_possession(&RescuePrime, pop))
+            .collect();
+        if let Some(i) = valid.iter().position(|ok| !ok) {
+            return Err(AtmsError::InvalidPossession(i));
         }
         Self::new(members.iter().map(|(k, _)| *k).collect())
     }

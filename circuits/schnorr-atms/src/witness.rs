@@ -1,5 +1,6 @@
 //! What the circuit is given: its shape, the public statement and the prover's witness.
 
+use rayon::prelude::*;
 use tms_gadgets::{
     hash::RescuePrime, message::message_to_field, signature::schnorr::Signature, Fr,
 };
@@ -183,13 +184,21 @@ impl AtmsWitness {
             threshold,
         };
         instance.validate(&shape)?;
-        for (pos, (i, sig)) in certificate.signatures.iter().enumerate() {
-            let key = committee
-                .keys()
-                .get(*i)
-                .ok_or(AtmsError::NotInCommittee(pos))?;
-            if !key.verify(&RescuePrime, certificate.message, sig) {
-                return Err(AtmsError::InvalidSignature(pos));
+        // The signatures are verified in parallel; errors are reported in certificate order, as
+        // a sequential check would.
+        let verified: Vec<Option<bool>> = certificate
+            .signatures
+            .par_iter()
+            .map(|(i, sig)| {
+                let key = committee.keys().get(*i)?;
+                Some(key.verify(&RescuePrime, certificate.message, sig))
+            })
+            .collect();
+        for (pos, ((i, _), ok)) in certificate.signatures.iter().zip(&verified).enumerate() {
+            match ok {
+                None => return Err(AtmsError::NotInCommittee(pos)),
+                Some(false) => return Err(AtmsError::InvalidSignature(pos)),
+                Some(true) => {}
             }
             if pos > 0 && certificate.signatures[pos - 1].0 >= *i {
                 return Err(AtmsError::DuplicateSigner(*i));
