@@ -502,6 +502,43 @@ pub(crate) struct LoadedCertificate {
     pub next_registration: Option<Fr>,
 }
 
+/// The quorum a Mithril verifier checks: the registration's `k` (or, holding only the digest,
+/// the verifying key's index slots, which the digest binds anyway); `--threshold` and the
+/// prover's statement file must agree with it.
+pub(crate) fn trusted_quorum(
+    args: &VerifyArgs,
+    public_quorum: Option<u64>,
+    registration_k: Option<u64>,
+    key_index_slots: usize,
+) -> Result<u64> {
+    let (k, whose) = match registration_k {
+        Some(k) => (k, "the registration's"),
+        None => (key_index_slots as u64, "the verifying key's"),
+    };
+    if let Some(t) = args.threshold {
+        if t != k {
+            return Err(usage(format!("--threshold {t}: {whose} quorum is k = {k}")));
+        }
+    }
+    if let (Some(q), Some(path)) = (public_quorum, args.public.as_deref()) {
+        if q != k {
+            return Err(at(path, format!("quorum {q} differs from {whose} k = {k}")));
+        }
+    }
+    Ok(k)
+}
+
+/// What a Mithril verdict says the registration file told (m, parties, total stake), empty for
+/// a verifier holding only the digest.
+pub(crate) fn registered_details(registered: Option<(u64, usize, u128)>) -> (String, String) {
+    registered.map_or_else(Default::default, |(m, parties, stake)| {
+        (
+            format!(" below m = {m}"),
+            format!(" ({parties} parties, total stake {stake})"),
+        )
+    })
+}
+
 /// What a Mithril verifier holds: the registration (or only its digest) and the message.
 pub struct MithrilStatement {
     /// The registration digest.
@@ -699,23 +736,12 @@ impl CertificateScheme for MithrilBn254 {
                     "give the trusted --committee registration.json or its --commitment (digest)",
                 )),
             };
-        let (k, whose) = match &registration {
-            Some(r) => (r.params().k(), "the registration's"),
-            None => (shape.index_slots as u64, "the verifying key's"),
-        };
-        if let Some(t) = args.threshold {
-            if t != k {
-                return Err(usage(format!("--threshold {t}: {whose} quorum is k = {k}")));
-            }
-        }
-        if let (Some(p), Some(path)) = (public, args.public.as_deref()) {
-            if p.threshold != k {
-                return Err(at(
-                    path,
-                    format!("quorum {} differs from {whose} k = {k}", p.threshold),
-                ));
-            }
-        }
+        let k = trusted_quorum(
+            args,
+            public.map(|p| p.threshold),
+            registration.as_ref().map(|r| r.params().k()),
+            shape.index_slots,
+        )?;
         let message = message_to_field(&args.message);
         Ok(Trusted {
             public: PublicFile::new(SCHEME, *shape, &digest, &args.message, k),
@@ -760,16 +786,7 @@ impl CertificateScheme for MithrilBn254 {
     }
 
     fn verdict(_: &MithrilShape, trusted: &Trusted<Self>, args: &VerifyArgs) -> String {
-        let (below_m, registered) =
-            trusted
-                .instance
-                .registered
-                .map_or_else(Default::default, |(m, parties, stake)| {
-                    (
-                        format!(" below m = {m}"),
-                        format!(" ({parties} parties, total stake {stake})"),
-                    )
-                });
+        let (below_m, registered) = registered_details(trusted.instance.registered);
         format!(
             "verified (mithril): {} distinct lottery indices{below_m} won by registered parties \
              signed {}; registration digest {}{registered}",

@@ -34,6 +34,7 @@ use super::{
         ExportPlutusArgs, BACKEND,
     },
     check_params_k, describe_message_bytes,
+    mithril::{registered_details, trusted_quorum},
     mithril::{
         CertificateFile, IndexEntry, ParamsEntry, PhiFEntry, RegistrationFile, SignatureFile,
         SignerEntry, StakeEntry, StakesFile, UniqueSignatureEntry, MAX_DEPTH, MAX_PARTIES,
@@ -375,7 +376,7 @@ pub struct MithrilStatement {
     message: Base,
     instance: Option<MithrilInstance>,
     /// m, parties and total stake, when the registration file was given.
-    registered: Option<(u64, usize, u64)>,
+    registered: Option<(u64, usize, u128)>,
 }
 
 fn public_file(
@@ -555,23 +556,12 @@ impl CertificateScheme for MithrilCardano {
                     "give the trusted --committee registration.json or its --commitment (digest)",
                 )),
             };
-        let (k, whose) = match &registration {
-            Some(r) => (r.params().k(), "the registration's"),
-            None => (shape.index_slots as u64, "the verifying key's"),
-        };
-        if let Some(t) = args.threshold {
-            if t != k {
-                return Err(usage(format!("--threshold {t}: {whose} quorum is k = {k}")));
-            }
-        }
-        if let (Some(p), Some(path)) = (public, args.public.as_deref()) {
-            if p.threshold != k {
-                return Err(at(
-                    path,
-                    format!("quorum {} differs from {whose} k = {k}", p.threshold),
-                ));
-            }
-        }
+        let k = trusted_quorum(
+            args,
+            public.map(|p| p.threshold),
+            registration.as_ref().map(|r| r.params().k()),
+            shape.index_slots,
+        )?;
         Ok(Trusted {
             public: public_file(shape, &digest, &args.message, k),
             instance: MithrilStatement {
@@ -582,7 +572,7 @@ impl CertificateScheme for MithrilCardano {
                     .map(|r| MithrilInstance::from_trusted(r, &args.message)),
                 registered: registration
                     .as_ref()
-                    .map(|r| (r.params().m(), r.parties().len(), r.total_stake())),
+                    .map(|r| (r.params().m(), r.parties().len(), r.total_stake().into())),
             },
         })
     }
@@ -607,16 +597,7 @@ impl CertificateScheme for MithrilCardano {
     }
 
     fn verdict(_: &MithrilShape, trusted: &Trusted<Self>, args: &VerifyArgs) -> String {
-        let (below_m, registered) =
-            trusted
-                .instance
-                .registered
-                .map_or_else(Default::default, |(m, parties, stake)| {
-                    (
-                        format!(" below m = {m}"),
-                        format!(" ({parties} parties, total stake {stake})"),
-                    )
-                });
+        let (below_m, registered) = registered_details(trusted.instance.registered);
         format!(
             "verified (mithril, cardano): {} distinct lottery indices{below_m} won by registered \
              parties signed {}; registration digest {}{registered}",
