@@ -5,8 +5,8 @@
 //! proved on a backend owns what does: its files (keys, signatures, certificates), its circuit
 //! shape, the witness of a certificate, and the statement a verifier builds from what it holds.
 //! The flows of `keygen`, `prove`, `verify` and `demo` are written once over any pair
-//! (`commands::drive`); [`crate::commands::driver`] hands a command the pair it names. Adding a scheme or a backend means implementing
-//! one of the two traits, not copying a command module.
+//! (`commands::drive`); [`crate::commands::driver`] hands a command the pair it names. Adding a
+//! scheme or a backend means implementing one of the two traits, not copying a command module.
 
 use std::{
     fmt::Debug,

@@ -122,7 +122,7 @@ pub fn synthesize_recorded(
 /// Lays out everything but the signature: the digests, membership, the count and the key
 /// aggregation. **Not a sound ATMS circuit on its own** (nothing checks a signature): it exists
 /// so that tests can run MockProver on the membership part at small k. [`crate::keygen`] and
-/// [`crate::prove`] always lay out [`synthesize`].
+/// [`crate::prove`] always lay out the whole circuit, [`synthesize_recorded`].
 pub fn synthesize_membership(
     ctx: &mut Context<Fr>,
     range: &RangeChip<Fr>,

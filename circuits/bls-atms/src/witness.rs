@@ -404,7 +404,7 @@ impl AtmsWitness {
 /// The values the prover assigns to the membership cells that no constraint computes from other
 /// cells: the slots' flags and indices, the siblings below the cut, the row of level `cut` and
 /// the multiplicities. [`AtmsWitness::membership_values`] gives the honest ones, which
-/// [`crate::synthesize`] and [`crate::synthesize_membership`] lay out; a negative test changes
+/// [`crate::synthesize_recorded`] and [`crate::synthesize_membership`] lay out; a negative test changes
 /// one of them and lays the circuit out with [`crate::synthesize_membership_with`] to play a
 /// cheating prover (a flag that is not a bit, an index past the tree, a forged row or
 /// multiplicity), which [`AtmsWitness`]'s typed fields cannot express.
