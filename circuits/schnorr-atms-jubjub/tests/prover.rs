@@ -135,3 +135,21 @@ fn real_round_trip_72_of_102_merkle() {
     let r = measure_round_trip::<DefaultTranscriptHash>(&w).unwrap();
     record("Merkle n=102 slots=72 t=72", &w, &r);
 }
+
+/// The binary search of `min_k` finds what laying the circuit out at every k from 10 finds.
+#[test]
+fn min_k_equals_the_linear_search() {
+    use schnorr_atms_jubjub::prover::layout_stats;
+    for (n, mode) in [
+        (1, CommitmentMode::Flat),
+        (6, CommitmentMode::Flat),
+        (20, CommitmentMode::Flat),
+        (6, CommitmentMode::Merkle { slots: 3 }),
+    ] {
+        let shape = AtmsShape { n, mode, k: 10 };
+        let linear = (10..=25)
+            .find(|&k| layout_stats(&AtmsShape { k, ..shape }).k <= k)
+            .unwrap();
+        assert_eq!(min_k(&shape), linear, "n = {n}, {mode:?}");
+    }
+}
