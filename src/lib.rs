@@ -2,7 +2,7 @@
 //! ([`formats`]), reading and writing them safely ([`io`]), the one interface every (scheme,
 //! backend) pair implements and the tool drives ([`interface`]), and the subcommands
 //! ([`commands`]).
-//! It is a library so that the parsers can be fuzzed and property-tested ([`fuzzing`]) outside
+//! It is a library so that the parsers can be fuzzed and property-tested (`fuzzing`, built for tests and the `fuzzing` feature) outside
 //! the binary.
 #![deny(missing_docs)]
 // Outside data never reaches an `unwrap`: errors are one line naming the file. (`expect` is kept
