@@ -13,11 +13,14 @@
 //!            --threshold 3 --params params.srs --vk a.vk --proof proof.bin
 //! tms demo [--scheme bls-atms|mithril]
 //! tms demo --backend cardano          # the Schnorr ATMS on Jubjub, KZG over BLS12-381
+//! tms demo --scheme mithril --backend cardano   # SNARK-Mithril on Jubjub
 //! tms export-plutus --vk a.vk --params params.srs --committee committee.json --threshold 3 --out plutus
 //! ```
-//! `--backend cardano` (committee, sign, certify, setup, keygen, prove, verify, demo) runs the
-//! Schnorr ATMS on Jubjub with KZG over BLS12-381, whose proofs the Plutus validator of
-//! `tms export-plutus` checks; the default `--backend bn254` (alias `evm`) is everything else.
+//! `--backend cardano` (committee, register, sign, certify, setup, keygen, prove, verify, demo)
+//! runs the Schnorr ATMS and SNARK-Mithril on Jubjub with KZG over BLS12-381, whose proofs the
+//! Plutus validator of `tms export-plutus` checks; the default `--backend bn254` (alias `evm`)
+//! is everything else. Every (scheme, backend) pair goes through one interface
+//! (`tms::interface`). Phase timings: `RUST_LOG=tms::phase=debug`.
 //! BLS ATMS and SNARK-Mithril take the same commands with `--scheme`; Mithril adds `tms register`
 //! (a registration from a stakes file) and signs against it. See the README for every format.
 //! Logs: `RUST_LOG=tms=info` (or `debug`) prints what each step read, built and how long it took.
@@ -81,8 +84,8 @@ enum Command {
         /// The scheme.
         #[arg(long, value_enum, default_value_t)]
         scheme: Scheme,
-        /// The backend: bn254 (alias evm, the default) or cardano (Schnorr ATMS on Jubjub, KZG
-        /// over BLS12-381, verifiable in Plutus).
+        /// The backend: bn254 (alias evm, the default) or cardano (Schnorr ATMS or SNARK-Mithril
+        /// on Jubjub, KZG over BLS12-381, verifiable in Plutus).
         #[arg(long, value_enum, default_value_t)]
         backend: Backend,
         /// Number of members (at most 2^20).
@@ -133,8 +136,8 @@ enum Command {
         /// The scheme.
         #[arg(long, value_enum, default_value_t)]
         scheme: Scheme,
-        /// The backend: bn254 (alias evm, the default) or cardano (Schnorr ATMS on Jubjub, KZG
-        /// over BLS12-381, verifiable in Plutus).
+        /// The backend: bn254 (alias evm, the default) or cardano (Schnorr ATMS or SNARK-Mithril
+        /// on Jubjub, KZG over BLS12-381, verifiable in Plutus).
         #[arg(long, value_enum, default_value_t)]
         backend: Backend,
         /// The member's secret key file.
@@ -158,8 +161,8 @@ enum Command {
         /// The scheme.
         #[arg(long, value_enum, default_value_t)]
         scheme: Scheme,
-        /// The backend: bn254 (alias evm, the default) or cardano (Schnorr ATMS on Jubjub, KZG
-        /// over BLS12-381, verifiable in Plutus).
+        /// The backend: bn254 (alias evm, the default) or cardano (Schnorr ATMS or SNARK-Mithril
+        /// on Jubjub, KZG over BLS12-381, verifiable in Plutus).
         #[arg(long, value_enum, default_value_t)]
         backend: Backend,
         /// The committee (Mithril: registration) file.
@@ -216,8 +219,8 @@ enum Command {
         /// The scheme.
         #[arg(long, value_enum, default_value_t)]
         scheme: Scheme,
-        /// The backend: bn254 (alias evm, the default) or cardano (Schnorr ATMS on Jubjub, KZG
-        /// over BLS12-381, verifiable in Plutus).
+        /// The backend: bn254 (alias evm, the default) or cardano (Schnorr ATMS or SNARK-Mithril
+        /// on Jubjub, KZG over BLS12-381, verifiable in Plutus).
         #[arg(long, value_enum, default_value_t)]
         backend: Backend,
         /// The committee (Mithril: registration) file; its size fixes the circuit.
@@ -250,8 +253,8 @@ enum Command {
         /// The scheme.
         #[arg(long, value_enum, default_value_t)]
         scheme: Scheme,
-        /// The backend: bn254 (alias evm, the default) or cardano (Schnorr ATMS on Jubjub, KZG
-        /// over BLS12-381, verifiable in Plutus).
+        /// The backend: bn254 (alias evm, the default) or cardano (Schnorr ATMS or SNARK-Mithril
+        /// on Jubjub, KZG over BLS12-381, verifiable in Plutus).
         #[arg(long, value_enum, default_value_t)]
         backend: Backend,
         /// The committee (Mithril: registration) file.
@@ -309,8 +312,8 @@ enum Command {
         /// The scheme.
         #[arg(long, value_enum, default_value_t)]
         scheme: Scheme,
-        /// The backend: bn254 (alias evm, the default) or cardano (Schnorr ATMS on Jubjub, KZG
-        /// over BLS12-381, verifiable in Plutus).
+        /// The backend: bn254 (alias evm, the default) or cardano (Schnorr ATMS or SNARK-Mithril
+        /// on Jubjub, KZG over BLS12-381, verifiable in Plutus).
         #[arg(long, value_enum, default_value_t)]
         backend: Backend,
         /// KZG parameters.
@@ -365,10 +368,11 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
-    /// Write the Plutus V3 validator of a Cardano-backend verifying key (Schnorr ATMS on
-    /// Jubjub) with the trusted commitment and threshold as script parameters: `validator.cbor`
-    /// (flat UPLC wrapped in CBOR); with --proof and --message, also `redeemer.cbor` and the
-    /// budget of the honest evaluation (uplc 1.1.24, pinned Plutus V3 cost model).
+    /// Write the Plutus V3 validator of a Cardano-backend verifying key with the trusted
+    /// statement as script parameters (Schnorr ATMS: committee commitment and threshold;
+    /// SNARK-Mithril: registration digest): `validator.cbor` (flat UPLC wrapped in CBOR); with
+    /// --proof and --message, also `redeemer.cbor` and the budget of the honest evaluation
+    /// (uplc 1.1.24, pinned Plutus V3 cost model).
     ExportPlutus {
         /// The scheme: schnorr-atms (the default) or mithril.
         #[arg(long, value_enum, default_value_t)]
@@ -439,8 +443,8 @@ enum Command {
         /// The scheme (default: the fast Schnorr ATMS demo).
         #[arg(long, value_enum, default_value_t)]
         scheme: Scheme,
-        /// The backend: bn254 (alias evm, the default) or cardano (Schnorr ATMS on Jubjub, KZG
-        /// over BLS12-381, verifiable in Plutus).
+        /// The backend: bn254 (alias evm, the default) or cardano (Schnorr ATMS or SNARK-Mithril
+        /// on Jubjub, KZG over BLS12-381, verifiable in Plutus).
         #[arg(long, value_enum, default_value_t)]
         backend: Backend,
     },
