@@ -407,6 +407,12 @@ enum Command {
         /// The message bytes of --proof's certificate (0x-hex).
         #[arg(long, requires = "proof")]
         message: Option<String>,
+        /// The expected SHA-256 of the verifying key file (the fingerprint keygen printed).
+        #[arg(long)]
+        vk_fingerprint: Option<String>,
+        /// Regenerate the verifying key from its shape and refuse a file that differs.
+        #[arg(long)]
+        regenerate_vk: bool,
         /// Directory to write.
         #[arg(long)]
         out: PathBuf,
@@ -1209,6 +1215,8 @@ fn run(command: Command) -> Result<()> {
             protocol_version,
             proof,
             message,
+            vk_fingerprint,
+            regenerate_vk,
             out,
         } => {
             let proof = match (&proof, &message) {
@@ -1216,6 +1224,11 @@ fn run(command: Command) -> Result<()> {
                 _ => None,
             };
             let args = cardano::ExportPlutusArgs {
+                trust: commands::KeyTrust {
+                    vk: &vk,
+                    fingerprint: vk_fingerprint.as_deref(),
+                    regenerate: regenerate_vk,
+                },
                 vk: &vk,
                 params: &params,
                 committee: committee.as_deref(),

@@ -1,7 +1,8 @@
 //! The `tms` binary on the Cardano backend (`--backend cardano`: the Schnorr ATMS on Jubjub, KZG
 //! over BLS12-381, insecure test parameters): committee, sign, certify, setup, keygen, prove and
 //! verify accepted; verify's refusals (another message, a stricter threshold, an unpinned key, a
-//! wrong fingerprint); export-plutus writing the validator and accepting the honest certificate;
+//! wrong fingerprint); export-plutus writing the validator of a pinned or regenerated key (an
+//! unpinned one refused) and accepting the honest certificate;
 //! files and schemes of the other backend refused in one line.
 
 use std::{
@@ -179,9 +180,10 @@ fn cardano_flow_verifies_only_the_trusted_statement() {
         &d,
         &format!(
             "export-plutus --vk atms.vk --params params.srs --committee committee.json \
-             --threshold 3 --proof proof.bin --message {MSG} --out plutus"
+             --threshold 3 --proof proof.bin --message {MSG} --vk-fingerprint {fp} --out plutus"
         ),
     );
+    assert!(out.contains("verifying key pinned"), "{out}");
     let script = std::fs::read(d.join("plutus/validator.cbor")).unwrap();
     assert!(
         out.contains(&format!("{} script bytes", script.len())),
@@ -198,14 +200,24 @@ fn cardano_flow_verifies_only_the_trusted_statement() {
         &d,
         &format!(
             "export-plutus --vk atms.vk --params params.srs --commitment {commitment} \
-             --threshold 3 --protocol-version 11 --out plutus11"
+             --threshold 3 --protocol-version 11 --regenerate-vk --out plutus11"
         ),
     );
-    assert!(d.join("plutus11/validator.cbor").exists());
+    // A script is made only from a key the exporter pinned or regenerated, as for verify.
     fails(
         &d,
         "export-plutus --vk atms.vk --params params.srs --committee committee.json \
-         --threshold 3 --proof proof.bin --message 0x00 --out bad",
+         --threshold 3 --out unpinned",
+        "--vk-fingerprint",
+    );
+    assert!(!d.join("unpinned").exists());
+    assert!(d.join("plutus11/validator.cbor").exists());
+    fails(
+        &d,
+        &format!(
+            "export-plutus --vk atms.vk --params params.srs --committee committee.json \
+             --threshold 3 --proof proof.bin --message 0x00 --vk-fingerprint {fp} --out bad"
+        ),
         "proof.bin: the proof does not verify",
     );
     assert!(!d.join("bad").exists());
@@ -365,7 +377,7 @@ fn mithril_on_cardano_flows_through_the_tool() {
     fails(&d, &format!("prove {s} --committee reg.json --certificate cert.json --threshold 3 --params p.srs --pk m.pk --proof x.proof --public x.json"), "quorum k");
     fails(&d, &format!("verify {s} --committee stakes.json --message {MSG} --params p.srs --vk m.vk --proof m.proof --vk-fingerprint {fp}"), "malformed JSON");
 
-    let out = ok(&d, &format!("export-plutus --scheme mithril --vk m.vk --params p.srs --committee reg.json --proof m.proof --message {MSG} --out plutus"));
+    let out = ok(&d, &format!("export-plutus --scheme mithril --vk m.vk --params p.srs --committee reg.json --proof m.proof --message {MSG} --vk-fingerprint {fp} --out plutus"));
     assert!(
         out.contains("plutus-budget scheme=mithril case=honest"),
         "{out}"

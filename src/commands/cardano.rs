@@ -46,7 +46,7 @@ use tms_gadgets::proving::{
 use super::{
     check_members, describe_message_bytes,
     schnorr::{commitment_mode, refuse_registration},
-    ProofOutput, VerifyArgs,
+    KeyTrust, ProofOutput, VerifyArgs,
 };
 use crate::{
     formats::{bytes_from_hex, bytes_to_hex, Header, PublicFile},
@@ -682,6 +682,8 @@ fn percent(x: i64, of: i64) -> f64 {
 
 /// What `tms export-plutus` is given.
 pub struct ExportPlutusArgs<'a> {
+    /// How the verifying key file is trusted: pinned or regenerated, as for `verify`.
+    pub trust: KeyTrust<'a>,
     /// Verifying key file.
     pub vk: &'a Path,
     /// BLS12-381 parameters.
@@ -707,9 +709,12 @@ pub fn export_plutus(a: &ExportPlutusArgs) -> Result<()> {
         .threshold
         .ok_or_else(|| usage("--threshold: give the threshold the script requires"))?;
     let params = load_params(a.params)?;
-    let vk_file = read_bytes(a.vk)?;
+    let vk_file = a.trust.read()?;
     let (shape, vk) = read_vk(a.vk, &vk_file)?;
     super::check_params_k(a.params, params.max_k(), shape.k)?;
+    a.trust.check_regenerated(&vk_file, "its shape", || {
+        SchnorrCardano::regenerate_vk(&params, &shape, a.vk)
+    })?;
     let commitment = trusted_commitment(a.committee, a.commitment, &shape)?;
     AtmsInstance::from_trusted_commitment(commitment, b"", threshold)
         .validate(&shape)
@@ -783,6 +788,7 @@ pub(crate) fn write_plutus_export(
         },
         fingerprint(vk_file)
     );
+    println!("  {}", a.trust.describe(vk_file));
     if let Some((budget, redeemer)) = &e.run {
         write_atomic(&a.out.join("redeemer.cbor"), redeemer)?;
         if !budget.accepted {

@@ -48,7 +48,7 @@ use crate::{
         CertificateScheme, CertifyArgs, CommitteeArgs, DemoCertificate, Rejection, ShapeOptions,
         SignArgs, Trusted, Verdict,
     },
-    io::{at, read_bytes, read_json_on, usage, write_json, CliError, Result},
+    io::{at, read_json_on, usage, write_json, CliError, Result},
     options::Scheme,
 };
 
@@ -708,9 +708,12 @@ pub fn export_plutus(a: &ExportPlutusArgs) -> Result<()> {
         ));
     }
     let params = load_params(a.params)?;
-    let vk_file = read_bytes(a.vk)?;
+    let vk_file = a.trust.read()?;
     let (shape, vk) = MithrilCardano::read_vk(a.vk, &vk_file)?;
     check_params_k(a.params, params.max_k(), shape.k)?;
+    a.trust.check_regenerated(&vk_file, "its shape", || {
+        MithrilCardano::regenerate_vk(&params, &shape, a.vk)
+    })?;
     let digest = match (a.committee, a.commitment) {
         (Some(path), None) => load_registration(path)?.commitment().digest(),
         (None, Some(hex)) => base_from_hex(hex, "--commitment").map_err(usage)?,
