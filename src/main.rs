@@ -364,6 +364,12 @@ enum Command {
         /// KZG parameters (the verifier embeds [1]_2 and [s]_2).
         #[arg(long)]
         params: PathBuf,
+        /// The expected SHA-256 of the verifying key file (the fingerprint keygen printed).
+        #[arg(long)]
+        vk_fingerprint: Option<String>,
+        /// Regenerate a certificate key from its shape and refuse a file that differs.
+        #[arg(long)]
+        regenerate_vk: bool,
         /// Directory to write.
         #[arg(long)]
         out: PathBuf,
@@ -1203,8 +1209,19 @@ fn run(command: Command) -> Result<()> {
             scheme,
             vk,
             params,
+            vk_fingerprint,
+            regenerate_vk,
             out,
-        } => commands::export_verifier(scheme, &vk, &params, &out),
+        } => commands::export_verifier(
+            scheme,
+            commands::KeyTrust {
+                vk: &vk,
+                fingerprint: vk_fingerprint.as_deref(),
+                regenerate: regenerate_vk,
+            },
+            &params,
+            &out,
+        ),
         Command::ExportPlutus {
             scheme,
             vk,

@@ -367,7 +367,7 @@ fn evm_transcript_and_export_verifier() {
 
     let out = ok_s(
         &d,
-        "export-verifier --vk atms.vk --params params.srs --out contracts",
+        "export-verifier --vk atms.vk --params params.srs --regenerate-vk --out contracts",
     );
     assert!(out.contains("3 public inputs"), "{out}");
     assert!(out.contains("EIP-170"), "{out}");
@@ -432,11 +432,18 @@ fn evm_transcript_and_export_verifier() {
         None,
     );
 
+    // A contract is generated only from a key the exporter pinned or regenerated.
+    fails_s(
+        &d,
+        "export-verifier --vk atms.vk --params params.srs --out unpinned",
+        "--vk-fingerprint",
+        Some("unpinned"),
+    );
     // Parameters of another size than the key's are refused before any generation.
     ok_s(&d, "setup --k 12 --insecure-test --out small.srs");
     fails_s(
         &d,
-        "export-verifier --vk atms.vk --params small.srs --out other",
+        "export-verifier --vk atms.vk --params small.srs --regenerate-vk --out other",
         "small.srs",
         Some("other"),
     );

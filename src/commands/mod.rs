@@ -41,7 +41,7 @@ use tms_gadgets::{
 
 use crate::{
     formats::{bytes_to_hex, fr_from_str, fr_to_hex, PublicFile},
-    interface::ProvingBackend,
+    interface::{CertificateScheme, ProvingBackend},
     io::{at, load_params, read_bytes, sha_path, usage, write_atomic, Result},
     io::{CliError, INSECURE_WARNING},
     options::Backend,
@@ -127,22 +127,31 @@ pub fn hash(name: HashName, mode: HashMode, inputs: &[String]) -> Result<()> {
     Ok(())
 }
 
+/// Keygen again from what the exporter holds: the verifying key file of a certificate shape.
+type Regenerate<'a> = Box<dyn FnOnce(&ParamsKZG<Bn256>) -> Result<Vec<u8>> + 'a>;
+
 /// `tms export-verifier`: the generated Solidity verifier of a verifying key file,
 /// `CertificateVerifier.sol` tied to it (its code hash, public-input count, accumulator words
 /// and exact proof length written in) and the creation bytecode of the verifier and of the
 /// contract for the key's statement, written to `out`; both are deployed in revm, the contract
 /// in front of the verifier, and the verifier's size is checked against EIP-170. An aggregation
 /// key file (a chunk join or a chain root, `tms-aggregation-vk-v1`) says what it proves in its
-/// header; any other key is `scheme`'s certificate key.
+/// header; any other key is `scheme`'s certificate key. A contract verifies whatever key it is
+/// generated from, so the key file is trusted as by `verify` (`trust`: pinned, or for a
+/// certificate key regenerated from its shape).
 pub fn export_verifier(
     scheme: Scheme,
-    vk_path: &Path,
+    trust: KeyTrust<'_>,
     params_path: &Path,
     out: &Path,
 ) -> Result<()> {
     use tms_aggregation::ACCUMULATOR_LIMBS;
+    let vk_path = trust.vk;
     let params = load_params(params_path)?;
-    let vk_file = read_bytes(vk_path)?;
+    let vk_file = trust.read()?;
+    // What regenerating the key takes: a certificate key's shape (an aggregation key needs its
+    // inner keys: its own keygen command prints the fingerprint to pin).
+    let mut regenerate: Option<Regenerate> = None;
     let on_vk = |e: &dyn std::fmt::Display| at(vk_path, e);
     // The contract in front of the verifier, with placeholder trusted values (a deployment
     // sets its own): none where a contract cannot build the statement.
@@ -174,17 +183,26 @@ pub fn export_verifier(
             match scheme {
                 Scheme::SchnorrAtms => {
                     let (shape, vk) = schnorr_atms::read_vk(&vk_file).map_err(|e| on_vk(&e))?;
+                    regenerate = Some(Box::new(move |p| {
+                        schnorr::SchnorrBn254::regenerate_vk(p, &shape, vk_path)
+                    }));
                     let n = schnorr_atms::AtmsInstance::NUM_PUBLIC_INPUTS;
                     (scheme.name().to_string(), shape.k, vk, n, 0, Some(atms))
                 }
                 Scheme::BlsAtms => {
                     // Its message input is a digest of H(m) in G2, which no contract builds yet.
                     let (shape, vk) = bls_atms::read_vk(&vk_file).map_err(|e| on_vk(&e))?;
+                    regenerate = Some(Box::new(move |p| {
+                        bls::BlsBn254::regenerate_vk(p, &shape, vk_path)
+                    }));
                     let n = bls_atms::AtmsInstance::NUM_PUBLIC_INPUTS;
                     (scheme.name().to_string(), shape.k, vk, n, 0, None)
                 }
                 Scheme::Mithril => {
                     let (shape, vk) = mithril_snark::read_vk(&vk_file).map_err(|e| on_vk(&e))?;
+                    regenerate = Some(Box::new(move |p| {
+                        mithril::MithrilBn254::regenerate_vk(p, &shape, vk_path)
+                    }));
                     let n = mithril_snark::MithrilInstance::NUM_PUBLIC_INPUTS;
                     let trusted = Trusted::Mithril {
                         registration: Fr::zero(),
@@ -194,6 +212,16 @@ pub fn export_verifier(
             }
         };
     check_params_k(params_path, params.k(), k)?;
+    if trust.regenerate {
+        let regenerate = regenerate.ok_or_else(|| {
+            at(
+                vk_path,
+                "an aggregation key is regenerated from its inner keys: pin it with \
+                 --vk-fingerprint (its keygen command printed it)",
+            )
+        })?;
+        trust.check_regenerated(&vk_file, "its shape", || regenerate(&params))?;
+    }
     let bar = crate::io::spinner("generating and compiling the verifier");
     // Not the key file's fault when solc-js is missing: the error names what to install.
     let contracts = Contracts::build_with_accumulator(&params, &vk, num_instances, accumulator)
@@ -268,6 +296,7 @@ pub fn export_verifier(
             certificate::FILE
         ),
     }
+    println!("  {}", trust.describe(&vk_file));
     println!("written to {}", out.display());
     Ok(())
 }
