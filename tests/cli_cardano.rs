@@ -384,3 +384,48 @@ fn mithril_on_cardano_flows_through_the_tool() {
     );
     assert!(d.join("plutus/validator.cbor").exists());
 }
+
+/// Cardano committee files carry each key's proof of possession, as BN254's do: a proof moved
+/// to another member, and a file of bare keys (the format before proofs), are refused by name.
+#[test]
+fn cardano_committees_need_proofs_of_possession() {
+    let d = workdir("cli-cardano-pop");
+    let out = ok(
+        &d,
+        &format!("committee {B} --size 3 --seed 9 --out committee.json --keys-dir keys"),
+    );
+    assert!(out.contains("with proofs of possession"), "{out}");
+    ok(&d, &format!("setup {B} --k 13 --insecure-test --out p.srs"));
+    ok(
+        &d,
+        &format!("keygen {B} --committee committee.json --params p.srs --pk a.pk --vk a.vk"),
+    );
+
+    let mut file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("committee.json")).unwrap()).unwrap();
+    let members = file["members"].as_array_mut().unwrap();
+    let pop1 = members[1]["proof_of_possession"].clone();
+    members[2]["proof_of_possession"] = pop1;
+    std::fs::write(d.join("moved.json"), file.to_string()).unwrap();
+    fails(
+        &d,
+        &format!("keygen {B} --committee moved.json --params p.srs --pk b.pk --vk b.vk"),
+        "member 2's proof of possession does not verify",
+    );
+
+    let mut bare: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("committee.json")).unwrap()).unwrap();
+    let keys: Vec<serde_json::Value> = bare["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["public_key"].clone())
+        .collect();
+    bare["members"] = serde_json::Value::Array(keys);
+    std::fs::write(d.join("bare.json"), bare.to_string()).unwrap();
+    fails(
+        &d,
+        &format!("keygen {B} --committee bare.json --params p.srs --pk c.pk --vk c.vk"),
+        "member 0 has no proof of possession",
+    );
+}

@@ -162,14 +162,76 @@ impl ShapeFile {
     }
 }
 
-/// `committee.json`: the members' Jubjub keys in committee order.
+/// `committee.json`: the members' Jubjub keys with their proofs of possession, in committee
+/// order.
 #[derive(Serialize, Deserialize, Debug, Clone)]
 pub struct CommitteeFile {
     /// Version, scheme, backend.
     #[serde(flatten)]
     pub header: Header,
-    /// Compressed public keys.
-    pub members: Vec<String>,
+    /// The members.
+    pub members: Vec<RegisteredMember>,
+}
+
+/// One registered member: its key and its proof of possession.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+#[serde(from = "MemberEntry")]
+pub struct RegisteredMember {
+    /// Compressed public key.
+    pub public_key: String,
+    /// The key's signature of its possession message (`schnorr_atms_jubjub::possession_message`):
+    /// `R` (32 bytes compressed) then `s` (32 bytes), in hex. `None` only when reading a file
+    /// without one, which [`load_committee`] refuses by name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proof_of_possession: Option<String>,
+}
+
+/// A member entry as read: a registration, or the bare key of a file written before proofs of
+/// possession (read only to be refused by name).
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum MemberEntry {
+    Key(String),
+    Registered {
+        public_key: String,
+        #[serde(default)]
+        proof_of_possession: Option<String>,
+    },
+}
+
+impl From<MemberEntry> for RegisteredMember {
+    fn from(entry: MemberEntry) -> Self {
+        match entry {
+            MemberEntry::Key(public_key) => Self {
+                public_key,
+                proof_of_possession: None,
+            },
+            MemberEntry::Registered {
+                public_key,
+                proof_of_possession,
+            } => Self {
+                public_key,
+                proof_of_possession,
+            },
+        }
+    }
+}
+
+fn signature_to_hex(sig: &Signature) -> String {
+    let mut bytes = sig.r.to_bytes().to_vec();
+    bytes.extend_from_slice(sig.s.to_repr().as_ref());
+    bytes_to_hex(&bytes)
+}
+
+fn signature_from_hex(hex: &str, what: &str) -> std::result::Result<Signature, String> {
+    let bytes = bytes_from_hex(hex, what)?;
+    if bytes.len() != 64 {
+        return Err(format!("{what} must be 0x followed by 128 hex digits"));
+    }
+    Ok(Signature {
+        r: point_from_hex(&bytes_to_hex(&bytes[..32]), what)?,
+        s: scalar_from_hex(&bytes_to_hex(&bytes[32..]), what)?,
+    })
 }
 
 /// A member's secret key file.
@@ -247,7 +309,8 @@ pub struct PkHeader<F> {
     pub shape: F,
 }
 
-/// Reads a committee file: every key in the subgroup, none repeated.
+/// Reads and registers a committee file: every key in the subgroup with a valid proof of
+/// possession, none repeated.
 pub fn load_committee(path: &Path) -> Result<Committee> {
     let file: CommitteeFile = read_json(path)?;
     if file.members.len() > crate::io::MAX_MEMBERS {
@@ -256,14 +319,24 @@ pub fn load_committee(path: &Path) -> Result<Committee> {
             format!("more than {} members", crate::io::MAX_MEMBERS),
         ));
     }
-    let keys = file
+    let members = file
         .members
         .iter()
         .enumerate()
-        .map(|(i, k)| point_from_hex(k, &format!("member {i}'s key")).map(VerifyingKey))
-        .collect::<std::result::Result<Vec<_>, _>>()
+        .map(|(i, m)| {
+            let key = point_from_hex(&m.public_key, &format!("member {i}'s key"))?;
+            let pop = m.proof_of_possession.as_deref().ok_or_else(|| {
+                format!(
+                    "member {i} has no proof of possession (every key needs one; `tms committee \
+                     --backend cardano` writes them)"
+                )
+            })?;
+            let pop = signature_from_hex(pop, &format!("member {i}'s proof of possession"))?;
+            Ok((VerifyingKey(key), pop))
+        })
+        .collect::<std::result::Result<Vec<_>, String>>()
         .map_err(|e| at(path, e))?;
-    Committee::new(keys).map_err(|e| at(path, e))
+    Committee::register(&members).map_err(|e| at(path, e))
 }
 
 pub(crate) fn load_member(key: &Path) -> Result<SigningKey> {
@@ -314,15 +387,19 @@ pub fn committee(size: usize, seed: Option<u64>, out: &Path, keys_dir: &Path) ->
         .map_err(|e| CliError(e.to_string()))?;
     let file = CommitteeFile {
         header: header(),
-        members: committee
-            .keys()
+        members: sks
             .iter()
-            .map(|k| point_to_hex(&k.0))
+            .zip(committee.keys())
+            .map(|(sk, k)| RegisteredMember {
+                public_key: point_to_hex(&k.0),
+                proof_of_possession: Some(signature_to_hex(&sk.prove_possession())),
+            })
             .collect(),
     };
     write_json(out, &file)?;
     println!(
-        "committee of {size} Jubjub keys written to {} (secret keys in {})",
+        "committee of {size} Jubjub keys with proofs of possession written to {} (secret keys in \
+         {})",
         out.display(),
         keys_dir.display()
     );

@@ -55,6 +55,9 @@ pub enum AtmsError {
     /// A signature does not verify.
     #[error("signature {0} does not verify for this message")]
     InvalidSignature(usize),
+    /// A member's proof of possession does not verify for its key.
+    #[error("member {0}'s proof of possession does not verify for its key")]
+    InvalidPossession(usize),
     /// Fewer valid signatures than the threshold.
     #[error("{count} valid signatures are below the threshold {threshold}")]
     BelowThreshold {

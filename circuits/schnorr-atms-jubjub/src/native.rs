@@ -119,7 +119,30 @@ impl SigningKey {
     }
 }
 
+/// The domain tag of a proof of possession's message (`"tms-pop1"` little-endian).
+const POSSESSION_TAG: u64 = u64::from_le_bytes(*b"tms-pop1");
+
+/// The message a key's proof of possession signs: Poseidon of a domain tag and the key's
+/// coordinates. No certificate signs it: a certificate's message is a blake2b-256 digest
+/// ([`message_to_field`]), so a member asked to sign bytes does not hand out a possession proof.
+pub fn possession_message(pk: &VerifyingKey) -> Base {
+    let [x, y] = pk.coordinates();
+    poseidon(&[Base::from(POSSESSION_TAG), x, y])
+}
+
+impl SigningKey {
+    /// The key's proof of possession: its signature of [`possession_message`].
+    pub fn prove_possession(&self) -> Signature {
+        self.sign(possession_message(&self.verifying_key()))
+    }
+}
+
 impl VerifyingKey {
+    /// Whether `pop` is this key's proof of possession.
+    pub fn verify_possession(&self, pop: &Signature) -> bool {
+        self.verify(possession_message(self), pop)
+    }
+
     /// The native verification `s G = R + c pk`, the equation the circuit checks.
     pub fn verify(&self, message: Base, sig: &Signature) -> bool {
         let c = challenge_scalar(challenge(&sig.r, &self.0, message));
@@ -168,6 +191,20 @@ impl Committee {
             }
         }
         Ok(Self { keys })
+    }
+
+    /// A committee of registered keys, each with its proof of possession (checked here), as a
+    /// committee of other people's keys is formed; then [`Committee::new`]'s checks.
+    pub fn register(members: &[(VerifyingKey, Signature)]) -> Result<Self, AtmsError> {
+        for (i, (key, pop)) in members.iter().enumerate() {
+            if bool::from(key.0.is_identity()) {
+                return Err(AtmsError::IdentityKey(i));
+            }
+            if !key.verify_possession(pop) {
+                return Err(AtmsError::InvalidPossession(i));
+            }
+        }
+        Self::new(members.iter().map(|(k, _)| *k).collect())
     }
 
     /// The keys in committee order.

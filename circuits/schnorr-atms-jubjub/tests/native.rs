@@ -199,3 +199,29 @@ fn native_builders_refuse_bad_input() {
         w.instance
     );
 }
+
+/// A proof of possession verifies for its key only; a certificate signature is not one; a
+/// committee is registered only with every member's proof, the first bad one named.
+#[test]
+fn proofs_of_possession_bind_their_key() {
+    let mut rng = ChaCha8Rng::seed_from_u64(31);
+    let sks: Vec<SigningKey> = (0..3).map(|_| SigningKey::random(&mut rng)).collect();
+    let members: Vec<_> = sks
+        .iter()
+        .map(|sk| (sk.verifying_key(), sk.prove_possession()))
+        .collect();
+    for (pk, pop) in &members {
+        assert!(pk.verify_possession(pop));
+    }
+    // Another key's proof, and a signature of a certificate message, are not this key's proof.
+    assert!(!members[0].0.verify_possession(&members[1].1));
+    let signed = sks[0].sign(message_to_field(b"a certificate"));
+    assert!(!members[0].0.verify_possession(&signed));
+    assert!(Committee::register(&members).is_ok());
+    let mut swapped = members.clone();
+    swapped[2].1 = members[1].1;
+    assert_eq!(
+        Committee::register(&swapped).unwrap_err(),
+        AtmsError::InvalidPossession(2)
+    );
+}
