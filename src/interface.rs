@@ -13,7 +13,6 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use halo2_base::halo2_proofs::{halo2curves::bn256::Bn256, poly::kzg::commitment::ParamsKZG};
 use serde::{de::DeserializeOwned, Serialize};
 use tms_gadgets::{
     proving::{keys::fingerprint, Transcript},
@@ -22,14 +21,12 @@ use tms_gadgets::{
 
 use crate::{
     formats::{bytes_to_hex, PublicFile},
-    io::{at, load_params, read_bytes, read_json, usage, write_atomic, CliError, Result},
-    options::{Backend, Mode, Scheme},
+    io::{at, read_bytes, usage, write_atomic, CliError, Result},
+    options::{Mode, Scheme},
 };
 
 /// What a proving backend does for every scheme.
 pub trait ProvingBackend {
-    /// The backend's name in the tool (`--backend`).
-    const BACKEND: Backend;
     /// The tag in this backend's file headers (`None`: BN254, whose files carry none).
     const TAG: Option<&'static str>;
     /// KZG parameters.
@@ -329,8 +326,6 @@ pub trait Driver {
 
 /// What `tms verify` is given, for every scheme.
 pub struct VerifyArgs {
-    /// The scheme.
-    pub scheme: Scheme,
     /// KZG parameters.
     pub params: PathBuf,
     /// Verifying key file.
@@ -355,24 +350,7 @@ pub struct VerifyArgs {
     pub transcript: Transcript,
 }
 
-/// What `verify` opens for every scheme: the parameters, the verifying key file and what
-/// `read_vk` makes of it, and the prover's statement if given.
-type Opened<K, S> = (ParamsKZG<Bn256>, Vec<u8>, K, Option<PublicFile<S>>);
-
 impl VerifyArgs {
-    /// Loads the parameters, the verifying key file (checked against `--vk-fingerprint`), reads
-    /// it with `read_vk`, and reads the prover's statement if given.
-    pub fn open<K, S: DeserializeOwned, E: std::fmt::Display>(
-        &self,
-        read_vk: impl FnOnce(&[u8]) -> std::result::Result<K, E>,
-    ) -> Result<Opened<K, S>> {
-        let params = load_params(&self.params)?;
-        let vk_file = self.vk_file()?;
-        let key = read_vk(&vk_file).map_err(|e| at(&self.vk, e))?;
-        let public = self.public_file::<S>()?;
-        Ok((params, vk_file, key, public))
-    }
-
     /// How the verifying key file is trusted.
     pub fn key_trust(&self) -> KeyTrust<'_> {
         KeyTrust {
@@ -383,17 +361,9 @@ impl VerifyArgs {
     }
 
     /// The verifying key file: refused unless pinned (`--vk-fingerprint`, checked here) or to be
-    /// regenerated (`--regenerate-vk`, checked by [`VerifyArgs::check_regenerated`]).
+    /// regenerated (`--regenerate-vk`, checked by [`KeyTrust::check_regenerated`]).
     pub fn vk_file(&self) -> Result<Vec<u8>> {
         self.key_trust().read()
-    }
-
-    /// The prover's statement file, if given.
-    pub fn public_file<S: DeserializeOwned>(&self) -> Result<Option<PublicFile<S>>> {
-        self.public
-            .as_deref()
-            .map(|p| read_json(p, self.scheme))
-            .transpose()
     }
 
     /// The threshold: `--threshold` if given, else the statement file's; both given must agree.
@@ -469,21 +439,6 @@ impl ProofOutput {
             );
         }
         Ok(())
-    }
-}
-
-impl VerifyArgs {
-    /// With `--regenerate-vk`: refuses a verifying key file that `regenerate` (keygen for the
-    /// file's shape) does not reproduce byte for byte.
-    pub fn check_regenerated<E: std::fmt::Display>(
-        &self,
-        vk_file: &[u8],
-        regenerate: impl FnOnce() -> std::result::Result<Vec<u8>, E>,
-    ) -> Result<()> {
-        self.key_trust()
-            .check_regenerated(vk_file, "its shape", || {
-                regenerate().map_err(|e| at(&self.vk, e))
-            })
     }
 }
 

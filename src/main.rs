@@ -1191,7 +1191,6 @@ fn run(command: Command) -> Result<()> {
         } => {
             let args = VerifyArgs {
                 transcript: transcript.transcript(),
-                scheme,
                 params,
                 vk,
                 proof,

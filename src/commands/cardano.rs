@@ -45,7 +45,7 @@ use tms_gadgets::proving::{
 
 use super::{
     check_members, describe_message_bytes,
-    schnorr::{commitment_mode, refuse_registration},
+    schnorr::{commitment_mode, refuse_registration, RegisteredKey},
     KeyTrust, ProofOutput, VerifyArgs,
 };
 use crate::{
@@ -58,7 +58,7 @@ use crate::{
         at, read_bytes, read_json_on, sha_path, spinner, usage, write_atomic, write_json, CliError,
         Result, INSECURE_WARNING,
     },
-    options::{Backend, Scheme},
+    options::Scheme,
 };
 
 const SCHEME: Scheme = Scheme::SchnorrAtms;
@@ -170,51 +170,9 @@ pub struct CommitteeFile {
     #[serde(flatten)]
     pub header: Header,
     /// The members.
-    pub members: Vec<RegisteredMember>,
-}
-
-/// One registered member: its key and its proof of possession.
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
-#[serde(from = "MemberEntry")]
-pub struct RegisteredMember {
-    /// Compressed public key.
-    pub public_key: String,
-    /// The key's signature of its possession message (`schnorr_atms_jubjub::possession_message`):
-    /// `R` (32 bytes compressed) then `s` (32 bytes), in hex. `None` only when reading a file
-    /// without one, which [`load_committee`] refuses by name.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub proof_of_possession: Option<String>,
-}
-
-/// A member entry as read: a registration, or the bare key of a file written before proofs of
-/// possession (read only to be refused by name).
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum MemberEntry {
-    Key(String),
-    Registered {
-        public_key: String,
-        #[serde(default)]
-        proof_of_possession: Option<String>,
-    },
-}
-
-impl From<MemberEntry> for RegisteredMember {
-    fn from(entry: MemberEntry) -> Self {
-        match entry {
-            MemberEntry::Key(public_key) => Self {
-                public_key,
-                proof_of_possession: None,
-            },
-            MemberEntry::Registered {
-                public_key,
-                proof_of_possession,
-            } => Self {
-                public_key,
-                proof_of_possession,
-            },
-        }
-    }
+    /// The members (the Schnorr ATMS's entry shape on both backends; Jubjub encodings here,
+    /// the proof of possession `R || s` in hex).
+    pub members: Vec<RegisteredKey>,
 }
 
 fn signature_to_hex(sig: &Signature) -> String {
@@ -390,7 +348,7 @@ pub fn committee(size: usize, seed: Option<u64>, out: &Path, keys_dir: &Path) ->
         members: sks
             .iter()
             .zip(committee.keys())
-            .map(|(sk, k)| RegisteredMember {
+            .map(|(sk, k)| RegisteredKey {
                 public_key: point_to_hex(&k.0),
                 proof_of_possession: Some(signature_to_hex(&sk.prove_possession())),
             })
@@ -917,7 +875,6 @@ fn public_file(
 pub struct Cardano;
 
 impl ProvingBackend for Cardano {
-    const BACKEND: Backend = Backend::Cardano;
     const TAG: Option<&'static str> = Some(BACKEND);
     type Params = ParamsKZG<Bls12>;
     type Scalar = Base;

@@ -44,7 +44,6 @@ use crate::{
     interface::{CertificateScheme, ProvingBackend},
     io::{at, load_params, read_bytes, sha_path, usage, write_atomic, Result},
     io::{CliError, INSECURE_WARNING},
-    options::Backend,
     options::{HashMode, HashName, Scheme},
 };
 
@@ -305,7 +304,6 @@ pub fn export_verifier(
 pub struct Bn254;
 
 impl ProvingBackend for Bn254 {
-    const BACKEND: Backend = Backend::Bn254;
     const TAG: Option<&'static str> = None;
     type Params = ParamsKZG<Bn256>;
     type Scalar = Fr;
