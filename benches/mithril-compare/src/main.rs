@@ -3,9 +3,13 @@
 //!
 //! ```text
 //! mithril-compare --quorum 32 [--parties 3000] [--depth 13] [--m 10000] [--phi-f 0.2]
-//!                 [--stakes zipf|uniform] [--seed 1] [--system stm|ours|both]
+//!                 [--stakes zipf|uniform] [--seed 1] [--system stm|ours|ours-cardano|both|all]
 //!                 [--srs-dir DIR] [--srs-file FILE]
 //! ```
+//!
+//! Systems: `stm` (mithril-stm 0.13.0's SNARK, KZG over BLS12-381), `ours` (`mithril-snark`, KZG
+//! over BN254), `ours-cardano` (`mithril-jubjub`, on mithril-stm's own stack, with its Plutus
+//! verifier's budget); `both` is stm and ours, `all` every one.
 //!
 //! Each system runs in its own child process (so CPU time and peak memory are its own) on the
 //! same certificate: the same parameters (m, k, phi_f), stake distribution, seed and message. One
@@ -13,6 +17,7 @@
 #![deny(missing_docs)]
 
 mod ours;
+mod ours_cardano;
 mod report;
 mod stakes;
 mod stm;
@@ -47,17 +52,20 @@ pub struct Config {
 enum System {
     /// mithril-stm 0.13.0, feature `snark`.
     Stm,
-    /// Our `mithril-snark` circuit.
+    /// Our `mithril-snark` circuit (BN254).
     Ours,
+    /// Our `mithril-jubjub` circuit on the midnight stack (BLS12-381), with its Plutus verifier.
+    OursCardano,
 }
 
 impl System {
-    const ALL: [System; 2] = [System::Stm, System::Ours];
+    const ALL: [System; 3] = [System::Stm, System::Ours, System::OursCardano];
 
     fn name(self) -> &'static str {
         match self {
             System::Stm => "stm",
             System::Ours => "ours",
+            System::OursCardano => "ours-cardano",
         }
     }
 
@@ -65,7 +73,9 @@ impl System {
         match text {
             "stm" => Some(vec![System::Stm]),
             "ours" => Some(vec![System::Ours]),
-            "both" | "all" => Some(System::ALL.to_vec()),
+            "ours-cardano" | "cardano" => Some(vec![System::OursCardano]),
+            "both" => Some(vec![System::Stm, System::Ours]),
+            "all" => Some(System::ALL.to_vec()),
             _ => None,
         }
     }
@@ -84,7 +94,7 @@ struct Options {
 
 const USAGE: &str =
     "usage: mithril-compare --quorum K [--parties N] [--depth D] [--m M] [--phi-f F] \
-[--stakes zipf|uniform] [--seed S] [--system stm|ours|both] [--srs-dir DIR] [--srs-file FILE] \
+[--stakes zipf|uniform] [--seed S] [--system stm|ours|ours-cardano|both|all] [--srs-dir DIR] [--srs-file FILE] \
 [--json]";
 
 fn parse_args(args: &[String]) -> Result<Options, String> {
@@ -134,7 +144,10 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
                     StakeDistribution::parse(value).ok_or_else(|| bad("uniform or zipf"))?
             }
             "--seed" => config.seed = value.parse().map_err(|_| bad("not an integer"))?,
-            "--system" => systems = System::parse(value).ok_or_else(|| bad("stm, ours or both"))?,
+            "--system" => {
+                systems = System::parse(value)
+                    .ok_or_else(|| bad("stm, ours, ours-cardano, both or all"))?
+            }
             "--srs-dir" => srs_dir = PathBuf::from(value),
             "--srs-file" => srs_file = Some(PathBuf::from(value)),
             _ => return Err(format!("unknown option {flag}\n{USAGE}")),
@@ -188,6 +201,7 @@ fn run_here(options: &Options, system: System) -> Result<(), String> {
             print(measured?)
         }
         System::Ours => print(ours::run(&options.config)?),
+        System::OursCardano => print(ours_cardano::run(&options.config)?),
     };
     println!("{row}");
     Ok(())

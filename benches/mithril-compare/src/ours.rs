@@ -14,6 +14,7 @@ use std::time::Duration;
 use mithril_snark::{example_certificate, measure_round_trip, setup, Parameters, PhiF};
 
 use crate::report::{Measurement, Timings};
+use crate::stakes;
 use crate::stakes::StakeDistribution;
 use crate::usage::{self, timed, Timing};
 use crate::Config;
@@ -24,11 +25,8 @@ const BASE_COLUMNS: usize = 8;
 
 /// `phi_f` as a fraction with denominator 10,000.
 fn phi_f(value: f64) -> Result<PhiF, String> {
-    let num = (value * 10_000.0).round();
-    if (num / 10_000.0 - value).abs() > 1e-12 {
-        return Err(format!("phi_f = {value} is not a multiple of 1/10,000"));
-    }
-    PhiF::new(num as u64, 10_000).map_err(|e| format!("phi_f: {e}"))
+    let (num, den) = stakes::phi_f_fraction(value)?;
+    PhiF::new(num, den).map_err(|e| format!("phi_f: {e}"))
 }
 
 /// Runs our circuit once on the certificate `config` describes.
@@ -103,5 +101,6 @@ pub fn run(config: &Config) -> Result<Measurement, String> {
         // The mark covers keygen, proof and verification: an upper bound of the proof's peak.
         prove_peak_bytes: round_trip_peak,
         process_peak_bytes: usage::process_peak_rss_bytes(),
+        plutus: None,
     })
 }

@@ -36,10 +36,52 @@ pub struct Measurement {
     pub prove_peak_bytes: Option<u64>,
     /// Peak resident memory of the whole process (`ru_maxrss`).
     pub process_peak_bytes: u64,
+    /// The Plutus verifier's budget on the honest certificate, where the system has one.
+    pub plutus: Option<PlutusCost>,
+}
+
+/// A Plutus transaction's execution limits (mainnet protocol parameters `maxTxExecutionUnits`).
+pub const TX_CPU_STEPS: i64 = 10_000_000_000;
+/// See [`TX_CPU_STEPS`].
+pub const TX_MEMORY_UNITS: i64 = 16_500_000;
+
+/// What verifying one certificate costs a Plutus script (evaluated offline with `uplc`).
+#[derive(Clone, Copy, Debug)]
+pub struct PlutusCost {
+    /// The protocol version the budget was evaluated at.
+    pub pv: u16,
+    /// CPU steps spent.
+    pub cpu: i64,
+    /// Memory units spent.
+    pub mem: i64,
+    /// Bytes of the script (flat, CBOR-wrapped).
+    pub script_bytes: usize,
+}
+
+impl PlutusCost {
+    /// CPU steps as a percentage of one transaction's limit.
+    pub fn cpu_percent(&self) -> f64 {
+        100.0 * self.cpu as f64 / TX_CPU_STEPS as f64
+    }
+
+    /// Memory units as a percentage of one transaction's limit.
+    pub fn mem_percent(&self) -> f64 {
+        100.0 * self.mem as f64 / TX_MEMORY_UNITS as f64
+    }
+
+    fn cell(&self) -> String {
+        format!(
+            "{:.1}% / {:.1}% ({} B, PV {})",
+            self.cpu_percent(),
+            self.mem_percent(),
+            self.script_bytes,
+            self.pv
+        )
+    }
 }
 
 /// The markdown table header matching [`Measurement::row`].
-pub const HEADER: &str = "| system | k | m | phi_f | parties | stakes | depth | signers | circuit | setup s | keygen s (CPU-s) | prove CPU-s | prove wall s | proof B (serialised) | verify ms | prove peak MiB | process peak MiB |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|";
+pub const HEADER: &str = "| system | k | m | phi_f | parties | stakes | depth | signers | circuit | setup s | keygen s (CPU-s) | prove CPU-s | prove wall s | proof B (serialised) | verify ms | prove peak MiB | process peak MiB | Plutus CPU / mem of a tx (script) |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|";
 
 fn mib(bytes: u64) -> String {
     format!("{:.0}", bytes as f64 / (1024.0 * 1024.0))
@@ -50,7 +92,7 @@ impl Measurement {
     pub fn row(&self, config: &crate::Config) -> String {
         let t = &self.timings;
         format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1} | {:.1} ({:.1}) | {:.1} | {:.1} | {} ({}) | {:.1} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1} | {:.1} ({:.1}) | {:.1} | {:.1} | {} ({}) | {:.1} | {} | {} | {} |",
             self.system,
             config.quorum,
             config.m,
@@ -70,6 +112,7 @@ impl Measurement {
             t.verify.as_secs_f64() * 1e3,
             self.prove_peak_bytes.map(mib).unwrap_or_else(|| "-".into()),
             mib(self.process_peak_bytes),
+            self.plutus.map_or("-".to_string(), |p| p.cell()),
         )
     }
 
@@ -80,7 +123,7 @@ impl Measurement {
         let mib = |bytes: u64| bytes as f64 / (1024.0 * 1024.0);
         let text = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"");
         format!(
-            "{{\"system\":\"{}\",\"quorum\":{},\"m\":{},\"phi_f\":{},\"parties\":{},\"stakes\":\"{}\",\"depth\":{},\"seed\":{},\"signers\":{},\"circuit\":\"{}\",\"setup_s\":{},\"keygen_s\":{},\"keygen_cpu_s\":{},\"prove_cpu_s\":{},\"prove_wall_s\":{},\"proof_bytes\":{},\"serialized_bytes\":{},\"verify_ms\":{},\"prove_peak_mib\":{},\"process_peak_mib\":{}}}",
+            "{{\"system\":\"{}\",\"quorum\":{},\"m\":{},\"phi_f\":{},\"parties\":{},\"stakes\":\"{}\",\"depth\":{},\"seed\":{},\"signers\":{},\"circuit\":\"{}\",\"setup_s\":{},\"keygen_s\":{},\"keygen_cpu_s\":{},\"prove_cpu_s\":{},\"prove_wall_s\":{},\"proof_bytes\":{},\"serialized_bytes\":{},\"verify_ms\":{},\"prove_peak_mib\":{},\"process_peak_mib\":{},\"plutus\":{}}}",
             text(self.system),
             config.quorum,
             config.m,
@@ -101,6 +144,10 @@ impl Measurement {
             t.verify.as_secs_f64() * 1e3,
             self.prove_peak_bytes.map_or("null".to_string(), |b| mib(b).to_string()),
             mib(self.process_peak_bytes),
+            self.plutus.map_or("null".to_string(), |p| format!(
+                "{{\"pv\":{},\"cpu\":{},\"mem\":{},\"script_bytes\":{}}}",
+                p.pv, p.cpu, p.mem, p.script_bytes
+            )),
         )
     }
 }

@@ -57,3 +57,13 @@ pub fn message(seed: u64) -> [u8; 32] {
     hasher.update(seed.to_le_bytes());
     hasher.finalize().into()
 }
+
+/// `phi_f` as the fraction `(num, 10,000)` both circuits take; refused unless it is a multiple of
+/// 1/10,000.
+pub fn phi_f_fraction(value: f64) -> Result<(u64, u64), String> {
+    let num = (value * 10_000.0).round();
+    if (num / 10_000.0 - value).abs() > 1e-12 {
+        return Err(format!("phi_f = {value} is not a multiple of 1/10,000"));
+    }
+    Ok((num as u64, 10_000))
+}

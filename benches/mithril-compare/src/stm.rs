@@ -294,6 +294,7 @@ pub fn run(config: &Config, srs_source: &SrsSource) -> Result<Measurement, Strin
         serialized_bytes: serialized.len(),
         prove_peak_bytes: prove_peak,
         process_peak_bytes: usage::process_peak_rss_bytes(),
+        plutus: None,
     })
 }
 

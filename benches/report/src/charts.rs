@@ -87,6 +87,7 @@ pub fn color(system: System) -> RGBColor {
         System::Bls => RGBColor(44, 160, 44),
         System::Mithril => RGBColor(148, 103, 189),
         System::MithrilStm => RGBColor(140, 86, 75),
+        System::MithrilCardano => RGBColor(227, 119, 194),
     }
 }
 

@@ -47,11 +47,14 @@ pub enum System {
     Mithril,
     /// mithril-stm 0.13's SNARK (through `benches/mithril-compare`).
     MithrilStm,
+    /// Our SNARK-Mithril on mithril-stm's stack, the Cardano backend (`circuits/mithril-jubjub`,
+    /// through `benches/mithril-compare`), with its Plutus verifier's budget.
+    MithrilCardano,
 }
 
 impl System {
     /// Every system, in run order.
-    pub const ALL: [System; 7] = [
+    pub const ALL: [System; 8] = [
         System::StarkSingle,
         System::StarkConcurrent,
         System::SchnorrFlat,
@@ -59,6 +62,7 @@ impl System {
         System::Bls,
         System::Mithril,
         System::MithrilStm,
+        System::MithrilCardano,
     ];
 
     /// Short name (flags, JSON, progress lines).
@@ -71,6 +75,7 @@ impl System {
             System::Bls => "bls",
             System::Mithril => "mithril",
             System::MithrilStm => "mithril-stm",
+            System::MithrilCardano => "mithril-cardano",
         }
     }
 
@@ -84,6 +89,7 @@ impl System {
             System::Bls => "BLS ATMS, chosen strategy",
             System::Mithril => "SNARK-Mithril (ours)",
             System::MithrilStm => "mithril-stm 0.13 SNARK",
+            System::MithrilCardano => "SNARK-Mithril on Cardano (ours)",
         }
     }
 
@@ -91,7 +97,10 @@ impl System {
     pub fn is_snark(self) -> bool {
         !matches!(
             self,
-            System::StarkSingle | System::StarkConcurrent | System::MithrilStm
+            System::StarkSingle
+                | System::StarkConcurrent
+                | System::MithrilStm
+                | System::MithrilCardano
         )
     }
 
@@ -102,7 +111,15 @@ impl System {
 
     /// Whether its points are Mithril certificates (a quorum of lottery indices, not t of N).
     pub fn is_mithril(self) -> bool {
-        matches!(self, System::Mithril | System::MithrilStm)
+        matches!(
+            self,
+            System::Mithril | System::MithrilStm | System::MithrilCardano
+        )
+    }
+
+    /// Whether it is measured through `benches/mithril-compare` (one child per sample).
+    pub fn is_compare(self) -> bool {
+        matches!(self, System::MithrilStm | System::MithrilCardano)
     }
 
     fn from_key(key: &str) -> Option<System> {
@@ -218,6 +235,9 @@ pub struct Point {
     /// Cells by component (our Halo2 circuits), from the layout.
     #[serde(default)]
     pub components: Vec<snark::Component>,
+    /// The Plutus verifier's budget (SNARK-Mithril on Cardano), when measured.
+    #[serde(default)]
+    pub plutus: Option<stm::PlutusCost>,
 }
 
 impl Point {
@@ -283,6 +303,93 @@ pub struct Results {
     pub naive: Vec<naive_baselines::NaiveRun>,
     /// Points that failed, with the reason.
     pub failures: Vec<String>,
+    /// Later runs that re-measured some points into these results (`--update`), oldest first.
+    #[serde(default)]
+    pub updates: Vec<Update>,
+}
+
+/// A later run that replaced or added some points (`tms-report --update`).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Update {
+    /// Its command line.
+    pub command: String,
+    /// Its start, UTC.
+    pub started: String,
+    /// Its wall seconds.
+    pub total_s: f64,
+    /// Load averages at its start and end.
+    pub load: String,
+    /// Load averages at its end.
+    pub load_end: String,
+    /// Its commit and the tracked files that differed from it.
+    pub commit: String,
+    /// Tracked files that differed from the commit at its start.
+    pub dirty_files: usize,
+    /// What it measured: `system` or `system certificate`/`system t of N`, one per point.
+    pub points: Vec<String>,
+}
+
+impl Point {
+    /// What identifies a point across runs: system, size and Mithril certificate.
+    fn same_point(&self, other: &Point) -> bool {
+        self.system == other.system
+            && self.n == other.n
+            && self.t == other.t
+            && self.mithril == other.mithril
+    }
+
+    /// One short line naming the point.
+    pub fn describe(&self) -> String {
+        match &self.mithril {
+            Some(case) => format!("{} ({})", self.system.label(), case.describe()),
+            None => format!("{} {} of {}", self.system.label(), self.t, self.n),
+        }
+    }
+}
+
+impl Results {
+    /// `old` with the points of `update` merged in (a point of the same system and size replaced,
+    /// new ones added), its systems and Mithril certificates added, and the update recorded.
+    fn merged(old: &Results, update: &Results) -> Results {
+        let mut out = old.clone();
+        // A re-measured point takes the old one's place, so tables keep their order.
+        for new in &update.points {
+            match out.points.iter_mut().find(|p| p.same_point(new)) {
+                Some(slot) => *slot = new.clone(),
+                None => out.points.push(new.clone()),
+            }
+        }
+        out.naive.retain(|r| {
+            !update
+                .naive
+                .iter()
+                .any(|u| (u.scheme, u.n, u.t) == (r.scheme, r.n, r.t))
+        });
+        out.naive.extend(update.naive.iter().cloned());
+        for system in &update.systems {
+            if !out.systems.contains(system) {
+                out.systems.push(*system);
+            }
+        }
+        out.systems.sort_unstable();
+        for case in &update.mithril {
+            if !out.mithril.contains(case) {
+                out.mithril.push(case.clone());
+            }
+        }
+        out.failures.extend(update.failures.iter().cloned());
+        out.updates.push(Update {
+            command: update.command.clone(),
+            started: update.started.clone(),
+            total_s: update.total_s,
+            load: update.machine.load.clone(),
+            load_end: update.load_end.clone(),
+            commit: update.commit.clone(),
+            dirty_files: update.dirty_files,
+            points: update.points.iter().map(Point::describe).collect(),
+        });
+        out
+    }
 }
 
 const USAGE: &str = "\
@@ -295,14 +402,14 @@ usage: tms-report [--quick | --samples R] [--systems LIST] [--sizes LIST] [--bls
                 mainnet: one)
   --quick       development run: one sample, and unless given the small defaults below
   --systems     any of schnorr (= schnorr-flat), schnorr-merkle, bls, mithril, mithril-stm,
-                stark (= stark-single and stark-concurrent), stark-single, stark-concurrent,
-                all; default all
+                mithril-cardano, stark (= stark-single and stark-concurrent), stark-single,
+                stark-concurrent, all; default all
   --sizes       committee sizes N of Schnorr ATMS and the STARK (t = N/2 sign);
                 default 8,16,...,2048 (--quick: 8,16,32,64)
   --bls-sizes   committee sizes of BLS ATMS (t = N/2); default 8,2048 (--quick: 8)
   --points      extra SYSTEM:N/T points; default schnorr-flat:2001/1602,bls:2001/1602
                 (--quick: none); `none` for none
-  --mithril     Mithril certificates: quorums (m = 10,000) and/or mainnet (ours only);
+  --mithril     Mithril certificates: quorums (m = 10,000) and/or mainnet (ours on BN254 only);
                 default 32,256,mainnet (--quick: 32)
   --no-gas      skip the EVM verification gas of each Halo2 proof (it needs
                 `npm ci --prefix evm/solc` and one more proof per point)
@@ -312,7 +419,10 @@ usage: tms-report [--quick | --samples R] [--systems LIST] [--sizes LIST] [--bls
   --out         the report; default benches/REPORT.md
   --charts      directory of the SVG charts; default benches/report
   --results     raw results (JSON); default benches/report/results.json
-  --render-only re-render the report and charts from --results without measuring";
+  --render-only re-render the report and charts from --results without measuring
+  --update      measure only the asked systems and points and merge them into --results: a
+                point of the same system and size replaces the old one, every other point is
+                kept, and the report names the update (its command, date, commit and load)";
 
 /// Points of at least this committee size run one sample (the issue's "one is enough for the
 /// largest"): minutes per proof on this machine.
@@ -331,6 +441,7 @@ struct Options {
     charts: PathBuf,
     results: PathBuf,
     render_only: bool,
+    update: bool,
 }
 
 fn parse_list<T>(
@@ -368,7 +479,7 @@ fn parse_systems(value: &str) -> Result<Vec<System>, String> {
         _ => System::from_key(s).map(|s| vec![s]).ok_or_else(|| {
             format!(
                 "--systems: unknown system {s:?} (schnorr, schnorr-merkle, bls, mithril, \
-                 mithril-stm, stark, stark-single, stark-concurrent, all)"
+                 mithril-stm, mithril-cardano, stark, stark-single, stark-concurrent, all)"
             )
         }),
     })?;
@@ -409,6 +520,7 @@ fn parse_options(args: &[String], root: &Path) -> Result<Options, String> {
         charts: root.join("benches/report"),
         results: root.join("benches/report/results.json"),
         render_only: false,
+        update: false,
     };
     let mut quick = false;
     let mut it = args.iter();
@@ -425,6 +537,7 @@ fn parse_options(args: &[String], root: &Path) -> Result<Options, String> {
                 o.samples = 1;
             }
             "--render-only" => o.render_only = true,
+            "--update" => o.update = true,
             "--no-gas" => o.gas = false,
             "--samples" => {
                 let v = value()?;
@@ -524,7 +637,7 @@ fn jobs(o: &Options) -> Vec<Job> {
     for &system in &o.systems {
         if system.is_mithril() {
             for case in &o.mithril {
-                if system == System::MithrilStm && case.is_mainnet() {
+                if system.is_compare() && case.is_mainnet() {
                     continue;
                 }
                 jobs.push(Job {
@@ -648,6 +761,7 @@ fn measure_snark(job: &Job, gas: bool) -> Result<Point, String> {
         evm: run.evm,
         evm_note: run.evm_note,
         components: run.components,
+        plutus: None,
     })
 }
 
@@ -694,6 +808,7 @@ fn measure_stark(
         evm: None,
         evm_note: "a STARK: no EVM verifier here".into(),
         components: vec![],
+        plutus: None,
     })
 }
 
@@ -701,12 +816,22 @@ fn measure_stark(
 pub const STM_SECURITY: &str =
     "KZG/BLS12-381, ~117-120 bits; insecure SRS generated by the bench (seed 42)";
 
-fn measure_stm(bin: &Path, job: &Job) -> Result<Point, String> {
+/// Our Cardano backend's security statement (KZG over BLS12-381, test parameters).
+pub const CARDANO_SECURITY: &str =
+    "KZG/BLS12-381, ~117-120 bits; insecure test SRS (`tms_cardano::backend::INSECURE_SEED`)";
+
+/// A point of mithril-stm or of our Cardano circuit, both run by `benches/mithril-compare`.
+fn measure_compare(bin: &Path, job: &Job) -> Result<Point, String> {
     let case = job
         .mithril
         .as_ref()
-        .ok_or("a mithril-stm point needs its certificate")?;
-    let (lines, peak_mib, wall_s) = stm::run(bin, case, job.samples)?;
+        .ok_or("a mithril-compare point needs its certificate")?;
+    let compare_system = if job.system == System::MithrilStm {
+        "stm"
+    } else {
+        "ours-cardano"
+    };
+    let (lines, peak_mib, wall_s) = stm::run(bin, compare_system, case, job.samples)?;
     let first = &lines[0];
     Ok(Point {
         system: job.system,
@@ -719,18 +844,28 @@ fn measure_stm(bin: &Path, job: &Job) -> Result<Point, String> {
         proof_bytes: first.proof_bytes,
         peak_mib,
         one_time_s: first.setup_s + first.keygen_s,
-        shape: format!(
-            "{}; {} signatures aggregated; serialised proof {} B",
-            first.circuit,
-            first.signers,
-            render::thousands(first.serialized_bytes)
-        ),
-        security: STM_SECURITY.into(),
+        shape: if job.system == System::MithrilStm {
+            format!(
+                "{}; {} signatures aggregated; serialised proof {} B",
+                first.circuit,
+                first.signers,
+                render::thousands(first.serialized_bytes)
+            )
+        } else {
+            first.circuit.clone()
+        },
+        security: if job.system == System::MithrilStm {
+            STM_SECURITY
+        } else {
+            CARDANO_SECURITY
+        }
+        .into(),
         child_wall_s: wall_s,
         mithril: Some(case.clone()),
         evm: None,
         evm_note: "no EVM verifier for BLS12-381 KZG here".into(),
         components: vec![],
+        plutus: first.plutus,
     })
 }
 
@@ -822,6 +957,22 @@ fn run(args: &[String]) -> Result<bool, String> {
         points: vec![],
         naive: vec![],
         failures: vec![],
+        updates: vec![],
+    };
+    // With --update, the results this run merges into (read before anything is written there).
+    let base = if o.update {
+        let text = std::fs::read_to_string(&o.results)
+            .map_err(|e| format!("--update: {}: {e}", o.results.display()))?;
+        Some(
+            serde_json::from_str::<Results>(&text)
+                .map_err(|e| format!("--update: {}: {e}", o.results.display()))?,
+        )
+    } else {
+        None
+    };
+    let save_run = |results: &Results| match &base {
+        Some(base) => save(&Results::merged(base, results), &o.results),
+        None => save(results, &o.results),
     };
     let jobs = jobs(&o);
     eprintln!(
@@ -856,8 +1007,8 @@ fn run(args: &[String]) -> Result<bool, String> {
         }
     }
 
-    let stm_bin = if o.systems.contains(&System::MithrilStm) {
-        eprintln!("tms-report: building benches/mithril-compare (mithril-stm)");
+    let stm_bin = if o.systems.iter().any(|s| s.is_compare()) {
+        eprintln!("tms-report: building benches/mithril-compare (mithril-stm, mithril-jubjub)");
         Some(stm::build(&root, &target_root)?)
     } else {
         None
@@ -879,8 +1030,8 @@ fn run(args: &[String]) -> Result<bool, String> {
         let point_clock = Instant::now();
         let point = if system.is_snark() {
             measure_snark(job, o.gas)
-        } else if system == System::MithrilStm {
-            measure_stm(stm_bin.as_deref().expect("built above"), job)
+        } else if system.is_compare() {
+            measure_compare(stm_bin.as_deref().expect("built above"), job)
         } else {
             measure_stark(
                 system,
@@ -912,19 +1063,24 @@ fn run(args: &[String]) -> Result<bool, String> {
             }
         }
         results.total_s = clock.elapsed().as_secs_f64();
-        save(&results, &o.results)?;
+        save_run(&results)?;
     }
     measure_naive(&o, &jobs, &mut results);
-    save(&results, &o.results)?;
+    save_run(&results)?;
     results.load_end = sys::load_average();
     results.total_s = clock.elapsed().as_secs_f64();
-    save(&results, &o.results)?;
+    save_run(&results)?;
+    let run_s = results.total_s;
+    let results = match &base {
+        Some(base) => Results::merged(base, &results),
+        None => results,
+    };
     render::write_all(&results, &o.out, &o.charts, &root)?;
     eprintln!(
         "tms-report: wrote {} and the charts in {} ({:.0} s)",
         o.out.display(),
         o.charts.display(),
-        results.total_s
+        run_s
     );
     Ok(results.failures.is_empty())
 }
@@ -950,5 +1106,70 @@ fn main() -> ExitCode {
             eprintln!("tms-report: {e}");
             ExitCode::from(2)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The committed results of the last release run.
+    fn committed() -> Results {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("results.json");
+        let text = std::fs::read_to_string(&path).expect("benches/report/results.json");
+        serde_json::from_str(&text).expect("the committed results parse")
+    }
+
+    #[test]
+    fn an_update_replaces_its_points_keeps_the_rest_and_is_named() {
+        let mut old = committed();
+        // The Cardano point below must be new to `old`.
+        old.points.retain(|p| p.system != System::MithrilCardano);
+        let stm = old
+            .points
+            .iter()
+            .find(|p| p.system == System::MithrilStm)
+            .expect("the release run measured mithril-stm")
+            .clone();
+        let mut remeasured = stm.clone();
+        remeasured.prove_cpu_s = vec![1234.5];
+        let mut cardano = stm.clone();
+        cardano.system = System::MithrilCardano;
+        cardano.plutus = Some(stm::PlutusCost {
+            pv: 11,
+            cpu: 6_500_000_000,
+            mem: 1_260_000,
+            script_bytes: 11_933,
+        });
+        let mut update = old.clone();
+        update.command = "tms-report --update --systems mithril-stm,mithril-cardano".into();
+        update.systems = vec![System::MithrilStm, System::MithrilCardano];
+        update.points = vec![remeasured, cardano];
+        update.naive = vec![];
+        update.failures = vec![];
+
+        let merged = Results::merged(&old, &update);
+        assert_eq!(merged.points.len(), old.points.len() + 1);
+        let stm_points: Vec<&Point> = merged
+            .points
+            .iter()
+            .filter(|p| p.same_point(&stm))
+            .collect();
+        assert_eq!(stm_points.len(), 1, "the old point is replaced, not kept");
+        assert_eq!(stm_points[0].prove_cpu_s, vec![1234.5]);
+        for p in old.points.iter().filter(|p| !p.same_point(&stm)) {
+            assert!(merged
+                .points
+                .iter()
+                .any(|q| q.same_point(p) && q.prove_cpu_s == p.prove_cpu_s));
+        }
+        assert!(merged.systems.contains(&System::MithrilCardano));
+        assert_eq!(merged.updates.len(), old.updates.len() + 1);
+
+        let text = render::markdown(&merged, Path::new("benches/report"), Path::new("benches"));
+        assert!(text.contains("**Updated since**"));
+        assert!(text.contains("--update --systems mithril-stm,mithril-cardano"));
+        assert!(text.contains("| SNARK-Mithril on Cardano (ours) |"));
+        assert!(text.contains("65.0% / 7.6% (11,933 B, PV 11)"));
     }
 }

@@ -85,6 +85,17 @@ fn what(system: System) -> &'static str {
              sample; its SRS is an unsafe one the bench generates and caches. See that crate's \
              README."
         }
+        System::MithrilCardano => {
+            "`circuits/mithril-jubjub`: the relation of SNARK-Mithril on mithril-stm's own stack \
+             (midnight-circuits' chips, midnight-proofs, KZG over BLS12-381, Jubjub unique \
+             signatures, Poseidon), run by `benches/mithril-compare --system ours-cardano` on \
+             mithril-stm's very stakes and message bytes (each side its own keys). Prove counts \
+             as mithril-stm's does: from the collected signatures (aggregation, witness, proof). \
+             The Plutus column is its generated verifier (`tms_cardano::plutus`, registration \
+             digest a script parameter, message bytes and proof in the redeemer) evaluated \
+             offline with `uplc` at protocol version 11 (builtin MSM); a changed proof byte is \
+             refused."
+        }
     }
 }
 
@@ -133,25 +144,25 @@ fn mithril_section(s: &mut String, r: &Results) {
     let _ = writeln!(s, "## Mithril certificates (medians)\n");
     let _ = writeln!(
         s,
-        "| certificate | system | prove wall s | prove CPU s | verify ms | proof bytes | peak MiB | EVM verify gas | ours / mithril-stm prove CPU |"
+        "| certificate | system | prove wall s | prove CPU s | verify ms | proof bytes | peak MiB | EVM verify gas | Plutus verify: CPU / mem of a tx (script) | ours / mithril-stm prove CPU |"
     );
-    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|");
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|");
     for case in &r.mithril {
         let of = |system: System| {
             pts.iter()
                 .find(|p| p.system == system && p.mithril.as_ref() == Some(case))
         };
-        let ratio = match (of(System::Mithril), of(System::MithrilStm)) {
+        let ratio = |ours: Option<&&Point>| match (ours, of(System::MithrilStm)) {
             (Some(o), Some(m)) if m.prove_cpu() > 0.0 => {
                 format!("{:.3}", o.prove_cpu() / m.prove_cpu())
             }
             _ => "-".into(),
         };
-        for system in [System::Mithril, System::MithrilStm] {
+        for system in [System::Mithril, System::MithrilCardano, System::MithrilStm] {
             if let Some(p) = of(system) {
                 let _ = writeln!(
                     s,
-                    "| {} | {} | {} | {} | {} | {} | {:.0} | {} | {} |",
+                    "| {} | {} | {} | {} | {} | {} | {:.0} | {} | {} | {} |",
                     case.describe(),
                     system.label(),
                     num(p.prove_wall()),
@@ -160,10 +171,12 @@ fn mithril_section(s: &mut String, r: &Results) {
                     thousands(p.proof_bytes),
                     p.peak_mib,
                     gas(p),
-                    if system == System::Mithril {
-                        &ratio
+                    p.plutus
+                        .map_or_else(|| "n/a".to_string(), |cost| cost.cell()),
+                    if system == System::MithrilStm {
+                        String::new()
                     } else {
-                        ""
+                        ratio(Some(p))
                     }
                 );
             }
@@ -173,7 +186,10 @@ fn mithril_section(s: &mut String, r: &Results) {
         s,
         "\nmithril-stm's prove is its whole aggregation call and its proof is over BLS12-381 \
          (48-byte points); ours proves the statement over BN254 (32-byte points), which an EVM \
-         verifies with its pairing precompile.\n"
+         verifies with its pairing precompile, and on Cardano over mithril-stm's own curve and \
+         proof system (from the collected signatures too), which a Plutus script verifies with \
+         its BLS12-381 builtins. Neither mithril-stm nor our BN254 proof has a Plutus verifier, \
+         nor a BLS12-381 proof an EVM one (n/a).\n"
     );
 }
 
@@ -487,6 +503,34 @@ pub fn markdown(r: &Results, chart_dir: &Path, report_dir: &Path) -> String {
         r.started,
         r.total_s / 60.0
     );
+    if !r.updates.is_empty() {
+        let _ = writeln!(
+            s,
+            "**Updated since** (`--update`): the points each update names were measured by that \
+             run, which replaced the same system's point at the same size; ratios between systems \
+             are taken within one run where the table says so.\n"
+        );
+        for u in &r.updates {
+            let _ = writeln!(
+                s,
+                "- `cargo run --release -p tms-report --{}`, started {}, took {:.0} min, commit {}{}, \
+                 load {} at the start and {} at the end: {}.",
+                u.command.strip_prefix("tms-report").unwrap_or(&u.command),
+                u.started,
+                u.total_s / 60.0,
+                u.commit,
+                if u.dirty_files > 0 {
+                    format!(" with {} changed file(s)", u.dirty_files)
+                } else {
+                    String::new()
+                },
+                u.load,
+                if u.load_end.is_empty() { "-" } else { &u.load_end },
+                u.points.join("; ")
+            );
+        }
+        let _ = writeln!(s);
+    }
 
     if r.command.split_whitespace().any(|a| a == "--quick") {
         let _ = writeln!(
@@ -635,6 +679,14 @@ pub fn markdown(r: &Results, chart_dir: &Path, report_dir: &Path) -> String {
              because its ceremony file cannot be downloaded here."
         );
     }
+    if systems.contains(&System::MithrilCardano) {
+        let _ = writeln!(
+            s,
+            "- **SNARK-Mithril on Cardano**: KZG over BLS12-381 as mithril-stm's, with the Cardano \
+             backend's insecure test parameters (a fixed public seed, cached under `params/`); \
+             production imports Midnight's ceremony file (`tms setup --backend cardano --srs`)."
+        );
+    }
     let stark_sec = r
         .points
         .iter()
@@ -729,7 +781,7 @@ pub fn markdown(r: &Results, chart_dir: &Path, report_dir: &Path) -> String {
             "{}\n",
             if system.is_snark() {
                 "One-time = reading the KZG parameters (made and cached on first use) plus proving and verifying key generation; it is not in the prove time. Shape: variant, k, cells, columns, and the peak resident memory after keygen."
-            } else if system == System::MithrilStm {
+            } else if system.is_compare() {
                 "One-time = reading (or generating) the SRS plus key generation, per process. Peak memory is the largest of the sample processes."
             } else {
                 "One-time = Lamport+ key generation and signing, not in the prove time."

@@ -1,7 +1,7 @@
-//! mithril-stm 0.13's SNARK, measured through `benches/mithril-compare` (a standalone crate with
-//! its own lock file, so that mithril-stm never enters the root workspace's build): built once,
-//! then run as a child per sample (`--system stm --child --json`), each child proving one
-//! certificate.
+//! mithril-stm 0.13's SNARK and our circuit on its stack (`mithril-jubjub`, the Cardano backend),
+//! measured through `benches/mithril-compare` (a standalone crate with its own lock file, so that
+//! mithril-stm never enters the root workspace's build): built once, then run as a child per
+//! sample (`--system stm|ours-cardano --child --json`), each child proving one certificate.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -30,6 +30,36 @@ pub struct StmLine {
     pub serialized_bytes: usize,
     /// Verification, ms (median of mithril-compare's repetitions).
     pub verify_ms: f64,
+    /// The Plutus verifier's budget on the honest certificate (ours on Cardano only).
+    #[serde(default)]
+    pub plutus: Option<PlutusCost>,
+}
+
+/// What verifying one certificate costs a Plutus script (`mithril-compare`'s `plutus` object).
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize)]
+pub struct PlutusCost {
+    /// The protocol version of the evaluation.
+    pub pv: u16,
+    /// CPU steps.
+    pub cpu: i64,
+    /// Memory units.
+    pub mem: i64,
+    /// Script bytes (flat, CBOR-wrapped).
+    pub script_bytes: usize,
+}
+
+impl PlutusCost {
+    /// One table cell: CPU and memory as shares of a transaction's limits (mainnet
+    /// `maxTxExecutionUnits`: 10 G steps, 16.5 M units), and the script's bytes.
+    pub fn cell(&self) -> String {
+        format!(
+            "{:.1}% / {:.1}% ({} B, PV {})",
+            100.0 * self.cpu as f64 / 1e10,
+            100.0 * self.mem as f64 / 1.65e7,
+            crate::render::thousands(self.script_bytes),
+            self.pv
+        )
+    }
 }
 
 /// Builds `mithril-compare` in release in its own target directory under `target_root` and
@@ -53,10 +83,11 @@ pub fn build(workspace: &Path, target_root: &Path) -> Result<PathBuf, String> {
     crate::sys::built_executable(&out.stdout, "mithril-compare")
 }
 
-/// Runs `samples` children on `case` (every child a fresh process: keygen and one proof);
-/// returns their lines and the largest peak MiB among them.
+/// Runs `samples` children of `system` (`stm` or `ours-cardano`) on `case` (every child a fresh
+/// process: keygen and one proof); returns their lines and the largest peak MiB among them.
 pub fn run(
     bin: &Path,
+    system: &str,
     case: &MithrilCase,
     samples: usize,
 ) -> Result<(Vec<StmLine>, f64, f64), String> {
@@ -79,7 +110,7 @@ pub fn run(
             "--seed",
             &case.seed.to_string(),
             "--system",
-            "stm",
+            system,
             "--child",
             "--json",
         ]))?;
