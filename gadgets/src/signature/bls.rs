@@ -1,6 +1,6 @@
 //! BLS signatures on BN254, natively: keys in G1, signatures and message hashes in G2.
 //!
-//! - [`hash_to_g2`]: RFC 9380 `hash_to_curve` for the BN254 G2 twist `E': y^2 = x^3 + 3/(9+u)`:
+//! - [`hash_to_g2`] (proofs of possession): RFC 9380 `hash_to_curve` for the BN254 G2 twist `E': y^2 = x^3 + 3/(9+u)`:
 //!   `expand_message_xmd` with SHA-256, `hash_to_field` into Fq2 (L = 48 bytes per coefficient),
 //!   the Shallue-van de Woestijne map with Z = 1 (straight-line form of RFC 9380 section 6.6.1),
 //!   and cofactor clearing `[x0]Q + psi([3 x0]Q) + psi^2([x0]Q) + psi^3(Q)` (x0 = 4965661367192848881,
@@ -9,8 +9,13 @@
 //!   `unimplemented!()`.
 //! - [`hash_message`]: the hash to G2 of a field element (Poseidon to Fq2, the same SvdW map and
 //!   cofactor clearing), which a circuit computes too ([`crate::signature::bls_hash`]).
-//! - Domain separation: messages are hashed under [`MESSAGE_DST`], proofs of possession under
-//!   [`POP_DST`], so a proof of possession is never a signature on a message and vice versa.
+//! - Messages are field elements `m` (`m = keccak-256(bytes) mod r`, [`crate::message`]) hashed
+//!   by [`hash_message`]. Proofs of possession keep the SHA-256 suite above under [`POP_DST`]
+//!   (native only: a registration is checked once, off-circuit). A proof of possession is never
+//!   a signature on a message and vice versa: the two hashes to G2 are different constructions
+//!   (SHA-256 XMD there, Poseidon under its own domain tag here), so a proof of possession
+//!   `sk H_pop(pk)` verifies as a signature on `m` only if `H_msg(m) = H_pop(pk)`, a collision
+//!   between two independent random oracles onto G2 (probability about `q_H^2 / r`).
 //! - Registration requires a proof of possession ([`SecretKey::prove_possession`],
 //!   [`PublicKey::verify_possession`]): the defence against rogue keys when keys are aggregated.
 //! - Verification is one pairing product: `e(pk, H(m)) * e(-g1, sigma) == 1`.
@@ -33,8 +38,9 @@ use crate::{
     GadgetError,
 };
 
-/// Domain-separation tag for message signatures (gnark-crypto's G2 suite tag).
-pub const MESSAGE_DST: &[u8] = b"BN254G2_XMD:SHA-256_SVDW_RO_";
+/// gnark-crypto's G2 suite tag (`BN254G2_XMD:SHA-256_SVDW_RO_`): the tag of its test vectors,
+/// against which [`hash_to_g2`] is checked. Messages are not hashed under it ([`hash_message`]).
+pub const XMD_SUITE_DST: &[u8] = b"BN254G2_XMD:SHA-256_SVDW_RO_";
 /// Domain-separation tag for proofs of possession.
 pub const POP_DST: &[u8] = b"BN254G2_XMD:SHA-256_SVDW_RO_TMS_POP_";
 /// The BN curve parameter x0 used by the cofactor clearing.
@@ -367,9 +373,10 @@ impl SecretKey {
         PublicKey((G1Affine::generator() * self.0).to_affine())
     }
 
-    /// `sk * H(msg)`.
-    pub fn sign(&self, msg: &[u8]) -> Signature {
-        Signature((hash_to_g2(msg, MESSAGE_DST) * self.0).to_affine())
+    /// `sk * H(m)` with `H` = [`hash_message`] (`m` is the signed field element,
+    /// [`crate::message::message_to_field`] of a byte message).
+    pub fn sign(&self, m: Fr) -> Signature {
+        Signature((hash_message(m) * self.0).to_affine())
     }
 
     /// The proof of possession: a signature on the public key's bytes under [`POP_DST`].
@@ -397,11 +404,11 @@ impl PublicKey {
         Ok(())
     }
 
-    /// `e(pk, H(msg)) == e(g1, sig)`, with the signature checked to lie in G2.
-    pub fn verify(&self, msg: &[u8], sig: &Signature) -> bool {
+    /// `e(pk, H(m)) == e(g1, sig)`, with the signature checked to lie in G2.
+    pub fn verify(&self, m: Fr, sig: &Signature) -> bool {
         self.validate().is_ok()
             && is_in_g2(&sig.0)
-            && pairing_product_is_one(&self.0, &hash_to_g2(msg, MESSAGE_DST), &sig.0)
+            && pairing_product_is_one(&self.0, &hash_message(m), &sig.0)
     }
 
     /// Checks a proof of possession.
@@ -430,9 +437,9 @@ impl Signature {
     }
 }
 
-/// Verifies an aggregate signature of one message under the aggregate key `avk`.
-pub fn verify_aggregate(avk: &G1Affine, msg: &[u8], sig: &Signature) -> bool {
+/// Verifies an aggregate signature of one message `m` under the aggregate key `avk`.
+pub fn verify_aggregate(avk: &G1Affine, m: Fr, sig: &Signature) -> bool {
     !bool::from(avk.is_identity())
         && is_in_g2(&sig.0)
-        && pairing_product_is_one(avk, &hash_to_g2(msg, MESSAGE_DST), &sig.0)
+        && pairing_product_is_one(avk, &hash_message(m), &sig.0)
 }
