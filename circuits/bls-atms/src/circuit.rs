@@ -72,7 +72,7 @@ pub mod components {
     /// `ivk` (on-curve, `y < p`, two words) and the committee digest `Poseidon_leaf(root, ivk,
     /// n)`.
     pub const COMMITTEE_DIGEST: &str = "committee digest (ivk, Poseidon)";
-    /// The public message `m` loaded (one cell; [`synthesize_membership`] lays out no more).
+    /// The public message `m` loaded (one cell; [`crate::synthesize_membership`] lays out no more).
     pub const MESSAGE: &str = "message m (public)";
     /// `H(m)` computed from `m` ([`tms_gadgets::signature::bls_hash`]): Poseidon to two Fq2
     /// elements, two SvdW maps on non-native Fp2, their sum and the cofactor clearing (an x0

@@ -65,10 +65,10 @@
 //! # Where the cells go
 //! The circuit is a [`tms_gadgets::hybrid::HybridCircuit`]: the non-native BN254 work (key
 //! loading and the `y < p` checks, the key aggregation, the hash of `m` to G2, the G2 subgroup
-//! check and the pairing)
-//! runs on halo2-base's generic gate, and every Poseidon permutation (leaves, nodes, digests,
-//! the LogUp transcript, the hash of `m` to Fq2) on the bank's round gates ([`tms_gadgets::hash::PoseidonGateChip`],
-//! 183 cells against about 2,250 on the generic gate), linked to halo2-base's cells by copy
+//! check and the pairing) runs on halo2-base's generic gate, and every Poseidon permutation
+//! (leaves, nodes, digests, the LogUp transcript, the hash of `m` to Fq2) on the bank's round
+//! gates ([`tms_gadgets::hash::PoseidonGateChip`], 183 cells against about 2,250 on the generic
+//! gate), linked to halo2-base's cells by copy
 //! constraints. The note's baseline ([`NodeHash::StockPoseidon`]) keeps its tree on halo2-base's
 //! stock Poseidon.
 //!

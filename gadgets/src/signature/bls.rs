@@ -1,9 +1,10 @@
 //! BLS signatures on BN254, natively: keys in G1, signatures and message hashes in G2.
 //!
-//! - [`hash_to_g2`] (proofs of possession): RFC 9380 `hash_to_curve` for the BN254 G2 twist `E': y^2 = x^3 + 3/(9+u)`:
-//!   `expand_message_xmd` with SHA-256, `hash_to_field` into Fq2 (L = 48 bytes per coefficient),
-//!   the Shallue-van de Woestijne map with Z = 1 (straight-line form of RFC 9380 section 6.6.1),
-//!   and cofactor clearing `[x0]Q + psi([3 x0]Q) + psi^2([x0]Q) + psi^3(Q)` (x0 = 4965661367192848881,
+//! - [`hash_to_g2`] (proofs of possession): RFC 9380 `hash_to_curve` for the BN254 G2 twist
+//!   `E': y^2 = x^3 + 3/(9+u)`: `expand_message_xmd` with SHA-256, `hash_to_field` into Fq2
+//!   (L = 48 bytes per coefficient), the Shallue-van de Woestijne map with Z = 1 (straight-line
+//!   form of RFC 9380 section 6.6.1), and cofactor clearing
+//!   `[x0]Q + psi([3 x0]Q) + psi^2([x0]Q) + psi^3(Q)` (x0 = 4965661367192848881,
 //!   Fuentes-Castaneda, Knapp and Rodriguez-Henriquez). This is the construction of gnark-crypto's
 //!   `bn254.HashToG2`; the tests match its vectors. halo2curves' own G2 `hash_to_curve` is
 //!   `unimplemented!()`.
