@@ -456,11 +456,10 @@ mod tests {
             .collect();
         let committee = Committee::register(&members).unwrap();
         let bytes = b"bls soak";
-        let signed =
-            tms_gadgets::message::field_bytes(&tms_gadgets::message::message_to_field(bytes));
-        let signatures: Vec<_> = [0, 1, 3].map(|i| (i, sks[i].sign(&signed))).to_vec();
+        let signed = tms_gadgets::message::message_to_field(bytes);
+        let signatures: Vec<_> = [0, 1, 3].map(|i| (i, sks[i].sign(signed))).to_vec();
         let shape = AtmsShape::auto(4, 2, 20);
-        let witness = AtmsWitness::new(shape, &committee, &signed, &signatures, 3).unwrap();
+        let witness = AtmsWitness::new(shape, &committee, bytes, &signatures, 3).unwrap();
         let params = bls_atms::setup(shape.k);
         let keys = bls_atms::keygen(&params, shape).unwrap();
         let proof = bls_atms::prove(&params, &keys, &witness).unwrap();

@@ -3,8 +3,9 @@
 //! `keccak256` and one `mod`, so the public message input of every circuit is derived from the
 //! bytes the verifier holds.
 //!
-//! Schnorr ATMS and SNARK-Mithril sign `m` itself; BLS signs the 32 big-endian bytes of `m`
-//! ([`field_bytes`]), hashed to G2 by RFC 9380 (see [`crate::signature::bls`]).
+//! Every scheme signs `m` itself: Schnorr ATMS and SNARK-Mithril directly, BLS through its
+//! message hash to G2 of `m` ([`crate::signature::bls::hash_message`], which the BLS circuit
+//! also computes, so its public input is `m`).
 
 use halo2_base::halo2_proofs::halo2curves::ff::{FromUniformBytes, PrimeField};
 use sha3::{Digest, Keccak256};
@@ -22,7 +23,7 @@ pub fn message_to_field(bytes: &[u8]) -> Fr {
     Fr::from_uniform_bytes(&wide)
 }
 
-/// The 32 big-endian bytes of a field element (what BLS signs for the message `m`).
+/// The 32 big-endian bytes of a field element.
 pub fn field_bytes(m: &Fr) -> [u8; 32] {
     let mut bytes: [u8; 32] = m.to_repr();
     bytes.reverse();

@@ -1,5 +1,6 @@
-//! Native BLS on BN254: hash to G2 against gnark-crypto's vectors and RFC 9380's
-//! expand_message_xmd vectors, subgroup and determinism properties, the scheme itself.
+//! Native BLS on BN254: the SHA-256 hash to G2 (proofs of possession) against gnark-crypto's
+//! vectors and RFC 9380's expand_message_xmd vectors, subgroup and determinism properties, the
+//! scheme itself (messages hashed by `bls::hash_message`).
 
 use halo2_base::halo2_proofs::halo2curves::{
     bn256::{Fq, Fq2, Fr, G1Affine, G2Affine},
@@ -10,9 +11,12 @@ use num_bigint::BigUint;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
-use tms_gadgets::signature::bls::{
-    expand_message_xmd, hash_to_g2, is_in_g2, psi, verify_aggregate, PublicKey, SecretKey,
-    Signature, MESSAGE_DST, POP_DST,
+use tms_gadgets::{
+    message::message_to_field,
+    signature::bls::{
+        self, expand_message_xmd, hash_to_g2, is_in_g2, psi, verify_aggregate, PublicKey,
+        SecretKey, Signature, POP_DST, XMD_SUITE_DST,
+    },
 };
 
 fn fq(dec: &str) -> Fq {
@@ -72,10 +76,10 @@ fn hash_to_g2_matches_gnark_crypto() {
 
 #[test]
 fn hash_to_g2_is_in_the_subgroup_deterministic_and_separated() {
-    let a = hash_to_g2(b"epoch 1", MESSAGE_DST);
+    let a = hash_to_g2(b"epoch 1", XMD_SUITE_DST);
     assert!(is_in_g2(&a));
-    assert_eq!(a, hash_to_g2(b"epoch 1", MESSAGE_DST));
-    assert_ne!(a, hash_to_g2(b"epoch 2", MESSAGE_DST));
+    assert_eq!(a, hash_to_g2(b"epoch 1", XMD_SUITE_DST));
+    assert_ne!(a, hash_to_g2(b"epoch 2", XMD_SUITE_DST));
     assert_ne!(a, hash_to_g2(b"epoch 1", POP_DST));
     // A point of the twist outside G2 is detected: the map's output before cofactor clearing.
     let raw = tms_gadgets::signature::bls::map_to_curve_svdw(Fq2::ONE).to_affine();
@@ -100,11 +104,11 @@ fn sign_verify_aggregate_and_possession() {
     let mut rng = ChaCha8Rng::seed_from_u64(0xb15);
     let sks: Vec<SecretKey> = (0..3).map(|_| SecretKey::random(&mut rng)).collect();
     let pks: Vec<PublicKey> = sks.iter().map(SecretKey::public_key).collect();
-    let msg = b"sidechain epoch 42";
+    let msg = message_to_field(b"sidechain epoch 42");
     let sigs: Vec<Signature> = sks.iter().map(|sk| sk.sign(msg)).collect();
     for (pk, sig) in pks.iter().zip(&sigs) {
         assert!(pk.verify(msg, sig));
-        assert!(!pk.verify(b"another message", sig));
+        assert!(!pk.verify(message_to_field(b"another message"), sig));
     }
     assert!(
         !pks[0].verify(msg, &sigs[1]),
@@ -120,7 +124,7 @@ fn sign_verify_aggregate_and_possession() {
         let pop = sk.prove_possession();
         assert!(pk.verify_possession(&pop));
         assert!(
-            !pk.verify(&pk.to_bytes(), &pop),
+            !pk.verify(message_to_field(&pk.to_bytes()), &pop),
             "a proof of possession is not a message signature"
         );
     }
@@ -152,30 +156,27 @@ fn pairing_vectors() -> String {
     let mut cases = vec![];
     for (i, sk) in sks.iter().enumerate() {
         let msg = format!("tms vector {i}");
-        let h = hash_to_g2(msg.as_bytes(), MESSAGE_DST);
+        let m = message_to_field(msg.as_bytes());
+        let h = bls::hash_message(m);
         cases.push(format!(
             "  {{\"msg\": \"{msg}\", \"pk\": {}, \"h\": {}, \"sig\": {}}}",
             g1(&sk.public_key().0),
             g2(&h),
-            g2(&sk.sign(msg.as_bytes()).0)
+            g2(&sk.sign(m).0)
         ));
     }
     let msg = "tms aggregate";
     let pks: Vec<PublicKey> = sks.iter().map(SecretKey::public_key).collect();
-    let agg = Signature::aggregate(
-        &sks.iter()
-            .map(|sk| sk.sign(msg.as_bytes()))
-            .collect::<Vec<_>>(),
-    );
+    let m = message_to_field(msg.as_bytes());
+    let agg = Signature::aggregate(&sks.iter().map(|sk| sk.sign(m)).collect::<Vec<_>>());
     cases.push(format!(
         "  {{\"msg\": \"{msg}\", \"pk\": {}, \"h\": {}, \"sig\": {}}}",
         g1(&PublicKey::aggregate(&pks)),
-        g2(&hash_to_g2(msg.as_bytes(), MESSAGE_DST)),
+        g2(&bls::hash_message(m)),
         g2(&agg.0)
     ));
     format!(
-        "{{\"dst\": \"{}\", \"cases\": [\n{}\n]}}\n",
-        std::str::from_utf8(MESSAGE_DST).unwrap(),
+        "{{\"hash\": \"BN254G2_POSEIDON_SVDW_RO of keccak-256(msg) mod r, tag TMS-BLS-H2G2-MSG\", \"cases\": [\n{}\n]}}\n",
         cases.join(",\n")
     )
 }

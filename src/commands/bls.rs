@@ -1,8 +1,9 @@
 //! BLS ATMS (keys in BN254 G1 with proofs of possession, signatures in G2, one pairing): its
 //! files, `tms check`, and its side of the tool's one interface ([`BlsBn254`]).
 //!
-//! Every scheme signs `m = keccak-256(bytes) mod r`; BLS signs the 32 big-endian bytes of `m`
-//! (hashed to G2 by RFC 9380), so that a contract derives the same `m` from the same bytes.
+//! Every scheme signs `m = keccak-256(bytes) mod r`; BLS hashes `m` to G2 with
+//! `tms_gadgets::signature::bls::hash_message`, which the circuit computes too, so the
+//! statement's message input is `m` and a contract derives it from the same bytes.
 
 use std::{
     fs,
@@ -25,7 +26,7 @@ use rand::{rngs::OsRng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use serde::{Deserialize, Serialize};
 use tms_gadgets::{
-    message::{field_bytes, message_to_field},
+    message::message_to_field,
     proving::Transcript,
     signature::bls::{PublicKey, SecretKey, Signature},
     Fr,
@@ -93,11 +94,6 @@ pub struct CertificateFile {
     pub signers: Vec<usize>,
     /// The sum of their signatures.
     pub signature: String,
-}
-
-/// What BLS signs for `message`: the 32 big-endian bytes of `m`.
-fn signed_bytes(message: &[u8]) -> [u8; 32] {
-    field_bytes(&message_to_field(message))
 }
 
 /// Reads and registers a committee: every key on G1 and not the identity, every proof of
@@ -186,7 +182,7 @@ pub fn sign(key: &Path, message: &[u8], out: &Path) -> Result<()> {
         header: Header::new(SCHEME),
         public_key: point_to_hex(&sk.public_key().0),
         message: bytes_to_hex(message),
-        signature: point_to_hex(&sk.sign(&signed_bytes(message)).0),
+        signature: point_to_hex(&sk.sign(message_to_field(message)).0),
     };
     write_json(out, &file)
 }
@@ -199,7 +195,7 @@ pub fn certify(
     signatures: &[PathBuf],
 ) -> Result<()> {
     let committee = load_committee(committee_path)?;
-    let signed = signed_bytes(message);
+    let signed = message_to_field(message);
     let mut found: Vec<(usize, Signature)> = Vec::with_capacity(signatures.len());
     for path in signatures {
         let file: SignatureFile = read_json(path, SCHEME)?;
@@ -211,7 +207,7 @@ pub fn certify(
             .iter()
             .position(|k| *k == pk)
             .ok_or_else(|| at(path, "the signer is not a member of the committee"))?;
-        if !pk.verify(&signed, &sig) {
+        if !pk.verify(signed, &sig) {
             return Err(at(path, "the signature does not verify"));
         }
         if found.iter().any(|(i, _)| *i == index) {
@@ -247,18 +243,12 @@ fn load_witness(
     let message = bytes_from_hex(&file.message, "message").map_err(|e| at(certificate_path, e))?;
     let sigma =
         Signature(g2_from_hex(&file.signature, "signature").map_err(|e| at(certificate_path, e))?);
-    let witness = AtmsWitness::from_aggregate(
-        shape,
-        committee,
-        &signed_bytes(&message),
-        &file.signers,
-        sigma,
-        threshold,
-    )
-    .map_err(|e| match e {
-        AtmsError::ThresholdOutOfRange { .. } => usage(format!("--threshold: {e}")),
-        other => at(certificate_path, other),
-    })?;
+    let witness =
+        AtmsWitness::from_aggregate(shape, committee, &message, &file.signers, sigma, threshold)
+            .map_err(|e| match e {
+                AtmsError::ThresholdOutOfRange { .. } => usage(format!("--threshold: {e}")),
+                other => at(certificate_path, other),
+            })?;
     Ok((message, witness))
 }
 
@@ -485,14 +475,11 @@ impl CertificateScheme for BlsBn254 {
             .collect();
         let committee = Committee::register(&members).map_err(err)?;
         let message = b"tms demo: BLS certificate".to_vec();
-        let signed = signed_bytes(&message);
-        let signatures: Vec<_> = SIGNERS
-            .iter()
-            .map(|i| (*i, sks[*i].sign(&signed)))
-            .collect();
+        let signed = message_to_field(&message);
+        let signatures: Vec<_> = SIGNERS.iter().map(|i| (*i, sks[*i].sign(signed))).collect();
         let shape = AtmsShape::auto(COMMITTEE, COMMITTEE - 1, DEMO_K);
         let witness =
-            AtmsWitness::new(shape, &committee, &signed, &signatures, THRESHOLD).map_err(err)?;
+            AtmsWitness::new(shape, &committee, &message, &signatures, THRESHOLD).map_err(err)?;
         // The verifier rebuilds the statement from the committee and message it holds.
         let instance =
             AtmsInstance::from_trusted(&shape, &committee, &message, THRESHOLD).map_err(err)?;

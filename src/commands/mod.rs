@@ -189,13 +189,13 @@ pub fn export_verifier(
                     (scheme.name().to_string(), shape.k, vk, n, 0, Some(atms))
                 }
                 Scheme::BlsAtms => {
-                    // Its message input is a digest of H(m) in G2, which no contract builds yet.
+                    // `[committee digest, m, t]`: the ATMS layout (the circuit hashes m to G2).
                     let (shape, vk) = bls_atms::read_vk(&vk_file).map_err(|e| on_vk(&e))?;
                     regenerate = Some(Box::new(move |p| {
                         bls::BlsBn254::regenerate_vk(p, &shape, vk_path)
                     }));
                     let n = bls_atms::AtmsInstance::NUM_PUBLIC_INPUTS;
-                    (scheme.name().to_string(), shape.k, vk, n, 0, None)
+                    (scheme.name().to_string(), shape.k, vk, n, 0, Some(atms))
                 }
                 Scheme::Mithril => {
                     let (shape, vk) = mithril_snark::read_vk(&vk_file).map_err(|e| on_vk(&e))?;

@@ -1,9 +1,6 @@
 //! The proof-less certificate: a signer bitmap and the signers' signatures, and its verifier.
 
-use tms_gadgets::{
-    message::{field_bytes, message_to_field},
-    signature::bls,
-};
+use tms_gadgets::{message::message_to_field, signature::bls};
 
 use crate::{schemes::SignatureScheme, Error};
 
@@ -157,8 +154,8 @@ impl Certificate {
         })?;
         let keys: Vec<bls::PublicKey> = signers.iter().map(|&i| pks[i]).collect();
         let avk = bls::PublicKey::aggregate(&keys);
-        let m = field_bytes(&message_to_field(message));
-        if bls::verify_aggregate(&avk, &m, &bls::Signature(sig)) {
+        let m = message_to_field(message);
+        if bls::verify_aggregate(&avk, m, &bls::Signature(sig)) {
             Ok(())
         } else {
             Err(Error::AggregateRejected)

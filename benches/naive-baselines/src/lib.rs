@@ -24,10 +24,7 @@ use std::time::Instant;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use serde::{Deserialize, Serialize};
-use tms_gadgets::{
-    message::{field_bytes, message_to_field},
-    signature::bls,
-};
+use tms_gadgets::{message::message_to_field, signature::bls};
 
 pub use certificate::{bitmap_bytes, decode_bitmap, encode_bitmap, Certificate};
 pub use schemes::{
@@ -373,8 +370,8 @@ fn measure_bls_aggregate(n: usize, t: usize, samples: usize, seed: u64) -> Resul
     let start = Instant::now();
     let secret: Vec<bls::SecretKey> = (0..n).map(|_| bls::SecretKey::random(&mut rng)).collect();
     let pks: Vec<bls::PublicKey> = secret.iter().map(|sk| sk.public_key()).collect();
-    let m = field_bytes(&message_to_field(&message));
-    let signatures: Vec<bls::Signature> = signers.iter().map(|&i| secret[i].sign(&m)).collect();
+    let m = message_to_field(&message);
+    let signatures: Vec<bls::Signature> = signers.iter().map(|&i| secret[i].sign(m)).collect();
     let certificate = Certificate::bls_aggregate(n, &signers, &signatures)?;
     let keygen_sign_s = start.elapsed().as_secs_f64();
 

@@ -16,7 +16,7 @@ use tms_gadgets::{
     curve::{GrumpkinAffine, GrumpkinScalar},
     encoding::{g2_from_bytes, point_from_bytes},
     hash::RescuePrime,
-    message::{field_bytes, message_to_field},
+    message::message_to_field,
     signature::{bls, schnorr},
     Fr,
 };
@@ -130,8 +130,8 @@ pub struct BlsIndividual;
 /// The message of a BLS certificate, hashed to G2 once.
 #[derive(Clone, Debug)]
 pub struct BlsMessage {
-    /// The signed bytes: the 32 big-endian bytes of the message field element.
-    pub bytes: [u8; 32],
+    /// The signed message field element `m = keccak-256(bytes) mod r`.
+    pub m: Fr,
     /// `H(m)` in G2, prepared for the Miller loop.
     pub hashed: G2Prepared,
 }
@@ -158,13 +158,13 @@ impl SignatureScheme for BlsIndividual {
     }
 
     fn message(bytes: &[u8]) -> BlsMessage {
-        let bytes = field_bytes(&message_to_field(bytes));
-        let hashed = G2Prepared::from(bls::hash_to_g2(&bytes, bls::MESSAGE_DST));
-        BlsMessage { bytes, hashed }
+        let m = message_to_field(bytes);
+        let hashed = G2Prepared::from(tms_gadgets::signature::bls::hash_message(m));
+        BlsMessage { m, hashed }
     }
 
     fn sign(sk: &mut Self::SecretKey, msg: &BlsMessage) -> Result<Vec<u8>, Error> {
-        Ok(encode_g2(&sk.sign(&msg.bytes).0))
+        Ok(encode_g2(&sk.sign(msg.m).0))
     }
 
     fn verify(pk: &Self::PublicKey, msg: &BlsMessage, sig: &[u8]) -> bool {
@@ -388,10 +388,10 @@ mod tests {
         let msg = BlsIndividual::message(b"m");
         let sig = BlsIndividual::sign(&mut sk, &msg).unwrap();
         let point = bls::Signature(decode_g2(&sig).unwrap());
-        assert!(pk.verify(&msg.bytes, &point));
+        assert!(pk.verify(msg.m, &point));
         assert!(BlsIndividual::verify(&pk, &msg, &sig));
         let other = BlsIndividual::message(b"m'");
-        assert!(!pk.verify(&other.bytes, &point));
+        assert!(!pk.verify(other.m, &point));
         assert!(!BlsIndividual::verify(&pk, &other, &sig));
     }
 

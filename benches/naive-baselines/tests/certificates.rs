@@ -7,10 +7,7 @@ use naive_baselines::{
 };
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
-use tms_gadgets::{
-    message::{field_bytes, message_to_field},
-    signature::bls,
-};
+use tms_gadgets::{message::message_to_field, signature::bls};
 
 const MESSAGE: &[u8] = b"epoch 42: committee certificate";
 const OTHER_MESSAGE: &[u8] = b"epoch 43: committee certificate";
@@ -164,8 +161,8 @@ fn bls_aggregate() {
     let mut rng = ChaCha20Rng::seed_from_u64(9);
     let secret: Vec<bls::SecretKey> = (0..N).map(|_| bls::SecretKey::random(&mut rng)).collect();
     let pks: Vec<bls::PublicKey> = secret.iter().map(|s| s.public_key()).collect();
-    let m = field_bytes(&message_to_field(MESSAGE));
-    let sigs: Vec<bls::Signature> = SIGNERS.iter().map(|&i| secret[i].sign(&m)).collect();
+    let m = message_to_field(MESSAGE);
+    let sigs: Vec<bls::Signature> = SIGNERS.iter().map(|&i| secret[i].sign(m)).collect();
     let cert = Certificate::bls_aggregate(N, &SIGNERS, &sigs).expect("certificate");
     assert_eq!(cert.len(), 1 + 64);
     let t = SIGNERS.len();

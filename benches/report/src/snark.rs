@@ -345,7 +345,7 @@ fn bls(n: usize, t: usize, samples: usize, gas: bool) -> Result<SnarkRun, String
     let sigma = Signature::aggregate(
         &signers
             .iter()
-            .map(|&i| sks[i].sign(MESSAGE))
+            .map(|&i| sks[i].sign(tms_gadgets::message::message_to_field(MESSAGE)))
             .collect::<Vec<_>>(),
     );
     let capacity = n - t;

@@ -25,7 +25,10 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use halo2_base::halo2_proofs::halo2curves::{bn256::G2, group::Curve};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use tms_gadgets::signature::bls::{hash_to_g2, SecretKey, Signature, MESSAGE_DST};
+use tms_gadgets::{
+    message::message_to_field,
+    signature::bls::{hash_message, SecretKey, Signature},
+};
 use tms_gadgets::{
     proving::stats::{peak_rss_mib, process_cpu_seconds},
     testing::sizes_from_env,
@@ -55,7 +58,7 @@ fn case(n: usize, t: usize) -> Case {
     // Proofs of possession are checked at registration; here the keys are made in this process.
     let committee =
         Committee::from_keys_unchecked(sks.iter().map(SecretKey::public_key).collect()).unwrap();
-    let hm = hash_to_g2(MESSAGE, MESSAGE_DST);
+    let hm = hash_message(message_to_field(MESSAGE));
     let secret: halo2_base::halo2_proofs::halo2curves::bn256::Fr =
         sks[n - t..].iter().map(|s| s.0).sum();
     Case {

@@ -1,8 +1,8 @@
 //! The circuit: one layout shared by MockProver, keygen and the prover.
 //!
 //! ```text
-//! public:   [committee digest, message digest, t]
-//! ivk:      on-curve, y < p -> words;  H(m): on-curve (G2) -> words -> message digest
+//! public:   [committee digest, m, t]
+//! ivk:      on-curve, y < p -> words;  m: the public message field element
 //! slot j:   e_j bit, e_j >= e_{j+1}; key_j on-curve, y < p -> words -> leaf_j (tree hash)
 //!           index_j -> depth bits; e_{j+1} => index_j < index_{j+1}
 //!           path segment below the cut -> top_j at position index_j >> cut
@@ -12,6 +12,7 @@
 //! digest:   Poseidon_leaf(root, ivk words, n) = public[0]   (n a constant of the shape)
 //! count:    count = sum e_j; t < 2^b; n - t - count in [0, 2^b)
 //! avk:      acc = ivk; acc = e_j ? acc - key_j (x-coordinates distinct) : acc
+//! H(m):     Poseidon(tag, m, i) -> u_0, u_1 in Fq2 -> SvdW maps -> add -> cofactor cleared (bls_hash)
 //! pairing:  sigma on-curve, in G2 (x0 ladder); f = final_exp(miller(avk, H(m)) * miller(-g1, sigma)); f = 1
 //! ```
 
@@ -27,10 +28,7 @@ use halo2_base::{
 };
 use halo2_ecc::{
     bigint::ProperCrtUint,
-    bn254::{
-        pairing::{twisted_frobenius, PairingChip},
-        Fp12Chip, Fp2Chip, FpChip,
-    },
+    bn254::{pairing::PairingChip, Fp12Chip, Fp2Chip, FpChip},
     ecc::{EcPoint, EccChip},
     fields::{vector::FieldVector, FieldChip},
 };
@@ -39,12 +37,12 @@ use tms_gadgets::{
     hash::{HashInstructions, PoseidonGateChip},
     merkle::MerkleChip,
     proving::cost::CellLedger,
-    signature::bls::X0,
+    signature::bls_hash::{self, mul_by_x0, psi_in_circuit},
     Fr,
 };
 
 use crate::{
-    native::{limb_shift, psi_constants},
+    native::limb_shift,
     native::{NodeHash, LIMB_BITS, NUM_LIMBS},
     stock::StockPoseidonChip,
     witness::{AtmsWitness, MembershipValues},
@@ -65,7 +63,7 @@ pub struct MembershipOutput {
 struct Laid {
     publics: Vec<AssignedValue<Fr>>,
     avk: G1Point,
-    hm: G2Point,
+    message: AssignedValue<Fr>,
 }
 
 /// The components [`synthesize_recorded`] charges cells to (the statistics' `components`; the
@@ -74,9 +72,12 @@ pub mod components {
     /// `ivk` (on-curve, `y < p`, two words) and the committee digest `Poseidon_leaf(root, ivk,
     /// n)`.
     pub const COMMITTEE_DIGEST: &str = "committee digest (ivk, Poseidon)";
-    /// `H(m)` loaded on the twist (on-curve), its six words and their Poseidon digest (the hash
-    /// to G2 itself is native).
-    pub const MESSAGE_DIGEST: &str = "message digest H(m) (G2 on-curve, Poseidon)";
+    /// The public message `m` loaded (one cell; [`crate::synthesize_membership`] lays out no more).
+    pub const MESSAGE: &str = "message m (public)";
+    /// `H(m)` computed from `m` ([`tms_gadgets::signature::bls_hash`]): Poseidon to two Fq2
+    /// elements, two SvdW maps on non-native Fp2, their sum and the cofactor clearing (an x0
+    /// ladder and psi maps).
+    pub const MESSAGE_HASH: &str = "message hash H(m) to G2 (Poseidon, SvdW, cofactor)";
     /// Each non-signer slot's flag, index and key (on-curve, `y < p`, words), and the flags'
     /// order.
     pub const SLOTS: &str = "non-signer slots (keys on-curve, y < p)";
@@ -115,12 +116,19 @@ pub fn synthesize_recorded(
         &witness.membership_values(),
         ledger,
     );
-    pairing_check(ctx, &fp, &laid.avk, &laid.hm, &witness.signature, ledger);
+    let hm = ledger.charge(components::MESSAGE_HASH, ctx, |ctx| {
+        let fp2 = Fp2Chip::<Fr>::new(&fp);
+        let g2 = EccChip::new(&fp2);
+        let poseidon = PoseidonGateChip::new(custom.clone());
+        bls_hash::hash_to_g2_in_circuit(ctx, &g2, &poseidon, laid.message)
+    });
+    pairing_check(ctx, &fp, &laid.avk, &hm, &witness.signature, ledger);
     laid.publics
 }
 
-/// Lays out everything but the signature: the digests, membership, the count and the key
-/// aggregation. **Not a sound ATMS circuit on its own** (nothing checks a signature): it exists
+/// Lays out everything but the signature: the committee digest, the message cell (not its hash
+/// to G2), membership, the count and the key aggregation. **Not a sound ATMS circuit on its
+/// own** (nothing checks a signature): it exists
 /// so that tests can run MockProver on the membership part at small k. [`crate::keygen`] and
 /// [`crate::prove`] always lay out the whole circuit, [`synthesize_recorded`].
 pub fn synthesize_membership(
@@ -187,23 +195,6 @@ fn point_words(
     ]
 }
 
-/// The six words of a loaded G2 point (twelve limbs, two per word).
-fn g2_point_words(
-    ctx: &mut Context<Fr>,
-    range: &RangeChip<Fr>,
-    p: &G2Point,
-) -> Vec<AssignedValue<Fr>> {
-    let limbs: Vec<AssignedValue<Fr>> = [&p.x().0[0], &p.x().0[1], &p.y().0[0], &p.y().0[1]]
-        .iter()
-        .flat_map(|c| c.limbs().to_vec())
-        .collect();
-    let shift = Constant(limb_shift());
-    limbs
-        .chunks(2)
-        .map(|w| range.gate().mul_add(ctx, w[1], shift, w[0]))
-        .collect()
-}
-
 /// A slot's cells before membership.
 struct SlotCells {
     enabled: AssignedValue<Fr>,
@@ -223,8 +214,6 @@ fn lay_out(
     use components::*;
     let gate = range.gate();
     let g1 = EccChip::new(fp);
-    let fp2 = Fp2Chip::<Fr>::new(fp);
-    let g2 = EccChip::new(&fp2);
     let poseidon = PoseidonGateChip::new(custom.clone());
 
     let (ivk, ivk_words) = ledger.charge(COMMITTEE_DIGEST, ctx, |ctx| {
@@ -232,11 +221,7 @@ fn lay_out(
         let ivk_words = point_words(ctx, range, fp, &ivk);
         (ivk, ivk_words)
     });
-    let (hm, message) = ledger.charge(MESSAGE_DIGEST, ctx, |ctx| {
-        let hm = g2.load_private::<G2Affine>(ctx, (w.hm.x, w.hm.y));
-        let hm_words = g2_point_words(ctx, range, &hm);
-        (hm, poseidon.hash_leaf(ctx, &hm_words))
-    });
+    let message = ledger.charge(MESSAGE, ctx, |ctx| ctx.load_witness(w.instance.message));
 
     let (keys, slots) = ledger.charge(SLOTS, ctx, |ctx| {
         let mut keys = Vec::with_capacity(w.slots.len());
@@ -302,7 +287,7 @@ fn lay_out(
     Laid {
         publics: vec![committee, message, threshold],
         avk,
-        hm,
+        message,
     }
 }
 
@@ -418,21 +403,16 @@ fn pack(
 
 /// Constrains `q` to lie in G2: `[x0 + 1]Q + psi([x0]Q) + psi^2([x0]Q) == psi^3([2 x0]Q)`
 /// (El Housni, Guillevic, Piellard 2022, for BN curves). Every addition is strict (distinct
-/// x-coordinates constrained), so no step can hide a degenerate case.
+/// x-coordinates constrained), so no step can hide a degenerate case. The x0 ladder and psi are
+/// those of the in-circuit hash to G2 ([`tms_gadgets::signature::bls_hash`]).
 fn assert_in_g2(ctx: &mut Context<Fr>, g2: &EccChip<Fr, Fp2Chip<Fr>>, q: &G2Point) {
-    let (cx, cy) = psi_constants();
-    let cx = g2.field_chip().load_constant(ctx, cx);
-    let cy = g2.field_chip().load_constant(ctx, cy);
-    let psi =
-        |ctx: &mut Context<Fr>, p: G2Point| twisted_frobenius(g2, ctx, p, cx.clone(), cy.clone());
-    // [x0]Q by double-and-add from the top bit.
-    let mut a = q.clone();
-    for i in (0..63 - X0.leading_zeros() as usize).rev() {
-        a = g2.double(ctx, a);
-        if (X0 >> i) & 1 == 1 {
-            a = g2.add_unequal(ctx, a, q.clone(), true);
-        }
-    }
+    let (cx, cy) = tms_gadgets::signature::bls::psi_coefficients();
+    let constants = (
+        g2.field_chip().load_constant(ctx, cx),
+        g2.field_chip().load_constant(ctx, cy),
+    );
+    let psi = |ctx: &mut Context<Fr>, p: G2Point| psi_in_circuit(ctx, g2, p, &constants);
+    let a = mul_by_x0(ctx, g2, q);
     let psi_a = psi(ctx, a.clone());
     let psi2_a = psi(ctx, psi_a.clone());
     let mut lhs = g2.add_unequal(ctx, a.clone(), q.clone(), true);
@@ -506,7 +486,7 @@ mod tests {
     #[test]
     fn sigma_on_the_twist_outside_g2_is_rejected_by_the_subgroup_check() {
         let mut rng = rand::rngs::StdRng::seed_from_u64(11);
-        let sigma = SecretKey::random(&mut rng).sign(b"sigma").0;
+        let sigma = SecretKey::random(&mut rng).sign(Fr::from(5)).0;
         let run = mock_in_g2(&sigma);
         run.assert_satisfied();
         println!("record: sigma subgroup check: {}", run.stats);

@@ -4,10 +4,12 @@
 //! # Relation
 //! Registration (native, [`Committee::register`]): `n` keys `vk_i` in G1, each with a proof of
 //! possession; `root` = Poseidon Merkle root of the leaves `leaf(vk_i)`, `ivk = sum vk_i`.
-//! The proof establishes, for the public statement `(committee digest, message digest, t)`:
+//! The proof establishes, for the public statement `(committee digest, m, t)`:
 //! - the non-signers are distinct leaves of `root` (strictly increasing leaf indices);
 //! - there are at most `n - t` of them;
 //! - `avk = ivk - sum(non-signer keys)`;
+//! - `H(m)` is the message hash to G2 of `m`, computed in the circuit
+//!   ([`tms_gadgets::signature::bls_hash`]);
 //! - `e(avk, H(m)) = e(g1, sigma)`: one multi-Miller loop and one final exponentiation whose
 //!   Fp12 result is **constrained** equal to one.
 //!
@@ -15,7 +17,7 @@
 //! | offset | value |
 //! |---|---|
 //! | [`AtmsInstance::COMMITTEE`] | `Poseidon_leaf(root, ivk_a, ivk_b, n)`: the registration, fixed per epoch |
-//! | [`AtmsInstance::MESSAGE`] | `Poseidon_leaf(H(m) as six words)`: the message hash point |
+//! | [`AtmsInstance::MESSAGE`] | `m = keccak-256(bytes) mod r` ([`tms_gadgets::message::message_to_field`]) |
 //! | [`AtmsInstance::THRESHOLD`] | `t` |
 //!
 //! The committee size `n` is hashed into the committee digest, and the circuit hashes the `n` of
@@ -25,12 +27,14 @@
 //!
 //! An on-chain verifier pays per public input, so the committee (a root and a G1 point, which
 //! as Fr elements would be one root plus six limbs) is one digest the registration contract
-//! stores once. `H(m)` is a G2 point: four Fq coordinates, each larger than Fr, so exposing it
-//! would cost eight public inputs (two 127-bit halves per coordinate) against one here.
-//! Hashing to G2 in-circuit (RFC 9380 SvdW + cofactor clearing on non-native Fp2) is out of
-//! scope: the verifier computes `H(m)` natively ([`tms_gadgets::signature::bls::hash_to_g2`]) and the one
-//! Poseidon hash [`message_digest`]; the statement binds `H(m)` itself, not `m`. The threshold
-//! stays in the clear so that one verifying key serves every `t`.
+//! stores once. The message is `m` itself, what every circuit of the workspace takes and what a
+//! contract computes from the message bytes with one `keccak256` and one `mod`: the circuit
+//! hashes `m` to G2 ([`tms_gadgets::signature::bls_hash::hash_to_g2_in_circuit`]: Poseidon to
+//! two Fq2 elements, the SvdW map on non-native Fp2 with the square roots as witnesses and the
+//! sign rule constrained, the sum, and cofactor clearing by the x0 ladder and psi), so no
+//! verifier needs G2 arithmetic. Signers sign `m` with the same hash
+//! ([`tms_gadgets::signature::bls::SecretKey::sign`]). The threshold stays in the clear so that
+//! one verifying key serves every `t`.
 //!
 //! # Encodings (what the Poseidon inputs are)
 //! Fq elements are held in-circuit as three limbs of 88 bits (halo2-ecc's `FpChip`, limbs range
@@ -39,18 +43,17 @@
 //!   canonical `y`; in-circuit `y` is constrained below `p` (so `s` is the parity of the canonical
 //!   representative, and `-vk` cannot pass for `vk`), and the point is on the curve, so `(x, s)`
 //!   determines the key. The leaf is [`tms_gadgets::hash::NativeHash::hash_leaf`] of the two
-//!   words (one permutation, length-tagged, domain-separated from nodes);
-//! - `H(m)` is the six words pairing the twelve limbs of `x.c0, x.c1, y.c0, y.c1`.
+//!   words (one permutation, length-tagged, domain-separated from nodes).
 //!
-//! The limbs are not constrained to be canonical (below `p`) where the hash binds them: a
-//! digest or a leaf is computed natively from canonical limbs, so by collision resistance the
-//! in-circuit limbs are those very limbs.
+//! The x limbs are not constrained to be canonical (below `p`) where the hash binds them: a
+//! leaf is computed natively from canonical limbs, so by collision resistance the in-circuit
+//! limbs are those very limbs.
 //!
 //! # Subgroup checks
 //! - Keys, `ivk`, `avk`: BN254 G1 has cofactor 1, so the on-curve check on every loaded G1 point
 //!   (halo2-ecc `load_private`) puts it in the order-r group.
-//! - `H(m)`: on-curve checked; its coordinates are bound by the public message digest to the
-//!   verifier's own `hash_to_g2` output, which clears the cofactor, so it lies in G2.
+//! - `H(m)`: computed in the circuit from `m`, ending with the cofactor clearing, so it lies in
+//!   G2 (each step is constrained; the output is the native `bls::hash_message(m)`).
 //! - `sigma`: a witness no one else sees, on the twist `E'(Fp2)` whose cofactor `2p - r` has small
 //!   factors. The optimal ate pairing is bilinear only on G2; halo2-ecc's Miller loop uses the
 //!   Frobenius as `[p]` (true only on G2). So the circuit checks sigma in G2 with the test of
@@ -61,10 +64,11 @@
 //!
 //! # Where the cells go
 //! The circuit is a [`tms_gadgets::hybrid::HybridCircuit`]: the non-native BN254 work (key
-//! loading and the `y < p` checks, the key aggregation, the G2 subgroup check and the pairing)
-//! runs on halo2-base's generic gate, and every Poseidon permutation (leaves, nodes, digests,
-//! the LogUp transcript) on the bank's round gates ([`tms_gadgets::hash::PoseidonGateChip`],
-//! 183 cells against about 2,250 on the generic gate), linked to halo2-base's cells by copy
+//! loading and the `y < p` checks, the key aggregation, the hash of `m` to G2, the G2 subgroup
+//! check and the pairing) runs on halo2-base's generic gate, and every Poseidon permutation
+//! (leaves, nodes, digests, the LogUp transcript, the hash of `m` to Fq2) on the bank's round
+//! gates ([`tms_gadgets::hash::PoseidonGateChip`], 183 cells against about 2,250 on the generic
+//! gate), linked to halo2-base's cells by copy
 //! constraints. The note's baseline ([`NodeHash::StockPoseidon`]) keeps its tree on halo2-base's
 //! stock Poseidon.
 //!
@@ -111,8 +115,7 @@ pub use circuit::{
 };
 pub use error::AtmsError;
 pub use native::{
-    committee_digest, depth_of, g2_words, key_words, message_digest, Committee, NodeHash,
-    LIMB_BITS, NUM_LIMBS,
+    committee_digest, depth_of, key_words, Committee, NodeHash, LIMB_BITS, NUM_LIMBS,
 };
 pub use prover::{
     keygen, measure, mock_check, prove, prove_with_transcript, read_vk, setup, verify,

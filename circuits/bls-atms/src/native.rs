@@ -2,7 +2,7 @@
 
 use halo2_base::{
     halo2_proofs::halo2curves::{
-        bn256::{Fq, Fq2, G1Affine, G2Affine},
+        bn256::{Fq, G1Affine},
         ff::{Field, PrimeField},
     },
     utils::{decompose_biguint, fe_to_biguint},
@@ -64,16 +64,6 @@ pub fn key_words(p: &G1Affine) -> [Fr; 2] {
     ]
 }
 
-/// The six Poseidon words of a G2 point: the limbs of `x.c0, x.c1, y.c0, y.c1`, two per word.
-pub fn g2_words(p: &G2Affine) -> [Fr; 6] {
-    let limbs: Vec<Fr> = [p.x.c0, p.x.c1, p.y.c0, p.y.c1]
-        .iter()
-        .flat_map(fq_limbs)
-        .collect();
-    let shift = limb_shift();
-    std::array::from_fn(|i| limbs[2 * i] + shift * limbs[2 * i + 1])
-}
-
 /// The committee digest: `Poseidon_leaf(root, key_words(ivk), n)` for a committee of `n`
 /// members. Binding `n` matters: the circuit's count check uses the shape's `n` (a constant of
 /// the verifying key), and committees of every size at one Merkle depth share the tree shape, so
@@ -84,11 +74,6 @@ pub fn committee_digest(root: Fr, ivk: &G1Affine, n: usize) -> Fr {
     Poseidon
         .hash_leaf(&[root, w[0], w[1], Fr::from(n as u64)])
         .expect("four inputs")
-}
-
-/// The message digest: `Poseidon_leaf(g2_words(H(m)))`.
-pub fn message_digest(hm: &G2Affine) -> Fr {
-    Poseidon.hash_leaf(&g2_words(hm)).expect("six inputs")
 }
 
 /// An ordered committee of distinct, valid G1 keys.
@@ -199,7 +184,9 @@ impl Committee {
 #[cfg(test)]
 /// The x0-ladder subgroup test of G2, natively (the circuit lays out the same steps):
 /// `[x0 + 1]Q + psi([x0]Q) + psi^2([x0]Q) == psi^3([2 x0]Q)`.
-pub(crate) fn g2_subgroup_identity(q: &G2Affine) -> bool {
+pub(crate) fn g2_subgroup_identity(
+    q: &halo2_base::halo2_proofs::halo2curves::bn256::G2Affine,
+) -> bool {
     use halo2_base::halo2_proofs::halo2curves::{bn256::G2, group::Group};
     use tms_gadgets::signature::bls::{psi, X0};
     let q = G2::from(*q);
@@ -209,26 +196,14 @@ pub(crate) fn g2_subgroup_identity(q: &G2Affine) -> bool {
     lhs == rhs
 }
 
-/// The constants of `psi`: `xi^((p-1)/3)` and `xi^((p-1)/2)`, `xi = 9 + u`.
-pub(crate) fn psi_constants() -> (Fq2, Fq2) {
-    let xi = Fq2 {
-        c0: Fq::from(9),
-        c1: Fq::ONE,
-    };
-    let p_minus_1 = fe_to_biguint(&-Fq::ONE);
-    let pow = |e: num_bigint::BigUint| xi.pow_vartime(e.to_u64_digits());
-    (pow(&p_minus_1 / 3u8), pow(&p_minus_1 / 2u8))
-}
-
 // Cost model (advice cells), calibrated on measured layouts (see the crate README).
 #[cfg(test)]
 mod tests {
     use super::*;
+    use halo2_base::halo2_proofs::halo2curves::bn256::Fq2;
     use halo2_base::halo2_proofs::halo2curves::group::Curve;
     use rand::SeedableRng;
-    use tms_gadgets::signature::bls::{
-        clear_cofactor, hash_to_g2, is_in_g2, map_to_curve_svdw, MESSAGE_DST,
-    };
+    use tms_gadgets::signature::bls::{clear_cofactor, is_in_g2, map_to_curve_svdw};
 
     #[test]
     fn g2_subgroup_test_separates_g2_from_the_twist() {
@@ -242,23 +217,6 @@ mod tests {
             assert!(is_in_g2(&in_g2));
             assert!(g2_subgroup_identity(&in_g2));
         }
-    }
-
-    #[test]
-    fn psi_constants_match_the_native_psi() {
-        let q = hash_to_g2(b"psi", MESSAGE_DST);
-        let (cx, cy) = psi_constants();
-        let (mut x, mut y) = (q.x, q.y);
-        x.conjugate();
-        y.conjugate();
-        let mine = G2Affine {
-            x: x * cx,
-            y: y * cy,
-        };
-        assert_eq!(
-            mine,
-            tms_gadgets::signature::bls::psi(&q.into()).to_affine()
-        );
     }
 
     #[test]

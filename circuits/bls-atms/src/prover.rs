@@ -14,6 +14,7 @@ use rand::SeedableRng;
 use tms_gadgets::{
     bank::CustomRegion,
     hybrid::HybridCircuit,
+    message::message_to_field,
     proving::{
         cost::CellLedger,
         keys::{CircuitKeys, KeyedShape},
@@ -22,7 +23,7 @@ use tms_gadgets::{
         stats::{CircuitStats, UNUSABLE_ROWS},
         Transcript,
     },
-    signature::bls::{hash_to_g2, SecretKey, MESSAGE_DST},
+    signature::bls::{hash_message, SecretKey},
     Fr,
 };
 
@@ -116,13 +117,15 @@ pub(crate) fn keygen_witness(shape: AtmsShape) -> Result<AtmsWitness, AtmsError>
     let committee =
         Committee::from_keys_unchecked(sks.iter().map(SecretKey::public_key).collect())?;
     let non_signers: Vec<usize> = (0..shape.capacity.min(shape.n - 1)).collect();
-    let hm = hash_to_g2(b"keygen", MESSAGE_DST);
+    let m = message_to_field(b"keygen");
     let signing: Fr = sks[non_signers.len()..].iter().map(|s| s.0).sum();
-    let sigma = halo2_base::halo2_proofs::halo2curves::group::Curve::to_affine(&(hm * signing));
+    let sigma = halo2_base::halo2_proofs::halo2curves::group::Curve::to_affine(
+        &(hash_message(m) * signing),
+    );
     AtmsWitness::from_parts(
         shape,
         &committee,
-        hm,
+        m,
         sigma,
         &non_signers,
         (shape.n - non_signers.len()) as u64,
@@ -260,7 +263,7 @@ mod tests {
         let small = stats(2, Strategy::Paths);
         let large = stats(4, Strategy::Paths);
         for stats in [&small, &large] {
-            for name in [COMMITTEE_DIGEST, MESSAGE_DIGEST, THRESHOLD] {
+            for name in [COMMITTEE_DIGEST, MESSAGE, THRESHOLD] {
                 cells(stats, name);
             }
         }
@@ -269,7 +272,7 @@ mod tests {
             let ratio = l.advice_cells as f64 / s.advice_cells as f64;
             assert!((1.8..=2.2).contains(&ratio), "{name}: {ratio}");
         }
-        for name in [SIGMA_IN_G2, PAIRING] {
+        for name in [MESSAGE_HASH, SIGMA_IN_G2, PAIRING] {
             assert_eq!(cells(&small, name), cells(&large, name));
         }
         let pairing = cells(&small, PAIRING).advice_cells;

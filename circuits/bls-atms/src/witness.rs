@@ -7,14 +7,14 @@ use halo2_base::halo2_proofs::halo2curves::{
     CurveAffine,
 };
 use tms_gadgets::{
-    message::{field_bytes, message_to_field},
-    signature::bls::{hash_to_g2, is_in_g2, verify_aggregate, PublicKey, Signature, MESSAGE_DST},
+    message::message_to_field,
+    signature::bls::{is_in_g2, verify_aggregate, PublicKey, Signature},
     Fr,
 };
 
 use crate::{
     error::AtmsError,
-    native::{depth_of, message_digest, Committee, NodeHash},
+    native::{depth_of, Committee, NodeHash},
 };
 
 /// How non-signers are proven to be committee leaves (see the crate docs).
@@ -142,7 +142,8 @@ impl AtmsShape {
 pub struct AtmsInstance {
     /// [`crate::committee_digest`] of the registration.
     pub committee: Fr,
-    /// [`message_digest`] of `H(m)`.
+    /// The message `m = keccak-256(bytes) mod r` ([`message_to_field`]); the circuit computes
+    /// `H(m)` from it.
     pub message: Fr,
     /// The threshold t: at least t members signed.
     pub threshold: u64,
@@ -151,7 +152,7 @@ pub struct AtmsInstance {
 impl AtmsInstance {
     /// Offset of the committee digest in the instance column.
     pub const COMMITTEE: usize = 0;
-    /// Offset of the message digest.
+    /// Offset of the message `m`.
     pub const MESSAGE: usize = 1;
     /// Offset of the threshold.
     pub const THRESHOLD: usize = 2;
@@ -164,14 +165,12 @@ impl AtmsInstance {
     }
 
     /// The statement a verifier builds from the committee digest it trusts, the message bytes
-    /// and the threshold: `H(m)` is computed here from the bytes (BLS signs the 32 big-endian
-    /// bytes of `m = keccak-256(bytes) mod r`, [`tms_gadgets::message`]), never taken from a
-    /// prover.
+    /// and the threshold: `m = keccak-256(bytes) mod r` ([`message_to_field`]), what a contract
+    /// computes too (the circuit hashes `m` to G2 itself).
     pub fn from_trusted_digest(committee: Fr, message: &[u8], threshold: u64) -> Self {
-        let signed = field_bytes(&message_to_field(message));
         Self {
             committee,
-            message: message_digest(&hash_to_g2(&signed, MESSAGE_DST)),
+            message: message_to_field(message),
             threshold,
         }
     }
@@ -219,8 +218,6 @@ pub struct AtmsWitness {
     pub instance: AtmsInstance,
     /// The aggregate committee key the prover claims (honestly: the committee's).
     pub ivk: halo2_base::halo2_proofs::halo2curves::bn256::G1Affine,
-    /// `H(m)`.
-    pub hm: halo2_base::halo2_proofs::halo2curves::bn256::G2Affine,
     /// The aggregate signature of the signers.
     pub signature: halo2_base::halo2_proofs::halo2curves::bn256::G2Affine,
     /// One entry per non-signer slot (`shape.capacity`).
@@ -251,7 +248,8 @@ impl NonSignerSlot {
 
 impl AtmsWitness {
     /// The witness proving that the members at `signatures`' indices (strictly increasing)
-    /// signed `message`, for threshold `threshold`. Checks everything the circuit will: the
+    /// signed `message` (its bytes; they sign `m = message_to_field(message)`), for threshold
+    /// `threshold`. Checks everything the circuit will: the
     /// aggregate signature verifies, at least `threshold` signed, the non-signers fit the slots.
     pub fn new(
         shape: AtmsShape,
@@ -296,24 +294,22 @@ impl AtmsWitness {
                 threshold,
             });
         }
+        let m = message_to_field(message);
         let signer_keys: Vec<PublicKey> = signers.iter().map(|i| committee.keys()[*i]).collect();
-        if signers.is_empty()
-            || !verify_aggregate(&PublicKey::aggregate(&signer_keys), message, &sigma)
-        {
+        if signers.is_empty() || !verify_aggregate(&PublicKey::aggregate(&signer_keys), m, &sigma) {
             return Err(AtmsError::InvalidSignature);
         }
         let non_signers: Vec<usize> = (0..shape.n)
             .filter(|i| signers.binary_search(i).is_err())
             .collect();
-        let hm = hash_to_g2(message, MESSAGE_DST);
-        Self::from_parts(shape, committee, hm, sigma.0, &non_signers, threshold)
+        Self::from_parts(shape, committee, m, sigma.0, &non_signers, threshold)
     }
 
     /// The witness from its parts, unchecked beyond the statement's range (keygen uses it).
     pub(crate) fn from_parts(
         shape: AtmsShape,
         committee: &Committee,
-        hm: G2Affine,
+        message: Fr,
         signature: G2Affine,
         non_signers: &[usize],
         threshold: u64,
@@ -326,7 +322,7 @@ impl AtmsWitness {
         }
         let instance = AtmsInstance {
             committee: committee.digest(shape.hash),
-            message: message_digest(&hm),
+            message,
             threshold,
         };
         instance.validate(&shape)?;
@@ -344,7 +340,6 @@ impl AtmsWitness {
             committee: committee.clone(),
             instance,
             ivk: committee.ivk(),
-            hm,
             signature,
             slots,
         })
@@ -372,9 +367,6 @@ impl AtmsWitness {
         let g2_ok = |p: &G2Affine| !bool::from(p.is_identity()) && bool::from(p.is_on_curve());
         if !g1_ok(&self.ivk) {
             return Err(AtmsError::InvalidPoint("ivk"));
-        }
-        if !g2_ok(&self.hm) {
-            return Err(AtmsError::InvalidPoint("H(m)"));
         }
         if !g2_ok(&self.signature) || !is_in_g2(&self.signature) {
             return Err(AtmsError::InvalidPoint("sigma"));

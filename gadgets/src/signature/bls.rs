@@ -1,14 +1,22 @@
 //! BLS signatures on BN254, natively: keys in G1, signatures and message hashes in G2.
 //!
-//! - [`hash_to_g2`]: RFC 9380 `hash_to_curve` for the BN254 G2 twist `E': y^2 = x^3 + 3/(9+u)`:
-//!   `expand_message_xmd` with SHA-256, `hash_to_field` into Fq2 (L = 48 bytes per coefficient),
-//!   the Shallue-van de Woestijne map with Z = 1 (straight-line form of RFC 9380 section 6.6.1),
-//!   and cofactor clearing `[x0]Q + psi([3 x0]Q) + psi^2([x0]Q) + psi^3(Q)` (x0 = 4965661367192848881,
+//! - [`hash_to_g2`] (proofs of possession): RFC 9380 `hash_to_curve` for the BN254 G2 twist
+//!   `E': y^2 = x^3 + 3/(9+u)`: `expand_message_xmd` with SHA-256, `hash_to_field` into Fq2
+//!   (L = 48 bytes per coefficient), the Shallue-van de Woestijne map with Z = 1 (straight-line
+//!   form of RFC 9380 section 6.6.1), and cofactor clearing
+//!   `[x0]Q + psi([3 x0]Q) + psi^2([x0]Q) + psi^3(Q)` (x0 = 4965661367192848881,
 //!   Fuentes-Castaneda, Knapp and Rodriguez-Henriquez). This is the construction of gnark-crypto's
 //!   `bn254.HashToG2`; the tests match its vectors. halo2curves' own G2 `hash_to_curve` is
 //!   `unimplemented!()`.
-//! - Domain separation: messages are hashed under [`MESSAGE_DST`], proofs of possession under
-//!   [`POP_DST`], so a proof of possession is never a signature on a message and vice versa.
+//! - [`hash_message`]: the hash to G2 of a field element (Poseidon to Fq2, the same SvdW map and
+//!   cofactor clearing), which a circuit computes too ([`crate::signature::bls_hash`]).
+//! - Messages are field elements `m` (`m = keccak-256(bytes) mod r`, [`crate::message`]) hashed
+//!   by [`hash_message`]. Proofs of possession keep the SHA-256 suite above under [`POP_DST`]
+//!   (native only: a registration is checked once, off-circuit). A proof of possession is never
+//!   a signature on a message and vice versa: the two hashes to G2 are different constructions
+//!   (SHA-256 XMD there, Poseidon under its own domain tag here), so a proof of possession
+//!   `sk H_pop(pk)` verifies as a signature on `m` only if `H_msg(m) = H_pop(pk)`, a collision
+//!   between two independent random oracles onto G2 (probability about `q_H^2 / r`).
 //! - Registration requires a proof of possession ([`SecretKey::prove_possession`],
 //!   [`PublicKey::verify_possession`]): the defence against rogue keys when keys are aggregated.
 //! - Verification is one pairing product: `e(pk, H(m)) * e(-g1, sigma) == 1`.
@@ -26,10 +34,14 @@ use num_bigint::BigUint;
 use rand::RngCore;
 use sha2::{Digest, Sha256};
 
-use crate::GadgetError;
+use crate::{
+    hash::{NativeHash, Poseidon},
+    GadgetError,
+};
 
-/// Domain-separation tag for message signatures (gnark-crypto's G2 suite tag).
-pub const MESSAGE_DST: &[u8] = b"BN254G2_XMD:SHA-256_SVDW_RO_";
+/// gnark-crypto's G2 suite tag (`BN254G2_XMD:SHA-256_SVDW_RO_`): the tag of its test vectors,
+/// against which [`hash_to_g2`] is checked. Messages are not hashed under it ([`hash_message`]).
+pub const XMD_SUITE_DST: &[u8] = b"BN254G2_XMD:SHA-256_SVDW_RO_";
 /// Domain-separation tag for proofs of possession.
 pub const POP_DST: &[u8] = b"BN254G2_XMD:SHA-256_SVDW_RO_TMS_POP_";
 /// The BN curve parameter x0 used by the cofactor clearing.
@@ -115,7 +127,8 @@ pub fn sgn0(x: &Fq2) -> bool {
     fq_sgn0(&x.c0) || (bool::from(x.c0.is_zero()) && fq_sgn0(&x.c1))
 }
 
-fn is_square(x: &Fq2) -> bool {
+/// Whether `x` is a square in Fq2 (RFC 9380 `is_square`, true for zero).
+pub(crate) fn is_square(x: &Fq2) -> bool {
     // x is a square in Fq2 iff its norm c0^2 + c1^2 is a square in Fq.
     let norm = x.c0.square() + x.c1.square();
     let exp: BigUint = (fq_modulus() - 1u8) >> 1;
@@ -134,15 +147,16 @@ pub fn twist_b() -> Fq2 {
         .expect("9 + u is invertible")
 }
 
-struct SvdwConstants {
-    z: Fq2,
-    c1: Fq2,
-    c2: Fq2,
-    c3: Fq2,
-    c4: Fq2,
+/// The SvdW constants of RFC 9380 section 6.6.1 for the twist (`Z = 1`, `A = 0`).
+pub(crate) struct SvdwConstants {
+    pub(crate) z: Fq2,
+    pub(crate) c1: Fq2,
+    pub(crate) c2: Fq2,
+    pub(crate) c3: Fq2,
+    pub(crate) c4: Fq2,
 }
 
-fn svdw() -> &'static SvdwConstants {
+pub(crate) fn svdw() -> &'static SvdwConstants {
     static C: OnceLock<SvdwConstants> = OnceLock::new();
     C.get_or_init(|| {
         let z = Fq2::ONE;
@@ -196,6 +210,13 @@ pub fn map_to_curve_svdw(u: Fq2) -> G2 {
 struct PsiConstants {
     cx: Fq2,
     cy: Fq2,
+}
+
+/// The coefficients `(xi^((p-1)/3), xi^((p-1)/2))`, `xi = 9 + u`, of [`psi`]:
+/// `psi(x, y) = (cx conj(x), cy conj(y))`.
+pub fn psi_coefficients() -> (Fq2, Fq2) {
+    let c = psi_constants();
+    (c.cx, c.cy)
 }
 
 fn psi_constants() -> &'static PsiConstants {
@@ -255,6 +276,62 @@ pub fn hash_to_g2(msg: &[u8], dst: &[u8]) -> G2Affine {
     clear_cofactor(&q).to_affine()
 }
 
+/// Poseidon outputs per message in [`message_to_fq2`]: two per Fq coefficient, four
+/// coefficients.
+pub const MESSAGE_FIELD_OUTPUTS: usize = 8;
+
+/// The domain tag of the message hash: the ASCII bytes `TMS-BLS-H2G2-MSG` as a big-endian
+/// integer.
+pub fn message_tag() -> Fr {
+    Fr::from_u128(u128::from_be_bytes(*b"TMS-BLS-H2G2-MSG"))
+}
+
+/// An Fr element as the Fq element of the same integer (`r < q`).
+fn fr_to_fq(x: &Fr) -> Fq {
+    Fq::from_repr(x.to_repr()).expect("r < q")
+}
+
+/// `r` as an element of Fq.
+pub(crate) fn r_in_fq() -> Fq {
+    fq_from_big(&crate::field::fr_modulus())
+}
+
+/// The Poseidon outputs `Poseidon_leaf(tag, m, i)`, `i = 0..8`, of [`message_to_fq2`].
+pub fn message_field_outputs(m: Fr) -> [Fr; MESSAGE_FIELD_OUTPUTS] {
+    std::array::from_fn(|i| {
+        Poseidon
+            .hash_leaf(&[message_tag(), m, Fr::from(i as u64)])
+            .expect("three inputs")
+    })
+}
+
+/// `hash_to_field` of the message hash: `[u_0, u_1]`, Fq coefficient `j` of
+/// `(u_0.c0, u_0.c1, u_1.c0, u_1.c1)` equal to `(o_{2j} + r o_{2j+1}) mod q` for the outputs `o`
+/// of [`message_field_outputs`] (the encoding is argued in [`crate::signature::bls_hash`]).
+pub fn message_to_fq2(m: Fr) -> [Fq2; 2] {
+    let o = message_field_outputs(m);
+    let r = r_in_fq();
+    let coeff = |j: usize| fr_to_fq(&o[2 * j]) + r * fr_to_fq(&o[2 * j + 1]);
+    [
+        Fq2 {
+            c0: coeff(0),
+            c1: coeff(1),
+        },
+        Fq2 {
+            c0: coeff(2),
+            c1: coeff(3),
+        },
+    ]
+}
+
+/// The message hash `H(m)` in G2 of a field element `m`: [`message_to_fq2`], the SvdW map of
+/// each element, their sum, [`clear_cofactor`] (the ciphersuite `BN254G2_POSEIDON_SVDW_RO` of
+/// [`crate::signature::bls_hash`], whose circuit computes the same point).
+pub fn hash_message(m: Fr) -> G2Affine {
+    let [u0, u1] = message_to_fq2(m);
+    clear_cofactor(&(map_to_curve_svdw(u0) + map_to_curve_svdw(u1))).to_affine()
+}
+
 /// Whether `p` is in the order-r subgroup of the twist.
 pub fn is_in_g2(p: &G2Affine) -> bool {
     let r_minus_1 = -Fr::ONE;
@@ -297,9 +374,10 @@ impl SecretKey {
         PublicKey((G1Affine::generator() * self.0).to_affine())
     }
 
-    /// `sk * H(msg)`.
-    pub fn sign(&self, msg: &[u8]) -> Signature {
-        Signature((hash_to_g2(msg, MESSAGE_DST) * self.0).to_affine())
+    /// `sk * H(m)` with `H` = [`hash_message`] (`m` is the signed field element,
+    /// [`crate::message::message_to_field`] of a byte message).
+    pub fn sign(&self, m: Fr) -> Signature {
+        Signature((hash_message(m) * self.0).to_affine())
     }
 
     /// The proof of possession: a signature on the public key's bytes under [`POP_DST`].
@@ -327,11 +405,11 @@ impl PublicKey {
         Ok(())
     }
 
-    /// `e(pk, H(msg)) == e(g1, sig)`, with the signature checked to lie in G2.
-    pub fn verify(&self, msg: &[u8], sig: &Signature) -> bool {
+    /// `e(pk, H(m)) == e(g1, sig)`, with the signature checked to lie in G2.
+    pub fn verify(&self, m: Fr, sig: &Signature) -> bool {
         self.validate().is_ok()
             && is_in_g2(&sig.0)
-            && pairing_product_is_one(&self.0, &hash_to_g2(msg, MESSAGE_DST), &sig.0)
+            && pairing_product_is_one(&self.0, &hash_message(m), &sig.0)
     }
 
     /// Checks a proof of possession.
@@ -360,9 +438,9 @@ impl Signature {
     }
 }
 
-/// Verifies an aggregate signature of one message under the aggregate key `avk`.
-pub fn verify_aggregate(avk: &G1Affine, msg: &[u8], sig: &Signature) -> bool {
+/// Verifies an aggregate signature of one message `m` under the aggregate key `avk`.
+pub fn verify_aggregate(avk: &G1Affine, m: Fr, sig: &Signature) -> bool {
     !bool::from(avk.is_identity())
         && is_in_g2(&sig.0)
-        && pairing_product_is_one(avk, &hash_to_g2(msg, MESSAGE_DST), &sig.0)
+        && pairing_product_is_one(avk, &hash_message(m), &sig.0)
 }
