@@ -2,7 +2,8 @@
 """Where keygen and proving spend their time, at 1 and 2 threads (issue 35).
 
 Runs `tms keygen` and `tms prove` of a Schnorr ATMS certificate (n members, t signers, flat
-commitment) with RAYON_NUM_THREADS=1 and =2 and RUST_LOG=tms::phase=debug, reads the phase
+commitment), or with `--scheme bls-atms` of a BLS ATMS one (n members, t signers, n - t
+non-signer slots unless `--capacity` says), with RAYON_NUM_THREADS=1 and =2 and RUST_LOG=tms::phase=debug, reads the phase
 lines the tool logs (wall and CPU seconds of each phase; with a binary built with
 `--features profile`, also halo2-axiom's own phases inside create_proof), and prints one
 markdown table per command: each phase's wall seconds at 1 and 2 threads, its speed-up, and
@@ -10,6 +11,7 @@ the serial share (the 1-thread wall of phases that do not speed up, over the tot
 
     cargo build --release [--features profile]
     python3 tools/phases.py --bin target/release/tms --n 512 --t 384 [--k 17]
+    python3 tools/phases.py --scheme bls-atms --n 2048 --t 1024
 
 Nothing here is a timed test: it measures, prints, and decides nothing.
 """
@@ -85,27 +87,33 @@ def main():
     ap.add_argument("--t", type=int, default=48)
     ap.add_argument("--k", type=int, help="parameters' k (default: what keygen asks for)")
     ap.add_argument("--keygen-only", action="store_true", help="measure keygen, not prove")
+    ap.add_argument("--scheme", default="schnorr-atms", choices=["schnorr-atms", "bls-atms"])
+    ap.add_argument("--capacity", type=int, help="BLS ATMS non-signer slots (default n - t)")
     a = ap.parse_args()
     tms = os.path.abspath(a.bin)
+    scheme = ["--scheme", a.scheme]
+    # The key's shape: BLS ATMS keys are made for a number of non-signer slots.
+    shape = [] if a.scheme == "schnorr-atms" else [
+        "--capacity", str(a.capacity if a.capacity is not None else a.n - a.t)]
     with tempfile.TemporaryDirectory() as d:
-        run(tms, ["committee", "--size", str(a.n), "--seed", "35", "--out", "c.json",
+        run(tms, ["committee", *scheme, "--size", str(a.n), "--seed", "35", "--out", "c.json",
                   "--keys-dir", "keys"], d)
         msg = "0x" + b"issue 35 phases".hex()
         sigs = []
         for i in range(a.t):
-            run(tms, ["sign", "--key", f"keys/member-{i}.json", "--message", msg,
+            run(tms, ["sign", *scheme, "--key", f"keys/member-{i}.json", "--message", msg,
                       "--out", f"s{i}.json"], d)
             sigs.append(f"s{i}.json")
-        run(tms, ["certify", "--committee", "c.json", "--message", msg, "--out", "cert.json",
-                  *sigs], d)
+        run(tms, ["certify", *scheme, "--committee", "c.json", "--message", msg, "--out",
+                  "cert.json", *sigs], d)
         k = a.k
         if k is None:
             # keygen on too-small parameters names the k it needs.
             probe = subprocess.run([tms, "setup", "--k", "10", "--insecure-test", "--out",
                                     "p10.srs"], cwd=d, capture_output=True, text=True)
-            out = subprocess.run([tms, "keygen", "--committee", "c.json", "--params", "p10.srs",
-                                  "--pk", "x.pk", "--vk", "x.vk"], cwd=d, capture_output=True,
-                                 text=True)
+            out = subprocess.run([tms, "keygen", *scheme, "--committee", "c.json", *shape,
+                                  "--params", "p10.srs", "--pk", "x.pk", "--vk", "x.vk"],
+                                 cwd=d, capture_output=True, text=True)
             m = re.search(r"k >= (\d+)", out.stderr)
             k = int(m.group(1)) if m else 10
             del probe
@@ -113,16 +121,18 @@ def main():
         keygen = {}
         prove = {}
         for threads in (1, 2):
-            keygen[threads] = phases(run(tms, ["keygen", "--committee", "c.json", "--params",
-                                               "p.srs", "--pk", "a.pk", "--vk", "a.vk"],
-                                         d, threads, log=True))
+            keygen[threads] = phases(run(tms, ["keygen", *scheme, "--committee", "c.json",
+                                               *shape, "--params", "p.srs", "--pk", "a.pk",
+                                               "--vk", "a.vk"], d, threads, log=True))
             if a.keygen_only:
                 continue
-            prove[threads] = phases(run(tms, ["prove", "--committee", "c.json", "--certificate",
-                                              "cert.json", "--threshold", str(a.t), "--params",
-                                              "p.srs", "--pk", "a.pk", "--proof", "a.proof",
-                                              "--public", "a.json"], d, threads, log=True))
-        print(f"Schnorr ATMS {a.t}-of-{a.n}, flat, k = {k} ({tms})")
+            prove[threads] = phases(run(tms, ["prove", *scheme, "--committee", "c.json",
+                                              "--certificate", "cert.json", "--threshold",
+                                              str(a.t), "--params", "p.srs", "--pk", "a.pk",
+                                              "--proof", "a.proof", "--public", "a.json"],
+                                        d, threads, log=True))
+        what = "Schnorr ATMS, flat" if a.scheme == "schnorr-atms" else f"BLS ATMS, {shape[1]} non-signer slots"
+        print(f"{what}, {a.t}-of-{a.n}, k = {k} ({tms})")
         table("keygen", keygen[1], keygen[2], "keygen (total)")
         if not a.keygen_only:
             table("prove", prove[1], prove[2], "prove (total)")
