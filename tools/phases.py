@@ -108,14 +108,17 @@ def main():
                   "cert.json", *sigs], d)
         k = a.k
         if k is None:
-            # keygen on too-small parameters names the k it needs.
-            probe = subprocess.run([tms, "setup", "--k", "10", "--insecure-test", "--out",
-                                    "p10.srs"], cwd=d, capture_output=True, text=True)
+            # keygen on too-small parameters names the k it needs (BLS ATMS keys start at 12).
+            small = "10" if a.scheme == "schnorr-atms" else "12"
+            probe = subprocess.run([tms, "setup", "--k", small, "--insecure-test", "--out",
+                                    "small.srs"], cwd=d, capture_output=True, text=True)
             out = subprocess.run([tms, "keygen", *scheme, "--committee", "c.json", *shape,
-                                  "--params", "p10.srs", "--pk", "x.pk", "--vk", "x.vk"],
+                                  "--params", "small.srs", "--pk", "x.pk", "--vk", "x.vk"],
                                  cwd=d, capture_output=True, text=True)
             m = re.search(r"k >= (\d+)", out.stderr)
-            k = int(m.group(1)) if m else 10
+            if m is None:
+                sys.exit(f"keygen named no k; give --k:\n{out.stderr}")
+            k = int(m.group(1))
             del probe
         run(tms, ["setup", "--k", str(k), "--insecure-test", "--out", "p.srs"], d)
         keygen = {}
