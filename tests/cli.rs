@@ -688,6 +688,24 @@ fn field_elements_are_accepted_in_decimal_up_to_r_minus_one() {
 }
 
 #[test]
+fn bls_keygen_on_far_too_small_parameters_is_refused_without_panic() {
+    // A pairing's ~4.6 M cells at 2^12 rows overflow halo2-base's column estimate: keygen must
+    // say the parameters are too small, not crash.
+    let d = workdir("cli-bls-small-k");
+    ok_s(
+        &d,
+        "committee --scheme bls-atms --size 8 --seed 1 --out committee.json --keys-dir keys",
+    );
+    ok_s(&d, "setup --k 12 --insecure-test --out small.srs");
+    fails_s(
+        &d,
+        "keygen --scheme bls-atms --committee committee.json --capacity 4 --params small.srs --pk b.pk --vk b.vk",
+        "parameters too small",
+        Some("b.vk"),
+    );
+}
+
+#[test]
 fn bls_registration_checks_keys_and_certificates() {
     let d = workdir("cli-bls");
     ok_s(

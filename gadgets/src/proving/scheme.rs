@@ -148,9 +148,13 @@ pub fn keygen<S: HybridScheme>(
 ) -> Result<HybridKeys<S>, S::Error> {
     let (circuit, stats) = laid_out(&shape)?;
     let k = shape.k();
+    // halo2-base sizes its columns as ceil(cells / rows) without room for the break points'
+    // overhead, and panics during the assignment when a layout at a far too small k needs it
+    // (hundreds of columns); that is the parameters being too small, not a bug to crash on.
     let vk = phase("keygen_vk: fixed and permutation commitments", || {
-        keygen_vk(params, &circuit)
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| keygen_vk(params, &circuit)))
     })
+    .map_err(|_| S::too_large(k))?
     .map_err(|_| S::too_large(k))?;
     let pk = phase("keygen_pk: fixed and permutation polynomials", || {
         keygen_pk(params, vk, &circuit)
