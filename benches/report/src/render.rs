@@ -152,10 +152,8 @@ fn mithril_section(s: &mut String, r: &Results) {
             pts.iter()
                 .find(|p| p.system == system && p.mithril.as_ref() == Some(case))
         };
-        let ratio = |ours: Option<&&Point>| match (ours, of(System::MithrilStm)) {
-            (Some(o), Some(m)) if m.prove_cpu() > 0.0 => {
-                format!("{:.3}", o.prove_cpu() / m.prove_cpu())
-            }
+        let ratio = |ours: &Point| match of(System::MithrilStm) {
+            Some(m) if m.prove_cpu() > 0.0 => format!("{:.3}", ours.prove_cpu() / m.prove_cpu()),
             _ => "-".into(),
         };
         for system in [System::Mithril, System::MithrilCardano, System::MithrilStm] {
@@ -176,7 +174,7 @@ fn mithril_section(s: &mut String, r: &Results) {
                     if system == System::MithrilStm {
                         String::new()
                     } else {
-                        ratio(Some(p))
+                        ratio(p)
                     }
                 );
             }

@@ -37,7 +37,7 @@ use tms_gadgets::{
     hash::{HashInstructions, PoseidonGateChip},
     merkle::MerkleChip,
     proving::cost::CellLedger,
-    signature::bls_hash::{self, mul_by_x0, psi_in_circuit},
+    signature::bls_hash::{self, mul_by_x0, psi_in_circuit, psi_loaded},
     Fr,
 };
 
@@ -406,11 +406,7 @@ fn pack(
 /// x-coordinates constrained), so no step can hide a degenerate case. The x0 ladder and psi are
 /// those of the in-circuit hash to G2 ([`tms_gadgets::signature::bls_hash`]).
 fn assert_in_g2(ctx: &mut Context<Fr>, g2: &EccChip<Fr, Fp2Chip<Fr>>, q: &G2Point) {
-    let (cx, cy) = tms_gadgets::signature::bls::psi_coefficients();
-    let constants = (
-        g2.field_chip().load_constant(ctx, cx),
-        g2.field_chip().load_constant(ctx, cy),
-    );
+    let constants = psi_loaded(ctx, g2);
     let psi = |ctx: &mut Context<Fr>, p: G2Point| psi_in_circuit(ctx, g2, p, &constants);
     let a = mul_by_x0(ctx, g2, q);
     let psi_a = psi(ctx, a.clone());

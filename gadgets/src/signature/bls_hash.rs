@@ -344,8 +344,8 @@ pub fn map_to_curve_in_circuit(
     EcPoint::new(x, y)
 }
 
-/// The psi constants loaded as circuit constants.
-fn psi_loaded(ctx: &mut Context<Fr>, g2: &G2Chip<'_>) -> (Fq2Point, Fq2Point) {
+/// The psi constants loaded as circuit constants (for [`psi_in_circuit`]).
+pub fn psi_loaded(ctx: &mut Context<Fr>, g2: &G2Chip<'_>) -> (Fq2Point, Fq2Point) {
     let (cx, cy) = psi_coefficients();
     let fp2 = g2.field_chip();
     (fp2.load_constant(ctx, cx), fp2.load_constant(ctx, cy))
