@@ -12,6 +12,8 @@
 //! | [`snark::ExposeAll`] | the inner proofs' public inputs, in order (`tms aggregate`) |
 //! | [`chunks`] | a Schnorr ATMS committee proved in chunks: `[committee root, message, t]`, the unchunked statement, with the chunk roots hashed up to the root and their thresholds summed in-circuit |
 //! | [`chain`] | a Mithril certificate chain: `[genesis digest, last registration digest, last application message, epochs]`, with every link checked in-circuit |
+//! | [`stand_in`] | real proofs of a trivial circuit shaped like an aggregation circuit: the base case of a recursive chain, the on-chain cost of a layout |
+//! | [`chain_step`] | one epoch more on a chain proof (incremental): the chain's statement and the digest of the step key its proofs were verified under |
 //!
 //! An aggregation proof is itself an inner proof for the next level (its accumulator is then
 //! folded in rather than exposed again), so chains are proved in a tree. The last level is made
@@ -22,14 +24,16 @@
 #![deny(missing_docs)]
 
 pub mod chain;
+pub mod chain_step;
 pub mod chunks;
 pub mod snark;
+pub mod stand_in;
 mod tree;
 
 pub use snark::{
     aggregation_keygen, aggregation_layout, aggregation_prove, aggregation_verify,
-    certificate_sample, certificate_snark, node_sample, node_snark, proof_file, read_vk_file,
-    split_proof_file, AggregationKeys, ExposeAll, Statement, VkHeader,
+    certificate_sample, certificate_snark, node_sample, node_snark, one_column_k, proof_file,
+    read_vk_file, split_proof_file, AggregationKeys, ExposeAll, Statement, VkHeader,
 };
 pub use snark_verifier_sdk::Snark;
 

@@ -23,11 +23,14 @@ use snark_verifier_sdk::{
             AccumulationDecider,
         },
         system::halo2::{compile, Config},
-        util::arithmetic::fe_from_limbs,
+        util::arithmetic::{fe_from_limbs, fe_to_limbs},
     },
     CircuitExt, Snark, BITS, LIMBS, SHPLONK,
 };
-use tms_gadgets::proving::{prove_shplonk, verify_shplonk, Transcript};
+use tms_gadgets::{
+    hash::{HashInstructions, NativeHash},
+    proving::{prove_shplonk, verify_shplonk, Transcript},
+};
 
 use crate::{AggregationError, ACCUMULATOR_LIMBS};
 
@@ -42,6 +45,26 @@ pub trait Statement {
         ctx: &mut Context<Fr>,
         inner: &[Vec<AssignedValue<Fr>>],
     ) -> Result<Vec<AssignedValue<Fr>>, AggregationError>;
+
+    /// Whether the inner proofs' verifying keys are witnesses of the circuit rather than
+    /// constants (snark-verifier-sdk's `VerifierUniversality::Full`): a recursive step verifies
+    /// proofs under its own key, which it cannot contain. Such a statement gets each inner key's
+    /// digest ([`key_digest`]) in [`Statement::constrain_keyed`].
+    fn keys_as_witness(&self) -> bool {
+        false
+    }
+
+    /// [`Statement::constrain`] with `keys[i]`, the digest of the key `inner[i]`'s proof was
+    /// verified under; called instead of it when [`Statement::keys_as_witness`].
+    fn constrain_keyed(
+        &self,
+        ctx: &mut Context<Fr>,
+        inner: &[Vec<AssignedValue<Fr>>],
+        keys: &[AssignedValue<Fr>],
+    ) -> Result<Vec<AssignedValue<Fr>>, AggregationError> {
+        let _ = keys;
+        self.constrain(ctx, inner)
+    }
 }
 
 /// Exposes every inner proof's public inputs in order (without the accumulators of inner
@@ -89,9 +112,65 @@ fn certificate_protocol(
     compile(params, vk, Config::kzg().with_num_instance(vec![inputs]))
 }
 
+/// The digest of a verifying key as the step circuit computes it in-circuit from the key's
+/// witnessed form: Poseidon (leaf mode) over the limbs of its preprocessed commitments, its
+/// transcript's initial state and `k`, in the order snark-verifier-sdk assigns them.
+pub fn key_digest(witnessed: &[Fr]) -> Fr {
+    tms_gadgets::hash::Poseidon
+        .hash_leaf(witnessed)
+        .expect("a key has preprocessed commitments")
+}
+
+/// [`key_digest`] in-circuit over the assigned form of a key (`preprocessed` then `k`).
+pub fn key_digest_in_circuit(
+    ctx: &mut Context<Fr>,
+    witnessed: &[AssignedValue<Fr>],
+) -> AssignedValue<Fr> {
+    tms_gadgets::hash::PoseidonChip::new().hash_leaf(ctx, witnessed)
+}
+
+/// The digest of the key a proof of `protocol` is verified under, as a step circuit computes it
+/// from the key's witnessed form ([`key_digest`] over the limbs of the
+/// preprocessed commitments, the transcript's initial state and `k`).
+pub fn protocol_key_digest(protocol: &PlonkProtocol<G1Affine>) -> Fr {
+    let mut witnessed: Vec<Fr> = protocol
+        .preprocessed
+        .iter()
+        .flat_map(|point| {
+            let coordinates = point
+                .coordinates()
+                .expect("a commitment is not the identity");
+            [*coordinates.x(), *coordinates.y()]
+        })
+        .flat_map(fe_to_limbs::<Fq, Fr, LIMBS, BITS>)
+        .collect();
+    witnessed.extend(protocol.transcript_initial_state);
+    witnessed.push(Fr::from(protocol.domain.k as u64));
+    key_digest(&witnessed)
+}
+
+/// The digest of a certificate key `vk` (`inputs` public inputs) in a step circuit.
+pub fn certificate_key_digest(
+    params: &ParamsKZG<Bn256>,
+    vk: &VerifyingKey<G1Affine>,
+    inputs: usize,
+) -> Fr {
+    protocol_key_digest(&certificate_protocol(params, vk, inputs))
+}
+
+/// The digest of an aggregation key `vk` (`inputs` public inputs, accumulator first) in a step
+/// circuit: a step's own key, which its statement carries.
+pub fn node_key_digest(
+    params: &ParamsKZG<Bn256>,
+    vk: &VerifyingKey<G1Affine>,
+    inputs: usize,
+) -> Fr {
+    protocol_key_digest(&node_protocol(params, vk, inputs))
+}
+
 /// The protocol of an aggregation proof under `vk` with `inputs` public inputs (its accumulator
 /// limbs first, which the next level folds in).
-fn node_protocol(
+pub(crate) fn node_protocol(
     params: &ParamsKZG<Bn256>,
     vk: &VerifyingKey<G1Affine>,
     inputs: usize,
@@ -175,22 +254,48 @@ fn circuit(
         return Err(AggregationError::Input("nothing to aggregate".into()));
     }
     // The SDK asserts on what it cannot aggregate; snarks come from files.
+    let universality = if statement.keys_as_witness() {
+        VerifierUniversality::Full
+    } else {
+        VerifierUniversality::None
+    };
     let mut circuit = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        AggregationCircuit::new::<SHPLONK>(
-            stage,
-            config,
-            params,
-            snarks,
-            VerifierUniversality::None,
-        )
+        AggregationCircuit::new::<SHPLONK>(stage, config, params, snarks, universality)
     }))
     .map_err(|_| {
         AggregationError::Prover("the aggregation circuit refused an inner proof".into())
     })?;
     let inner = circuit.previous_instances().clone();
-    let exposed = statement.constrain(circuit.builder.main(0), &inner)?;
+    let exposed = if statement.keys_as_witness() {
+        // Each key's witnessed form: its preprocessed limbs and transcript state, then k.
+        let witnessed: Vec<Vec<AssignedValue<Fr>>> = circuit
+            .preprocessed()
+            .iter()
+            .map(|key| key.preprocessed.iter().copied().chain([key.k]).collect())
+            .collect();
+        let ctx = circuit.builder.main(0);
+        let keys: Vec<AssignedValue<Fr>> = witnessed
+            .iter()
+            .map(|key| key_digest_in_circuit(ctx, key))
+            .collect();
+        statement.constrain_keyed(ctx, &inner, &keys)?
+    } else {
+        statement.constrain(circuit.builder.main(0), &inner)?
+    };
     circuit.builder.assigned_instances[0].extend(exposed);
     Ok(circuit)
+}
+
+/// Rows an aggregation circuit's layout leaves to halo2's blinding at the bottom.
+const MINIMUM_ROWS: usize = 10;
+
+/// The smallest `k` at which `advice_cells` fit in one advice column: the final wrapper's
+/// layout (one advice column, the range lookup on it), whose generated verifier is the cheapest
+/// deployable one (`tms-evm`'s `wrapper_shapes` test measures every layout).
+pub fn one_column_k(advice_cells: usize) -> u32 {
+    (10..)
+        .find(|k| (1usize << k) - MINIMUM_ROWS >= advice_cells)
+        .expect("a k for any count")
 }
 
 /// The layout of an aggregation circuit at `2^k` rows over `samples` with `statement`: the
@@ -225,7 +330,7 @@ fn laid_out(
         samples,
         statement,
     )?;
-    let config = circuit.calculate_params(Some(10));
+    let config = circuit.calculate_params(Some(MINIMUM_ROWS));
     let advice_cells = circuit
         .builder
         .statistics()
@@ -462,4 +567,18 @@ pub fn split_proof_file(bytes: &[u8]) -> Result<(Vec<Fr>, Vec<u8>), AggregationE
         })
         .collect::<Result<Vec<_>, _>>()?;
     Ok((limbs, proof.to_vec()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_column_k_is_the_smallest_that_fits() {
+        assert_eq!(one_column_k(1), 10);
+        assert_eq!(one_column_k((1 << 10) - MINIMUM_ROWS), 10);
+        assert_eq!(one_column_k((1 << 10) - MINIMUM_ROWS + 1), 11);
+        // The Schnorr ATMS outer proof's 6,993,756 cells: k = 23.
+        assert_eq!(one_column_k(6_993_756), 23);
+    }
 }

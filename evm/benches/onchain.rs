@@ -89,6 +89,14 @@ fn measure(c: &mut Criterion, group: &str, case: Case, prove: impl Fn(Transcript
         cpu[1] / cpu[0],
         proofs[0].len(),
     );
+    println!(
+        "{}",
+        tms_evm::gas_line(
+            &format!("{group} {} verifyCertificate", case.label),
+            report.certificate_call_gas,
+            report.verifier_bytes
+        )
+    );
 }
 
 fn schnorr_atms(c: &mut Criterion) {

@@ -35,9 +35,10 @@ use sha3::{Digest, Keccak256};
 use crate::{
     machine::{Call, Machine},
     solc::{compile, compile_all, Compiled},
-    verifier::{proof_length, verifier_source_with_accumulator, CONTRACT},
+    verifier::{proof_cost, verifier_source_for, CONTRACT},
     EvmError,
 };
+use tms_gadgets::proving::MultiOpen;
 
 /// The contracts' Solidity template: [`wrapper_source`] fills in the four verifier constants.
 pub const TEMPLATE: &str = include_str!("../contracts/CertificateVerifier.sol");
@@ -262,8 +263,26 @@ impl Contracts {
         num_instances: usize,
         accumulator_limbs: usize,
     ) -> Result<Self, EvmError> {
+        Self::build_for(
+            params,
+            vk,
+            num_instances,
+            accumulator_limbs,
+            MultiOpen::Shplonk,
+        )
+    }
+
+    /// [`Self::build_with_accumulator`] for proofs that end with the multi-opening argument
+    /// `open` (the verifier and the proof length are `open`'s).
+    pub fn build_for(
+        params: &ParamsKZG<Bn256>,
+        vk: &VerifyingKey<G1Affine>,
+        num_instances: usize,
+        accumulator_limbs: usize,
+        open: MultiOpen,
+    ) -> Result<Self, EvmError> {
         let verifier_source =
-            verifier_source_with_accumulator(params, vk, num_instances, accumulator_limbs)?;
+            verifier_source_for(params, vk, num_instances, accumulator_limbs, open)?;
         let verifier = compile(
             &[("Halo2Verifier.sol", &verifier_source)],
             "Halo2Verifier.sol",
@@ -274,7 +293,8 @@ impl Contracts {
             verifier_codehash: Keccak256::digest(&verifier.runtime).into(),
             num_instances,
             accumulator_words: accumulator_limbs,
-            proof_length: proof_length(params, vk, num_instances, accumulator_limbs)?,
+            proof_length: proof_cost(params, vk, num_instances, accumulator_limbs, open)
+                .map(|cost| 64 * cost.num_commitment + 32 * cost.num_evaluation)?,
         };
         let wrapper_source = wrapper_source(&binding)?;
         let wrappers = compile_all(&[(FILE, &wrapper_source)], FILE, true)?;

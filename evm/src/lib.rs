@@ -29,6 +29,17 @@ pub mod verifier;
 /// The largest deployed contract mainnet accepts (EIP-170), in bytes.
 pub const EIP170_LIMIT: usize = 24_576;
 
+/// The line every revm measurement prints, for scripts: `evm-gas path=<what> gas=<n>
+/// deployed_bytes=<n>`, where `path` names what was verified and how (spaces become `-`), `gas`
+/// is one verification transaction's gas and `deployed_bytes` the verifier's deployed code.
+pub fn gas_line(path: &str, gas: u64, deployed_bytes: usize) -> String {
+    let path: String = path
+        .chars()
+        .map(|c| if c.is_whitespace() { '-' } else { c })
+        .collect();
+    format!("evm-gas path={path} gas={gas} deployed_bytes={deployed_bytes}")
+}
+
 /// What can go wrong between a verifying key and a transaction.
 #[derive(Debug, thiserror::Error)]
 pub enum EvmError {
@@ -50,4 +61,15 @@ pub enum EvmError {
     /// A value given to a contract is not what it takes.
     #[error("{0}")]
     Input(String),
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_gas_line_is_one_token_per_field() {
+        assert_eq!(
+            super::gas_line("schnorr-atms 4 of 6\touter", 433_864, 18_913),
+            "evm-gas path=schnorr-atms-4-of-6-outer gas=433864 deployed_bytes=18913"
+        );
+    }
 }

@@ -22,8 +22,9 @@ use snark_verifier_sdk::{
         system::halo2::{compile, transcript::evm::EvmTranscript, Config},
         verifier::{plonk::PlonkProtocol, SnarkVerifier},
     },
-    PlonkVerifier, SHPLONK,
+    PlonkVerifier, GWC, SHPLONK,
 };
+use tms_gadgets::proving::MultiOpen;
 
 use crate::EvmError;
 
@@ -48,28 +49,57 @@ pub fn verifier_source_with_accumulator(
     num_instances: usize,
     accumulator_limbs: usize,
 ) -> Result<String, EvmError> {
+    verifier_source_for(
+        params,
+        vk,
+        num_instances,
+        accumulator_limbs,
+        MultiOpen::Shplonk,
+    )
+}
+
+/// [`verifier_source_with_accumulator`] for proofs that end with the multi-opening argument
+/// `open` (a GWC verifier checks only GWC proofs).
+pub fn verifier_source_for(
+    params: &ParamsKZG<Bn256>,
+    vk: &VerifyingKey<G1Affine>,
+    num_instances: usize,
+    accumulator_limbs: usize,
+    open: MultiOpen,
+) -> Result<String, EvmError> {
     let generate = || -> Result<String, String> {
         let protocol = protocol(params, vk, num_instances, accumulator_limbs);
-        let deciding_key = (params.get_g()[0], params.g2(), params.s_g2()).into();
-        let loader = EvmLoader::new::<Fq, Fr>();
-        let protocol = protocol.loaded(&loader);
-        let mut transcript = EvmTranscript::<_, Rc<EvmLoader>, _, _>::new(&loader);
-        let instances = transcript.load_instances(vec![num_instances]);
-        let proof = PlonkVerifier::<SHPLONK>::read_proof(
-            &deciding_key,
-            &protocol,
-            &instances,
-            &mut transcript,
-        )
-        .map_err(|e| format!("{e:?}"))?;
-        PlonkVerifier::<SHPLONK>::verify(&deciding_key, &protocol, &instances, &proof)
-            .map_err(|e| format!("{e:?}"))?;
-        Ok(loader.solidity_code())
+        match open {
+            MultiOpen::Shplonk => generated::<SHPLONK>(params, &protocol, num_instances),
+            MultiOpen::Gwc => generated::<GWC>(params, &protocol, num_instances),
+        }
     };
     // snark-verifier asserts on keys it cannot compile; a key file is user data.
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(generate))
         .map_err(|_| EvmError::Generation("snark-verifier panicked on this key".into()))?
         .map_err(EvmError::Generation)
+}
+
+/// The Solidity of snark-verifier's verifier of `protocol` with the accumulation scheme `AS`.
+fn generated<AS>(
+    params: &ParamsKZG<Bn256>,
+    protocol: &PlonkProtocol<G1Affine>,
+    num_instances: usize,
+) -> Result<String, String>
+where
+    AS: snark_verifier_sdk::evm::EvmKzgAccumulationScheme,
+{
+    let deciding_key = (params.get_g()[0], params.g2(), params.s_g2()).into();
+    let loader = EvmLoader::new::<Fq, Fr>();
+    let protocol = protocol.loaded(&loader);
+    let mut transcript = EvmTranscript::<_, Rc<EvmLoader>, _, _>::new(&loader);
+    let instances = transcript.load_instances(vec![num_instances]);
+    let proof =
+        PlonkVerifier::<AS>::read_proof(&deciding_key, &protocol, &instances, &mut transcript)
+            .map_err(|e| format!("{e:?}"))?;
+    PlonkVerifier::<AS>::verify(&deciding_key, &protocol, &instances, &proof)
+        .map_err(|e| format!("{e:?}"))?;
+    Ok(loader.solidity_code())
 }
 
 /// The protocol snark-verifier compiles from `vk`: what the generated verifier reads.
@@ -99,14 +129,32 @@ pub fn proof_length(
     num_instances: usize,
     accumulator_limbs: usize,
 ) -> Result<usize, EvmError> {
+    proof_cost(
+        params,
+        vk,
+        num_instances,
+        accumulator_limbs,
+        MultiOpen::Shplonk,
+    )
+    .map(|cost| 64 * cost.num_commitment + 32 * cost.num_evaluation)
+}
+
+/// snark-verifier's count of what a verifier of `vk` with the multi-opening argument `open`
+/// reads and computes: commitments and evaluations in the proof, terms of its final MSM, and
+/// pairings.
+pub fn proof_cost(
+    params: &ParamsKZG<Bn256>,
+    vk: &VerifyingKey<G1Affine>,
+    num_instances: usize,
+    accumulator_limbs: usize,
+    open: MultiOpen,
+) -> Result<snark_verifier_sdk::snark_verifier::cost::Cost, EvmError> {
     let count = || {
-        let cost = PlonkVerifier::<SHPLONK>::estimate_cost(&protocol(
-            params,
-            vk,
-            num_instances,
-            accumulator_limbs,
-        ));
-        64 * cost.num_commitment + 32 * cost.num_evaluation
+        let protocol = protocol(params, vk, num_instances, accumulator_limbs);
+        match open {
+            MultiOpen::Shplonk => PlonkVerifier::<SHPLONK>::estimate_cost(&protocol),
+            MultiOpen::Gwc => PlonkVerifier::<GWC>::estimate_cost(&protocol),
+        }
     };
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(count))
         .map_err(|_| EvmError::Generation("snark-verifier panicked on this key".into()))

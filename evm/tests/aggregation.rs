@@ -43,6 +43,7 @@ use tms_aggregation::{
 };
 use tms_evm::{
     certificate::{is_error, Contracts, Deployment, Trusted},
+    gas_line,
     machine::Machine,
     verifier::calldata,
 };
@@ -122,6 +123,25 @@ fn epochs(count: usize) -> Epochs {
         examples,
         links,
         shape,
+    }
+}
+
+impl Epochs {
+    /// The native chain verifier's view (each certificate with its signers and link), and the
+    /// genesis digest it trusts.
+    fn native(&self) -> (Vec<ChainLink>, Fr) {
+        let links = self
+            .examples
+            .iter()
+            .zip(&self.links)
+            .map(|(ex, link)| ChainLink {
+                signers: ex.registration.commitment(),
+                next_registration: link.next_registration,
+                application: link.application,
+                certificate: ex.certificate.clone(),
+            })
+            .collect();
+        (links, self.examples[0].registration.commitment().digest())
     }
 }
 
@@ -240,6 +260,14 @@ fn aggregate_mithril_certificates() {
             "record: aggregate n={n} verifier_bytes={} gas={gas}",
             contracts.verifier.runtime.len()
         );
+        println!(
+            "{}",
+            gas_line(
+                &format!("aggregate-mithril-x{n} verifier"),
+                gas,
+                contracts.verifier.runtime.len()
+            )
+        );
     }
 }
 
@@ -262,18 +290,7 @@ fn mithril_chain_of_eight_epochs_on_chain() {
     let keys = mithril_snark::keygen(&inner_params, chain.shape).unwrap();
     let snarks = certificate_snarks(&inner_params, &keys, &chain);
     // The native chain verifier's view: the statement from the trusted genesis digest.
-    let native: Vec<ChainLink> = chain
-        .examples
-        .iter()
-        .zip(&chain.links)
-        .map(|(ex, link)| ChainLink {
-            signers: ex.registration.commitment(),
-            next_registration: link.next_registration,
-            application: link.application,
-            certificate: ex.certificate.clone(),
-        })
-        .collect();
-    let genesis = chain.examples[0].registration.commitment().digest();
+    let (native, genesis) = chain.native();
     let statement = chain_statement(genesis, &native).unwrap();
     assert_eq!(statement.epochs, shape.epochs());
 
@@ -366,6 +383,14 @@ fn mithril_chain_of_eight_epochs_on_chain() {
         "record: chain root verifier_bytes={} gas={gas}",
         contracts.verifier.runtime.len()
     );
+    println!(
+        "{}",
+        gas_line(
+            &format!("chain-root epochs={} verifier", shape.epochs()),
+            gas,
+            contracts.verifier.runtime.len()
+        )
+    );
 
     // Through ChainVerifier: the proof file (accumulator words, then the proof) and the claimed
     // end of the chain; the genesis is the contract's.
@@ -423,6 +448,120 @@ fn mithril_chain_of_eight_epochs_on_chain() {
         "record: chain root verifyChain gas={} chain_verifier_deploy_gas={}",
         honest.gas, deployment.wrapper_gas
     );
+    println!(
+        "{}",
+        gas_line(
+            &format!("chain-root epochs={epochs} verifyChain"),
+            honest.gas,
+            contracts.verifier.runtime.len()
+        )
+    );
+}
+
+/// A Mithril chain of 3 epochs built incrementally (`tms_aggregation::chain_step`): the base
+/// case over the first certificate, then two extensions by one epoch each, every step proof
+/// verifying the previous one under the step key (a witness of the circuit, bound by its digest
+/// in the statement). The verifier checks the last proof from the genesis digest, the last
+/// registration digest, the last application message, the epoch count and its own key; each
+/// one-change statement and a proof of the 2-epoch chain claimed as 3 epochs are refused.
+/// Step keygen and three step proofs at k = 22 (`TMS_STEP_K`): an hour of CPU and about 14 GiB:
+/// `cargo test --release -p tms-evm --test aggregation -- --ignored --nocapture mithril_chain_extended`.
+#[test]
+#[ignore = "three recursive step proofs: an hour of CPU and GiB"]
+fn mithril_chain_extended_one_epoch_at_a_time() {
+    use tms_aggregation::chain_step::{extend_chain, step_keygen, verify_extended_chain};
+    const EPOCHS: usize = 3;
+    let chain = epochs(EPOCHS);
+    let inner_params = kzg_params(chain.shape.k);
+    let keys = mithril_snark::keygen(&inner_params, chain.shape).unwrap();
+    let snarks = certificate_snarks(&inner_params, &keys, &chain);
+    let (native, genesis) = chain.native();
+
+    let k = env_or("TMS_STEP_K", 22u32);
+    let params = kzg_params(k);
+    let (cpu, wall) = (process_cpu_seconds(), Instant::now());
+    let step_keys = step_keygen(&params, k, (&inner_params, keys.vk())).unwrap();
+    println!(
+        "record: chain step keygen k={k} advice_cells={} config={:?} cpu_s={:.0} wall_s={:.0} \
+         peak_rss_mib={:.0}",
+        step_keys.keys.advice_cells,
+        step_keys.keys.config,
+        process_cpu_seconds() - cpu,
+        wall.elapsed().as_secs_f64(),
+        peak_rss_mib()
+    );
+    let mut last: Option<(Vec<Fr>, Vec<u8>)> = None;
+    for (e, (_, snark)) in snarks.into_iter().enumerate() {
+        let (cpu, wall) = (process_cpu_seconds(), Instant::now());
+        let certificate = ChainCertificate {
+            snark,
+            link: chain.links[e],
+        };
+        let previous = last
+            .as_ref()
+            .map(|(p, proof)| (p.as_slice(), proof.clone()));
+        let (public_inputs, proof) =
+            extend_chain(&params, &step_keys, previous, certificate).unwrap();
+        println!(
+            "record: chain step epoch={} cpu_s={:.0} wall_s={:.0} peak_rss_mib={:.0} proof_bytes={}",
+            e + 1,
+            process_cpu_seconds() - cpu,
+            wall.elapsed().as_secs_f64(),
+            peak_rss_mib(),
+            proof.len()
+        );
+        let statement = chain_statement(genesis, &native[..=e]).unwrap();
+        let accumulator = &public_inputs[..ACCUMULATOR_LIMBS];
+        assert!(
+            verify_extended_chain(
+                &params,
+                step_keys.keys.vk(),
+                &statement,
+                accumulator,
+                &proof
+            ),
+            "epoch {e}"
+        );
+        last = Some((public_inputs, proof));
+    }
+    let (public_inputs, proof) = last.unwrap();
+    let accumulator = &public_inputs[..ACCUMULATOR_LIMBS];
+    let statement = chain_statement(genesis, &native).unwrap();
+    assert_eq!(statement.epochs, EPOCHS);
+    let verifies = |s: &mithril_snark::chain::ChainStatement| {
+        verify_extended_chain(&params, step_keys.keys.vk(), s, accumulator, &proof)
+    };
+    assert!(verifies(&statement));
+    let one_change = |change: &dyn Fn(&mut mithril_snark::chain::ChainStatement)| {
+        let mut other = statement;
+        change(&mut other);
+        other
+    };
+    for (what, other) in [
+        ("genesis", one_change(&|s| s.genesis += Fr::one())),
+        (
+            "last registration",
+            one_change(&|s| s.last_registration += Fr::one()),
+        ),
+        (
+            "last message",
+            one_change(&|s| s.last_application += Fr::one()),
+        ),
+        ("epochs", one_change(&|s| s.epochs += 1)),
+        ("epochs", one_change(&|s| s.epochs -= 1)),
+    ] {
+        assert!(!verifies(&other), "another {what}");
+    }
+    // The step key is the verifier's own: the same public inputs with another key digest fail.
+    let mut claimed = public_inputs.clone();
+    *claimed.last_mut().unwrap() += Fr::one();
+    assert!(!aggregation_verify(
+        &params,
+        step_keys.keys.vk(),
+        &claimed,
+        &proof,
+        Transcript::Poseidon
+    ));
 }
 
 /// k of the inner circuit of [`a_corrupted_inner_proof_is_refused_natively_and_on_chain`].

@@ -20,9 +20,11 @@ use mithril_snark::{Parameters, PhiF};
 use revm::primitives::Address;
 use schnorr_atms::{AtmsInstance, AtmsShape, CommitmentMode, Verification};
 use tms_evm::{
-    certificate::{is_error, word_u64, Contracts, Deployment, GasReport, Trusted},
+    certificate::{is_error, word_fr, word_u64, Contracts, Deployment, GasReport, Trusted},
+    gas_line,
     machine::Machine,
     verifier::calldata,
+    EIP170_LIMIT,
 };
 use tms_gadgets::{
     message::message_to_field,
@@ -279,6 +281,14 @@ fn check_on_chain(name: &str, proved: &Proved) -> (Contracts, u64) {
         );
     }
     println!("record: {name} {report}");
+    println!(
+        "{}",
+        gas_line(
+            &format!("{name} verifyCertificate"),
+            report.certificate_call_gas,
+            report.verifier_bytes
+        )
+    );
     (contracts, report.certificate_call_gas)
 }
 
@@ -518,14 +528,18 @@ fn bls_atms_certificate_on_chain_gas() {
 /// A thin outer proof of a Schnorr ATMS certificate (snark-verifier-sdk's aggregation circuit
 /// over the certificate proof in the Poseidon transcript): its verifier and gas, and the same
 /// one-change refusals through `AtmsCertificateVerifier` exported with 12 accumulator words.
-/// Minutes and
-/// several GiB at the outer k (default 21, `TMS_OUTER_K`):
+/// At the outer k of the final wrapper (default 23: one advice column, the cheapest layout of
+/// `wrapper_shapes.rs`; `TMS_OUTER_K` for another) the verifier deploys with EIP-170 enforced.
+/// Minutes and several GiB:
 /// `cargo test --release -p tms-evm --test certificates -- --ignored --nocapture outer`.
+/// With `TMS_OUTER_SAVE=DIR` it writes the final wrapper's key file, proof file and statement
+/// there: the fixture of `tests/final_wrapper.rs` (`evm/tests/fixtures/final-wrapper`).
 #[test]
 #[ignore = "an aggregation proof: minutes and several GiB"]
 fn schnorr_atms_outer_proof_on_chain() {
     use tms_aggregation::{
-        aggregation_keygen, aggregation_prove, certificate_snark, ExposeAll, ACCUMULATOR_LIMBS,
+        aggregation_keygen, aggregation_prove, certificate_snark, proof_file, ExposeAll,
+        ACCUMULATOR_LIMBS,
     };
     use tms_gadgets::proving::stats::{peak_rss_mib, process_cpu_seconds};
     const THRESHOLD: u64 = 4;
@@ -549,7 +563,7 @@ fn schnorr_atms_outer_proof_on_chain() {
     let k: u32 = std::env::var("TMS_OUTER_K")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(21);
+        .unwrap_or(23);
     let params = kzg_params(k);
     let cpu = process_cpu_seconds();
     let outer = aggregation_keygen(&params, k, vec![snark.clone()], &ExposeAll).unwrap();
@@ -567,23 +581,129 @@ fn schnorr_atms_outer_proof_on_chain() {
         peak_rss_mib(),
         proof.len()
     );
-    // What `verifyCertificate` takes: the accumulator limbs (32-byte words), then the proof.
-    let mut carried = calldata(&public_inputs[..ACCUMULATOR_LIMBS], &[]);
-    carried.extend(&proof);
-    let (_, gas) = check_on_chain(
+    let carried = proof_file(&public_inputs[..ACCUMULATOR_LIMBS], &proof);
+    if let Some(dir) = std::env::var_os("TMS_OUTER_SAVE") {
+        let dir = std::path::PathBuf::from(dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let shape = serde_json::to_value(witness.shape).unwrap();
+        let vk_file = outer.vk_file_with_inner("aggregate schnorr-atms x1", None, Some(shape));
+        std::fs::write(dir.join("wrapper.vk"), &vk_file).unwrap();
+        std::fs::write(dir.join("wrapper.proof"), &carried).unwrap();
+        let statement = serde_json::json!({
+            "committee": format!("0x{}", hex::encode(word_fr(&witness.instance.commitment))),
+            "message": format!("0x{}", hex::encode(&message)),
+            "threshold": THRESHOLD,
+            "vk_fingerprint": tms_gadgets::proving::keys::fingerprint(&vk_file),
+        });
+        std::fs::write(
+            dir.join("statement.json"),
+            serde_json::to_string_pretty(&statement).unwrap() + "\n",
+        )
+        .unwrap();
+    }
+    let trusted = Trusted::Atms {
+        committee: witness.instance.commitment,
+        threshold: THRESHOLD,
+    };
+    let (contracts, gas) = check_on_chain(
         &format!("schnorr-atms 4 of 6 outer k={k}"),
         &Proved {
             params,
             vk: outer.pk.get_vk().clone(),
-            message,
+            message: message.clone(),
             public_inputs,
-            proof: carried,
-            trusted: Trusted::Atms {
-                committee: witness.instance.commitment,
-                threshold: THRESHOLD,
-            },
+            proof: carried.clone(),
+            trusted,
             accumulator_words: ACCUMULATOR_LIMBS,
         },
     );
-    println!("record: outer verifyCertificate gas {gas}");
+    // Within EIP-170, it deploys on mainnet's rules and verifies there.
+    if contracts.verifier.runtime.len() <= EIP170_LIMIT {
+        let mut mainnet = Machine::new(true);
+        let deployment = Deployment::deploy(&mut mainnet, &contracts, &trusted).unwrap();
+        let call = deployment
+            .verify_certificate(&mut mainnet, &message, &carried)
+            .unwrap();
+        assert!(call.success && call.gas == gas);
+    }
+}
+
+/// The Schnorr ATMS certificate through the final wrapper (one advice column, SHPLONK: the
+/// cheapest deployable layout of `wrapper_shapes.rs`), in CI. Proving the wrapper takes minutes
+/// and GiB (k = 23), so its key file, proof file and statement are committed
+/// (`evm/tests/fixtures/final-wrapper`, written by the ignored `outer` test above with
+/// `TMS_OUTER_SAVE`); this test pins the key's fingerprint as a verifier would, regenerates the
+/// verifier and its contract from the key and the parameters' `[1]_1, [1]_2, [tau]_2` alone, deploys
+/// them **with EIP-170 enforced**, verifies the certificate from the committee commitment, the
+/// threshold and the message bytes, prints its gas, and refuses every one-change certificate
+/// and misdeployment of `check_on_chain`.
+#[test]
+fn schnorr_atms_certificate_through_the_final_wrapper() {
+    use halo2_base::halo2_proofs::poly::commitment::ParamsProver;
+    use tms_aggregation::{read_vk_file, split_proof_file, ACCUMULATOR_LIMBS};
+    use tms_gadgets::proving::keys::fingerprint;
+    const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/final-wrapper");
+    // What the verifier pinned when it made the wrapper's key (the `outer` test prints it).
+    const PINNED: &str = include_str!("fixtures/final-wrapper/PINNED");
+    let read = |name: &str| std::fs::read(format!("{FIXTURE}/{name}")).unwrap();
+    let vk_file = read("wrapper.vk");
+    assert_eq!(fingerprint(&vk_file), PINNED.trim(), "the pinned key");
+    let (header, vk) = read_vk_file(&vk_file).unwrap();
+    assert_eq!(header.statement, "aggregate schnorr-atms x1");
+    assert_eq!(header.config.num_advice, 1, "the final wrapper's layout");
+    let statement: serde_json::Value = serde_json::from_slice(&read("statement.json")).unwrap();
+    let hex_field =
+        |v: &serde_json::Value| hex::decode(v.as_str().unwrap().trim_start_matches("0x")).unwrap();
+    let mut committee_repr = hex_field(&statement["committee"]);
+    committee_repr.reverse();
+    let committee = Fr::from_repr(committee_repr.try_into().unwrap()).unwrap();
+    let message = hex_field(&statement["message"]);
+    let threshold = statement["threshold"].as_u64().unwrap();
+
+    // The verifier's parameters: tau is the insecure seed's at every size, and a verifier needs
+    // only the generators and [tau]_2 beside the key's k.
+    let small = kzg_params(10);
+    let g = small.get_g()[0];
+    let params = small.from_parts(
+        header.config.degree,
+        vec![g],
+        Some(vec![g]),
+        small.g2(),
+        small.s_g2(),
+    );
+    let carried = read("wrapper.proof");
+    let (accumulator, proof) = split_proof_file(&carried).unwrap();
+    let mut public_inputs = accumulator;
+    public_inputs.extend([committee, message_to_field(&message), Fr::from(threshold)]);
+    assert_eq!(public_inputs.len(), header.num_instances);
+    assert!(tms_aggregation::aggregation_verify(
+        &params,
+        &vk,
+        &public_inputs,
+        &proof,
+        Transcript::Evm
+    ));
+    let trusted = Trusted::Atms {
+        committee,
+        threshold,
+    };
+    let (contracts, gas) = check_on_chain(
+        "schnorr-atms 4 of 6 final wrapper",
+        &Proved {
+            params,
+            vk,
+            message: message.clone(),
+            public_inputs,
+            proof: carried.clone(),
+            trusted,
+            accumulator_words: ACCUMULATOR_LIMBS,
+        },
+    );
+    let mut mainnet = Machine::new(true);
+    let deployment = Deployment::deploy(&mut mainnet, &contracts, &trusted)
+        .expect("the final wrapper's verifier deploys under EIP-170");
+    let call = deployment
+        .verify_certificate(&mut mainnet, &message, &carried)
+        .unwrap();
+    assert!(call.success && call.gas == gas);
 }

@@ -178,7 +178,8 @@ fn keygen_file(
     Ok((bytes, keys.advice_cells))
 }
 
-fn statement_name(scheme: Scheme, count: usize) -> String {
+/// What an aggregation of `count` certificates of `scheme` says it proves (its key's header).
+pub(crate) fn statement_name(scheme: Scheme, count: usize) -> String {
     format!("aggregate {} x{count}", scheme.name())
 }
 
@@ -308,9 +309,19 @@ pub(crate) fn prove_and_write(
     let bytes = proof_file(&public_inputs[..tms_aggregation::ACCUMULATOR_LIMBS], &proof);
     write_atomic(out_vk, &vk_bytes)?;
     write_atomic(out_proof, &bytes)?;
+    // The verifier's gas follows the columns: one advice column is the final wrapper's layout.
+    let columns = keys.config.num_advice;
+    let layout = if columns == 1 {
+        "1 advice column: the final wrapper's layout".to_string()
+    } else {
+        format!(
+            "{columns} advice columns; k = {} gives one, the cheapest on-chain verifier",
+            tms_aggregation::one_column_k(keys.advice_cells)
+        )
+    };
     Ok(format!(
-        "proof ({} bytes, {} transcript, {:.0} s, {} advice cells) written to {}; verifying \
-         key written to {} (fingerprint {})",
+        "proof ({} bytes, {} transcript, {:.0} s, {} advice cells, {layout}) written to {}; \
+         verifying key written to {} (fingerprint {})",
         bytes.len(),
         transcript.name(),
         start.elapsed().as_secs_f64(),

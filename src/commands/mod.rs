@@ -129,6 +129,24 @@ pub fn hash(name: HashName, mode: HashMode, inputs: &[String]) -> Result<()> {
 /// Keygen again from what the exporter holds: the verifying key file of a certificate shape.
 type Regenerate<'a> = Box<dyn FnOnce(&ParamsKZG<Bn256>) -> Result<Vec<u8>> + 'a>;
 
+/// The contract in front of an aggregation of one certificate (`tms aggregate` over one proof:
+/// the final wrapper), whose statement after the accumulator is that certificate's; `None` for
+/// any other aggregation.
+fn single_certificate_contract(statement: &str) -> Option<Trusted> {
+    let scheme = <Scheme as clap::ValueEnum>::value_variants()
+        .iter()
+        .find(|s| aggregate::statement_name(**s, 1) == statement)?;
+    match scheme {
+        Scheme::SchnorrAtms | Scheme::BlsAtms => Some(Trusted::Atms {
+            committee: Fr::zero(),
+            threshold: 1,
+        }),
+        Scheme::Mithril => Some(Trusted::Mithril {
+            registration: Fr::zero(),
+        }),
+    }
+}
+
 /// `tms export-verifier`: the generated Solidity verifier of a verifying key file,
 /// `CertificateVerifier.sol` tied to it (its code hash, public-input count, accumulator words
 /// and exact proof length written in) and the creation bytecode of the verifier and of the
@@ -167,8 +185,9 @@ pub fn export_verifier(
             } else if header.statement.starts_with(chunk::STATEMENT) {
                 Some(atms)
             } else {
-                // `tms aggregate`: N statements in one proof, checked by the verifier alone.
-                None
+                // `tms aggregate`: N statements in one proof, checked by the verifier alone;
+                // one certificate's (the final wrapper) is that certificate's statement.
+                single_certificate_contract(&header.statement)
             };
             (
                 header.statement,
@@ -478,5 +497,30 @@ impl DemoClock {
         println!("| verify | {:.1} ms |", secs(3) * 1e3);
         println!("| proof | {proof_bytes} bytes |");
         println!("| verified | true |");
+    }
+}
+
+#[cfg(test)]
+mod single_certificate_tests {
+    use super::*;
+
+    #[test]
+    fn only_an_aggregation_of_one_certificate_gets_its_contract() {
+        let name = |statement: &str| single_certificate_contract(statement).map(|t| t.contract());
+        assert_eq!(
+            name("aggregate schnorr-atms x1"),
+            Some("AtmsCertificateVerifier")
+        );
+        assert_eq!(
+            name("aggregate bls-atms x1"),
+            Some("AtmsCertificateVerifier")
+        );
+        assert_eq!(
+            name("aggregate mithril x1"),
+            Some("MithrilCertificateVerifier")
+        );
+        assert_eq!(name("aggregate mithril x2"), None);
+        assert_eq!(name("aggregate schnorr-atms x11"), None);
+        assert_eq!(name("mithril-chain"), None);
     }
 }

@@ -10,7 +10,7 @@
 //!
 //! | module | what |
 //! |---|---|
-//! | this one | [`prove_shplonk`], [`verify_shplonk`] |
+//! | this one | [`prove_shplonk`], [`verify_shplonk`], and [`prove_kzg`], [`verify_kzg`] for either [`MultiOpen`] |
 //! | [`params`] | KZG parameters: snarkjs `.ptau` import, the cached insecure test parameters |
 //! | [`keys`] | key files: a JSON header (shape, columns, break points) and halo2's raw key |
 //! | [`stats`] | cells, columns and rows of a laid-out circuit; CPU seconds and peak memory |
@@ -25,7 +25,7 @@ use halo2_base::halo2_proofs::{
         commitment::ParamsProver,
         kzg::{
             commitment::{KZGCommitmentScheme, ParamsKZG},
-            multiopen::{ProverSHPLONK, VerifierSHPLONK},
+            multiopen::{ProverGWC, ProverSHPLONK, VerifierGWC, VerifierSHPLONK},
             strategy::SingleStrategy,
         },
     },
@@ -96,6 +96,30 @@ impl Transcript {
     }
 }
 
+/// The KZG multi-opening argument a proof ends with.
+///
+/// SHPLONK (the default everywhere) ends a proof with two opening commitments whatever the
+/// rotations; GWC with one per distinct query point (rotation). The circuit and its keys are the same;
+/// a proof verifies under exactly one of them, and an on-chain verifier is generated for one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum MultiOpen {
+    /// SHPLONK (Boneh, Drake, Fisch and Gabizon, 2020; halo2's `ProverSHPLONK`).
+    #[default]
+    Shplonk,
+    /// The multi-open of PLONK's paper (Gabizon, Williamson and Ciobotaru, 2019; halo2's `ProverGWC`).
+    Gwc,
+}
+
+impl MultiOpen {
+    /// `shplonk` or `gwc`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Shplonk => "shplonk",
+            Self::Gwc => "gwc",
+        }
+    }
+}
+
 /// A SHPLONK proof of `circuit` for one instance column `public_values`, blinded with OS
 /// randomness, in `transcript`. Returns `None` if the prover fails (a malformed circuit, not a
 /// false statement: halo2's prover does not check satisfaction, the verifier does).
@@ -106,18 +130,42 @@ pub fn prove_shplonk(
     public_values: &[Fr],
     transcript: Transcript,
 ) -> Option<Vec<u8>> {
+    prove_kzg(
+        params,
+        pk,
+        circuit,
+        public_values,
+        transcript,
+        MultiOpen::Shplonk,
+    )
+}
+
+/// [`prove_shplonk`] with the multi-opening argument `open`.
+pub fn prove_kzg(
+    params: &ParamsKZG<Bn256>,
+    pk: &ProvingKey<G1Affine>,
+    circuit: impl Circuit<Fr>,
+    public_values: &[Fr],
+    transcript: Transcript,
+    open: MultiOpen,
+) -> Option<Vec<u8>> {
     match transcript {
-        Transcript::Blake2b => {
-            prove_in::<Blake2bWrite<_, _, Challenge255<_>>, _>(params, pk, circuit, public_values)
-        }
+        Transcript::Blake2b => prove_in::<Blake2bWrite<_, _, Challenge255<_>>, _>(
+            params,
+            pk,
+            circuit,
+            public_values,
+            open,
+        ),
         Transcript::Evm => prove_in::<EvmTranscript<G1Affine, NativeLoader, _, _>, _>(
             params,
             pk,
             circuit,
             public_values,
+            open,
         ),
         Transcript::Poseidon => {
-            prove_in::<PoseidonTranscript<_>, _>(params, pk, circuit, public_values)
+            prove_in::<PoseidonTranscript<_>, _>(params, pk, circuit, public_values, open)
         }
     }
 }
@@ -127,20 +175,35 @@ fn prove_in<T, E>(
     pk: &ProvingKey<G1Affine>,
     circuit: impl Circuit<Fr>,
     public_values: &[Fr],
+    open: MultiOpen,
 ) -> Option<Vec<u8>>
 where
     E: EncodedChallenge<G1Affine>,
     T: TranscriptWriterBuffer<Vec<u8>, G1Affine, E>,
 {
     let mut transcript = T::init(vec![]);
-    create_proof::<KZGCommitmentScheme<Bn256>, ProverSHPLONK<'_, Bn256>, _, _, _, _>(
-        params,
-        pk,
-        &[circuit],
-        &[&[public_values]],
-        OsRng,
-        &mut transcript,
-    )
+    match open {
+        MultiOpen::Shplonk => {
+            create_proof::<KZGCommitmentScheme<Bn256>, ProverSHPLONK<'_, Bn256>, _, _, _, _>(
+                params,
+                pk,
+                &[circuit],
+                &[&[public_values]],
+                OsRng,
+                &mut transcript,
+            )
+        }
+        MultiOpen::Gwc => {
+            create_proof::<KZGCommitmentScheme<Bn256>, ProverGWC<'_, Bn256>, _, _, _, _>(
+                params,
+                pk,
+                &[circuit],
+                &[&[public_values]],
+                OsRng,
+                &mut transcript,
+            )
+        }
+    }
     .ok()?;
     Some(transcript.finalize())
 }
@@ -156,18 +219,42 @@ pub fn verify_shplonk(
     public_values: &[Fr],
     transcript: Transcript,
 ) -> bool {
+    verify_kzg(
+        params,
+        vk,
+        proof,
+        public_values,
+        transcript,
+        MultiOpen::Shplonk,
+    )
+}
+
+/// [`verify_shplonk`] for a proof made with the multi-opening argument `open`.
+pub fn verify_kzg(
+    params: &ParamsKZG<Bn256>,
+    vk: &VerifyingKey<G1Affine>,
+    proof: &[u8],
+    public_values: &[Fr],
+    transcript: Transcript,
+    open: MultiOpen,
+) -> bool {
     match transcript {
-        Transcript::Blake2b => {
-            verify_in::<Blake2bRead<_, _, Challenge255<_>>, _>(params, vk, proof, public_values)
-        }
+        Transcript::Blake2b => verify_in::<Blake2bRead<_, _, Challenge255<_>>, _>(
+            params,
+            vk,
+            proof,
+            public_values,
+            open,
+        ),
         Transcript::Evm => verify_in::<EvmTranscript<G1Affine, NativeLoader, _, _>, _>(
             params,
             vk,
             proof,
             public_values,
+            open,
         ),
         Transcript::Poseidon => {
-            verify_in::<PoseidonTranscript<_>, _>(params, vk, proof, public_values)
+            verify_in::<PoseidonTranscript<_>, _>(params, vk, proof, public_values, open)
         }
     }
 }
@@ -177,6 +264,7 @@ fn verify_in<'p, T, E>(
     vk: &VerifyingKey<G1Affine>,
     proof: &'p [u8],
     public_values: &[Fr],
+    open: MultiOpen,
 ) -> bool
 where
     E: EncodedChallenge<G1Affine>,
@@ -189,15 +277,29 @@ where
             rest: proof,
             consumed: consumed.clone(),
         });
-        let verified =
-            verify_proof::<KZGCommitmentScheme<Bn256>, VerifierSHPLONK<'_, Bn256>, _, _, _>(
-                params.verifier_params(),
-                vk,
-                strategy,
-                &[&[public_values]],
-                &mut transcript,
-            )
-            .is_ok();
+        let instances: &[&[&[Fr]]] = &[&[public_values]];
+        let verified = match open {
+            MultiOpen::Shplonk => {
+                verify_proof::<KZGCommitmentScheme<Bn256>, VerifierSHPLONK<'_, Bn256>, _, _, _>(
+                    params.verifier_params(),
+                    vk,
+                    strategy,
+                    instances,
+                    &mut transcript,
+                )
+                .is_ok()
+            }
+            MultiOpen::Gwc => {
+                verify_proof::<KZGCommitmentScheme<Bn256>, VerifierGWC<'_, Bn256>, _, _, _>(
+                    params.verifier_params(),
+                    vk,
+                    strategy,
+                    instances,
+                    &mut transcript,
+                )
+                .is_ok()
+            }
+        };
         verified && consumed.get() == proof.len()
     };
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).unwrap_or(false)

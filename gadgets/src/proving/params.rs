@@ -25,8 +25,9 @@ use std::{
 
 use halo2_base::halo2_proofs::{
     halo2curves::{
-        bn256::{pairing, Bn256, Fq, Fq2, G1Affine, G2Affine},
-        ff::{Field, PrimeField},
+        bn256::{pairing, Bn256, Fq, Fq2, G1Affine, G2Affine, G1},
+        ff::{BatchInvert, Field, PrimeField},
+        group::{prime::PrimeCurveAffine, Curve, Group},
         CurveAffine,
     },
     poly::{commitment::Params, kzg::commitment::ParamsKZG},
@@ -236,7 +237,101 @@ pub const INSECURE_SEED: [u8; 32] = *b"tms insecure test params, seed 1";
 ///
 /// **Insecure**: the toxic waste is a function of a public seed. Tests and benchmarks only.
 pub fn insecure_test_params(k: u32) -> ParamsKZG<Bn256> {
-    ParamsKZG::<Bn256>::setup(k, ChaCha20Rng::from_seed(INSECURE_SEED))
+    setup_from_tau(k, Fr::random(ChaCha20Rng::from_seed(INSECURE_SEED)))
+}
+
+/// Bits of a scalar per window of [`FixedBase`].
+const WINDOW: usize = 8;
+
+/// Multiples of one point by any scalar, from a table of `d * 2^(8 j) * P` for every window `j`
+/// and digit `d`: 32 mixed additions per product instead of a 254-bit double-and-add, which
+/// makes 2^23-row parameters in minutes rather than most of an hour.
+struct FixedBase {
+    table: Vec<Vec<G1Affine>>,
+}
+
+impl FixedBase {
+    fn new(point: G1Affine) -> Self {
+        let windows = 256usize.div_ceil(WINDOW);
+        let mut base = G1::from(point);
+        let table = (0..windows)
+            .map(|_| {
+                let mut row = vec![G1::identity(); (1 << WINDOW) - 1];
+                let mut multiple = base;
+                for entry in row.iter_mut() {
+                    *entry = multiple;
+                    multiple += base;
+                }
+                base = multiple;
+                let mut affine = vec![G1Affine::identity(); row.len()];
+                G1::batch_normalize(&row, &mut affine);
+                affine
+            })
+            .collect();
+        Self { table }
+    }
+
+    fn mul(&self, scalar: &Fr) -> G1 {
+        let repr = scalar.to_repr();
+        let mut acc = G1::identity();
+        for (j, &digit) in repr.as_ref().iter().enumerate() {
+            if digit != 0 {
+                acc += self.table[j][digit as usize - 1];
+            }
+        }
+        acc
+    }
+}
+
+/// `ParamsKZG::setup`'s parameters for `tau` (the same points: `[tau^i]G1`, the Lagrange basis
+/// `[L_i(tau)]G1`, `G2`, `[tau]G2`), computed with [`FixedBase`].
+fn setup_from_tau(k: u32, tau: Fr) -> ParamsKZG<Bn256> {
+    use halo2_base::halo2_proofs::arithmetic::parallelize;
+    let n = 1usize << k;
+    let generator = FixedBase::new(G1Affine::generator());
+    let to_affine = |points: Vec<G1>| {
+        let mut affine = vec![G1Affine::identity(); points.len()];
+        parallelize(&mut affine, |chunk, start| {
+            G1::batch_normalize(&points[start..start + chunk.len()], chunk);
+        });
+        affine
+    };
+    let mut powers = vec![G1::identity(); n];
+    parallelize(&mut powers, |chunk, start| {
+        let mut power = tau.pow_vartime([start as u64]);
+        for point in chunk.iter_mut() {
+            *point = generator.mul(&power);
+            power *= tau;
+        }
+    });
+    let g = to_affine(powers);
+    // L_i(tau) = (tau^n - 1) / n * omega^i / (tau - omega^i), as halo2's setup computes it.
+    let mut omega = Fr::ROOT_OF_UNITY_INV.invert().unwrap();
+    for _ in k..Fr::S {
+        omega = omega.square();
+    }
+    let multiplier = (tau.pow_vartime([n as u64]) - Fr::ONE) * Fr::from(n as u64).invert().unwrap();
+    let mut lagrange = vec![G1::identity(); n];
+    parallelize(&mut lagrange, |chunk, start| {
+        let mut omega_i = omega.pow_vartime([start as u64]);
+        let mut denominators = Vec::with_capacity(chunk.len());
+        let mut numerators = Vec::with_capacity(chunk.len());
+        for _ in 0..chunk.len() {
+            denominators.push(tau - omega_i);
+            numerators.push(multiplier * omega_i);
+            omega_i *= omega;
+        }
+        denominators.iter_mut().batch_invert();
+        for ((point, numerator), inverse) in chunk.iter_mut().zip(numerators).zip(denominators) {
+            *point = generator.mul(&(numerator * inverse));
+        }
+    });
+    let g_lagrange = to_affine(lagrange);
+    let g2 = G2Affine::generator();
+    let s_g2 = (g2 * tau).into();
+    // from_parts takes a receiver only to name the type; a 2-row setup serves.
+    let shell = ParamsKZG::<Bn256>::setup(1, ChaCha20Rng::from_seed([0; 32]));
+    shell.from_parts(k, g, Some(g_lagrange), g2, s_g2)
 }
 
 /// KZG parameters for `2^k` rows: read from the cache, or made from [`INSECURE_SEED`] and cached.
@@ -279,4 +374,23 @@ pub fn is_insecure_test_params(params: &ParamsKZG<Bn256>) -> bool {
     let tau = Fr::random(ChaCha20Rng::from_seed(INSECURE_SEED));
     let g = params.get_g();
     g.len() > 1 && g[1] == (G1Affine::generator() * tau).to_affine()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixed_base_setup_gives_halo2s_parameters() {
+        for k in [1, 6] {
+            let ours = insecure_test_params(k);
+            let halo2s = ParamsKZG::<Bn256>::setup(k, ChaCha20Rng::from_seed(INSECURE_SEED));
+            let bytes = |p: &ParamsKZG<Bn256>| {
+                let mut out = vec![];
+                p.write(&mut out).unwrap();
+                out
+            };
+            assert_eq!(bytes(&ours), bytes(&halo2s), "k = {k}");
+        }
+    }
 }
