@@ -797,6 +797,39 @@ enum ChainCommand {
         #[arg(long)]
         vk: PathBuf,
     },
+    /// Extend a chain proof by one epoch (incremental, one step proof per epoch): proves the
+    /// certificate, makes the step keys (minutes, about 12 GiB) and proves a step that verifies
+    /// the previous chain proof and the certificate. Without --previous, the genesis epoch.
+    Extend {
+        /// The registration that signs this epoch (the one the previous epoch handed over to).
+        #[arg(long)]
+        registration: PathBuf,
+        /// The registration this epoch hands over to.
+        #[arg(long)]
+        next_registration: PathBuf,
+        /// This epoch's certificate (`tms certify --scheme mithril --next-registration`).
+        #[arg(long)]
+        certificate: PathBuf,
+        /// KZG parameters of the certificates' circuit.
+        #[arg(long)]
+        params: PathBuf,
+        /// SNARK-Mithril proving key.
+        #[arg(long)]
+        pk: PathBuf,
+        /// KZG parameters of the step circuit, from the same setup (2^22 rows for preprod-size
+        /// certificates).
+        #[arg(long)]
+        chain_params: PathBuf,
+        /// The chain proof so far (written by `tms chain extend`); none for the genesis epoch.
+        #[arg(long)]
+        previous: Option<PathBuf>,
+        /// Chain proof file to write (public inputs as words, then the Poseidon-transcript proof).
+        #[arg(long)]
+        proof: PathBuf,
+        /// Step verifying key file to write (the same for every epoch of a chain).
+        #[arg(long)]
+        vk: PathBuf,
+    },
     /// Verify a chain proof against the statement the verifier holds.
     Verify {
         #[command(flatten)]
@@ -816,7 +849,7 @@ enum ChainCommand {
         /// from --tree and --certificate-vk.
         #[command(flatten)]
         key: TrustedKey,
-        /// With --regenerate-vk: the tree (PER_LEAF,PER_NODE,LEVELS).
+        /// With --regenerate-vk of a tree's root key: the tree (PER_LEAF,PER_NODE,LEVELS).
         #[arg(long, requires = "certificate_vk")]
         tree: Option<String>,
         /// With --regenerate-vk: the SNARK-Mithril certificate key (regenerated from its shape).
@@ -980,6 +1013,27 @@ fn run_chain(action: ChainCommand) -> Result<()> {
             proof: &proof,
             vk: &vk,
         }),
+        ChainCommand::Extend {
+            registration,
+            next_registration,
+            certificate,
+            params,
+            pk,
+            chain_params,
+            previous,
+            proof,
+            vk,
+        } => chain::extend(&chain::ChainExtendArgs {
+            registration: &registration,
+            next_registration: &next_registration,
+            certificate: &certificate,
+            params: &params,
+            pk: &pk,
+            chain_params: &chain_params,
+            previous: previous.as_deref(),
+            proof: &proof,
+            vk: &vk,
+        }),
         ChainCommand::Keygen {
             params,
             certificate,
@@ -1014,7 +1068,9 @@ fn run_chain(action: ChainCommand) -> Result<()> {
                 params: &params,
                 key: key.trust(),
                 regenerate_from: match (&tree, &certificate_vk, &certificate_params) {
-                    (Some(t), Some(v), Some(p)) => Some((t.as_str(), v.as_path(), p.as_path())),
+                    (t, Some(v), Some(p)) => {
+                        Some((t.as_deref().unwrap_or_default(), v.as_path(), p.as_path()))
+                    }
                     _ => None,
                 },
                 proof: &proof,

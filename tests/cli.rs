@@ -1165,6 +1165,45 @@ fn mithril_chain_links_are_checked_before_proving() {
         "none.srs",
         Some("chain.proof"),
     );
+    // `chain extend` checks its link before reading parameters too: the hand-over, then the
+    // previous chain proof's end (a file of 17 words, then the proof).
+    let extend = |cert: &str, next: &str, previous: &str| {
+        format!("chain extend --registration r1.json --next-registration {next} --certificate {cert} --params none.srs --pk none.pk --chain-params none.srs{previous} --proof ext.proof --vk ext.vk")
+    };
+    fails_s(
+        &d,
+        &extend("c1.json", "r1.json", ""),
+        "c1.json: the certificate does not hand over to r1.json",
+        Some("ext.proof"),
+    );
+    fails_s(
+        &d,
+        &extend("c0.json", "r2.json", ""),
+        "c0.json",
+        Some("ext.proof"),
+    );
+    std::fs::write(d.join("short.proof"), [0u8; 17 * 32]).unwrap();
+    fails_s(
+        &d,
+        &extend("c1.json", "r2.json", " --previous short.proof"),
+        "short.proof: this proof file starts with 17 words",
+        Some("ext.proof"),
+    );
+    let mut elsewhere = vec![0u8; 17 * 32 + 1];
+    elsewhere[13 * 32 + 31] = 5; // the chain's last registration digest: 5
+    std::fs::write(d.join("elsewhere.proof"), elsewhere).unwrap();
+    fails_s(
+        &d,
+        &extend("c1.json", "r2.json", " --previous elsewhere.proof"),
+        "but the chain of elsewhere.proof ends at 0x0000000000000000000000000000000000000000000000000000000000000005",
+        Some("ext.proof"),
+    );
+    fails_s(
+        &d,
+        &extend("c1.json", "r2.json", ""),
+        "none.srs",
+        Some("ext.proof"),
+    );
     // A signature for another hand-over cannot enter a certificate; a chain certificate is not
     // a plain one.
     let sig = std::fs::read_dir(&d)

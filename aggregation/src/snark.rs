@@ -545,14 +545,23 @@ pub fn proof_file(accumulator: &[Fr], proof: &[u8]) -> Vec<u8> {
 /// Splits a [`proof_file`] into the accumulator limbs and the proof; refuses a file too short
 /// or a word that is not a canonical field element.
 pub fn split_proof_file(bytes: &[u8]) -> Result<(Vec<Fr>, Vec<u8>), AggregationError> {
-    if bytes.len() <= ACCUMULATOR_LIMBS * 32 {
+    split_proof_file_words(bytes, ACCUMULATOR_LIMBS)
+}
+
+/// [`split_proof_file`] for a file that starts with `count` words (a chain step proof carries
+/// all its public inputs).
+pub fn split_proof_file_words(
+    bytes: &[u8],
+    count: usize,
+) -> Result<(Vec<Fr>, Vec<u8>), AggregationError> {
+    if bytes.len() <= count * 32 {
         return Err(AggregationError::Input(format!(
-            "an aggregation proof file starts with {ACCUMULATOR_LIMBS} accumulator words and a \
-             proof; this one has {} bytes",
+            "this proof file starts with {count} words (accumulator, statement) and a proof; \
+             this one has {} bytes",
             bytes.len()
         )));
     }
-    let (words, proof) = bytes.split_at(ACCUMULATOR_LIMBS * 32);
+    let (words, proof) = bytes.split_at(count * 32);
     let limbs = words
         .chunks(32)
         .enumerate()
@@ -560,9 +569,7 @@ pub fn split_proof_file(bytes: &[u8]) -> Result<(Vec<Fr>, Vec<u8>), AggregationE
             let mut le: [u8; 32] = word.try_into().expect("32-byte chunks");
             le.reverse();
             Option::<Fr>::from(Fr::from_bytes(&le)).ok_or_else(|| {
-                AggregationError::Input(format!(
-                    "accumulator word {i} is not a canonical field element"
-                ))
+                AggregationError::Input(format!("word {i} is not a canonical field element"))
             })
         })
         .collect::<Result<Vec<_>, _>>()?;

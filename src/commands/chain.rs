@@ -1,13 +1,15 @@
-//! `tms chain prove|verify`: a chain of SNARK-Mithril certificates in one proof, for light
-//! clients (`tms-aggregation`'s chain tree).
+//! `tms chain prove|extend|verify`: a chain of SNARK-Mithril certificates in one proof, for light
+//! clients (`tms-aggregation`'s chain tree, or its chain step one epoch at a time).
 //!
 //! Epoch `e`'s certificate is made with `tms sign|certify --scheme mithril --next-registration
 //! <registration e+1>`: it signs `link_message(digest(registration e+1), keccak(message))`.
 //! `tms chain prove` checks the chain natively (each certificate signed by the registration the
 //! previous one handed over to), proves every certificate in the Poseidon transcript and
-//! aggregates them in a tree whose root proof is in the EVM transcript. `tms chain verify` builds
-//! the statement from what the verifier holds: the genesis registration, the claimed last
-//! registration digest, the last application message and the number of epochs.
+//! aggregates them in a tree whose root proof is in the EVM transcript. `tms chain extend` proves
+//! one more epoch on a chain proof (a recursive step over the previous step proof, or over a
+//! stand-in for the genesis epoch). `tms chain verify` builds the statement from what the
+//! verifier holds: the genesis registration, the claimed last registration digest, the last
+//! application message and the number of epochs (and, for a step proof, its own step key).
 
 use std::{
     path::{Path, PathBuf},
@@ -29,7 +31,10 @@ use tms_aggregation::{
         chain_keygen, prove_chain, verify_chain_proof, ChainCertificate, ChainKeys, ChainShape,
         Link,
     },
-    read_vk_file, split_proof_file,
+    chain_step::{extend_chain, step_keygen, verify_extended_chain, StepKeys, STEP_INPUTS},
+    proof_file, read_vk_file,
+    snark::split_proof_file_words,
+    split_proof_file, ACCUMULATOR_LIMBS,
 };
 use tms_gadgets::{
     message::message_to_field,
@@ -49,6 +54,9 @@ use crate::{
 
 /// What the root verifying key says it proves.
 pub(crate) const STATEMENT: &str = "mithril-chain";
+
+/// What a chain step key (`tms chain extend`) says it proves.
+pub(crate) const STEP_STATEMENT: &str = "mithril-chain-step";
 
 /// Parses `--tree per_leaf,per_node,levels`.
 pub fn parse_tree(tree: &str, k: u32) -> Result<ChainShape> {
@@ -219,6 +227,155 @@ pub fn prove(args: &ChainProveArgs) -> Result<()> {
     Ok(())
 }
 
+/// Paths of `tms chain extend`.
+pub struct ChainExtendArgs<'a> {
+    /// The registration that signs the new epoch.
+    pub registration: &'a Path,
+    /// The registration it hands over to.
+    pub next_registration: &'a Path,
+    /// The new epoch's certificate.
+    pub certificate: &'a Path,
+    /// The certificates' KZG parameters.
+    pub params: &'a Path,
+    /// The SNARK-Mithril proving key.
+    pub pk: &'a Path,
+    /// The step circuit's KZG parameters (same setup).
+    pub chain_params: &'a Path,
+    /// The chain proof so far (`tms chain extend`'s), none for the genesis epoch.
+    pub previous: Option<&'a Path>,
+    /// Where the extended chain's proof goes.
+    pub proof: &'a Path,
+    /// Where the step verifying key goes.
+    pub vk: &'a Path,
+}
+
+/// Public inputs at the front of a step proof file: the accumulator, then the chain's
+/// statement and the step key's digest.
+const STEP_WORDS: usize = ACCUMULATOR_LIMBS + STEP_INPUTS;
+
+/// `tms chain extend`: one epoch more on a chain proof.
+pub fn extend(args: &ChainExtendArgs) -> Result<()> {
+    // The link first: a certificate that does not continue the chain fails before any
+    // parameters or keys are read.
+    let registration = load_registration(args.registration)?;
+    let next = load_registration(args.next_registration)?
+        .commitment()
+        .digest();
+    let LoadedCertificate {
+        message,
+        certificate,
+        next_registration,
+    } = load_certificate(args.certificate, &registration)?;
+    if next_registration != Some(next) {
+        return Err(at(
+            args.certificate,
+            format!(
+                "the certificate does not hand over to {} (its next registration: {}); sign \
+                 chain certificates with --next-registration",
+                args.next_registration.display(),
+                next_registration
+                    .map(|d| fr_to_hex(&d))
+                    .unwrap_or_else(|| "none".into())
+            ),
+        ));
+    }
+    let signers = registration.commitment();
+    let previous = match args.previous {
+        None => None,
+        Some(path) => {
+            let (inputs, proof) =
+                split_proof_file_words(&read_bytes(path)?, STEP_WORDS).map_err(|e| at(path, e))?;
+            let last = inputs[ACCUMULATOR_LIMBS + 1];
+            if last != signers.digest() {
+                return Err(at(
+                    args.certificate,
+                    format!(
+                        "signed by registration {}, but the chain of {} ends at {}",
+                        fr_to_hex(&signers.digest()),
+                        path.display(),
+                        fr_to_hex(&last)
+                    ),
+                ));
+            }
+            Some((inputs, proof))
+        }
+    };
+    let link = ChainLink {
+        signers,
+        next_registration: next,
+        application: message_to_field(&message),
+        certificate,
+    };
+
+    let chain_params = load_params(args.chain_params)?;
+    let params = load_params(args.params)?;
+    let keys = MithrilKeys::from_pk_bytes(&read_bytes(args.pk)?).map_err(|e| at(args.pk, e))?;
+    check_params_k(args.params, params.k(), keys.shape.k)?;
+    let start = Instant::now();
+    eprintln!("proving the certificate");
+    let instance = MithrilInstance {
+        commitment: link.signers,
+        message: link.message().map_err(usage)?,
+    };
+    let witness = MithrilWitness::new(keys.shape, instance, &link.certificate)
+        .map_err(|err| at(args.certificate, err))?;
+    let proof = prove_with_transcript(&params, &keys, &witness, Transcript::Poseidon)
+        .map_err(|err| at(args.pk, err))?;
+    let snark = certificate_snark(&params, keys.vk(), &instance.to_public_inputs(), proof)
+        .map_err(|err| at(args.certificate, err))?;
+    eprintln!(
+        "step keys at k = {} (minutes, GiB; {:.0} s so far)",
+        chain_params.k(),
+        start.elapsed().as_secs_f64()
+    );
+    let step_keys = step_keygen(&chain_params, chain_params.k(), (&params, keys.vk()))
+        .map_err(|e| CliError(e.to_string()))?;
+    eprintln!(
+        "extending the chain ({:.0} s so far)",
+        start.elapsed().as_secs_f64()
+    );
+    let certificate = ChainCertificate {
+        snark,
+        link: Link {
+            next_registration: link.next_registration,
+            application: link.application,
+        },
+    };
+    let previous_ref = previous
+        .as_ref()
+        .map(|(inputs, proof)| (inputs.as_slice(), proof.clone()));
+    let (public_inputs, proof) = extend_chain(&chain_params, &step_keys, previous_ref, certificate)
+        .map_err(|e| match args.previous {
+            Some(path) => at(path, e),
+            None => CliError(e.to_string()),
+        })?;
+    let vk_bytes = step_key_file(&step_keys);
+    let proof_bytes = proof_file(&public_inputs, &proof);
+    write_atomic(args.vk, &vk_bytes)?;
+    write_atomic(args.proof, &proof_bytes)?;
+    let statement = &public_inputs[ACCUMULATOR_LIMBS..];
+    println!(
+        "chain of {} epochs from genesis {} to registration {}, last {}: proof ({} bytes, \
+         Poseidon transcript, {:.0} s) written to {}; step verifying key written to {} \
+         (fingerprint {})",
+        u64::from_le_bytes(statement[3].to_bytes()[..8].try_into().expect("8 bytes")),
+        fr_to_hex(&statement[0]),
+        fr_to_hex(&statement[1]),
+        describe_message(&message, &statement[2]),
+        proof_bytes.len(),
+        start.elapsed().as_secs_f64(),
+        args.proof.display(),
+        args.vk.display(),
+        fingerprint(&vk_bytes)
+    );
+    Ok(())
+}
+
+/// The step key file (the header says what it proves).
+fn step_key_file(keys: &StepKeys) -> Vec<u8> {
+    keys.keys.vk_file(STEP_STATEMENT, None)
+}
+
 /// What `tms chain verify` trusts.
 pub struct ChainVerifyArgs<'a> {
     /// The genesis registration file, or its digest.
@@ -337,6 +494,9 @@ pub fn verify(args: &ChainVerifyArgs) -> Result<()> {
     let vk_file = args.key.read()?;
     // A malformed file is refused before any regeneration (minutes).
     let (header, vk) = read_vk_file(&vk_file).map_err(|e| at(vk_path, e))?;
+    if header.statement == STEP_STATEMENT {
+        return verify_step(args, &statement, &vk_file, &vk, header.config.degree);
+    }
     if header.statement != STATEMENT {
         return Err(at(
             vk_path,
@@ -355,7 +515,9 @@ pub fn verify(args: &ChainVerifyArgs) -> Result<()> {
     }
     args.key
         .check_regenerated(&vk_file, "the certificate key and the tree", || {
-            let Some((tree, certificate_vk, certificate_params)) = args.regenerate_from else {
+            let Some((tree, certificate_vk, certificate_params)) =
+                args.regenerate_from.filter(|(tree, _, _)| !tree.is_empty())
+            else {
                 return Err(usage(
                     "--regenerate-vk needs --tree, the certificate key (--certificate-vk, \
                      itself regenerated from its shape) and its --certificate-params",
@@ -406,5 +568,59 @@ pub fn verify(args: &ChainVerifyArgs) -> Result<()> {
         describe_message(args.application, &statement.last_application)
     );
     println!("  {}", args.key.describe(&vk_file));
+    Ok(())
+}
+
+/// `tms chain verify` with a step key (`tms chain extend`'s): the proof file carries every
+/// public input, of which the verifier takes only the accumulator; the statement is its own,
+/// and the step key's digest that of the key it trusts.
+fn verify_step(
+    args: &ChainVerifyArgs,
+    statement: &ChainStatement,
+    vk_file: &[u8],
+    vk: &VerifyingKey<G1Affine>,
+    k: u32,
+) -> Result<()> {
+    args.key
+        .check_regenerated(vk_file, "the certificate key", || {
+            let Some((_, certificate_vk, certificate_params)) = args.regenerate_from else {
+                return Err(usage(
+                    "--regenerate-vk needs the certificate key (--certificate-vk, itself \
+                     regenerated from its shape) and its --certificate-params",
+                ));
+            };
+            let chain_params = load_params(args.params)?;
+            let params = load_params(certificate_params)?;
+            let inner = KeyTrust {
+                vk: certificate_vk,
+                fingerprint: None,
+                regenerate: true,
+            };
+            let certificate_vk = trusted_certificate_key(&params, inner)?;
+            let keys = step_keygen(&chain_params, chain_params.k(), (&params, &certificate_vk))
+                .map_err(|e| CliError(e.to_string()))?;
+            Ok(step_key_file(&keys))
+        })?;
+    let params = load_params(args.params)?;
+    check_params_k(args.params, params.k(), k)?;
+    let (inputs, proof) = split_proof_file_words(&read_bytes(args.proof)?, STEP_WORDS)
+        .map_err(|e| at(args.proof, e))?;
+    if !verify_extended_chain(&params, vk, statement, &inputs[..ACCUMULATOR_LIMBS], &proof) {
+        return Err(at(
+            args.proof,
+            "the chain proof does not verify for the trusted statement (genesis, last \
+             registration, last application message, epochs) under the trusted step key",
+        ));
+    }
+    println!(
+        "verified: {} SNARK-Mithril certificates, each signed by the registration the previous \
+         one handed over to, from genesis {} to registration {}; last {} (every step proof \
+         verified under the trusted step key)",
+        statement.epochs,
+        fr_to_hex(&statement.genesis),
+        fr_to_hex(&statement.last_registration),
+        describe_message(args.application, &statement.last_application)
+    );
+    println!("  {}", args.key.describe(vk_file));
     Ok(())
 }
