@@ -1292,6 +1292,64 @@ fn aggregation_keys_the_prover_hands_over_are_refused() {
     }
 }
 
+/// A SNARK-Mithril chain extended one epoch at a time by the CLI (the genesis epoch, then a
+/// second), the step key the same at both, each chain verified under the pinned step key, and
+/// the one-change refusals: `cargo test --release --test cli -- --ignored --nocapture
+/// mithril_chain_extends` (two step keygens and two step proofs at k = 22: about 18 minutes and
+/// 12 GiB on 2 cores).
+#[test]
+#[ignore = "two recursive step proofs at k = 22: about 18 minutes and 12 GiB"]
+fn mithril_chain_extends_one_epoch_at_a_time() {
+    let d = workdir("cli-chain-extend");
+    mithril_chain(&d, 2);
+    setup_k22(&d, "chain.srs");
+    ok_s(&d, "setup --k 15 --halo2 chain.srs --out params.srs");
+    ok_s(
+        &d,
+        "keygen --scheme mithril --committee r0.json --params params.srs --pk m.pk --vk m.vk",
+    );
+    let extend = |e: usize, previous: &str, vk: &str| {
+        format!("chain extend --registration r{e}.json --next-registration r{}.json --certificate c{e}.json --params params.srs --pk m.pk --chain-params chain.srs{previous} --proof chain{}.proof --vk {vk}", e + 1, e + 1)
+    };
+    let out = ok_s(&d, &extend(0, "", "step.vk"));
+    assert!(out.starts_with("chain of 1 epoch from genesis"), "{out}");
+    let out = ok_s(&d, &extend(1, " --previous chain1.proof", "step2.vk"));
+    assert!(out.starts_with("chain of 2 epochs from genesis"), "{out}");
+    let step = std::fs::read(d.join("step.vk")).unwrap();
+    assert_eq!(
+        step,
+        std::fs::read(d.join("step2.vk")).unwrap(),
+        "one step key"
+    );
+    let fp = sha256_hex(&step);
+    let verify = |epochs: usize, last: usize, message: usize| {
+        format!("chain verify --genesis r0.json --last-registration r{last}.json --message 0x{message:02x} --epochs {epochs} --params chain.srs --vk step.vk --vk-fingerprint {fp} --proof chain{epochs}.proof")
+    };
+    for epochs in [1, 2] {
+        let out = ok_s(&d, &verify(epochs, epochs, epochs - 1));
+        assert!(
+            out.starts_with(&format!("verified: {epochs} SNARK-Mithril certificates")),
+            "{out}"
+        );
+    }
+    for (what, command) in [
+        (
+            "epochs",
+            verify(2, 2, 1).replace("--epochs 2", "--epochs 3"),
+        ),
+        ("last registration", verify(2, 1, 1)),
+        ("last message", verify(2, 2, 2)),
+    ] {
+        fails_s(
+            &d,
+            &command,
+            "chain2.proof: the chain proof does not verify",
+            None,
+        );
+        println!("refused: another {what}");
+    }
+}
+
 /// A SNARK-Mithril chain proved and verified by the CLI, and the one-change refusals:
 /// `cargo test --release --test cli -- --ignored --nocapture mithril_chain_proves`. The tree is
 /// `TMS_CLI_CHAIN_TREE` (default `2,2,2`: 8 epochs, eight certificate proofs and seven

@@ -354,11 +354,12 @@ pub fn extend(args: &ChainExtendArgs) -> Result<()> {
     write_atomic(args.vk, &vk_bytes)?;
     write_atomic(args.proof, &proof_bytes)?;
     let statement = &public_inputs[ACCUMULATOR_LIMBS..];
+    let epochs = u64::from_le_bytes(statement[3].to_bytes()[..8].try_into().expect("8 bytes"));
     println!(
-        "chain of {} epochs from genesis {} to registration {}, last {}: proof ({} bytes, \
+        "chain of {epochs} epoch{} from genesis {} to registration {}, last {}: proof ({} bytes, \
          Poseidon transcript, {:.0} s) written to {}; step verifying key written to {} \
          (fingerprint {})",
-        u64::from_le_bytes(statement[3].to_bytes()[..8].try_into().expect("8 bytes")),
+        if epochs == 1 { "" } else { "s" },
         fr_to_hex(&statement[0]),
         fr_to_hex(&statement[1]),
         describe_message(&message, &statement[2]),
