@@ -707,3 +707,82 @@ fn schnorr_atms_certificate_through_the_final_wrapper() {
         .unwrap();
     assert!(call.success && call.gas == gas);
 }
+
+/// A SNARK-Mithril certificate (m = 40, k = 3, 5 parties) through the final wrapper (one
+/// advice column, SHPLONK, k = 23 by default, `TMS_OUTER_K` for another): its verifier deploys
+/// with EIP-170 enforced and `MithrilCertificateVerifier` passes every one-change refusal of
+/// `check_on_chain`. Minutes and GiB:
+/// `cargo test --release -p tms-evm --test certificates -- --ignored --nocapture mithril_final_wrapper`.
+#[test]
+#[ignore = "an aggregation proof at k = 23: minutes and GiB"]
+fn mithril_final_wrapper_on_chain() {
+    use tms_aggregation::{
+        aggregation_keygen, aggregation_prove, certificate_snark, proof_file, ExposeAll,
+        ACCUMULATOR_LIMBS,
+    };
+    use tms_gadgets::proving::stats::{peak_rss_mib, process_cpu_seconds};
+    let message = b"tms evm test: mithril epoch 7 wrapped".to_vec();
+    let parameters = Parameters::new(40, 3, PhiF::new(7, 10).unwrap()).unwrap();
+    let ex = mithril_snark::example_certificate_on(
+        parameters,
+        5,
+        None,
+        11,
+        false,
+        Some(message_to_field(&message)),
+    )
+    .unwrap();
+    let witness = ex.witness(4).unwrap();
+    let inner_params = kzg_params(witness.shape.k);
+    let keys = mithril_snark::keygen(&inner_params, witness.shape).unwrap();
+    let inner_proof =
+        mithril_snark::prove_with_transcript(&inner_params, &keys, &witness, Transcript::Poseidon)
+            .unwrap();
+    let instance = mithril_snark::MithrilInstance::from_trusted(&ex.registration, &message);
+    let inner_public = instance.to_public_inputs();
+    let snark = certificate_snark(&inner_params, keys.vk(), &inner_public, inner_proof).unwrap();
+    let k: u32 = std::env::var("TMS_OUTER_K")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(23);
+    let params = kzg_params(k);
+    let cpu = process_cpu_seconds();
+    let outer = aggregation_keygen(&params, k, vec![snark.clone()], &ExposeAll).unwrap();
+    let keygen_cpu = process_cpu_seconds() - cpu;
+    let cpu = process_cpu_seconds();
+    let (public_inputs, proof) =
+        aggregation_prove(&params, &outer, vec![snark], &ExposeAll, Transcript::Evm).unwrap();
+    let prove_cpu = process_cpu_seconds() - cpu;
+    assert_eq!(&public_inputs[ACCUMULATOR_LIMBS..], &inner_public[..]);
+    println!(
+        "record: mithril final wrapper k={k} advice_cells={} config={:?} keygen_cpu_s={keygen_cpu:.1} \
+         prove_cpu_s={prove_cpu:.1} peak_rss_mib={:.0} outer_proof_bytes={}",
+        outer.advice_cells,
+        outer.config,
+        peak_rss_mib(),
+        proof.len()
+    );
+    let carried = proof_file(&public_inputs[..ACCUMULATOR_LIMBS], &proof);
+    let trusted = Trusted::Mithril {
+        registration: instance.commitment.digest(),
+    };
+    let (contracts, gas) = check_on_chain(
+        &format!("mithril m=40 k=3 final wrapper k={k}"),
+        &Proved {
+            params,
+            vk: outer.pk.get_vk().clone(),
+            message: message.clone(),
+            public_inputs,
+            proof: carried.clone(),
+            trusted,
+            accumulator_words: ACCUMULATOR_LIMBS,
+        },
+    );
+    let mut mainnet = Machine::new(true);
+    let deployment = Deployment::deploy(&mut mainnet, &contracts, &trusted)
+        .expect("the final wrapper's verifier deploys under EIP-170");
+    let call = deployment
+        .verify_certificate(&mut mainnet, &message, &carried)
+        .unwrap();
+    assert!(call.success && call.gas == gas);
+}
