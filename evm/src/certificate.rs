@@ -35,7 +35,7 @@ use sha3::{Digest, Keccak256};
 use crate::{
     machine::{Call, Machine},
     solc::{compile, compile_all, Compiled},
-    verifier::{proof_cost, verifier_source_for, CONTRACT},
+    verifier::{proof_length_for, verifier_source_for, CONTRACT},
     EvmError,
 };
 use tms_gadgets::proving::MultiOpen;
@@ -293,8 +293,7 @@ impl Contracts {
             verifier_codehash: Keccak256::digest(&verifier.runtime).into(),
             num_instances,
             accumulator_words: accumulator_limbs,
-            proof_length: proof_cost(params, vk, num_instances, accumulator_limbs, open)
-                .map(|cost| 64 * cost.num_commitment + 32 * cost.num_evaluation)?,
+            proof_length: proof_length_for(params, vk, num_instances, accumulator_limbs, open)?,
         };
         let wrapper_source = wrapper_source(&binding)?;
         let wrappers = compile_all(&[(FILE, &wrapper_source)], FILE, true)?;

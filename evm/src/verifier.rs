@@ -129,14 +129,25 @@ pub fn proof_length(
     num_instances: usize,
     accumulator_limbs: usize,
 ) -> Result<usize, EvmError> {
-    proof_cost(
+    proof_length_for(
         params,
         vk,
         num_instances,
         accumulator_limbs,
         MultiOpen::Shplonk,
     )
-    .map(|cost| 64 * cost.num_commitment + 32 * cost.num_evaluation)
+}
+
+/// [`proof_length`] of proofs that end with the multi-opening argument `open`.
+pub fn proof_length_for(
+    params: &ParamsKZG<Bn256>,
+    vk: &VerifyingKey<G1Affine>,
+    num_instances: usize,
+    accumulator_limbs: usize,
+    open: MultiOpen,
+) -> Result<usize, EvmError> {
+    proof_cost(params, vk, num_instances, accumulator_limbs, open)
+        .map(|cost| 64 * cost.num_commitment + 32 * cost.num_evaluation)
 }
 
 /// snark-verifier's count of what a verifier of `vk` with the multi-opening argument `open`

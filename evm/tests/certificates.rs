@@ -537,11 +537,7 @@ fn bls_atms_certificate_on_chain_gas() {
 #[test]
 #[ignore = "an aggregation proof: minutes and several GiB"]
 fn schnorr_atms_outer_proof_on_chain() {
-    use tms_aggregation::{
-        aggregation_keygen, aggregation_prove, certificate_snark, proof_file, ExposeAll,
-        ACCUMULATOR_LIMBS,
-    };
-    use tms_gadgets::proving::stats::{peak_rss_mib, process_cpu_seconds};
+    use tms_aggregation::{certificate_snark, ACCUMULATOR_LIMBS};
     const THRESHOLD: u64 = 4;
     let message = b"tms evm test: outer proof of epoch 7".to_vec();
     let witness = four_of_six(&message);
@@ -559,29 +555,13 @@ fn schnorr_atms_outer_proof_on_chain() {
         Transcript::Poseidon
     ));
     let snark = certificate_snark(&inner_params, keys.vk(), &inner_public, inner_proof).unwrap();
-
-    let k: u32 = std::env::var("TMS_OUTER_K")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(23);
-    let params = kzg_params(k);
-    let cpu = process_cpu_seconds();
-    let outer = aggregation_keygen(&params, k, vec![snark.clone()], &ExposeAll).unwrap();
-    let keygen_cpu = process_cpu_seconds() - cpu;
-    let cpu = process_cpu_seconds();
-    let (public_inputs, proof) =
-        aggregation_prove(&params, &outer, vec![snark], &ExposeAll, Transcript::Evm).unwrap();
-    let prove_cpu = process_cpu_seconds() - cpu;
-    assert_eq!(&public_inputs[ACCUMULATOR_LIMBS..], &inner_public[..]);
-    println!(
-        "record: outer k={k} advice_cells={} config={:?} keygen_cpu_s={keygen_cpu:.1} \
-         prove_cpu_s={prove_cpu:.1} peak_rss_mib={:.0} outer_proof_bytes={}",
-        outer.advice_cells,
-        outer.config,
-        peak_rss_mib(),
-        proof.len()
-    );
-    let carried = proof_file(&public_inputs[..ACCUMULATOR_LIMBS], &proof);
+    let Wrapped {
+        k,
+        params,
+        outer,
+        public_inputs,
+        carried,
+    } = wrap("outer", snark, &inner_public);
     if let Some(dir) = std::env::var_os("TMS_OUTER_SAVE") {
         let dir = std::path::PathBuf::from(dir);
         std::fs::create_dir_all(&dir).unwrap();
@@ -619,13 +599,77 @@ fn schnorr_atms_outer_proof_on_chain() {
     );
     // Within EIP-170, it deploys on mainnet's rules and verifies there.
     if contracts.verifier.runtime.len() <= EIP170_LIMIT {
-        let mut mainnet = Machine::new(true);
-        let deployment = Deployment::deploy(&mut mainnet, &contracts, &trusted).unwrap();
-        let call = deployment
-            .verify_certificate(&mut mainnet, &message, &carried)
-            .unwrap();
-        assert!(call.success && call.gas == gas);
+        verifies_on_mainnet(&contracts, &trusted, &message, &carried, gas);
     }
+}
+
+/// An outer proof of one certificate proof and what it needs on chain.
+struct Wrapped {
+    k: u32,
+    params: halo2_base::halo2_proofs::poly::kzg::commitment::ParamsKZG<
+        halo2_base::halo2_proofs::halo2curves::bn256::Bn256,
+    >,
+    outer: tms_aggregation::AggregationKeys,
+    public_inputs: Vec<Fr>,
+    /// What `verifyCertificate` takes: the accumulator words, then the proof.
+    carried: Vec<u8>,
+}
+
+/// Wraps `snark` (public inputs `inner_public`) in an outer proof (EVM transcript) at k =
+/// `TMS_OUTER_K`, default 23 (the final wrapper's one advice column), and prints its `record:`
+/// line as `name`.
+fn wrap(name: &str, snark: tms_aggregation::Snark, inner_public: &[Fr]) -> Wrapped {
+    use tms_aggregation::{
+        aggregation_keygen, aggregation_prove, proof_file, ExposeAll, ACCUMULATOR_LIMBS,
+    };
+    use tms_gadgets::proving::stats::{peak_rss_mib, process_cpu_seconds};
+    let k: u32 = std::env::var("TMS_OUTER_K")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(23);
+    let params = kzg_params(k);
+    let cpu = process_cpu_seconds();
+    let outer = aggregation_keygen(&params, k, vec![snark.clone()], &ExposeAll).unwrap();
+    let keygen_cpu = process_cpu_seconds() - cpu;
+    let cpu = process_cpu_seconds();
+    let (public_inputs, proof) =
+        aggregation_prove(&params, &outer, vec![snark], &ExposeAll, Transcript::Evm).unwrap();
+    let prove_cpu = process_cpu_seconds() - cpu;
+    assert_eq!(&public_inputs[ACCUMULATOR_LIMBS..], inner_public);
+    println!(
+        "record: {name} k={k} advice_cells={} config={:?} keygen_cpu_s={keygen_cpu:.1} \
+         prove_cpu_s={prove_cpu:.1} peak_rss_mib={:.0} outer_proof_bytes={}",
+        outer.advice_cells,
+        outer.config,
+        peak_rss_mib(),
+        proof.len()
+    );
+    let carried = proof_file(&public_inputs[..ACCUMULATOR_LIMBS], &proof);
+    Wrapped {
+        k,
+        params,
+        outer,
+        public_inputs,
+        carried,
+    }
+}
+
+/// Deploys `contracts` for `trusted` **with EIP-170 enforced** and checks that `carried` verifies
+/// there for `message`, at the `gas` measured with the limit lifted.
+fn verifies_on_mainnet(
+    contracts: &Contracts,
+    trusted: &Trusted,
+    message: &[u8],
+    carried: &[u8],
+    gas: u64,
+) {
+    let mut mainnet = Machine::new(true);
+    let deployment = Deployment::deploy(&mut mainnet, contracts, trusted)
+        .expect("the verifier deploys under EIP-170");
+    let call = deployment
+        .verify_certificate(&mut mainnet, message, carried)
+        .unwrap();
+    assert!(call.success && call.gas == gas);
 }
 
 /// The Schnorr ATMS certificate through the final wrapper (one advice column, SHPLONK: the
@@ -699,13 +743,7 @@ fn schnorr_atms_certificate_through_the_final_wrapper() {
             accumulator_words: ACCUMULATOR_LIMBS,
         },
     );
-    let mut mainnet = Machine::new(true);
-    let deployment = Deployment::deploy(&mut mainnet, &contracts, &trusted)
-        .expect("the final wrapper's verifier deploys under EIP-170");
-    let call = deployment
-        .verify_certificate(&mut mainnet, &message, &carried)
-        .unwrap();
-    assert!(call.success && call.gas == gas);
+    verifies_on_mainnet(&contracts, &trusted, &message, &carried, gas);
 }
 
 /// A SNARK-Mithril certificate (m = 40, k = 3, 5 parties) through the final wrapper (one
@@ -716,11 +754,7 @@ fn schnorr_atms_certificate_through_the_final_wrapper() {
 #[test]
 #[ignore = "an aggregation proof at k = 23: minutes and GiB"]
 fn mithril_final_wrapper_on_chain() {
-    use tms_aggregation::{
-        aggregation_keygen, aggregation_prove, certificate_snark, proof_file, ExposeAll,
-        ACCUMULATOR_LIMBS,
-    };
-    use tms_gadgets::proving::stats::{peak_rss_mib, process_cpu_seconds};
+    use tms_aggregation::{certificate_snark, ACCUMULATOR_LIMBS};
     let message = b"tms evm test: mithril epoch 7 wrapped".to_vec();
     let parameters = Parameters::new(40, 3, PhiF::new(7, 10).unwrap()).unwrap();
     let ex = mithril_snark::example_certificate_on(
@@ -741,28 +775,13 @@ fn mithril_final_wrapper_on_chain() {
     let instance = mithril_snark::MithrilInstance::from_trusted(&ex.registration, &message);
     let inner_public = instance.to_public_inputs();
     let snark = certificate_snark(&inner_params, keys.vk(), &inner_public, inner_proof).unwrap();
-    let k: u32 = std::env::var("TMS_OUTER_K")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(23);
-    let params = kzg_params(k);
-    let cpu = process_cpu_seconds();
-    let outer = aggregation_keygen(&params, k, vec![snark.clone()], &ExposeAll).unwrap();
-    let keygen_cpu = process_cpu_seconds() - cpu;
-    let cpu = process_cpu_seconds();
-    let (public_inputs, proof) =
-        aggregation_prove(&params, &outer, vec![snark], &ExposeAll, Transcript::Evm).unwrap();
-    let prove_cpu = process_cpu_seconds() - cpu;
-    assert_eq!(&public_inputs[ACCUMULATOR_LIMBS..], &inner_public[..]);
-    println!(
-        "record: mithril final wrapper k={k} advice_cells={} config={:?} keygen_cpu_s={keygen_cpu:.1} \
-         prove_cpu_s={prove_cpu:.1} peak_rss_mib={:.0} outer_proof_bytes={}",
-        outer.advice_cells,
-        outer.config,
-        peak_rss_mib(),
-        proof.len()
-    );
-    let carried = proof_file(&public_inputs[..ACCUMULATOR_LIMBS], &proof);
+    let Wrapped {
+        k,
+        params,
+        outer,
+        public_inputs,
+        carried,
+    } = wrap("mithril final wrapper", snark, &inner_public);
     let trusted = Trusted::Mithril {
         registration: instance.commitment.digest(),
     };
@@ -778,11 +797,5 @@ fn mithril_final_wrapper_on_chain() {
             accumulator_words: ACCUMULATOR_LIMBS,
         },
     );
-    let mut mainnet = Machine::new(true);
-    let deployment = Deployment::deploy(&mut mainnet, &contracts, &trusted)
-        .expect("the final wrapper's verifier deploys under EIP-170");
-    let call = deployment
-        .verify_certificate(&mut mainnet, &message, &carried)
-        .unwrap();
-    assert!(call.success && call.gas == gas);
+    verifies_on_mainnet(&contracts, &trusted, &message, &carried, gas);
 }

@@ -138,19 +138,12 @@ pub fn prove(args: &ChainProveArgs) -> Result<()> {
             next_registration,
         } = load_certificate(path, &registrations[e])?;
         let next = registrations[e + 1].commitment().digest();
-        if next_registration != Some(next) {
-            return Err(at(
-                path,
-                format!(
-                    "epoch {e}'s certificate does not hand over to {} (its next registration: \
-                     {}); sign chain certificates with --next-registration",
-                    args.registrations[e + 1].display(),
-                    next_registration
-                        .map(|d| fr_to_hex(&d))
-                        .unwrap_or_else(|| "none".into())
-                ),
-            ));
-        }
+        check_hand_over(
+            path,
+            &format!("epoch {e}'s certificate"),
+            next_registration,
+            (&args.registrations[e + 1], next),
+        )?;
         links.push(ChainLink {
             signers: registrations[e].commitment(),
             next_registration: next,
@@ -172,24 +165,11 @@ pub fn prove(args: &ChainProveArgs) -> Result<()> {
     let mut certificates = Vec::with_capacity(epochs);
     for (e, link) in links.iter().enumerate() {
         eprintln!("proving certificate {} of {epochs}", e + 1);
-        let message = link.message().map_err(usage)?;
-        let instance = MithrilInstance {
-            commitment: link.signers,
-            message,
-        };
-        let witness = MithrilWitness::new(keys.shape, instance, &link.certificate)
-            .map_err(|err| at(&args.certificates[e], err))?;
-        let proof = prove_with_transcript(&params, &keys, &witness, Transcript::Poseidon)
-            .map_err(|err| at(args.pk, err))?;
-        let snark = certificate_snark(&params, keys.vk(), &instance.to_public_inputs(), proof)
-            .map_err(|err| at(&args.certificates[e], err))?;
-        certificates.push(ChainCertificate {
-            snark,
-            link: Link {
-                next_registration: link.next_registration,
-                application: link.application,
-            },
-        });
+        certificates.push(certificate_proof(
+            (&params, &keys, args.pk),
+            link,
+            &args.certificates[e],
+        )?);
     }
     let (chain_keys, proved) = prove_chain(
         &chain_params,
@@ -225,6 +205,55 @@ pub fn prove(args: &ChainProveArgs) -> Result<()> {
         fingerprint(&vk_bytes)
     );
     Ok(())
+}
+
+/// Refuses a chain certificate (`what`, at `path`) whose next registration is not `next`'s.
+fn check_hand_over(
+    path: &Path,
+    what: &str,
+    next_registration: Option<Fr>,
+    (next_path, next): (&Path, Fr),
+) -> Result<()> {
+    if next_registration == Some(next) {
+        return Ok(());
+    }
+    Err(at(
+        path,
+        format!(
+            "{what} does not hand over to {} (its next registration: {}); sign chain \
+             certificates with --next-registration",
+            next_path.display(),
+            next_registration
+                .map(|d| fr_to_hex(&d))
+                .unwrap_or_else(|| "none".into())
+        ),
+    ))
+}
+
+/// The proof (Poseidon transcript) of the chain certificate `link` (from the file at `path`),
+/// checked natively, with the link it binds.
+fn certificate_proof(
+    (params, keys, pk_path): (&ParamsKZG<Bn256>, &MithrilKeys, &Path),
+    link: &ChainLink,
+    path: &Path,
+) -> Result<ChainCertificate> {
+    let instance = MithrilInstance {
+        commitment: link.signers,
+        message: link.message().map_err(usage)?,
+    };
+    let witness = MithrilWitness::new(keys.shape, instance, &link.certificate)
+        .map_err(|err| at(path, err))?;
+    let proof = prove_with_transcript(params, keys, &witness, Transcript::Poseidon)
+        .map_err(|err| at(pk_path, err))?;
+    let snark = certificate_snark(params, keys.vk(), &instance.to_public_inputs(), proof)
+        .map_err(|err| at(path, err))?;
+    Ok(ChainCertificate {
+        snark,
+        link: Link {
+            next_registration: link.next_registration,
+            application: link.application,
+        },
+    })
 }
 
 /// Paths of `tms chain extend`.
@@ -266,19 +295,12 @@ pub fn extend(args: &ChainExtendArgs) -> Result<()> {
         certificate,
         next_registration,
     } = load_certificate(args.certificate, &registration)?;
-    if next_registration != Some(next) {
-        return Err(at(
-            args.certificate,
-            format!(
-                "the certificate does not hand over to {} (its next registration: {}); sign \
-                 chain certificates with --next-registration",
-                args.next_registration.display(),
-                next_registration
-                    .map(|d| fr_to_hex(&d))
-                    .unwrap_or_else(|| "none".into())
-            ),
-        ));
-    }
+    check_hand_over(
+        args.certificate,
+        "the certificate",
+        next_registration,
+        (args.next_registration, next),
+    )?;
     let signers = registration.commitment();
     let previous = match args.previous {
         None => None,
@@ -313,16 +335,7 @@ pub fn extend(args: &ChainExtendArgs) -> Result<()> {
     check_params_k(args.params, params.k(), keys.shape.k)?;
     let start = Instant::now();
     eprintln!("proving the certificate");
-    let instance = MithrilInstance {
-        commitment: link.signers,
-        message: link.message().map_err(usage)?,
-    };
-    let witness = MithrilWitness::new(keys.shape, instance, &link.certificate)
-        .map_err(|err| at(args.certificate, err))?;
-    let proof = prove_with_transcript(&params, &keys, &witness, Transcript::Poseidon)
-        .map_err(|err| at(args.pk, err))?;
-    let snark = certificate_snark(&params, keys.vk(), &instance.to_public_inputs(), proof)
-        .map_err(|err| at(args.certificate, err))?;
+    let certificate = certificate_proof((&params, &keys, args.pk), &link, args.certificate)?;
     eprintln!(
         "step keys at k = {} (minutes, GiB; {:.0} s so far)",
         chain_params.k(),
@@ -334,13 +347,6 @@ pub fn extend(args: &ChainExtendArgs) -> Result<()> {
         "extending the chain ({:.0} s so far)",
         start.elapsed().as_secs_f64()
     );
-    let certificate = ChainCertificate {
-        snark,
-        link: Link {
-            next_registration: link.next_registration,
-            application: link.application,
-        },
-    };
     let previous_ref = previous
         .as_ref()
         .map(|(inputs, proof)| (inputs.as_slice(), proof.clone()));
