@@ -3,7 +3,11 @@
 
 Runs `tms keygen` and `tms prove` of a Schnorr ATMS certificate (n members, t signers, flat
 commitment), or with `--scheme bls-atms` of a BLS ATMS one (n members, t signers, n - t
-non-signer slots unless `--capacity` says), with RAYON_NUM_THREADS=1 and =2 and RUST_LOG=tms::phase=debug, reads the phase
+non-signer slots unless `--capacity` says), or with `--scheme mithril` of a SNARK-Mithril one
+on mainnet's parameters (n parties with Zipf-like stakes, party i holding 1,000,000 / (i + 1) as
+in the circuit's `mainnet` test, depth 13; the t largest try to sign, the key has as many signer
+slots as the certificate has signers), with RAYON_NUM_THREADS=1 and =2 and
+RUST_LOG=tms::phase=debug, reads the phase
 lines the tool logs (wall and CPU seconds of each phase; with a binary built with
 `--features profile`, also halo2-axiom's own phases inside create_proof), and prints one
 markdown table per command: each phase's wall seconds at 1 and 2 threads, its speed-up, and
@@ -17,12 +21,14 @@ earlier run left there.
     cargo build --release [--features profile]
     python3 tools/phases.py --bin target/release/tms --n 512 --t 384 [--k 17]
     python3 tools/phases.py --scheme bls-atms --n 2048 --t 1024
+    python3 tools/phases.py --scheme mithril --n 3000 --t 200
     python3 tools/phases.py --n 2001 --t 1602 --k 19 --threads 16 4 --workdir w
 
 Nothing here is a timed test: it measures, prints, and decides nothing.
 """
 
 import argparse
+import json
 import os
 import re
 import subprocess
@@ -93,7 +99,9 @@ def table(title, runs, total_name):
             speedups.append(f"{w1 / w:.2f}x" if w > 0 else "-")
         print(f"| {name} | {' | '.join(cells)} |" + "".join(f" {x} |" for x in speedups))
         w_most = most.get(name, (float("nan"), None))[0]
-        leaf = name != total_name and not name.startswith("create_proof")
+        # halo2-axiom's own timers are inside create_proof or keygen's phases: not counted twice.
+        leaf = (name != total_name and not name.startswith("create_proof")
+                and not name.startswith("halo2-axiom: "))
         if len(counts) > 1 and leaf and w1 > 0 and not (w1 / w_most >= SERIAL_SPEEDUP):
             serial += w1
     total = base.get(total_name, (0.0, None))[0]
@@ -104,10 +112,52 @@ def table(title, runs, total_name):
               f"thread(s); {counts[-1]} threads {faster:.2f}x faster than {counts[0]}")
 
 
-def prepare(tms, a, scheme, shape, d):
+def prepare_mithril(tms, a, msg, d):
+    """A mainnet registration of `a.n` parties with Zipf-like stakes (`c.json`, so that the
+    commands read it as the committee) and a certificate of the `a.t` largest that win."""
+    if not os.path.exists(os.path.join(d, "c.json")):
+        run(tms, ["committee", "--scheme", "mithril", "--size", str(a.n), "--seed", "35",
+                  "--stake", "1", "--out", "stakes.json", "--keys-dir", "keys"], d)
+        path = os.path.join(d, "stakes.json")
+        with open(path) as f:
+            stakes = json.load(f)
+        for i, party in enumerate(stakes["parties"]):
+            party["stake"] = 1_000_000 // (i + 1)
+        with open(path, "w") as f:
+            json.dump(stakes, f)
+        run(tms, ["register", "--stakes", "stakes.json", "--preset", "mainnet", "--depth", "13",
+                  "--out", "c.json"], d)
+    sigs = []
+    for i in range(a.t):
+        sig = f"s{i}.json"
+        if not os.path.exists(os.path.join(d, sig)):
+            # A party that wins no lottery index has nothing to sign: the tool writes no file.
+            run(tms, ["sign", "--scheme", "mithril", "--registration", "c.json", "--key",
+                      f"keys/member-{i}.json", "--message", msg, "--out", sig], d)
+        if os.path.exists(os.path.join(d, sig)):
+            sigs.append(sig)
+    run(tms, ["certify", "--scheme", "mithril", "--committee", "c.json", "--message", msg,
+              "--out", "cert.json", *sigs], d)
+
+
+def key_shape(a, d):
+    """The keygen options that fix the circuit's shape beyond the committee."""
+    if a.scheme == "bls-atms":
+        # BLS ATMS keys are made for a number of non-signer slots.
+        return ["--capacity", str(a.capacity if a.capacity is not None else a.n - a.t)]
+    if a.scheme == "mithril":
+        with open(os.path.join(d, "cert.json")) as f:
+            signers = len(json.load(f)["signers"])
+        return ["--signer-slots", str(a.capacity if a.capacity is not None else signers)]
+    return []
+
+
+def prepare(tms, a, scheme, d):
     """The committee, its certificate and the parameters in `d` (kept when already there);
     returns k."""
     msg = "0x" + b"issue 35 phases".hex()
+    if a.scheme == "mithril" and not os.path.exists(os.path.join(d, "cert.json")):
+        prepare_mithril(tms, a, msg, d)
     if not os.path.exists(os.path.join(d, "cert.json")):
         run(tms, ["committee", *scheme, "--size", str(a.n), "--seed", "35", "--out", "c.json",
                   "--keys-dir", "keys"], d)
@@ -123,10 +173,10 @@ def prepare(tms, a, scheme, shape, d):
     k = a.k
     if k is None:
         # keygen on too-small parameters names the k it needs (BLS ATMS keys start at 12).
-        small = "10" if a.scheme == "schnorr-atms" else "12"
+        small = "12" if a.scheme == "bls-atms" else "10"
         subprocess.run([tms, "setup", "--k", small, "--insecure-test", "--out", "small.srs"],
                        cwd=d, capture_output=True, text=True)
-        out = subprocess.run([tms, "keygen", *scheme, "--committee", "c.json", *shape,
+        out = subprocess.run([tms, "keygen", *scheme, "--committee", "c.json", *key_shape(a, d),
                               "--params", "small.srs", "--pk", "x.pk", "--vk", "x.vk"],
                              cwd=d, capture_output=True, text=True)
         m = re.search(r"k >= (\d+)", out.stderr)
@@ -155,8 +205,9 @@ def main():
                     help="RAYON_NUM_THREADS values, in the order run (default: 1 2)")
     ap.add_argument("--workdir", help="keep the committee, certificate, parameters and keys "
                     "here and reuse them (default: a temporary folder)")
-    ap.add_argument("--scheme", default="schnorr-atms", choices=["schnorr-atms", "bls-atms"])
-    ap.add_argument("--capacity", type=int, help="BLS ATMS non-signer slots (default n - t)")
+    ap.add_argument("--scheme", default="schnorr-atms", choices=["schnorr-atms", "bls-atms", "mithril"])
+    ap.add_argument("--capacity", type=int, help="BLS ATMS non-signer slots (default n - t), "
+                    "SNARK-Mithril signer slots (default the certificate's signers)")
     a = ap.parse_args()
     if a.prepare_only and not a.workdir:
         sys.exit("--prepare-only keeps its files in --workdir; give one")
@@ -164,17 +215,15 @@ def main():
         sys.exit("--keygen-only and --no-keygen measure nothing together")
     tms = os.path.abspath(a.bin)
     scheme = ["--scheme", a.scheme]
-    # The key's shape: BLS ATMS keys are made for a number of non-signer slots.
-    shape = [] if a.scheme == "schnorr-atms" else [
-        "--capacity", str(a.capacity if a.capacity is not None else a.n - a.t)]
     with tempfile.TemporaryDirectory() as tmp:
         d = tmp
         if a.workdir:
             d = os.path.abspath(a.workdir)
             os.makedirs(d, exist_ok=True)
-        k = prepare(tms, a, scheme, shape, d)
+        k = prepare(tms, a, scheme, d)
         if k is None:
             return
+        shape = key_shape(a, d)
         if a.no_keygen and not os.path.exists(os.path.join(d, "a.pk")):
             sys.exit(f"--no-keygen: no key a.pk in {d}")
         keygen = OrderedDict()
@@ -187,13 +236,20 @@ def main():
                                              log=True))
             if a.keygen_only:
                 continue
+            threshold = [] if a.scheme == "mithril" else ["--threshold", str(a.t)]
             prove[threads] = phases(run(tms, ["prove", *scheme, "--committee", "c.json",
-                                              "--certificate", "cert.json", "--threshold",
-                                              str(a.t), "--params", f"p{k}.srs", "--pk", "a.pk",
+                                              "--certificate", "cert.json", *threshold,
+                                              "--params", f"p{k}.srs", "--pk", "a.pk",
                                               "--proof", "a.proof", "--public", "a.json"],
                                         d, threads, log=True))
-        what = "Schnorr ATMS, flat" if a.scheme == "schnorr-atms" else f"BLS ATMS, {shape[1]} non-signer slots"
-        print(f"{what}, {a.t}-of-{a.n}, k = {k} ({tms}, {os.cpu_count()} CPUs seen)")
+        if a.scheme == "schnorr-atms":
+            what = f"Schnorr ATMS, flat, {a.t}-of-{a.n}"
+        elif a.scheme == "bls-atms":
+            what = f"BLS ATMS, {shape[-1]} non-signer slots, {a.t}-of-{a.n}"
+        else:
+            what = (f"SNARK-Mithril, mainnet parameters, {a.n} parties (Zipf), "
+                    f"{shape[-1]} signer slots")
+        print(f"{what}, k = {k} ({tms}, {os.cpu_count()} CPUs seen)")
         if keygen:
             table("keygen", keygen, "keygen (total)")
         if prove:

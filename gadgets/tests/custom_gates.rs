@@ -18,6 +18,7 @@ use tms_gadgets::{
     curve::{fr_modulus, ladder_shift, offset_point, GrumpkinAffine, GrumpkinChip, GrumpkinScalar},
     hash::{
         rescue::{RescueField, WIDTH},
+        rescue_gate::{leaf_permutations, PrecomputedPermutations},
         HashInstructions, NativeHash, RescueGateChip, RescuePrime,
     },
     signature::schnorr::{base_to_scalar, challenge, SchnorrChip, Signature, SigningKey},
@@ -265,6 +266,77 @@ fn rescue_gate_agrees_with_native() {
     run.assert_satisfied();
     assert_eq!(run.output.0, expected_perm.to_vec());
     assert_eq!(run.output.1, expected);
+}
+
+/// The rows of `rows` region rows from `first`, for comparing two layouts of one region.
+fn region_rows(
+    region: &tms_gadgets::bank::CustomRegion,
+    first: usize,
+    rows: usize,
+) -> Vec<Vec<Fr>> {
+    (first..first + rows)
+        .map(|row| (0..COLUMNS).map(|col| region.value(row, col)).collect())
+        .collect()
+}
+
+#[test]
+fn precomputed_leaf_permutations_agree_with_the_native_hash() {
+    let mut rng = rng();
+    for len in 1..=10usize {
+        let inputs: Vec<Fr> = (0..len).map(|_| Fr::random(&mut rng)).collect();
+        let (digest, permutations) = leaf_permutations(&inputs);
+        assert_eq!(digest, RescuePrime.hash_leaf(&inputs).unwrap());
+        assert_eq!(permutations.len(), len.div_ceil(WIDTH - 1));
+    }
+}
+
+#[test]
+fn precomputed_permutations_lay_out_the_rows_the_chip_computes() {
+    let mut rng = rng();
+    let inputs: Vec<Fr> = (0..5).map(|_| Fr::random(&mut rng)).collect();
+    let mut precomputed = PrecomputedPermutations::default();
+    precomputed.extend(leaf_permutations(&inputs).1);
+    assert_eq!(precomputed.len(), 2);
+    let run = CircuitHarness::new(K).mock_custom(|ctx, _range, region| {
+        let cells: Vec<_> = inputs.iter().map(|x| ctx.load_witness(*x)).collect();
+        let computed = RescueGateChip::new(region.clone()).hash_leaf(ctx, &cells);
+        let middle = region.num_rows();
+        let chip = RescueGateChip::with_precomputed(region.clone(), precomputed.clone().into());
+        let copied = chip.hash_leaf(ctx, &cells);
+        // A state nobody precomputed is computed as before.
+        let node = chip.hash_node(ctx, cells[0], cells[1]);
+        let same = region_rows(region, 0, middle) == region_rows(region, middle, middle);
+        (
+            (*computed.value(), *copied.value(), *node.value(), same),
+            vec![computed, copied],
+        )
+    });
+    run.assert_satisfied();
+    let (computed, copied, node, same_rows) = run.output;
+    assert_eq!(computed, RescuePrime.hash_leaf(&inputs).unwrap());
+    assert_eq!(copied, computed);
+    assert_eq!(node, RescuePrime.hash_node(inputs[0], inputs[1]));
+    assert!(
+        same_rows,
+        "the precomputed rows differ from the computed ones"
+    );
+}
+
+#[test]
+fn a_wrong_precomputed_row_is_rejected_by_the_gate() {
+    let inputs = [Fr::from(3u64), Fr::from(5u64)];
+    let (_, mut permutations) = leaf_permutations(&inputs);
+    // One inverse S-box witness off by one: rows a cheating prover could have precomputed.
+    permutations[0].rows[0][2 * WIDTH] += Fr::ONE;
+    let mut precomputed = PrecomputedPermutations::default();
+    precomputed.extend(permutations);
+    let run = CircuitHarness::new(K).mock_custom(|ctx, _range, region| {
+        let cells: Vec<_> = inputs.iter().map(|x| ctx.load_witness(*x)).collect();
+        let chip = RescueGateChip::with_precomputed(region.clone(), precomputed.into());
+        let out = chip.hash_leaf(ctx, &cells);
+        ((), vec![out])
+    });
+    run.assert_rejected_by(Rejection::Gate);
 }
 
 #[test]

@@ -135,6 +135,61 @@ fn glv_ladder_agrees_with_native() {
     }
 }
 
+/// Lays out `p`'s ladder twice in one region, computed and then from `prepared`; returns whether
+/// both laid out the same values (table, ladder and output rows).
+fn prepared_run(
+    p: GrumpkinAffine,
+    digits: &GlvDigits,
+    c: Fr,
+    enabled: bool,
+    prepared: &tms_gadgets::curve::glv::PreparedLadder,
+) -> MockRun<bool> {
+    CircuitHarness::new(K).mock_custom(|ctx, range, region| {
+        let ecc = GrumpkinChip::new(range);
+        let glv = GlvChip::new(range, region.clone());
+        let p = ecc.load_point(ctx, p).unwrap();
+        let c = ctx.load_witness(c);
+        let e = ctx.load_witness(Fr::from(enabled as u64));
+        let (computed, first) = glv.mul_add_with_digits(ctx, digits, c, &p, e);
+        let (copied, second) = glv.mul_add_prepared(ctx, prepared, c, &p, e);
+        let rows = second.table_first_row - first.table_first_row;
+        let values = |from: usize| -> Vec<Fr> {
+            (from..from + rows)
+                .flat_map(|row| {
+                    (0..tms_gadgets::bank::COLUMNS).map(move |col| region.value(row, col))
+                })
+                .collect()
+        };
+        let same = values(first.table_first_row) == values(second.table_first_row)
+            && computed.0.x.value() == copied.0.x.value()
+            && computed.0.y.value() == copied.0.y.value();
+        (same, vec![])
+    })
+}
+
+#[test]
+fn a_prepared_ladder_lays_out_the_computed_rows() {
+    let mut rng = rng();
+    for enabled in [true, false] {
+        let (p, s, c, digits) = honest(&mut rng);
+        let prepared = GlvChip::prepare(&s, c, &p, enabled);
+        let run = prepared_run(p, &digits, c, enabled, &prepared);
+        run.assert_satisfied();
+        assert!(run.output, "enabled = {enabled}: the prepared rows differ");
+    }
+}
+
+#[test]
+fn a_ladder_prepared_for_another_key_is_computed_afresh() {
+    let mut rng = rng();
+    let (p, s, c, digits) = honest(&mut rng);
+    let other = random_point(&mut rng);
+    let prepared = GlvChip::prepare(&s, c, &other, true);
+    let run = prepared_run(p, &digits, c, true, &prepared);
+    run.assert_satisfied();
+    assert!(run.output, "a ladder of another table was copied");
+}
+
 #[test]
 fn glv_ladder_cost() {
     let mut rng = rng();

@@ -28,16 +28,27 @@
 //! meet a ladder's known points at an equal x (`[2^j] O`, `S + K[i]`, which anyone can compute
 //! and nobody can sign for) changes nothing (`tests/atms.rs` registers both). Committee files
 //! also carry proofs of possession ([`crate::Committee::register`]).
+//!
+//! The layout is one thread's work (halo2-base's one context), so its heavy native part is done
+//! first on every thread ([`precompute`]): the Rescue rows of every challenge and of the flat
+//! commitment, and every signature ladder's rows. The layout then copies them: the same rows in
+//! the same order, so the same keys and proofs.
 
 use halo2_base::{
     gates::{GateInstructions, RangeChip, RangeInstructions},
     halo2_proofs::halo2curves::ff::Field,
     AssignedValue, Context,
 };
+use std::sync::Arc;
+
+use rayon::prelude::*;
 use tms_gadgets::{
     bank::CustomRegion,
-    curve::{GrumpkinAffine, GrumpkinChip, GrumpkinScalar},
-    hash::{HashInstructions, RescueGateChip},
+    curve::{glv::PreparedLadder, xy, GrumpkinAffine, GrumpkinChip, GrumpkinScalar},
+    hash::{
+        rescue_gate::{leaf_permutations, PrecomputedPermutations},
+        HashInstructions, RescueGateChip,
+    },
     merkle::{AssignedMerklePath, MerkleChip},
     proving::cost::CellLedger,
     signature::batch::{BatchItem, SchnorrBatchChip},
@@ -56,6 +67,76 @@ pub fn placeholder_signature() -> Signature {
     Signature {
         r: GrumpkinAffine::generator(),
         s: GrumpkinScalar::ONE,
+    }
+}
+
+/// What [`precompute`] computes ahead of the layout.
+struct Precomputed {
+    /// The Rescue rows of every challenge and of the flat commitment (Merkle mode: of every
+    /// leaf; its inner nodes are computed in the layout).
+    permutations: Arc<PrecomputedPermutations>,
+    /// Each slot's ladder rows ([`Verification::PerSignature`]; none for a batch).
+    ladders: Vec<Option<PreparedLadder>>,
+}
+
+/// The native values the layout computes, on every thread: each slot's challenge
+/// `H(R, pk, m)`, its ladder (the challenge's digest is its `c`) and the flat commitment's
+/// sponge, from the witness's values (the layout checks nothing here: it copies rows it would
+/// otherwise compute, and computes any it is not given).
+fn precompute(witness: &AtmsWitness) -> Precomputed {
+    let keys = witness.committee.keys();
+    let message = witness.instance.message;
+    let per_signature = witness.shape.verification == Verification::PerSignature;
+    let flat = matches!(witness.shape.mode, CommitmentMode::Flat);
+    let ((commitment, merkle_leaves), slots): (_, Vec<_>) = rayon::join(
+        || match flat {
+            true => {
+                let coordinates: Vec<_> = keys
+                    .iter()
+                    .flat_map(|k| <[Fr; 2]>::from(xy(&k.0)))
+                    .collect();
+                (leaf_permutations(&coordinates).1, vec![])
+            }
+            false => (
+                vec![],
+                witness
+                    .slots
+                    .par_iter()
+                    .flat_map_iter(|s| {
+                        let (x, y) = xy(&keys[s.index].0);
+                        leaf_permutations(&[x, y]).1
+                    })
+                    .collect(),
+            ),
+        },
+        || {
+            witness
+                .slots
+                .par_iter()
+                .enumerate()
+                .map(|(i, slot)| {
+                    let pk = keys[if flat { i } else { slot.index }].0;
+                    let sig = slot.signature.unwrap_or_else(placeholder_signature);
+                    let ((rx, ry), (px, py)) = (xy(&sig.r), xy(&pk));
+                    let (c, rows) = leaf_permutations(&[rx, ry, px, py, message]);
+                    let ladder = per_signature
+                        .then(|| SchnorrChip::prepare(&pk, c, &sig.s, slot.signature.is_some()));
+                    (rows, ladder)
+                })
+                .collect()
+        },
+    );
+    let mut permutations = PrecomputedPermutations::default();
+    permutations.extend(commitment);
+    permutations.extend(merkle_leaves);
+    let mut ladders = Vec::with_capacity(slots.len());
+    for (rows, ladder) in slots {
+        permutations.extend(rows);
+        ladders.push(ladder);
+    }
+    Precomputed {
+        permutations: Arc::new(permutations),
+        ladders,
     }
 }
 
@@ -95,7 +176,11 @@ pub fn synthesize_recorded(
 ) -> Vec<AssignedValue<Fr>> {
     use components::*;
     let ecc = GrumpkinChip::new(range);
-    let hasher = RescueGateChip::new(custom.clone());
+    let Precomputed {
+        permutations,
+        ladders,
+    } = precompute(witness);
+    let hasher = RescueGateChip::with_precomputed(custom.clone(), permutations);
     let schnorr = SchnorrChip::new(range, custom.clone());
     let gate = range.gate();
     let message = ctx.load_witness(witness.instance.message);
@@ -148,7 +233,7 @@ pub fn synthesize_recorded(
 
     let mut count = ctx.load_zero();
     let mut batch = Vec::with_capacity(witness.slots.len());
-    for (slot, pk) in witness.slots.iter().zip(&slot_keys) {
+    for ((slot, pk), ladder) in witness.slots.iter().zip(&slot_keys).zip(&ladders) {
         let sig = slot.signature.unwrap_or_else(placeholder_signature);
         let (enabled, r) = ledger.charge(SIGNATURE_INPUTS, ctx, |ctx| {
             let enabled = ctx.load_witness(Fr::from(slot.signature.is_some() as u64));
@@ -163,8 +248,9 @@ pub fn synthesize_recorded(
         });
         match witness.shape.verification {
             Verification::PerSignature => {
-                ledger.charge(LADDERS, ctx, |ctx| {
-                    schnorr.verify(ctx, pk, c, &r, &sig.s, enabled)
+                ledger.charge(LADDERS, ctx, |ctx| match ladder {
+                    Some(ladder) => schnorr.verify_prepared(ctx, pk, c, &r, ladder, enabled),
+                    None => schnorr.verify(ctx, pk, c, &r, &sig.s, enabled),
                 });
             }
             Verification::Batch => batch.push(BatchItem {

@@ -333,6 +333,90 @@ fn inv0(x: Fr) -> Fr {
     x.invert().unwrap_or(Fr::ZERO)
 }
 
+/// One table entry `K[idx >> 2] + Q` (`Q` the multiple of `P` that `idx & 3` picks) and what
+/// its row holds beside it: the slope and the inverse of the x difference.
+struct TableEntry {
+    x: Fr,
+    y: Fr,
+    l: Fr,
+    dx_inv: Fr,
+}
+
+/// Entry `idx` of the table of `p = (xp, yp)` for an entry with a non-constant part
+/// (`idx & 3 != 0`).
+fn table_entry(idx: usize, (xp, yp): (Fr, Fr)) -> TableEntry {
+    let (kx, ky) = xy(&table_constants()[idx >> 2]);
+    let (fx, fy) = q_factors(idx & 3);
+    let (xq, yq) = (fx * xp, fy * yp);
+    let l = (yq - ky) * inv0(xq - kx);
+    // A colliding key (only possible in a disabled slot) gets any on-curve entry.
+    let (x, y) = if xq == kx {
+        (kx, ky)
+    } else {
+        let x = l.square() - kx - xq;
+        (x, l * (kx - x) - ky)
+    };
+    TableEntry {
+        x,
+        y,
+        l,
+        dx_inv: inv0(xq - kx),
+    }
+}
+
+/// The 16 entries of the table of `p`, as the table rows hold them.
+fn table_row_entries(p: (Fr, Fr)) -> [(Fr, Fr); TABLE_ENTRIES] {
+    std::array::from_fn(|idx| {
+        if idx & 3 == 0 {
+            xy(&table_constants()[idx >> 2])
+        } else {
+            let entry = table_entry(idx, p);
+            (entry.x, entry.y)
+        }
+    })
+}
+
+/// The 128 ladder rows and the output row on `digits` and the table `entries`.
+fn ladder_rows(digits: &GlvDigits, entries: &[(Fr, Fr); TABLE_ENTRIES]) -> Vec<[Fr; COLUMNS]> {
+    let (mut xa, mut ya) = xy(&ladder_start());
+    let (mut acc1, mut acc2, mut prod) = (Fr::ZERO, Fr::ZERO, Fr::ONE);
+    let bit = |b: bool| Fr::from(b as u64);
+    let mut rows = Vec::with_capacity(HALF_BITS + 1);
+    for i in (0..HALF_BITS).rev() {
+        let (bc1, bc2) = digits.c.bits(i);
+        let (bs1, bs2) = digits.s.bits(i);
+        let sidx = bs1 as usize + 2 * bs2 as usize;
+        let (xt, yt) = entries[bc1 as usize + 2 * bc2 as usize + 4 * sidx];
+        let l1 = (yt - ya) * inv0(xt - xa);
+        let x3 = l1.square() - xa - xt;
+        let l2 = ya.double() * inv0(xa - x3) - l1;
+        let mut row = [Fr::ZERO; COLUMNS];
+        (row[XA], row[YA], row[ACC1], row[ACC2], row[PROD]) = (xa, ya, acc1, acc2, prod);
+        (row[XT], row[YT], row[L1], row[L2]) = (xt, yt, l1, l2);
+        (row[BC1], row[BC2], row[SIDX]) = (bit(bc1), bit(bc2), Fr::from(sidx as u64));
+        rows.push(row);
+        prod *= (xt - xa) * (xa - x3);
+        let x4 = l2.square() - x3 - xa;
+        (xa, ya) = (x4, l2 * (xa - x4) - ya);
+        acc1 = acc1.double() + bit(bc1);
+        acc2 = acc2.double() + bit(bc2);
+    }
+    let mut last = [Fr::ZERO; COLUMNS];
+    (last[XA], last[YA], last[ACC1], last[ACC2], last[PROD]) = (xa, ya, acc1, acc2, prod);
+    rows.push(last);
+    rows
+}
+
+/// A ladder's digits and rows computed ahead of the layout ([`GlvChip::prepare`]): the
+/// layout's one thread spends most of a ladder on its 256 inversions, which a circuit can do
+/// for all its ladders on many threads first.
+#[derive(Clone, Debug)]
+pub struct PreparedLadder {
+    digits: GlvDigits,
+    entries: [(Fr, Fr); TABLE_ENTRIES],
+    rows: Vec<[Fr; COLUMNS]>,
+}
+
 /// The digits a ladder runs on: the halves of `s` and `c` and the quotient
 /// `m = (c1 + lambda c2 - c) / q`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -526,6 +610,48 @@ impl<'r> GlvChip<'r> {
         p: &AssignedPoint,
         enabled: AssignedValue<Fr>,
     ) -> (ShiftedPoint, GlvPosition) {
+        self.lay_out(ctx, digits, None, c, p, enabled)
+    }
+
+    /// The digits and rows of the ladder [`Self::mul_add`] lays out for `s`, `c` and the point
+    /// `p` when `enabled` (else [`disabled_key`]), computed without a layout: a circuit prepares
+    /// all its ladders on many threads, then lays each out with [`Self::mul_add_prepared`].
+    pub fn prepare(s: &GrumpkinScalar, c: Fr, p: &GrumpkinAffine, enabled: bool) -> PreparedLadder {
+        let digits = GlvDigits::new(s, c);
+        let point = if enabled { *p } else { disabled_key() };
+        let entries = table_row_entries(xy(&point));
+        let rows = ladder_rows(&digits, &entries);
+        PreparedLadder {
+            digits,
+            entries,
+            rows,
+        }
+    }
+
+    /// [`Self::mul_add`] copying the rows of `prepared`, made by [`Self::prepare`] from the
+    /// values of the same `s`, `c`, `p` and `enabled`: the same rows, so the same layout. A
+    /// ladder prepared for another table is computed afresh (its digits are still
+    /// `prepared`'s: they must be those of this `s` and `c`).
+    pub fn mul_add_prepared(
+        &self,
+        ctx: &mut Context<Fr>,
+        prepared: &PreparedLadder,
+        c: AssignedValue<Fr>,
+        p: &AssignedPoint,
+        enabled: AssignedValue<Fr>,
+    ) -> (ShiftedPoint, GlvPosition) {
+        self.lay_out(ctx, &prepared.digits, Some(prepared), c, p, enabled)
+    }
+
+    fn lay_out(
+        &self,
+        ctx: &mut Context<Fr>,
+        digits: &GlvDigits,
+        prepared: Option<&PreparedLadder>,
+        c: AssignedValue<Fr>,
+        p: &AssignedPoint,
+        enabled: AssignedValue<Fr>,
+    ) -> (ShiftedPoint, GlvPosition) {
         // A disabled slot's key is anyone's choice, and the ladder gate holds on every row
         // whatever the enabled bit: a key with T = -A on some row would leave no witness.
         let ecc = GrumpkinChip::new(self.range);
@@ -534,7 +660,11 @@ impl<'r> GlvChip<'r> {
         let (table_first_row, entries) = self.load_table(ctx, p, enabled);
         let key = 32 * (table_first_row as u64 + 1);
         let ladder_first_row = self.region.num_rows();
-        self.push_ladder(key, digits, &entries);
+        let rows = match prepared {
+            Some(prepared) if prepared.entries == entries => prepared.rows.clone(),
+            _ => ladder_rows(digits, &entries),
+        };
+        self.push_ladder(key, rows);
         let pos = GlvPosition {
             table_first_row,
             ladder_first_row,
@@ -599,19 +729,10 @@ impl<'r> GlvChip<'r> {
                 region.bind_constant(ctx, ky, at, TY);
                 continue;
             }
-            let (fx, fy) = q_factors(idx & 3);
-            let (xq, yq) = (fx * xp, fy * yp);
-            let l = (yq - ky) * inv0(xq - kx);
-            // A colliding key (only possible in a disabled slot) gets any on-curve entry.
-            let (x, y) = if xq == kx {
-                (kx, ky)
-            } else {
-                let x = l.square() - kx - xq;
-                (x, l * (kx - x) - ky)
-            };
+            let TableEntry { x, y, l, dx_inv } = table_entry(idx, (xp, yp));
             *entry = (x, y);
             (row[TX], row[TY], row[TXP], row[TYP]) = (x, y, xp, yp);
-            (row[TE], row[TL], row[TINV]) = (e, l, e * inv0(xq - kx));
+            (row[TE], row[TL], row[TINV]) = (e, l, e * dx_inv);
             let at = region.push_row(gate, row, ADD_USED);
             region.bind(ctx, &p.x, at, TXP);
             region.bind(ctx, &p.y, at, TYP);
@@ -622,34 +743,17 @@ impl<'r> GlvChip<'r> {
         (first, entries)
     }
 
-    /// The 128 ladder rows and the output row.
-    fn push_ladder(&self, key: u64, digits: &GlvDigits, entries: &[(Fr, Fr); TABLE_ENTRIES]) {
-        let (mut xa, mut ya) = xy(&ladder_start());
-        let (mut acc1, mut acc2, mut prod) = (Fr::ZERO, Fr::ZERO, Fr::ONE);
-        let bit = |b: bool| Fr::from(b as u64);
-        for i in (0..HALF_BITS).rev() {
-            let (bc1, bc2) = digits.c.bits(i);
-            let (bs1, bs2) = digits.s.bits(i);
-            let sidx = bs1 as usize + 2 * bs2 as usize;
-            let (xt, yt) = entries[bc1 as usize + 2 * bc2 as usize + 4 * sidx];
-            let l1 = (yt - ya) * inv0(xt - xa);
-            let x3 = l1.square() - xa - xt;
-            let l2 = ya.double() * inv0(xa - x3) - l1;
-            let mut row = [Fr::ZERO; COLUMNS];
-            (row[XA], row[YA], row[ACC1], row[ACC2], row[PROD]) = (xa, ya, acc1, acc2, prod);
-            (row[XT], row[YT], row[L1], row[L2]) = (xt, yt, l1, l2);
-            (row[BC1], row[BC2], row[SIDX]) = (bit(bc1), bit(bc2), Fr::from(sidx as u64));
-            self.region
-                .push_row(RowGate::GlvLadder { key }, row, LADDER_USED);
-            prod *= (xt - xa) * (xa - x3);
-            let x4 = l2.square() - x3 - xa;
-            (xa, ya) = (x4, l2 * (xa - x4) - ya);
-            acc1 = acc1.double() + bit(bc1);
-            acc2 = acc2.double() + bit(bc2);
+    /// Pushes the 128 ladder rows and the output row.
+    fn push_ladder(&self, key: u64, rows: Vec<[Fr; COLUMNS]>) {
+        let last = rows.len() - 1;
+        for (i, row) in rows.into_iter().enumerate() {
+            if i < last {
+                self.region
+                    .push_row(RowGate::GlvLadder { key }, row, LADDER_USED);
+            } else {
+                self.region.push_row(RowGate::None, row, OUTPUT_USED);
+            }
         }
-        let mut last = [Fr::ZERO; COLUMNS];
-        (last[XA], last[YA], last[ACC1], last[ACC2], last[PROD]) = (xa, ya, acc1, acc2, prod);
-        self.region.push_row(RowGate::None, last, OUTPUT_USED);
     }
 
     /// Constrains `c + m q = c1 + lambda c2` over the integers, `c` canonical; `halves[i]` is

@@ -156,7 +156,7 @@ pub(crate) fn assert_invertible(
 }
 
 /// The coordinates of a non-identity point.
-pub(crate) fn xy(p: &GrumpkinAffine) -> (Fr, Fr) {
+pub fn xy(p: &GrumpkinAffine) -> (Fr, Fr) {
     let c = p.coordinates().expect("not the identity");
     (*c.x(), *c.y())
 }

@@ -16,11 +16,21 @@
 //! outputs are linked to halo2-base cells by copy constraints.
 //!
 //! Not constrained here: nothing about the inputs.
+//!
+//! The layout is one thread's work, and the inverse S-box (an exponentiation per state word
+//! and round) is most of it: a circuit that knows its leaves ahead computes their rows on many
+//! threads with [`leaf_permutations`] and gives them to [`RescueGateChip::with_precomputed`],
+//! whose layout then copies them (the same rows, in the same order: the layout is unchanged).
+
+use std::{
+    collections::HashMap,
+    sync::{Arc, OnceLock},
+};
 
 use halo2_base::{
     gates::GateChip,
     halo2_proofs::{
-        halo2curves::ff::Field,
+        halo2curves::ff::{Field, PrimeField},
         plonk::{Advice, Column, ConstraintSystem, Expression, Fixed, Selector},
         poly::Rotation,
     },
@@ -57,8 +67,72 @@ pub(crate) fn round_constants(round: usize) -> &'static [Fr] {
 
 /// `x^(1/5)`, the inverse of the Rescue S-box.
 pub(crate) fn fifth_root(x: Fr) -> Fr {
-    let alpha_inv = Fr::rescue_params().alpha_inv.to_u64_digits();
-    x.pow_vartime(&alpha_inv)
+    static ALPHA_INV: OnceLock<Vec<u64>> = OnceLock::new();
+    x.pow_vartime(ALPHA_INV.get_or_init(|| Fr::rescue_params().alpha_inv.to_u64_digits()))
+}
+
+/// One permutation's input state and its honest rows ([`permutation_rows_of`]).
+#[derive(Clone, Debug)]
+pub struct PermutationRows {
+    /// The state the permutation starts from.
+    pub state: [Fr; WIDTH],
+    /// Its rows: one per round, then the output.
+    pub rows: Vec<[Fr; COLUMNS]>,
+}
+
+/// The digest [`RescueGateChip::hash_leaf`] computes for `inputs` and the rows of each
+/// permutation it lays out, without a layout: the native sponge (the twin of
+/// [`RescuePrime`]'s `hash_leaf`) on the chip's own row function.
+///
+/// # Panics
+/// If `inputs` is empty (no leaf commits nothing).
+pub fn leaf_permutations(inputs: &[Fr]) -> (Fr, Vec<PermutationRows>) {
+    assert!(!inputs.is_empty(), "a leaf commits at least one element");
+    let mut state = [Fr::ZERO, Fr::ZERO, Fr::ZERO, leaf_tag(inputs.len())];
+    let mut permutations = Vec::with_capacity(inputs.len().div_ceil(RATE));
+    for chunk in inputs.chunks(RATE) {
+        for (word, x) in state.iter_mut().zip(chunk) {
+            *word += x;
+        }
+        let rows = permutation_rows_of(state, fifth_root);
+        let output = rows.last().expect("an output row");
+        let next = std::array::from_fn(|i| output[S + i]);
+        permutations.push(PermutationRows { state, rows });
+        state = next;
+    }
+    (state[0], permutations)
+}
+
+/// Honest permutation rows computed ahead of a layout, found by their input state.
+#[derive(Clone, Debug, Default)]
+pub struct PrecomputedPermutations(HashMap<[[u8; 32]; WIDTH], Vec<[Fr; COLUMNS]>>);
+
+impl PrecomputedPermutations {
+    fn key(state: &[Fr; WIDTH]) -> [[u8; 32]; WIDTH] {
+        state.map(|x| x.to_repr())
+    }
+
+    /// Keeps `permutations` (equal states have equal rows: a repeated state is kept once).
+    pub fn extend(&mut self, permutations: impl IntoIterator<Item = PermutationRows>) {
+        for p in permutations {
+            self.0.insert(Self::key(&p.state), p.rows);
+        }
+    }
+
+    /// The rows of the permutation of `state`, if computed.
+    fn rows(&self, state: &[Fr; WIDTH]) -> Option<&Vec<[Fr; COLUMNS]>> {
+        self.0.get(&Self::key(state))
+    }
+
+    /// How many permutations are kept.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether none is kept.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
 }
 
 /// Creates the round gate on the advice bank, the round constants in `constants`.
@@ -140,12 +214,29 @@ pub fn permutation_rows_of(
 #[derive(Clone, Debug)]
 pub struct RescueGateChip {
     region: CustomRegion,
+    precomputed: Option<Arc<PrecomputedPermutations>>,
 }
 
 impl RescueGateChip {
     /// A chip appending its rows to `region`.
     pub fn new(region: CustomRegion) -> Self {
-        Self { region }
+        Self {
+            region,
+            precomputed: None,
+        }
+    }
+
+    /// A chip that copies the rows of the permutations `precomputed` holds instead of computing
+    /// them (others it computes): the same rows, so the same layout, in less of the layout's
+    /// one thread.
+    pub fn with_precomputed(
+        region: CustomRegion,
+        precomputed: Arc<PrecomputedPermutations>,
+    ) -> Self {
+        Self {
+            region,
+            precomputed: Some(precomputed),
+        }
     }
 
     /// Constrains the permutation of `state` (cells or constants).
@@ -154,7 +245,11 @@ impl RescueGateChip {
         ctx: &mut Context<Fr>,
         state: [QuantumCell<Fr>; WIDTH],
     ) -> [AssignedValue<Fr>; WIDTH] {
-        self.permute_with_inverse_witness(ctx, state, fifth_root)
+        let values = std::array::from_fn(|i| *state[i].value());
+        match self.precomputed.as_ref().and_then(|p| p.rows(&values)) {
+            Some(rows) => self.lay_out(ctx, state, rows.clone()),
+            None => self.lay_out(ctx, state, permutation_rows_of(values, fifth_root)),
+        }
     }
 
     /// [`Self::permute`] with the inverse S-box witness computed by `inverse`: only a cheating
@@ -166,7 +261,16 @@ impl RescueGateChip {
         inverse: impl FnMut(Fr) -> Fr,
     ) -> [AssignedValue<Fr>; WIDTH] {
         let values = std::array::from_fn(|i| *state[i].value());
-        let rows = permutation_rows_of(values, inverse);
+        self.lay_out(ctx, state, permutation_rows_of(values, inverse))
+    }
+
+    /// Pushes the rows of the permutation of `state` and binds its inputs and outputs.
+    fn lay_out(
+        &self,
+        ctx: &mut Context<Fr>,
+        state: [QuantumCell<Fr>; WIDTH],
+        rows: Vec<[Fr; COLUMNS]>,
+    ) -> [AssignedValue<Fr>; WIDTH] {
         let first = self.region.num_rows();
         let last = rows.len() - 1;
         for (round, row) in rows.into_iter().enumerate() {

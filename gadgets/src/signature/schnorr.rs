@@ -41,7 +41,7 @@ use sha3::{Digest, Sha3_512};
 use crate::{
     bank::CustomRegion,
     curve::{
-        glv::{glv_shift, GlvChip, GlvPosition},
+        glv::{glv_shift, GlvChip, GlvPosition, PreparedLadder},
         AssignedPoint, GrumpkinAffine, GrumpkinChip, GrumpkinScalar, ShiftedPoint,
     },
     hash::{HashInstructions, NativeHash},
@@ -198,9 +198,53 @@ impl<'r> SchnorrChip<'r> {
         s: &GrumpkinScalar,
         enabled: AssignedValue<Fr>,
     ) -> GlvPosition {
+        self.verify_ladder(ctx, pk, r, enabled, |glv, ctx, minus_pk| {
+            glv.mul_add(ctx, s, c, minus_pk, enabled)
+        })
+    }
+
+    /// The ladder [`Self::verify`] lays out for the values `pk`, `c`, `s` and `enabled`,
+    /// computed without a layout (on any thread): give it to [`Self::verify_prepared`].
+    pub fn prepare(
+        pk: &GrumpkinAffine,
+        c: Fr,
+        s: &GrumpkinScalar,
+        enabled: bool,
+    ) -> PreparedLadder {
+        GlvChip::prepare(s, c, &(-*pk), enabled)
+    }
+
+    /// [`Self::verify`] with the ladder's rows from [`Self::prepare`] of the same values: the
+    /// same constraints and layout.
+    pub fn verify_prepared(
+        &self,
+        ctx: &mut Context<Fr>,
+        pk: &AssignedPoint,
+        c: AssignedValue<Fr>,
+        r: &AssignedPoint,
+        prepared: &PreparedLadder,
+        enabled: AssignedValue<Fr>,
+    ) -> GlvPosition {
+        self.verify_ladder(ctx, pk, r, enabled, |glv, ctx, minus_pk| {
+            glv.mul_add_prepared(ctx, prepared, c, minus_pk, enabled)
+        })
+    }
+
+    fn verify_ladder(
+        &self,
+        ctx: &mut Context<Fr>,
+        pk: &AssignedPoint,
+        r: &AssignedPoint,
+        enabled: AssignedValue<Fr>,
+        ladder: impl FnOnce(
+            &GlvChip<'r>,
+            &mut Context<Fr>,
+            &AssignedPoint,
+        ) -> (ShiftedPoint, GlvPosition),
+    ) -> GlvPosition {
         let ecc = GrumpkinChip::new(self.range);
         let minus_pk = ecc.negate(ctx, pk);
-        let (lhs, pos) = self.glv.mul_add(ctx, s, c, &minus_pk, enabled);
+        let (lhs, pos) = ladder(&self.glv, ctx, &minus_pk);
         let shift = ShiftedPoint(ecc.load_constant(ctx, glv_shift()));
         let rhs = ecc.add_to_shifted(ctx, &shift, r);
         ecc.assert_equal_when(ctx, &lhs.0, &rhs.0, enabled);
