@@ -12,7 +12,7 @@ use serde_json::Value;
 use tms_gadgets::{
     hash::{
         poseidon,
-        rescue::{rescue_prime_hash, RescueField},
+        rescue::{rescue_prime_hash, RescueField, WindowPlan},
         HashInstructions, NativeHash, Poseidon, PoseidonChip, RescueChip, RescuePrime,
     },
     testing::{override_cell, CircuitHarness, Rejection},
@@ -322,4 +322,34 @@ fn poseidon_circuit_permutation_matches_native_on_random_states() {
         })
         .collect();
     assert_eq!(run.public_values, expected);
+}
+
+#[test]
+fn windowed_powers_agree_with_square_and_multiply() {
+    let mut rng = rng();
+    let alpha_inv = Fr::rescue_params().alpha_inv.clone();
+    let mut exponents = vec![
+        num_bigint::BigUint::from(0u32),
+        num_bigint::BigUint::from(1u32),
+        num_bigint::BigUint::from(2u32),
+        num_bigint::BigUint::from(31u32),
+        num_bigint::BigUint::from(32u32),
+        num_bigint::BigUint::from(u64::MAX),
+        num_bigint::BigUint::from(1u32) << 253,
+        alpha_inv.clone(),
+    ];
+    exponents.extend((0..8).map(|_| random_fr(&mut rng).to_biguint()));
+    for e in &exponents {
+        let plan = WindowPlan::new(e);
+        for _ in 0..4 {
+            let x = random_fr(&mut rng);
+            assert_eq!(plan.pow(x), x.pow_vartime(e.to_u64_digits()), "x^{e}");
+        }
+    }
+    for _ in 0..16 {
+        let x = random_fr(&mut rng);
+        let root = x.inverse_sbox();
+        assert_eq!(root.pow_vartime([5u64]), x);
+        assert_eq!(root, x.pow_vartime(alpha_inv.to_u64_digits()));
+    }
 }

@@ -22,10 +22,7 @@
 //! threads with [`leaf_permutations`] and gives them to [`RescueGateChip::with_precomputed`],
 //! whose layout then copies them (the same rows, in the same order: the layout is unchanged).
 
-use std::{
-    collections::HashMap,
-    sync::{Arc, OnceLock},
-};
+use std::{collections::HashMap, sync::Arc};
 
 use halo2_base::{
     gates::GateChip,
@@ -67,8 +64,7 @@ pub(crate) fn round_constants(round: usize) -> &'static [Fr] {
 
 /// `x^(1/5)`, the inverse of the Rescue S-box.
 pub(crate) fn fifth_root(x: Fr) -> Fr {
-    static ALPHA_INV: OnceLock<Vec<u64>> = OnceLock::new();
-    x.pow_vartime(ALPHA_INV.get_or_init(|| Fr::rescue_params().alpha_inv.to_u64_digits()))
+    x.inverse_sbox()
 }
 
 /// One permutation's input state and its honest rows ([`permutation_rows_of`]).
