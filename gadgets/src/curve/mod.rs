@@ -39,6 +39,8 @@
 //! circuit-field element reused as a scalar, e.g. a hash output). Without that check an Fr value
 //! `x` could be decomposed as `x + r < 2^254`, a different scalar.
 
+use std::sync::OnceLock;
+
 use halo2_base::{
     gates::GateInstructions,
     halo2_proofs::halo2curves::{
@@ -76,7 +78,10 @@ pub fn curve_b() -> Fr {
 
 /// The ladder offset: hash to curve (SvdW) of a public tag.
 pub fn offset_point() -> GrumpkinAffine {
-    Grumpkin::hash_to_curve("tms-grumpkin-ladder-offset")(b"offset").to_affine()
+    static OFFSET: OnceLock<GrumpkinAffine> = OnceLock::new();
+    *OFFSET.get_or_init(|| {
+        Grumpkin::hash_to_curve("tms-grumpkin-ladder-offset")(b"offset").to_affine()
+    })
 }
 
 /// The point a disabled slot's ladder multiplies in place of its key: a hash to curve of its own
@@ -87,16 +92,21 @@ pub fn offset_point() -> GrumpkinAffine {
 /// comes with nothing, so it never reaches a ladder, and this point, like the ladders'
 /// constants, has no known discrete logarithm.
 pub fn disabled_key() -> GrumpkinAffine {
-    Grumpkin::hash_to_curve("tms-grumpkin-disabled-key")(b"key").to_affine()
+    // Every slot's layout asks for it: a hash to curve once.
+    static KEY: OnceLock<GrumpkinAffine> = OnceLock::new();
+    *KEY.get_or_init(|| Grumpkin::hash_to_curve("tms-grumpkin-disabled-key")(b"key").to_affine())
 }
 
 /// `2^SCALAR_BITS * offset_point()`: what every ladder result is shifted by.
 pub fn ladder_shift() -> GrumpkinAffine {
-    let mut p = Grumpkin::from(offset_point());
-    for _ in 0..SCALAR_BITS {
-        p = p.double();
-    }
-    p.to_affine()
+    static SHIFT: OnceLock<GrumpkinAffine> = OnceLock::new();
+    *SHIFT.get_or_init(|| {
+        let mut p = Grumpkin::from(offset_point());
+        for _ in 0..SCALAR_BITS {
+            p = p.double();
+        }
+        p.to_affine()
+    })
 }
 
 /// An on-curve affine point (never the identity).
