@@ -12,9 +12,12 @@
 //!
 //! Needs `npm ci --prefix evm/solc` (README set-up; `.ci/run` does it).
 
-use halo2_base::halo2_proofs::halo2curves::{
-    bn256::Fr,
-    ff::{Field, PrimeField},
+use halo2_base::halo2_proofs::{
+    halo2curves::{
+        bn256::{Bn256, Fr},
+        ff::{Field, PrimeField},
+    },
+    poly::kzg::commitment::ParamsKZG,
 };
 use mithril_snark::{Parameters, PhiF};
 use revm::primitives::Address;
@@ -426,9 +429,18 @@ fn schnorr_atms_certificate_on_chain() {
     ));
 }
 
-#[test]
-fn mithril_certificate_on_chain() {
-    let message = b"tms evm test: mithril epoch 7".to_vec();
+/// A SNARK-Mithril certificate of `message` (m = 40, k = 3, 5 parties) proved with
+/// `transcript`: the circuit's k, the parameters, keys, proof and the verifier's own statement.
+fn mithril_example(
+    message: &[u8],
+    transcript: Transcript,
+) -> (
+    u32,
+    ParamsKZG<Bn256>,
+    mithril_snark::MithrilKeys,
+    Vec<u8>,
+    mithril_snark::MithrilInstance,
+) {
     let parameters = Parameters::new(40, 3, PhiF::new(7, 10).unwrap()).unwrap();
     let ex = mithril_snark::example_certificate_on(
         parameters,
@@ -436,17 +448,23 @@ fn mithril_certificate_on_chain() {
         None,
         11,
         false,
-        Some(message_to_field(&message)),
+        Some(message_to_field(message)),
     )
     .unwrap();
     let witness = ex.witness(4).unwrap();
     let params = kzg_params(witness.shape.k);
     let keys = mithril_snark::keygen(&params, witness.shape).unwrap();
-    let proof =
-        mithril_snark::prove_with_transcript(&params, &keys, &witness, Transcript::Evm).unwrap();
-    let instance = mithril_snark::MithrilInstance::from_trusted(&ex.registration, &message);
+    let proof = mithril_snark::prove_with_transcript(&params, &keys, &witness, transcript).unwrap();
+    let instance = mithril_snark::MithrilInstance::from_trusted(&ex.registration, message);
+    (witness.shape.k, params, keys, proof, instance)
+}
+
+#[test]
+fn mithril_certificate_on_chain() {
+    let message = b"tms evm test: mithril epoch 7".to_vec();
+    let (k, params, keys, proof, instance) = mithril_example(&message, Transcript::Evm);
     check_on_chain(
-        &format!("mithril m=40 k=3 circuit k={}", witness.shape.k),
+        &format!("mithril m=40 k=3 circuit k={k}"),
         &Proved {
             params,
             vk: keys.vk().clone(),
@@ -756,23 +774,8 @@ fn schnorr_atms_certificate_through_the_final_wrapper() {
 fn mithril_final_wrapper_on_chain() {
     use tms_aggregation::{certificate_snark, ACCUMULATOR_LIMBS};
     let message = b"tms evm test: mithril epoch 7 wrapped".to_vec();
-    let parameters = Parameters::new(40, 3, PhiF::new(7, 10).unwrap()).unwrap();
-    let ex = mithril_snark::example_certificate_on(
-        parameters,
-        5,
-        None,
-        11,
-        false,
-        Some(message_to_field(&message)),
-    )
-    .unwrap();
-    let witness = ex.witness(4).unwrap();
-    let inner_params = kzg_params(witness.shape.k);
-    let keys = mithril_snark::keygen(&inner_params, witness.shape).unwrap();
-    let inner_proof =
-        mithril_snark::prove_with_transcript(&inner_params, &keys, &witness, Transcript::Poseidon)
-            .unwrap();
-    let instance = mithril_snark::MithrilInstance::from_trusted(&ex.registration, &message);
+    let (_, inner_params, keys, inner_proof, instance) =
+        mithril_example(&message, Transcript::Poseidon);
     let inner_public = instance.to_public_inputs();
     let snark = certificate_snark(&inner_params, keys.vk(), &inner_public, inner_proof).unwrap();
     let Wrapped {

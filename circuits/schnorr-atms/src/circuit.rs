@@ -248,9 +248,11 @@ pub fn synthesize_recorded(
         });
         match witness.shape.verification {
             Verification::PerSignature => {
-                ledger.charge(LADDERS, ctx, |ctx| match ladder {
-                    Some(ladder) => schnorr.verify_prepared(ctx, pk, c, &r, ladder, enabled),
-                    None => schnorr.verify(ctx, pk, c, &r, &sig.s, enabled),
+                let ladder = ladder
+                    .as_ref()
+                    .expect("precompute prepares every slot's ladder per signature");
+                ledger.charge(LADDERS, ctx, |ctx| {
+                    schnorr.verify_prepared(ctx, pk, c, &r, ladder, enabled)
                 });
             }
             Verification::Batch => batch.push(BatchItem {
