@@ -1,6 +1,6 @@
 //! The SNARK-Mithril circuit on midnight-circuits' chips (native arithmetic with its power-of-two
 //! range table, the Jubjub Edwards chip, Poseidon, the hash to Jubjub) plus one lookup of our own,
-//! the signer table.
+//! the signer table, and one gate of our own, the DLEQ ladder ([`crate::ladder`]).
 //!
 //! ```text
 //! public:  [registration digest, message]
@@ -8,19 +8,21 @@
 //!          params digest = Poseidon(PARAMS, m, k, num, den);  m < 2^32
 //! signer slot s (S of them), membership:
 //!          pk on-curve; leaf = Poseidon(pk.x, pk.y, stake, T); Merkle path -> root_s = root
-//!          T's 255 canonical bits -> T = T_hi 2^128 + T_lo (below q)
+//!          T = 8 chunks of 32 bits = T_hi 2^128 + T_lo;  (T_hi, T_lo) < (q_hi, q_lo)
 //!          digest = Poseidon(REGISTRATION, root, total, depth, params digest)   == public
 //! H:       H = H_J(Poseidon(MESSAGE, digest, message))  (midnight's hash to Jubjub of
 //!          (H2C, signed): sponge, two SvdW maps, cofactor cleared, one addition)
 //! signer slot s, unique signature:
-//!          sigma in the prime-order subgroup; A, B on-curve
-//!          c = Poseidon(CHALLENGE, pk, H, sigma, A, B)
-//!          s G = A + c pk  and  s H = B + c sigma
-//! signer table (one row per signer slot, cells copied from the slot):
-//!          row s = (s, sigma_s.x, sigma_s.y, T_hi_s, T_lo_s)        (s a fixed constant)
+//!          sigma = 8 sigma' (sigma' on-curve: three doublings); A, B on-curve
+//!          c = Poseidon(CHALLENGE, pk, H, sigma, A, B);  c's 255 canonical bits
+//!          the ladder: s G - c pk = A  and  s H - c sigma = B  (shared bits, tables of the
+//!          slot's points: [O, G, -pk, G - pk], [O, H, -sigma, H - sigma], tag = 2 + s)
+//! signer table (one two-row entry per signer slot, cells copied from the slot):
+//!          entry s = 1 (s, sigma_s.x, sigma_s.y, T_hi_s, T_lo_s)     (s a fixed constant)
+//!          slot s's ladder table: entries tag (w, table1[w], table2[w]), w = 0..3
 //! index slot i (exactly k of them):
 //!          j_i < 2^32;  j_0 < j_1 < ... < j_{k-1} < m
-//!          (n_i, sigma.x, sigma.y, T_hi, T_lo): fresh cells of one row, looked up in the table
+//!          1 (n_i, sigma.x, sigma.y, T_hi, T_lo): fresh cells of two rows, looked up in the table
 //!          ev = Poseidon(LOTTERY, sigma.x, sigma.y, j_i) = 8 chunks of 32 bits = hi 2^128 + lo
 //!          (hi, lo) < (T_hi, T_lo) lexicographically
 //! ```
@@ -37,22 +39,31 @@
 //!   subgroup.
 //! - **Signers.** Each leaf `(pk, stake, T)` is under the root, so `pk` is a registered key: in
 //!   the prime-order subgroup ([`crate::Registration`] takes subgroup keys only) and `T` its
-//!   registered target. `sigma` is loaded with midnight's subgroup check, `A` and `B` with the
-//!   curve equation only: `A = s G - c pk` and `B = s H - c sigma` are then subgroup points. So
-//!   the DLEQ equations are the native [`crate::UniqueSignature::verify`], and `sigma = sk H`
+//!   registered target. `sigma = 8 sigma'` for a curve point `sigma'` (the group has order
+//!   `8 r_J`, so `8 E` is the prime-order subgroup), `A` and `B` are loaded with the curve
+//!   equation only: `A = s G - c pk` and `B = s H - c sigma` are then subgroup points. The ladder
+//!   computes both sums over the bits of `s` (any integer: `s` appears nowhere else) and the
+//!   canonical bits of `c` (`c`'s integer, which the native `challenge_scalar` reduces mod `r_J`):
+//!   its gate is the complete Edwards addition and doubling, every bit cell boolean, and the
+//!   lookup binds each pair's added points to the slot's own table entry for `w = s_i + 2 c_i`
+//!   (the tag, a fixed value per slot, keeps another slot's `-pk'`, `-sigma'` out: with them a
+//!   prover holding one registered key could verify any slot's `sigma`). So the DLEQ equations are
+//!   the native [`crate::UniqueSignature::verify`], and `sigma = sk H`
 //!   (unique: the argument of `mithril-snark`'s README, in a prime-order group). Without the
 //!   check on `sigma` a prover could add a small-order point `T8` to `sigma` and `-c T8` to `B`,
 //!   succeeding for one challenge in 8: other lottery values, hence grinding.
 //! - **Indices.** `k` index slots with `j_0 < ... < j_{k-1} < m`, each range-checked to 32 bits
 //!   (and `m` too), so the comparisons are integer ones: `k` distinct indices below `m`.
-//! - **Selection.** Each index slot's tuple is a row of the signer table by the proof system's
+//! - **Selection.** Each index slot's tuple is an entry of the signer table by the proof system's
 //!   lookup argument (compressed with the transcript's `theta` after every advice column is
-//!   committed). Which rows are table rows is fixed by the verifying key (fixed selector `q_row`),
-//!   one per signer slot, holding a fixed number and copies of the slot's `sigma` and canonical
-//!   `T` limbs; the zero row that the unselected rows' inputs need has `q_row = 0` and cannot
-//!   serve a lookup row (its first input is `q_lookup = 1`). So the index slot's `sigma` and `T`
+//!   committed). Which rows start table entries is fixed by the verifying key (fixed column
+//!   `f_table`: 1 on a signer entry, one per signer slot, holding a fixed number and copies of
+//!   the slot's `sigma` and canonical `T` limbs; `2 + s` on slot `s`'s ladder entries). An index
+//!   slot's input starts with `f_in = 1`, so it can only be a signer entry; the zero rows that
+//!   the other rows' all-zero inputs need have `f_table = 0`. So the index slot's `sigma` and `T`
 //!   are both signer slot `n_i`'s.
-//! - **Lottery.** `T`'s limbs are canonical (255 canonical bits), so they give `T`'s integer.
+//! - **Lottery.** `T`'s limbs are 32-bit chunks regrouped, below `q`'s limbs, so they give `T`'s
+//!   integer.
 //!   `ev`'s limbs need not be: they give `X < 2^256` with `X = ev mod q`; `X < T < q` forces `X`
 //!   to be `ev`'s canonical integer.
 //!
@@ -61,7 +72,7 @@
 //! indices, each won by some registered key); the prover pads with copies. The stake is only
 //! hashed.
 
-use ff::Field;
+use ff::{Field, PrimeField};
 use group::Group;
 use midnight_circuits::{
     ecc::{
@@ -90,13 +101,14 @@ use midnight_circuits::{
 use midnight_curves::{JubjubExtended, JubjubSubgroup};
 use midnight_proofs::{
     circuit::{Layouter, SimpleFloorPlanner, Value},
-    plonk::{Advice, Circuit, Column, ConstraintSystem, Error, Expression, Selector},
+    plonk::{Advice, Circuit, Column, ConstraintSystem, Error, Expression, Fixed},
     poly::Rotation,
 };
 use num_bigint::BigUint;
 
 use crate::{
-    native::{from_biguint, to_biguint, Base, Tag},
+    ladder::{self, LadderConfig, LadderRows, Xy},
+    native::{from_biguint, to_biguint, Base, JubjubScalar, Tag},
     witness::{MithrilShape, MithrilWitness},
 };
 
@@ -117,41 +129,44 @@ pub const TABLE_LOOKUP: &str = "signer table";
 /// Bits of the low limb of a target or a lottery value.
 pub const LO_BITS: usize = 128;
 
-/// The signer table's columns and selectors.
+/// The signer table's columns: the lookup's tuples span two rows of three advice columns, and
+/// two fixed columns say which rows start a looked-up tuple and which start a table entry.
 #[derive(Clone, Debug)]
 pub struct TableConfig {
-    columns: [Column<Advice>; TABLE_COLUMNS],
-    row: Selector,
-    lookup: Selector,
+    columns: [Column<Advice>; 3],
+    /// `1` on an index slot's first row, a signer slot's tag on its ladder's even rows.
+    input: Column<Fixed>,
+    /// `1` on a signer row, a signer slot's tag on its ladder table's entries.
+    table: Column<Fixed>,
 }
 
 impl TableConfig {
-    /// The lookup `(q_lookup, q_lookup c_0, .., q_lookup c_4)` in `(q_row, c_0, .., c_4)` over the
-    /// first advice columns (they have equality): on a lookup row the input starts with 1, found
-    /// only on a table row; every other row's input is all zero, found on the table's zero row.
+    /// The lookup `f_in (1, e_0, .., e_4)` in `(f_table, e_0, .., e_4)` over two rows of the first
+    /// three advice columns (they have equality), `e = (c2 + 2 c2', c0, c1, c0', c1')` (`'` the next
+    /// row). An index slot's tuple (`f_in = 1`) is found only on a signer row (`f_table = 1`); a
+    /// ladder pair's (`f_in = tag`) only on its slot's ladder table (`f_table = tag`, entries
+    /// stored times the tag); every other row's input is all zero, found on the table's zero rows.
     fn configure(meta: &mut ConstraintSystem<Base>, advice: &[Column<Advice>]) -> Self {
-        let columns: [Column<Advice>; TABLE_COLUMNS] =
-            advice[..TABLE_COLUMNS].try_into().expect("enough columns");
+        let columns: [Column<Advice>; 3] = advice[..3].try_into().expect("enough columns");
         for c in columns {
             meta.enable_equality(c);
         }
-        let row = meta.complex_selector();
-        let lookup = meta.complex_selector();
+        let input = meta.fixed_column();
+        let table = meta.fixed_column();
         meta.lookup_any(TABLE_LOOKUP, |m| {
-            let q_row = m.query_selector(row);
-            let q_lookup = m.query_selector(lookup);
-            let mut pairs: Vec<(Expression<Base>, Expression<Base>)> =
-                vec![(q_lookup.clone(), q_row)];
-            for c in columns {
-                let cell = m.query_advice(c, Rotation::cur());
-                pairs.push((q_lookup.clone() * cell.clone(), cell));
-            }
+            let f_in = m.query_fixed(input, Rotation::cur());
+            let f_table = m.query_fixed(table, Rotation::cur());
+            let [c0, c1, c2] = columns.map(|c| m.query_advice(c, Rotation::cur()));
+            let [n0, n1, n2] = columns.map(|c| m.query_advice(c, Rotation::next()));
+            let tuple = [c2 + Expression::from(2) * n2, c0, c1, n0, n1];
+            let mut pairs = vec![(f_in.clone(), f_table)];
+            pairs.extend(tuple.into_iter().map(|e| (f_in.clone() * e.clone(), e)));
             pairs
         });
         Self {
             columns,
-            row,
-            lookup,
+            input,
+            table,
         }
     }
 }
@@ -164,6 +179,7 @@ pub struct MithrilConfig {
     jubjub: EccConfig,
     poseidon: PoseidonConfig<Base>,
     table: TableConfig,
+    ladder: LadderConfig,
 }
 
 /// The Mithril circuit of one shape; without a witness it lays out the same cells with unknown
@@ -175,6 +191,9 @@ pub struct MithrilCircuit {
     /// A cheating prover's table row (signer slot, values) written in place of the slot's own
     /// values, the copy constraints kept: for the negative tests only.
     forged_row: Option<(usize, [Base; TABLE_COLUMNS])>,
+    /// A cheating prover's points added by signer slot `slot`'s ladder at one step in place of its
+    /// tables' (the gates kept): for the negative tests only.
+    forged_ladder: Option<(usize, usize, [JubjubSubgroup; 2])>,
 }
 
 impl MithrilCircuit {
@@ -184,6 +203,7 @@ impl MithrilCircuit {
             shape: witness.shape,
             witness: Some(witness),
             forged_row: None,
+            forged_ladder: None,
         }
     }
 
@@ -194,12 +214,26 @@ impl MithrilCircuit {
         self
     }
 
+    /// This circuit with signer slot `slot`'s ladder adding `points` at `step` (counted from the
+    /// most significant bit) in place of its two tables' entries, the gates kept: a cheating
+    /// prover, for the negative tests.
+    pub fn with_forged_ladder_points(
+        mut self,
+        slot: usize,
+        step: usize,
+        points: [JubjubSubgroup; 2],
+    ) -> Self {
+        self.forged_ladder = Some((slot, step, points));
+        self
+    }
+
     /// The circuit of `shape` without values, for keygen.
     pub fn for_keygen(shape: MithrilShape) -> Self {
         Self {
             shape,
             witness: None,
             forged_row: None,
+            forged_ladder: None,
         }
     }
 
@@ -218,6 +252,16 @@ struct Chips {
     jubjub: Jubjub,
     poseidon: PoseidonChip<Base>,
     table: TableConfig,
+    ladder: LadderConfig,
+}
+
+/// The base field modulus `q`'s limbs `(q >> 128, q mod 2^128)`, as field elements.
+fn modulus_limbs() -> (Base, Base) {
+    let q = to_biguint(&-Base::ONE) + 1u32;
+    (
+        from_biguint(&(&q >> LO_BITS)),
+        from_biguint(&(q % (BigUint::from(1u8) << LO_BITS))),
+    )
 }
 
 /// `x`'s integer if it is below `2^32`.
@@ -282,12 +326,14 @@ impl Circuit<Base> for MithrilCircuit {
             ),
         );
         let table = TableConfig::configure(meta, &advice);
+        let ladder = LadderConfig::configure(meta, &advice);
         MithrilConfig {
             native,
             decomposition,
             jubjub,
             poseidon,
             table,
+            ladder,
         }
     }
 
@@ -306,6 +352,7 @@ impl Circuit<Base> for MithrilCircuit {
             poseidon: PoseidonChip::new(&config.poseidon, &native_chip),
             native,
             table: config.table.clone(),
+            ladder: config.ladder.clone(),
         };
         self.layout(&chips, &mut layouter)?;
         decomposition.load(&mut layouter)
@@ -367,11 +414,23 @@ impl MithrilCircuit {
 
         // Signer slots, unique signatures.
         let g: Point = jubjub.assign_fixed(layouter, JubjubSubgroup::generator())?;
+        let identity = [
+            native.assign_fixed(layouter, ladder::IDENTITY.0)?,
+            native.assign_fixed(layouter, ladder::IDENTITY.1)?,
+        ];
+        let cofactor_inverse = JubjubScalar::from(8u64).invert().expect("8 is invertible");
         let mut signers = Vec::with_capacity(shape.signer_slots);
         for (s, (pk, t_hi, t_lo)) in members.into_iter().enumerate() {
             let sig = self.value(|w| w.signers[s].signature);
-            // The subgroup check on sigma is what makes it unique (module docs).
-            let sigma = jubjub.assign(layouter, sig.map(|x| x.sigma))?;
+            // sigma = 8 sigma' for a curve point sigma': in the prime-order subgroup, which is what
+            // makes it unique (module docs). Three doublings, where midnight's subgroup check
+            // multiplies by the cofactor over 255 bits.
+            let root = jubjub
+                .assign_without_subgroup_check(layouter, sig.map(|x| x.sigma * cofactor_inverse))?;
+            let mut sigma = root;
+            for _ in 0..3 {
+                sigma = jubjub.double(layouter, &sigma)?;
+            }
             let a = jubjub.assign_without_subgroup_check(layouter, sig.map(|x| x.a))?;
             let b = jubjub.assign_without_subgroup_check(layouter, sig.map(|x| x.b))?;
             let challenge_tag = tag(layouter, Tag::Challenge)?;
@@ -381,16 +440,33 @@ impl MithrilCircuit {
                 input.push(jubjub.y_coordinate(p));
             }
             let c = poseidon.hash(layouter, &input)?;
-            let c = jubjub.convert(layouter, &c)?;
-            let scalar = jubjub.assign(layouter, sig.map(|x| x.s))?;
-            let s_g = jubjub.mul(layouter, &scalar, &g)?;
-            let c_pk = jubjub.mul(layouter, &c, &pk)?;
-            let rhs = EccInstructions::add(jubjub, layouter, &a, &c_pk)?;
-            jubjub.assert_equal(layouter, &s_g, &rhs)?;
-            let s_h = jubjub.mul(layouter, &scalar, &h)?;
-            let c_sigma = jubjub.mul(layouter, &c, &sigma)?;
-            let rhs = EccInstructions::add(jubjub, layouter, &b, &c_sigma)?;
-            jubjub.assert_equal(layouter, &s_h, &rhs)?;
+            // c's canonical bits (its integer, as the native challenge_scalar reads it); s's
+            // bits are the ladder's own cells.
+            let c_bits = native.assigned_to_le_bits(layouter, &c, None, true)?;
+            let c_bits = c_bits
+                .iter()
+                .map(|b| native.convert(layouter, b))
+                .collect::<Result<Vec<AssignedNative<Base>>, Error>>()?;
+            // s's little-endian bits (its canonical repr is little-endian).
+            let s_bits = sig.map(|x| {
+                let bytes = x.s.to_repr();
+                (0..ladder::LADDER_BITS)
+                    .map(|i| (bytes.as_ref()[i / 8] >> (i % 8)) & 1 == 1)
+                    .collect::<Vec<bool>>()
+            });
+            let sums = self.dleq_ladder(
+                chips,
+                layouter,
+                s,
+                (&g, &pk, &h, &sigma),
+                (s_bits, &c_bits),
+                &identity,
+            )?;
+            // s G - c pk = A and s H - c sigma = B.
+            for (sum, point) in sums.iter().zip([&a, &b]) {
+                native.assert_equal(layouter, &sum[0], &jubjub.x_coordinate(point))?;
+                native.assert_equal(layouter, &sum[1], &jubjub.y_coordinate(point))?;
+            }
             signers.push(SignerCells { sigma, t_hi, t_lo });
         }
         self.load_table(chips, layouter, &signers)?;
@@ -481,15 +557,123 @@ impl MithrilCircuit {
             None => *root = Some(node),
             Some(r) => native.assert_equal(layouter, r, &node)?,
         }
-        // Canonical bits (below q), so the limbs are T's integer.
-        let bits = native.assigned_to_le_bits(layouter, &target, None, true)?;
-        let t_lo = native.assigned_from_le_bits(layouter, &bits[..LO_BITS])?;
-        let t_hi = native.assigned_from_le_bits(layouter, &bits[LO_BITS..])?;
+        // T's integer: 32-bit chunks regrouped by 128 give X < 2^256 with X = T mod q, and
+        // X < q makes X canonical.
+        let chunks = native.assigned_to_le_chunks(layouter, &target, 32, Some(8))?;
+        let t_lo = self.regroup(chips, layouter, &chunks[..4])?;
+        let t_hi = self.regroup(chips, layouter, &chunks[4..])?;
+        let (q_hi, q_lo) = modulus_limbs();
+        let q_hi = native.assign_fixed(layouter, q_hi)?;
+        let q_lo = native.assign_fixed(layouter, q_lo)?;
+        let canonical = self.less_than(chips, layouter, (&t_hi, &t_lo), (&q_hi, &q_lo))?;
+        native.assert_equal_to_fixed(layouter, &canonical, true)?;
         Ok((pk, t_hi, t_lo))
     }
 
-    /// The signer table: row `s` = a fixed `s` and copies of slot `s`'s `sigma` and `T` limbs,
-    /// then the zero row the unselected rows' inputs need (`q_row = 0`).
+    /// Signer slot `slot`'s DLEQ ladder ([`crate::ladder`]): its table `tag (w, table1[w],
+    /// table2[w])` (two rows per entry, every value a copy of a cell computed from the slot's
+    /// points), then the ladder; returns `(s G - c pk, s H - c sigma)`'s coordinates.
+    fn dleq_ladder(
+        &self,
+        chips: &Chips,
+        layouter: &mut impl Layouter<Base>,
+        slot: usize,
+        (g, pk, h, sigma): (&Point, &Point, &Point, &Point),
+        (s_bits, c_bits): (Value<Vec<bool>>, &[AssignedNative<Base>]),
+        identity: &[AssignedNative<Base>; 2],
+    ) -> Result<[[AssignedNative<Base>; 2]; 2], Error> {
+        let Chips {
+            native,
+            jubjub,
+            table,
+            ladder,
+            ..
+        } = chips;
+        let tag = Base::from(2 + slot as u64);
+        let neg_pk = jubjub.negate(layouter, pk)?;
+        let neg_sigma = jubjub.negate(layouter, sigma)?;
+        let g_minus_pk = EccInstructions::add(jubjub, layouter, g, &neg_pk)?;
+        let h_minus_sigma = EccInstructions::add(jubjub, layouter, h, &neg_sigma)?;
+        let coordinates = |p: &Point| [jubjub.x_coordinate(p), jubjub.y_coordinate(p)];
+        let tables: [[[AssignedNative<Base>; 2]; 4]; 2] = [
+            [
+                identity.clone(),
+                coordinates(g),
+                coordinates(&neg_pk),
+                coordinates(&g_minus_pk),
+            ],
+            [
+                identity.clone(),
+                coordinates(h),
+                coordinates(&neg_sigma),
+                coordinates(&h_minus_sigma),
+            ],
+        ];
+        // The entries times the tag, as the lookup compares them.
+        let mut scaled = Vec::with_capacity(16);
+        for entry in tables.iter().flatten().flatten() {
+            scaled.push(native.linear_combination(
+                layouter,
+                &[(tag, entry.clone())],
+                Base::ZERO,
+            )?);
+        }
+        let scaled_w = (0..4u64)
+            .map(|w| native.assign_fixed(layouter, tag * Base::from(w)))
+            .collect::<Result<Vec<AssignedNative<Base>>, Error>>()?;
+        let zero: AssignedNative<Base> = native.assign_fixed(layouter, Base::ZERO)?;
+        let [c0, c1, c2] = table.columns;
+        layouter.assign_region(
+            || "dleq table",
+            |mut region| {
+                for w in 0..4 {
+                    let top = 2 * w;
+                    region.assign_fixed(|| "tag", table.table, top, || Value::known(tag))?;
+                    // scaled = [table1 entries (x, y) .., table2 entries ..]
+                    let first = &scaled[2 * w..2 * w + 2];
+                    let second = &scaled[8 + 2 * w..8 + 2 * w + 2];
+                    first[0].copy_advice(|| "t1x", &mut region, c0, top)?;
+                    first[1].copy_advice(|| "t1y", &mut region, c1, top)?;
+                    scaled_w[w].copy_advice(|| "w", &mut region, c2, top)?;
+                    second[0].copy_advice(|| "t2x", &mut region, c0, top + 1)?;
+                    second[1].copy_advice(|| "t2y", &mut region, c1, top + 1)?;
+                    zero.copy_advice(|| "zero", &mut region, c2, top + 1)?;
+                }
+                Ok(())
+            },
+        )?;
+        let xy = |cells: &[AssignedNative<Base>; 2]| {
+            cells[0].value().copied().zip(cells[1].value().copied())
+        };
+        let values: Value<Vec<Xy>> = tables.iter().flatten().map(xy).collect();
+        let rows = LadderRows {
+            tag,
+            s_bits,
+            c_bits,
+            tables: values.map(|v| {
+                let entry = |k: usize, w: usize| v[4 * k + w];
+                [0, 1].map(|k| [0, 1, 2, 3].map(|w| entry(k, w)))
+            }),
+            identity: [&identity[0], &identity[1]],
+            forged: match self.forged_ladder {
+                Some((forged, step, points)) if forged == slot => Some((
+                    step,
+                    points.map(|p| {
+                        let [x, y] = schnorr_atms_jubjub::coordinates(&p);
+                        (x, y)
+                    }),
+                )),
+                _ => None,
+            },
+        };
+        layouter.assign_region(
+            || "dleq ladder",
+            |mut region| ladder.assign(&mut region, table.input, &rows),
+        )
+    }
+
+    /// The signer table: entry `s` = a fixed `s` and copies of slot `s`'s `sigma` and `T` limbs
+    /// over two rows, then the zero rows the unselected rows' inputs need (`f_table = 0`).
     fn load_table(
         &self,
         chips: &Chips,
@@ -505,44 +689,61 @@ impl MithrilCircuit {
         let numbers = (0..signers.len())
             .map(|s| native.assign_fixed(layouter, Base::from(s as u64)))
             .collect::<Result<Vec<AssignedNative<Base>>, Error>>()?;
+        let zero: AssignedNative<Base> = native.assign_fixed(layouter, Base::ZERO)?;
+        let sigmas: Vec<[AssignedNative<Base>; 2]> = signers
+            .iter()
+            .map(|c| [jubjub.x_coordinate(&c.sigma), jubjub.y_coordinate(&c.sigma)])
+            .collect();
+        let [c0, c1, c2] = table.columns;
         layouter.assign_region(
             || "signer table",
             |mut region| {
                 for (s, cells) in signers.iter().enumerate() {
-                    table.row.enable(&mut region, s)?;
+                    let top = 2 * s;
+                    region.assign_fixed(
+                        || "signer row",
+                        table.table,
+                        top,
+                        || Value::known(Base::ONE),
+                    )?;
+                    // The tuple's cells (n, sigma.x, sigma.y, T_hi, T_lo) and where they lie.
                     let row = [
-                        &numbers[s],
-                        &jubjub.x_coordinate(&cells.sigma),
-                        &jubjub.y_coordinate(&cells.sigma),
-                        &cells.t_hi,
-                        &cells.t_lo,
+                        (&numbers[s], c2, top),
+                        (&sigmas[s][0], c0, top),
+                        (&sigmas[s][1], c1, top),
+                        (&cells.t_hi, c0, top + 1),
+                        (&cells.t_lo, c1, top + 1),
                     ];
-                    for (c, (column, cell)) in table.columns.iter().zip(row).enumerate() {
+                    for (c, (cell, column, offset)) in row.into_iter().enumerate() {
                         // The slot's value (a forged one in the negative tests), bound to the
                         // slot's cell by a copy constraint either way.
                         let value = match self.forged_row {
                             Some((forged, values)) if forged == s => Value::known(values[c]),
                             _ => cell.value().copied(),
                         };
-                        let entry = region.assign_advice(|| "table cell", *column, s, || value)?;
+                        let entry =
+                            region.assign_advice(|| "table cell", column, offset, || value)?;
                         region.constrain_equal(entry.cell(), cell.cell())?;
                     }
+                    zero.copy_advice(|| "zero", &mut region, c2, top + 1)?;
                 }
                 for column in table.columns {
-                    region.assign_advice(
-                        || "zero row",
-                        column,
-                        signers.len(),
-                        || Value::known(Base::ZERO),
-                    )?;
+                    for offset in [2 * signers.len(), 2 * signers.len() + 1] {
+                        region.assign_advice(
+                            || "zero rows",
+                            column,
+                            offset,
+                            || Value::known(Base::ZERO),
+                        )?;
+                    }
                 }
                 Ok(())
             },
         )
     }
 
-    /// Index slot `i`'s tuple `(n, sigma.x, sigma.y, T_hi, T_lo)`: fresh cells of one row looked
-    /// up in the signer table.
+    /// Index slot `i`'s tuple `(n, sigma.x, sigma.y, T_hi, T_lo)`: fresh cells of two rows
+    /// looked up in the signer table.
     fn lookup(
         &self,
         chips: &Chips,
@@ -550,25 +751,35 @@ impl MithrilCircuit {
         i: usize,
     ) -> Result<[AssignedNative<Base>; TABLE_COLUMNS], Error> {
         let table = &chips.table;
+        let [c0, c1, c2] = table.columns;
         let slot = self.value(|w| w.indices[i]);
-        let values: [Value<Base>; TABLE_COLUMNS] = [
-            slot.map(|x| Base::from(x.signer as u64)),
-            slot.map(|x| schnorr_atms_jubjub::coordinates(&x.sigma)[0]),
-            slot.map(|x| schnorr_atms_jubjub::coordinates(&x.sigma)[1]),
-            slot.map(|x| limbs(x.target).0),
-            slot.map(|x| limbs(x.target).1),
+        let values: [(Value<Base>, Column<Advice>, usize); TABLE_COLUMNS] = [
+            (slot.map(|x| Base::from(x.signer as u64)), c2, 0),
+            (
+                slot.map(|x| schnorr_atms_jubjub::coordinates(&x.sigma)[0]),
+                c0,
+                0,
+            ),
+            (
+                slot.map(|x| schnorr_atms_jubjub::coordinates(&x.sigma)[1]),
+                c1,
+                0,
+            ),
+            (slot.map(|x| limbs(x.target).0), c0, 1),
+            (slot.map(|x| limbs(x.target).1), c1, 1),
         ];
         layouter.assign_region(
             || "signer lookup",
             |mut region| {
-                table.lookup.enable(&mut region, 0)?;
-                let cells = table
-                    .columns
+                region.assign_fixed(|| "index slot", table.input, 0, || Value::known(Base::ONE))?;
+                region.assign_advice(|| "n'", c2, 1, || Value::known(Base::ZERO))?;
+                let cells = values
                     .iter()
-                    .zip(&values)
-                    .map(|(column, v)| region.assign_advice(|| "looked up", *column, 0, || *v))
+                    .map(|(v, column, offset)| {
+                        region.assign_advice(|| "looked up", *column, *offset, || *v)
+                    })
                     .collect::<Result<Vec<_>, Error>>()?;
-                Ok(cells.try_into().expect("one cell per column"))
+                Ok(cells.try_into().expect("one cell per tuple entry"))
             },
         )
     }

@@ -8,6 +8,7 @@
 //! | domain tags, registration, unique signature `sigma = sk H_J(m)` with a DLEQ proof, lottery, signer, aggregator, verifier | [`native`] |
 //! | shape, statement, witness | [`witness`] |
 //! | the circuit | [`circuit`] |
+//! | the DLEQ ladder: both equations of a signer slot's Chaum-Pedersen proof on shared bits | [`ladder`] |
 //! | setup, keygen, prove, verify (KZG over BLS12-381, the Plutus transcript) | [`prover`] |
 //!
 //! Keys, Poseidon, the Merkle tree and the message rule (`blake2b-256(bytes) mod q`) are those
@@ -20,6 +21,7 @@
 
 pub mod circuit;
 mod error;
+pub mod ladder;
 pub mod native;
 pub mod prover;
 pub mod witness;

@@ -8,6 +8,7 @@
 use std::sync::OnceLock;
 
 use ff::Field;
+use midnight_curves::JubjubSubgroup;
 use midnight_proofs::{
     dev::{FailureLocation, MockProver, VerifyFailure},
     plonk::Any,
@@ -15,7 +16,11 @@ use midnight_proofs::{
 use mithril_jubjub::{
     aggregate,
     circuit::{limbs, TABLE_LOOKUP},
-    native::{lottery_value_at, sign, to_biguint, wins, Base, SigningKey, Tag},
+    ladder::{ladder_sums, IDENTITY, LADDER_BITS, LADDER_GATE},
+    native::{
+        dleq_challenge, hash_to_jubjub, lottery_value_at, sign, to_biguint, wins, Base,
+        JubjubScalar, SigningKey, Tag,
+    },
     witness::PreparedIndex,
     MithrilCircuit, MithrilInstance, MithrilShape, MithrilWitness, Parameters, PhiF, Registration,
     Signer, SingleSignature,
@@ -701,4 +706,95 @@ fn cells_per_slot() {
         rows(2, 3) - base,
         rows(1, 4) - base
     );
+}
+
+/// Slot `s`'s DLEQ bits `(s_i, c_i)`, little-endian, as its ladder reads them.
+fn ladder_bits(w: &MithrilWitness, s: usize) -> Vec<(bool, bool)> {
+    use ff::PrimeField;
+    let slot = &w.signers[s];
+    let h = hash_to_jubjub(w.instance.commitment.message(w.instance.message));
+    let sig = slot.signature;
+    let c = dleq_challenge(&slot.key.0, &h, &sig.sigma, &sig.a, &sig.b);
+    let bit = |bytes: &[u8], i: usize| (bytes[i / 8] >> (i % 8)) & 1 == 1;
+    let (s_repr, c_repr) = (sig.s.to_repr(), c.to_repr());
+    (0..LADDER_BITS)
+        .map(|i| (bit(s_repr.as_ref(), i), bit(c_repr.as_ref(), i)))
+        .collect()
+}
+
+#[test]
+fn ladder_twin_agrees_with_group_arithmetic() {
+    use group::Group;
+    let mut rng = ChaCha20Rng::seed_from_u64(7);
+    let xy = |p: &JubjubSubgroup| {
+        let [x, y] = schnorr_atms_jubjub::coordinates(p);
+        (x, y)
+    };
+    for _ in 0..4 {
+        let g = schnorr_atms_jubjub::generator();
+        let [pk, h, sigma] = [0; 3].map(|_| JubjubSubgroup::random(&mut rng));
+        let s = JubjubScalar::random(&mut rng);
+        let c = Base::random(&mut rng);
+        let tables = [
+            [IDENTITY, xy(&g), xy(&-pk), xy(&(g - pk))],
+            [IDENTITY, xy(&h), xy(&-sigma), xy(&(h - sigma))],
+        ];
+        let bits = |bytes: &[u8]| -> Vec<bool> {
+            (0..LADDER_BITS)
+                .map(|i| (bytes[i / 8] >> (i % 8)) & 1 == 1)
+                .collect()
+        };
+        use ff::PrimeField;
+        let sums = ladder_sums(
+            &bits(s.to_repr().as_ref()),
+            &bits(c.to_repr().as_ref()),
+            &tables,
+        );
+        let c_scalar = schnorr_atms_jubjub::challenge_scalar(c);
+        assert_eq!(sums[0], xy(&(g * s - pk * c_scalar)));
+        assert_eq!(sums[1], xy(&(h * s - sigma * c_scalar)));
+    }
+}
+
+#[test]
+fn a_ladder_point_off_its_table_is_rejected() {
+    let (_, _, w) = example();
+    let g = schnorr_atms_jubjub::generator();
+    let circuit = MithrilCircuit::new(w.clone()).with_forged_ladder_points(0, 100, [g + g; 2]);
+    let prover = MockProver::run(&circuit, vec![w.instance.to_public_inputs()]).unwrap();
+    // The gates hold for any curve point: the lookup alone refuses it (the sums then differ too).
+    let run = Run(prover.verify());
+    run.assert_rejected_by(Rejection::TableLookup);
+    assert!(!run
+        .kinds()
+        .iter()
+        .any(|k| matches!(k, Rejection::Gate(g) if g.contains(LADDER_GATE))));
+}
+
+#[test]
+fn a_ladder_point_from_another_slots_table_is_rejected() {
+    let w = two_signers();
+    // A step where slot 0 adds its entry w = 2, (-pk_0, -sigma_0): slot 1's is (-pk_1, -sigma_1),
+    // and slot 1's ladder adds it at its own steps with w = 2.
+    let bits = ladder_bits(w, 0);
+    let bit = (0..LADDER_BITS)
+        .rev()
+        .find(|&i| bits[i] == (false, true))
+        .expect("some bit pair (0, 1)");
+    let step = LADDER_BITS - 1 - bit;
+    let run = |points: [JubjubSubgroup; 2]| {
+        let circuit = MithrilCircuit::new(w.clone()).with_forged_ladder_points(0, step, points);
+        Run(
+            MockProver::run(&circuit, vec![w.instance.to_public_inputs()])
+                .unwrap()
+                .verify(),
+        )
+    };
+    // The slot's own entry, through the same hook, is the honest ladder.
+    let own = &w.signers[0];
+    run([-own.key.0, -own.signature.sigma]).assert_satisfied();
+    // Another slot's: only the tag tells them apart.
+    let other = &w.signers[1];
+    // (The sums then differ too: copies.)
+    run([-other.key.0, -other.signature.sigma]).assert_rejected_by(Rejection::TableLookup);
 }

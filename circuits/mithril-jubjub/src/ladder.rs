@@ -1,0 +1,225 @@
+//! The DLEQ ladder: both equations of a unique signature's Chaum-Pedersen proof in one pass over
+//! the scalars' bits, with shared doublings and a per-slot table looked up in the signer table's
+//! lookup.
+//!
+//! A signer slot checks `s G - c pk = A` and `s H - c sigma = B`. midnight-circuits' `mul` costs
+//! one row per bit and scalar, so four products cost about 1,020 rows. Here both sums run side by
+//! side over the bit pairs `(s_i, c_i)`, most significant first, two rows per pair:
+//!
+//! ```text
+//!   row    0    1    2     3    4    5    6    7    8
+//!   2i     T1x  T1y  s_i   a1x  a1y  S1x  S1y  pi1  ss1     S1 = a1 + T1,  a1' = 2 S1 (row 2i+2)
+//!   2i+1   T2x  T2y  c_i   a2x  a2y  S2x  S2y  pi2  ss2     S2 = a2 + T2,  a2' = 2 S2 (row 2i+3)
+//! ```
+//!
+//! with `T1 = table1[w]`, `T2 = table2[w]`, `w = s_i + 2 c_i`, and the tables
+//! `table1 = [O, G, -pk, G - pk]`, `table2 = [O, H, -sigma, H - sigma]`. The accumulators start at
+//! `O`; the last pair's sums are `s G - c pk` and `s H - c sigma` (the doublings it also computes
+//! land in two extra rows and are not used). One gate, [`LADDER_GATE`], holds on every row: the
+//! complete twisted Edwards addition `S = a + T` (with `pi = ax ay Tx Ty`) and doubling
+//! `a' = 2 S` (with `ss = Sx^2`), the formulas of midnight-circuits' own Edwards gates; Jubjub's
+//! `d` is not a square, so they hold for every pair of curve points and `S`, `a'` are determined.
+//!
+//! Which `T` a row adds is checked by the signer table's lookup ([`crate::circuit`]): on the first
+//! row of each pair the tuple `tag (s_i + 2 c_i, T1, T2)` (the tag a fixed column, one per signer
+//! slot) must be one of the slot's four table entries `tag (w, table1[w], table2[w])`, laid out
+//! from the slot's own points. The gate makes every bit cell boolean (`c`'s are also copies of its
+//! canonical bits; `s`'s are fresh, `s` being used nowhere else), so `w` is the pair's index.
+
+use ff::Field;
+use midnight_circuits::{ecc::curves::EdwardsCurve, types::AssignedNative};
+use midnight_curves::JubjubExtended;
+use midnight_proofs::{
+    circuit::{Region, Value},
+    plonk::{Advice, Column, ConstraintSystem, Constraints, Error, Expression, Fixed, Selector},
+    poly::Rotation,
+};
+
+use crate::native::Base;
+
+/// The name of the ladder's gate (MockProver reports it).
+pub const LADDER_GATE: &str = "dleq ladder step";
+/// Bits of both scalars the ladder runs over: `c` is a canonical base field element (255 bits),
+/// `s` a Jubjub scalar (252 bits, padded with zeros).
+pub const LADDER_BITS: usize = 255;
+/// Rows of one slot's ladder: two per bit pair and the two unused doublings of the last pair.
+pub const LADDER_ROWS: usize = 2 * LADDER_BITS + 2;
+
+/// Columns of a ladder row (module docs).
+const T_X: usize = 0;
+const T_Y: usize = 1;
+const BIT: usize = 2;
+const ACC_X: usize = 3;
+const ACC_Y: usize = 4;
+const S_X: usize = 5;
+const S_Y: usize = 6;
+const PI: usize = 7;
+const SS: usize = 8;
+
+/// Affine twisted Edwards coordinates `(x, y)`.
+pub type Xy = (Base, Base);
+
+/// The identity `O = (0, 1)`.
+pub const IDENTITY: Xy = (Base::ZERO, Base::ONE);
+
+/// `p + q` by the complete addition law of `-x^2 + y^2 = 1 + d x^2 y^2` (the gate's formula).
+pub fn edwards_add(p: Xy, q: Xy) -> Xy {
+    let d = <JubjubExtended as EdwardsCurve>::D;
+    let t = d * p.0 * q.0 * p.1 * q.1;
+    let x = (p.0 * q.1 + p.1 * q.0) * (Base::ONE + t).invert().expect("d is not a square");
+    let y = (p.1 * q.1 + p.0 * q.0) * (Base::ONE - t).invert().expect("d is not a square");
+    (x, y)
+}
+
+/// `sum_i 2^i (table1[w_i], table2[w_i])` with `w_i = s_i + 2 c_i` (bits little-endian): what the
+/// ladder's last pair holds. The native twin of the ladder, for the agreement tests.
+pub fn ladder_sums(s_bits: &[bool], c_bits: &[bool], tables: &[[Xy; 4]; 2]) -> [Xy; 2] {
+    let mut acc = [IDENTITY; 2];
+    for (i, (&s, &c)) in s_bits.iter().zip(c_bits).enumerate().rev() {
+        let w = usize::from(s) + 2 * usize::from(c);
+        for (a, table) in acc.iter_mut().zip(tables) {
+            let sum = edwards_add(*a, table[w]);
+            *a = if i == 0 { sum } else { edwards_add(sum, sum) };
+        }
+    }
+    acc
+}
+
+/// The ladder's gate and columns.
+#[derive(Clone, Debug)]
+pub struct LadderConfig {
+    step: Selector,
+    columns: [Column<Advice>; 9],
+}
+
+/// One signer slot's ladder, as [`LadderConfig::assign`] lays it out.
+pub struct LadderRows<'a> {
+    /// The slot's lookup tag (a fixed value, distinct per slot, never 0 or 1).
+    pub tag: Base,
+    /// The bits of `s`, little-endian, [`LADDER_BITS`] of them: fresh cells of the ladder (the
+    /// gate makes them bits; `s` appears nowhere else).
+    pub s_bits: Value<Vec<bool>>,
+    /// Boolean cells of `c`, little-endian, [`LADDER_BITS`] of them.
+    pub c_bits: &'a [AssignedNative<Base>],
+    /// The slot's tables' values `[table1, table2]` (the lookup checks them against the table
+    /// rows).
+    pub tables: Value<[[Xy; 4]; 2]>,
+    /// Cells holding `O`'s coordinates, where both sums start.
+    pub identity: [&'a AssignedNative<Base>; 2],
+    /// A cheating prover's points added in place of `(table1[w], table2[w])` at one step (the
+    /// gates then hold and only the lookup can refuse them): for the negative tests only.
+    pub forged: Option<(usize, [Xy; 2])>,
+}
+
+impl LadderConfig {
+    /// The gate over the first nine advice columns; copies go in and out of the bit, sum and
+    /// accumulator columns only (equality on the others would cost a permutation column).
+    pub fn configure(meta: &mut ConstraintSystem<Base>, advice: &[Column<Advice>]) -> Self {
+        let columns: [Column<Advice>; 9] = advice[..9].try_into().expect("nine advice columns");
+        for c in [BIT, ACC_X, ACC_Y, S_X, S_Y] {
+            meta.enable_equality(columns[c]);
+        }
+        let step = meta.selector();
+        meta.create_gate(LADDER_GATE, |m| {
+            let mut cur = |c: usize| m.query_advice(columns[c], Rotation::cur());
+            let (tx, ty, ax, ay) = (cur(T_X), cur(T_Y), cur(ACC_X), cur(ACC_Y));
+            let (pi, sx, sy, ss) = (cur(PI), cur(S_X), cur(S_Y), cur(SS));
+            let bit = cur(BIT);
+            let ox = m.query_advice(columns[ACC_X], Rotation(2));
+            let oy = m.query_advice(columns[ACC_Y], Rotation(2));
+            let one = Expression::from(1);
+            let d = Expression::Constant(<JubjubExtended as EdwardsCurve>::D);
+            let d_ss_sy_sy = d.clone() * ss.clone() * sy.clone() * sy.clone();
+            Constraints::with_selector(
+                step,
+                vec![
+                    (
+                        "pi = ax ay tx ty",
+                        pi.clone() - ax.clone() * ay.clone() * tx.clone() * ty.clone(),
+                    ),
+                    (
+                        "sx (1 + d pi) = ax ty + ay tx",
+                        sx.clone() * (one.clone() + d.clone() * pi.clone())
+                            - (ax.clone() * ty.clone() + ay.clone() * tx.clone()),
+                    ),
+                    (
+                        "sy (1 - d pi) = ay ty + ax tx",
+                        sy.clone() * (one.clone() - d * pi) - (ay * ty + ax * tx),
+                    ),
+                    ("ss = sx sx", ss.clone() - sx.clone() * sx.clone()),
+                    ("bit is boolean", bit.clone() * (bit - one.clone())),
+                    (
+                        "ox (1 + d ss sy sy) = 2 sx sy",
+                        ox * (one.clone() + d_ss_sy_sy.clone())
+                            - Expression::from(2) * sx * sy.clone(),
+                    ),
+                    (
+                        "oy (1 - d ss sy sy) = sy sy + ss",
+                        oy * (one - d_ss_sy_sy) - (sy.clone() * sy + ss),
+                    ),
+                ],
+            )
+        });
+        Self { step, columns }
+    }
+
+    /// Lays out `rows` in `region` from offset 0, writing the tag into `tag_column` on the first
+    /// row of each pair; returns the cells of the two sums `(table1 sum, table2 sum)`.
+    pub fn assign(
+        &self,
+        region: &mut Region<'_, Base>,
+        tag_column: Column<Fixed>,
+        rows: &LadderRows<'_>,
+    ) -> Result<[[AssignedNative<Base>; 2]; 2], Error> {
+        let col = |c: usize| self.columns[c];
+        let mut acc: [Value<Xy>; 2] = [Value::known(IDENTITY); 2];
+        for (k, cell) in rows.identity.iter().enumerate() {
+            for row in 0..2 {
+                cell.copy_advice(|| "identity", region, col(ACC_X + k), row)?;
+            }
+        }
+        let mut sums = None;
+        for step in 0..LADDER_BITS {
+            let bit = LADDER_BITS - 1 - step;
+            let top = 2 * step;
+            region.assign_fixed(|| "tag", tag_column, top, || Value::known(rows.tag))?;
+            let s_bit = rows
+                .s_bits
+                .as_ref()
+                .map(|bits| Base::from(u64::from(bits[bit])));
+            let s = region.assign_advice(|| "s bit", col(BIT), top, || s_bit)?;
+            let c = rows.c_bits[bit].copy_advice(|| "c bit", region, col(BIT), top + 1)?;
+            let w = s
+                .value()
+                .zip(c.value())
+                .map(|(s, c)| usize::from(*s == Base::ONE) + 2 * usize::from(*c == Base::ONE));
+            let mut step_sums = Vec::with_capacity(2);
+            for k in 0..2 {
+                let row = top + k;
+                self.step.enable(region, row)?;
+                let t = match rows.forged {
+                    Some((forged, points)) if forged == step => Value::known(points[k]),
+                    _ => w.zip(rows.tables).map(|(w, tables)| tables[k][w]),
+                };
+                let a = acc[k];
+                let sum = a.zip(t).map(|(a, t)| edwards_add(a, t));
+                let doubled = sum.map(|s| edwards_add(s, s));
+                let pi = a.zip(t).map(|(a, t)| a.0 * a.1 * t.0 * t.1);
+                region.assign_advice(|| "tx", col(T_X), row, || t.map(|t| t.0))?;
+                region.assign_advice(|| "ty", col(T_Y), row, || t.map(|t| t.1))?;
+                region.assign_advice(|| "pi", col(PI), row, || pi)?;
+                let sx = region.assign_advice(|| "sx", col(S_X), row, || sum.map(|s| s.0))?;
+                let sy = region.assign_advice(|| "sy", col(S_Y), row, || sum.map(|s| s.1))?;
+                region.assign_advice(|| "ss", col(SS), row, || sum.map(|s| s.0 * s.0))?;
+                region.assign_advice(|| "ax", col(ACC_X), row + 2, || doubled.map(|d| d.0))?;
+                region.assign_advice(|| "ay", col(ACC_Y), row + 2, || doubled.map(|d| d.1))?;
+                acc[k] = doubled;
+                step_sums.push([sx, sy]);
+            }
+            let [first, second]: [[AssignedNative<Base>; 2]; 2] =
+                step_sums.try_into().expect("two sums per step");
+            sums = Some([first, second]);
+        }
+        Ok(sums.expect("at least one step"))
+    }
+}
