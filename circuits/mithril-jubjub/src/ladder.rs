@@ -8,17 +8,19 @@
 //!
 //! ```text
 //!   row    0    1    2     3    4    5    6    7    8
-//!   2i     T1x  T1y  s_i   a1x  a1y  S1x  S1y  pi1  ss1     S1 = a1 + T1,  a1' = 2 S1 (row 2i+2)
-//!   2i+1   T2x  T2y  c_i   a2x  a2y  S2x  S2y  pi2  ss2     S2 = a2 + T2,  a2' = 2 S2 (row 2i+3)
+//!   2i     T1x  T1y  s_i   a1x  a1y  S1x  S1y  dpi1 dss1    S1 = a1 + T1,  a1' = 2 S1 (row 2i+2)
+//!   2i+1   T2x  T2y  c_i   a2x  a2y  S2x  S2y  dpi2 dss2    S2 = a2 + T2,  a2' = 2 S2 (row 2i+3)
 //! ```
 //!
 //! with `T1 = table1[w]`, `T2 = table2[w]`, `w = s_i + 2 c_i`, and the tables
 //! `table1 = [O, G, -pk, G - pk]`, `table2 = [O, H, -sigma, H - sigma]`. The accumulators start at
 //! `O`; the last pair's sums are `s G - c pk` and `s H - c sigma` (the doublings it also computes
 //! land in two extra rows and are not used). One gate, [`LADDER_GATE`], holds on every row: the
-//! complete twisted Edwards addition `S = a + T` (with `pi = ax ay Tx Ty`) and doubling
-//! `a' = 2 S` (with `ss = Sx^2`), the formulas of midnight-circuits' own Edwards gates; Jubjub's
-//! `d` is not a square, so they hold for every pair of curve points and `S`, `a'` are determined.
+//! complete twisted Edwards addition `S = a + T` (with `dpi = d ax ay Tx Ty`) and doubling
+//! `a' = 2 S` (with `dss = d Sx^2 Sy^2`), the formulas of midnight-circuits' own Edwards gates
+//! with `d` inside the helper cells (the verifier's script spells the constant twice, not four
+//! times); Jubjub's `d` is not a square, so `1 +- dpi` and `1 +- dss` never vanish on curve
+//! points: the gate holds for every pair of curve points and `S`, `a'` are determined.
 //!
 //! Which `T` a row adds is checked by the signer table's lookup ([`crate::circuit`]): on the first
 //! row of each pair the tuple `tag (s_i + 2 c_i, T1, T2)` (the tag a fixed column, one per signer
@@ -53,8 +55,8 @@ const ACC_X: usize = 3;
 const ACC_Y: usize = 4;
 const S_X: usize = 5;
 const S_Y: usize = 6;
-const PI: usize = 7;
-const SS: usize = 8;
+const DPI: usize = 7;
+const DSS: usize = 8;
 
 /// Affine twisted Edwards coordinates `(x, y)`.
 pub type Xy = (Base, Base);
@@ -123,40 +125,42 @@ impl LadderConfig {
         meta.create_gate(LADDER_GATE, |m| {
             let mut cur = |c: usize| m.query_advice(columns[c], Rotation::cur());
             let (tx, ty, ax, ay) = (cur(T_X), cur(T_Y), cur(ACC_X), cur(ACC_Y));
-            let (pi, sx, sy, ss) = (cur(PI), cur(S_X), cur(S_Y), cur(SS));
+            let (dpi, sx, sy, dss) = (cur(DPI), cur(S_X), cur(S_Y), cur(DSS));
             let bit = cur(BIT);
             let ox = m.query_advice(columns[ACC_X], Rotation(2));
             let oy = m.query_advice(columns[ACC_Y], Rotation(2));
             let one = Expression::from(1);
             let d = Expression::Constant(<JubjubExtended as EdwardsCurve>::D);
-            let d_ss_sy_sy = d.clone() * ss.clone() * sy.clone() * sy.clone();
             Constraints::with_selector(
                 step,
                 vec![
                     (
-                        "pi = ax ay tx ty",
-                        pi.clone() - ax.clone() * ay.clone() * tx.clone() * ty.clone(),
+                        "dpi = d ax ay tx ty",
+                        dpi.clone() - d.clone() * ax.clone() * ay.clone() * tx.clone() * ty.clone(),
                     ),
                     (
-                        "sx (1 + d pi) = ax ty + ay tx",
-                        sx.clone() * (one.clone() + d.clone() * pi.clone())
+                        "sx (1 + dpi) = ax ty + ay tx",
+                        sx.clone() * (one.clone() + dpi.clone())
                             - (ax.clone() * ty.clone() + ay.clone() * tx.clone()),
                     ),
                     (
-                        "sy (1 - d pi) = ay ty + ax tx",
-                        sy.clone() * (one.clone() - d * pi) - (ay * ty + ax * tx),
-                    ),
-                    ("ss = sx sx", ss.clone() - sx.clone() * sx.clone()),
-                    ("bit is boolean", bit.clone() * (bit - one.clone())),
-                    (
-                        "ox (1 + d ss sy sy) = 2 sx sy",
-                        ox * (one.clone() + d_ss_sy_sy.clone())
-                            - Expression::from(2) * sx * sy.clone(),
+                        "sy (1 - dpi) = ay ty + ax tx",
+                        sy.clone() * (one.clone() - dpi) - (ay * ty + ax * tx),
                     ),
                     (
-                        "oy (1 - d ss sy sy) = sy sy + ss",
-                        oy * (one - d_ss_sy_sy) - (sy.clone() * sy + ss),
+                        "dss = d sx sx sy sy",
+                        dss.clone() - d * sx.clone() * sx.clone() * sy.clone() * sy.clone(),
                     ),
+                    (
+                        "ox (1 + dss) = 2 sx sy",
+                        ox * (one.clone() + dss.clone())
+                            - (sx.clone() * sy.clone() + sx.clone() * sy.clone()),
+                    ),
+                    (
+                        "oy (1 - dss) = sy sy + sx sx",
+                        oy * (one.clone() - dss) - (sy.clone() * sy + sx.clone() * sx),
+                    ),
+                    ("bit is boolean", bit.clone() * (bit - one)),
                 ],
             )
         });
@@ -204,13 +208,15 @@ impl LadderConfig {
                 let a = acc[k];
                 let sum = a.zip(t).map(|(a, t)| edwards_add(a, t));
                 let doubled = sum.map(|s| edwards_add(s, s));
-                let pi = a.zip(t).map(|(a, t)| a.0 * a.1 * t.0 * t.1);
+                let d = <JubjubExtended as EdwardsCurve>::D;
+                let dpi = a.zip(t).map(|(a, t)| d * a.0 * a.1 * t.0 * t.1);
                 region.assign_advice(|| "tx", col(T_X), row, || t.map(|t| t.0))?;
                 region.assign_advice(|| "ty", col(T_Y), row, || t.map(|t| t.1))?;
-                region.assign_advice(|| "pi", col(PI), row, || pi)?;
+                region.assign_advice(|| "dpi", col(DPI), row, || dpi)?;
                 let sx = region.assign_advice(|| "sx", col(S_X), row, || sum.map(|s| s.0))?;
                 let sy = region.assign_advice(|| "sy", col(S_Y), row, || sum.map(|s| s.1))?;
-                region.assign_advice(|| "ss", col(SS), row, || sum.map(|s| s.0 * s.0))?;
+                let dss = sum.map(|s| d * s.0 * s.0 * s.1 * s.1);
+                region.assign_advice(|| "dss", col(DSS), row, || dss)?;
                 region.assign_advice(|| "ax", col(ACC_X), row + 2, || doubled.map(|d| d.0))?;
                 region.assign_advice(|| "ay", col(ACC_Y), row + 2, || doubled.map(|d| d.1))?;
                 acc[k] = doubled;
