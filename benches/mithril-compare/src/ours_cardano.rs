@@ -150,11 +150,19 @@ pub fn run(config: &Config) -> Result<Measurement, String> {
 
     let hwm_reset = usage::reset_vm_hwm();
     let (proved, prove_timing) = timed(|| {
-        let certificate =
-            aggregate(&registration, msg, &singles).map_err(|e| format!("aggregation: {e}"))?;
-        let witness = MithrilWitness::new(shape, instance.clone(), &certificate)
-            .map_err(|e| format!("witness: {e}"))?;
-        prove(&kzg, &keys, &witness, rand_core::OsRng).map_err(|e| format!("prove: {e}"))
+        let (certificate, aggregation) = timed(|| aggregate(&registration, msg, &singles));
+        let certificate = certificate.map_err(|e| format!("aggregation: {e}"))?;
+        let (witness, preparation) =
+            timed(|| MithrilWitness::new(shape, instance.clone(), &certificate));
+        let witness = witness.map_err(|e| format!("witness: {e}"))?;
+        let (proof, proving) = timed(|| prove(&kzg, &keys, &witness, rand_core::OsRng));
+        eprintln!(
+            "[ours-cardano] prove phases (CPU-s): aggregation {:.2}, witness {:.2}, proof {:.2}",
+            aggregation.cpu.as_secs_f64(),
+            preparation.cpu.as_secs_f64(),
+            proving.cpu.as_secs_f64()
+        );
+        proof.map_err(|e| format!("prove: {e}"))
     });
     let prove_peak = if hwm_reset {
         usage::vm_hwm_bytes()
