@@ -194,6 +194,9 @@ pub struct MithrilCircuit {
     /// A cheating prover's points added by signer slot `slot`'s ladder at one step in place of its
     /// tables' (the gates kept): for the negative tests only.
     forged_ladder: Option<(usize, usize, [JubjubSubgroup; 2])>,
+    /// A cheating prover's value in place of `s`'s bit at one step of one slot's ladder: for the
+    /// negative tests only.
+    forged_s_bit: Option<(usize, usize, Base)>,
 }
 
 impl MithrilCircuit {
@@ -204,6 +207,7 @@ impl MithrilCircuit {
             witness: Some(witness),
             forged_row: None,
             forged_ladder: None,
+            forged_s_bit: None,
         }
     }
 
@@ -227,6 +231,13 @@ impl MithrilCircuit {
         self
     }
 
+    /// This circuit with signer slot `slot`'s ladder holding `value` as `s`'s bit at `step`
+    /// (counted from the most significant bit): a cheating prover, for the negative tests.
+    pub fn with_forged_s_bit(mut self, slot: usize, step: usize, value: Base) -> Self {
+        self.forged_s_bit = Some((slot, step, value));
+        self
+    }
+
     /// The circuit of `shape` without values, for keygen.
     pub fn for_keygen(shape: MithrilShape) -> Self {
         Self {
@@ -234,6 +245,7 @@ impl MithrilCircuit {
             witness: None,
             forged_row: None,
             forged_ladder: None,
+            forged_s_bit: None,
         }
     }
 
@@ -655,6 +667,10 @@ impl MithrilCircuit {
                 [0, 1].map(|k| [0, 1, 2, 3].map(|w| entry(k, w)))
             }),
             identity: [&identity[0], &identity[1]],
+            forged_s_bit: match self.forged_s_bit {
+                Some((forged, step, value)) if forged == slot => Some((step, value)),
+                _ => None,
+            },
             forged: match self.forged_ladder {
                 Some((forged, step, points)) if forged == slot => Some((
                     step,

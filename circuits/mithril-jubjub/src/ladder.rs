@@ -111,6 +111,8 @@ pub struct LadderRows<'a> {
     /// A cheating prover's points added in place of `(table1[w], table2[w])` at one step (the
     /// gates then hold and only the lookup can refuse them): for the negative tests only.
     pub forged: Option<(usize, [Xy; 2])>,
+    /// A cheating prover's value for `s`'s bit at one step: for the negative tests only.
+    pub forged_s_bit: Option<(usize, Base)>,
 }
 
 impl LadderConfig {
@@ -187,10 +189,13 @@ impl LadderConfig {
             let bit = LADDER_BITS - 1 - step;
             let top = 2 * step;
             region.assign_fixed(|| "tag", tag_column, top, || Value::known(rows.tag))?;
-            let s_bit = rows
-                .s_bits
-                .as_ref()
-                .map(|bits| Base::from(u64::from(bits[bit])));
+            let s_bit = match rows.forged_s_bit {
+                Some((forged, value)) if forged == step => Value::known(value),
+                _ => rows
+                    .s_bits
+                    .as_ref()
+                    .map(|bits| Base::from(u64::from(bits[bit]))),
+            };
             let s = region.assign_advice(|| "s bit", col(BIT), top, || s_bit)?;
             let c = rows.c_bits[bit].copy_advice(|| "c bit", region, col(BIT), top + 1)?;
             let w = s

@@ -798,3 +798,33 @@ fn a_ladder_point_from_another_slots_table_is_rejected() {
     // (The sums then differ too: copies.)
     run([-other.key.0, -other.signature.sigma]).assert_rejected_by(Rejection::TableLookup);
 }
+
+#[test]
+fn a_ladder_s_bit_that_is_not_a_bit_is_rejected() {
+    let (_, _, w) = example();
+    // At a step where c's bit is 1, s's bit -1 makes w = 1: the table's entry (G, H) is then a
+    // lookup match, and the ladder adds G where it owes -pk. Only booleanity stops it.
+    let bits = ladder_bits(w, 0);
+    let bit = (0..LADDER_BITS)
+        .rev()
+        .find(|&i| bits[i].1)
+        .expect("c has a set bit");
+    let step = LADDER_BITS - 1 - bit;
+    let h = hash_to_jubjub(w.instance.commitment.message(w.instance.message));
+    let circuit = MithrilCircuit::new(w.clone())
+        .with_forged_s_bit(0, step, -Base::ONE)
+        .with_forged_ladder_points(0, step, [schnorr_atms_jubjub::generator(), h]);
+    let run = Run(
+        MockProver::run(&circuit, vec![w.instance.to_public_inputs()])
+            .unwrap()
+            .verify(),
+    );
+    let kinds = run.kinds();
+    assert!(
+        kinds
+            .iter()
+            .any(|k| matches!(k, Rejection::Gate(g) if g.contains("bit is boolean"))),
+        "{kinds:?}"
+    );
+    assert!(!kinds.contains(&Rejection::TableLookup), "{kinds:?}");
+}

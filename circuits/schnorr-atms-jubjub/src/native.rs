@@ -4,8 +4,11 @@
 
 use ff::{Field, PrimeField};
 use group::{Group, GroupEncoding};
+use std::sync::OnceLock;
+
 use midnight_circuits::{
-    ecc::curves::CircuitCurve, hash::poseidon::PoseidonChip, instructions::hash::HashCPU,
+    ecc::curves::CircuitCurve,
+    hash::poseidon::{constants::RATE, permutation_cpu, round_skips::PreComputedRoundCPU},
 };
 use midnight_curves::{JubjubExtended, JubjubSubgroup};
 use num_bigint::BigUint;
@@ -17,10 +20,29 @@ pub type Base = midnight_curves::Fq;
 /// Jubjub's scalar field (the order `r_J` of the prime-order subgroup).
 pub type JubjubScalar = midnight_curves::Fr;
 
-/// Poseidon over [`Base`], fixed length (midnight-circuits' sponge; its capacity holds the input
-/// length, so inputs of different lengths never collide by padding).
+/// midnight-circuits' precomputation for Poseidon's partial rounds (round-skip identities and
+/// their constants), made once per process: its `HashCPU::hash` makes it again on every call, at
+/// several times the cost of the permutation itself.
+fn poseidon_rounds() -> &'static PreComputedRoundCPU<Base> {
+    static ROUNDS: OnceLock<PreComputedRoundCPU<Base>> = OnceLock::new();
+    ROUNDS.get_or_init(PreComputedRoundCPU::init)
+}
+
+/// Poseidon over [`Base`], fixed length: midnight-circuits' sponge (its capacity holds the input
+/// length, so inputs of different lengths never collide by padding; rate-sized chunks are added
+/// into the state and permuted; the output is the first element), with its permutation. Tested
+/// equal to midnight-circuits' `HashCPU::hash`.
 pub fn poseidon(inputs: &[Base]) -> Base {
-    <PoseidonChip<Base> as HashCPU<Base, Base>>::hash(inputs)
+    // midnight's width: the rate and one capacity element.
+    let mut state = [Base::ZERO; RATE + 1];
+    state[RATE] = Base::from_u128(inputs.len() as u128);
+    for chunk in inputs.chunks(RATE) {
+        for (entry, x) in state.iter_mut().zip(chunk) {
+            *entry += x;
+        }
+        permutation_cpu(poseidon_rounds(), &mut state);
+    }
+    state[0]
 }
 
 /// The affine coordinates `(x, y)` of a subgroup point (the identity is `(0, 1)`).

@@ -225,3 +225,19 @@ fn proofs_of_possession_bind_their_key() {
         AtmsError::InvalidPossession(2)
     );
 }
+
+#[test]
+fn poseidon_with_its_rounds_made_once_equals_midnights_sponge() {
+    use midnight_circuits::{hash::poseidon::PoseidonChip, instructions::hash::HashCPU};
+    let mut rng = ChaCha8Rng::seed_from_u64(17);
+    for len in 1..=12 {
+        for _ in 0..3 {
+            let inputs: Vec<Base> = (0..len).map(|_| Base::random(&mut rng)).collect();
+            assert_eq!(
+                poseidon(&inputs),
+                <PoseidonChip<Base> as HashCPU<Base, Base>>::hash(&inputs),
+                "{len} inputs"
+            );
+        }
+    }
+}
