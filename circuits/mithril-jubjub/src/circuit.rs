@@ -107,7 +107,7 @@ use midnight_proofs::{
 use num_bigint::BigUint;
 
 use crate::{
-    ladder::{self, LadderConfig, LadderRows, Xy},
+    ladder::{self, LadderConfig, LadderForgery, LadderRows, Xy},
     native::{from_biguint, to_biguint, Base, JubjubScalar, Tag},
     witness::{MithrilShape, MithrilWitness},
 };
@@ -191,12 +191,9 @@ pub struct MithrilCircuit {
     /// A cheating prover's table row (signer slot, values) written in place of the slot's own
     /// values, the copy constraints kept: for the negative tests only.
     forged_row: Option<(usize, [Base; TABLE_COLUMNS])>,
-    /// A cheating prover's points added by signer slot `slot`'s ladder at one step in place of its
-    /// tables' (the gates kept): for the negative tests only.
-    forged_ladder: Option<(usize, usize, [JubjubSubgroup; 2])>,
-    /// A cheating prover's value in place of `s`'s bit at one step of one slot's ladder: for the
+    /// A cheating prover's changes to signer slots' ladders `(slot, step, change)`: for the
     /// negative tests only.
-    forged_s_bit: Option<(usize, usize, Base)>,
+    forged_ladder: Vec<(usize, usize, LadderForgery)>,
 }
 
 impl MithrilCircuit {
@@ -206,8 +203,7 @@ impl MithrilCircuit {
             shape: witness.shape,
             witness: Some(witness),
             forged_row: None,
-            forged_ladder: None,
-            forged_s_bit: None,
+            forged_ladder: Vec::new(),
         }
     }
 
@@ -218,23 +214,11 @@ impl MithrilCircuit {
         self
     }
 
-    /// This circuit with signer slot `slot`'s ladder adding `points` at `step` (counted from the
-    /// most significant bit) in place of its two tables' entries, the gates kept: a cheating
-    /// prover, for the negative tests.
-    pub fn with_forged_ladder_points(
-        mut self,
-        slot: usize,
-        step: usize,
-        points: [JubjubSubgroup; 2],
-    ) -> Self {
-        self.forged_ladder = Some((slot, step, points));
-        self
-    }
-
-    /// This circuit with signer slot `slot`'s ladder holding `value` as `s`'s bit at `step`
-    /// (counted from the most significant bit): a cheating prover, for the negative tests.
-    pub fn with_forged_s_bit(mut self, slot: usize, step: usize, value: Base) -> Self {
-        self.forged_s_bit = Some((slot, step, value));
+    /// This circuit with signer slot `slot`'s ladder changed by `forgery` at `step` (counted from
+    /// the most significant bit), everything else computed honestly from it: a cheating prover,
+    /// for the negative tests.
+    pub fn with_ladder_forgery(mut self, slot: usize, step: usize, forgery: LadderForgery) -> Self {
+        self.forged_ladder.push((slot, step, forgery));
         self
     }
 
@@ -244,8 +228,7 @@ impl MithrilCircuit {
             shape,
             witness: None,
             forged_row: None,
-            forged_ladder: None,
-            forged_s_bit: None,
+            forged_ladder: Vec::new(),
         }
     }
 
@@ -269,10 +252,14 @@ struct Chips {
 
 /// The base field modulus `q`'s limbs `(q >> 128, q mod 2^128)`, as field elements.
 fn modulus_limbs() -> (Base, Base) {
-    let q = to_biguint(&-Base::ONE) + 1u32;
+    integer_limbs(&(to_biguint(&-Base::ONE) + 1u32))
+}
+
+/// An integer's limbs `(n >> 128, n mod 2^128)`, as field elements.
+fn integer_limbs(n: &BigUint) -> (Base, Base) {
     (
-        from_biguint(&(&q >> LO_BITS)),
-        from_biguint(&(q % (BigUint::from(1u8) << LO_BITS))),
+        from_biguint(&(n >> LO_BITS)),
+        from_biguint(&(n % (BigUint::from(1u8) << LO_BITS))),
     )
 }
 
@@ -283,11 +270,7 @@ fn fits_u32(x: &Base) -> Option<u64> {
 
 /// `x`'s limbs `(x >> 128, x mod 2^128)`.
 pub fn limbs(x: Base) -> (Base, Base) {
-    let n = to_biguint(&x);
-    (
-        from_biguint(&(&n >> LO_BITS)),
-        from_biguint(&(n % (BigUint::from(1u8) << LO_BITS))),
-    )
+    integer_limbs(&to_biguint(&x))
 }
 
 impl Circuit<Base> for MithrilCircuit {
@@ -460,12 +443,7 @@ impl MithrilCircuit {
                 .map(|b| native.convert(layouter, b))
                 .collect::<Result<Vec<AssignedNative<Base>>, Error>>()?;
             // s's little-endian bits (its canonical repr is little-endian).
-            let s_bits = sig.map(|x| {
-                let bytes = x.s.to_repr();
-                (0..ladder::LADDER_BITS)
-                    .map(|i| (bytes.as_ref()[i / 8] >> (i % 8)) & 1 == 1)
-                    .collect::<Vec<bool>>()
-            });
+            let s_bits = sig.map(|x| ladder::ladder_bits(x.s.to_repr().as_ref()));
             let sums = self.dleq_ladder(
                 chips,
                 layouter,
@@ -658,6 +636,12 @@ impl MithrilCircuit {
             cells[0].value().copied().zip(cells[1].value().copied())
         };
         let values: Value<Vec<Xy>> = tables.iter().flatten().map(xy).collect();
+        let forgeries: Vec<(usize, LadderForgery)> = self
+            .forged_ladder
+            .iter()
+            .filter(|(forged, _, _)| *forged == slot)
+            .map(|(_, step, forgery)| (*step, *forgery))
+            .collect();
         let rows = LadderRows {
             tag,
             s_bits,
@@ -667,20 +651,7 @@ impl MithrilCircuit {
                 [0, 1].map(|k| [0, 1, 2, 3].map(|w| entry(k, w)))
             }),
             identity: [&identity[0], &identity[1]],
-            forged_s_bit: match self.forged_s_bit {
-                Some((forged, step, value)) if forged == slot => Some((step, value)),
-                _ => None,
-            },
-            forged: match self.forged_ladder {
-                Some((forged, step, points)) if forged == slot => Some((
-                    step,
-                    points.map(|p| {
-                        let [x, y] = schnorr_atms_jubjub::coordinates(&p);
-                        (x, y)
-                    }),
-                )),
-                _ => None,
-            },
+            forgeries: &forgeries,
         };
         layouter.assign_region(
             || "dleq ladder",

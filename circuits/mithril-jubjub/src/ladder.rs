@@ -44,8 +44,6 @@ pub const LADDER_GATE: &str = "dleq ladder step";
 /// Bits of both scalars the ladder runs over: `c` is a canonical base field element (255 bits),
 /// `s` a Jubjub scalar (252 bits, padded with zeros).
 pub const LADDER_BITS: usize = 255;
-/// Rows of one slot's ladder: two per bit pair and the two unused doublings of the last pair.
-pub const LADDER_ROWS: usize = 2 * LADDER_BITS + 2;
 
 /// Columns of a ladder row (module docs).
 const T_X: usize = 0;
@@ -73,6 +71,14 @@ pub fn edwards_add(p: Xy, q: Xy) -> Xy {
     (x, y)
 }
 
+/// The first [`LADDER_BITS`] bits of a little-endian repr (a scalar's or a base element's), as
+/// the ladder reads them.
+pub fn ladder_bits(repr: &[u8]) -> Vec<bool> {
+    (0..LADDER_BITS)
+        .map(|i| (repr[i / 8] >> (i % 8)) & 1 == 1)
+        .collect()
+}
+
 /// `sum_i 2^i (table1[w_i], table2[w_i])` with `w_i = s_i + 2 c_i` (bits little-endian): what the
 /// ladder's last pair holds. The native twin of the ladder, for the agreement tests.
 pub fn ladder_sums(s_bits: &[bool], c_bits: &[bool], tables: &[[Xy; 4]; 2]) -> [Xy; 2] {
@@ -85,6 +91,31 @@ pub fn ladder_sums(s_bits: &[bool], c_bits: &[bool], tables: &[[Xy; 4]; 2]) -> [
         }
     }
     acc
+}
+
+/// A cheating prover's change to one step of a slot's ladder, for the negative tests only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LadderForgery {
+    /// These points added in place of the tables' entries `(table1[w], table2[w])` (the gate
+    /// then holds and only the lookup can refuse them).
+    Points([Xy; 2]),
+    /// This value in place of `s`'s bit.
+    SBit(Base),
+    /// This point written as the first sum `S`, the ladder continuing from it (only the gate's
+    /// addition can refuse it).
+    Sum(Xy),
+}
+
+/// The first of `forgeries` at `step` that `pick` takes.
+fn forged<T>(
+    forgeries: &[(usize, LadderForgery)],
+    step: usize,
+    pick: impl Fn(&LadderForgery) -> Option<T>,
+) -> Option<T> {
+    forgeries
+        .iter()
+        .filter(|(at, _)| *at == step)
+        .find_map(|(_, forgery)| pick(forgery))
 }
 
 /// The ladder's gate and columns.
@@ -108,11 +139,9 @@ pub struct LadderRows<'a> {
     pub tables: Value<[[Xy; 4]; 2]>,
     /// Cells holding `O`'s coordinates, where both sums start.
     pub identity: [&'a AssignedNative<Base>; 2],
-    /// A cheating prover's points added in place of `(table1[w], table2[w])` at one step (the
-    /// gates then hold and only the lookup can refuse them): for the negative tests only.
-    pub forged: Option<(usize, [Xy; 2])>,
-    /// A cheating prover's value for `s`'s bit at one step: for the negative tests only.
-    pub forged_s_bit: Option<(usize, Base)>,
+    /// A cheating prover's changes, by step (counted from the most significant bit): for the
+    /// negative tests only.
+    pub forgeries: &'a [(usize, LadderForgery)],
 }
 
 impl LadderConfig {
@@ -189,13 +218,24 @@ impl LadderConfig {
             let bit = LADDER_BITS - 1 - step;
             let top = 2 * step;
             region.assign_fixed(|| "tag", tag_column, top, || Value::known(rows.tag))?;
-            let s_bit = match rows.forged_s_bit {
-                Some((forged, value)) if forged == step => Value::known(value),
-                _ => rows
+            let s_bit = match forged(rows.forgeries, step, |f| match f {
+                LadderForgery::SBit(value) => Some(*value),
+                _ => None,
+            }) {
+                Some(value) => Value::known(value),
+                None => rows
                     .s_bits
                     .as_ref()
                     .map(|bits| Base::from(u64::from(bits[bit]))),
             };
+            let forged_points = forged(rows.forgeries, step, |f| match f {
+                LadderForgery::Points(points) => Some(*points),
+                _ => None,
+            });
+            let forged_sum = forged(rows.forgeries, step, |f| match f {
+                LadderForgery::Sum(point) => Some(*point),
+                _ => None,
+            });
             let s = region.assign_advice(|| "s bit", col(BIT), top, || s_bit)?;
             let c = rows.c_bits[bit].copy_advice(|| "c bit", region, col(BIT), top + 1)?;
             let w = s
@@ -206,12 +246,15 @@ impl LadderConfig {
             for k in 0..2 {
                 let row = top + k;
                 self.step.enable(region, row)?;
-                let t = match rows.forged {
-                    Some((forged, points)) if forged == step => Value::known(points[k]),
-                    _ => w.zip(rows.tables).map(|(w, tables)| tables[k][w]),
+                let t = match forged_points {
+                    Some(points) => Value::known(points[k]),
+                    None => w.zip(rows.tables).map(|(w, tables)| tables[k][w]),
                 };
                 let a = acc[k];
-                let sum = a.zip(t).map(|(a, t)| edwards_add(a, t));
+                let sum = match forged_sum {
+                    Some(point) if k == 0 => Value::known(point),
+                    _ => a.zip(t).map(|(a, t)| edwards_add(a, t)),
+                };
                 let doubled = sum.map(|s| edwards_add(s, s));
                 let d = <JubjubExtended as EdwardsCurve>::D;
                 let dpi = a.zip(t).map(|(a, t)| d * a.0 * a.1 * t.0 * t.1);

@@ -16,7 +16,7 @@ use midnight_proofs::{
 use mithril_jubjub::{
     aggregate,
     circuit::{limbs, TABLE_LOOKUP},
-    ladder::{ladder_sums, IDENTITY, LADDER_BITS, LADDER_GATE},
+    ladder::{ladder_bits, ladder_sums, LadderForgery, Xy, IDENTITY, LADDER_BITS, LADDER_GATE},
     native::{
         dleq_challenge, hash_to_jubjub, lottery_value_at, sign, to_biguint, wins, Base,
         JubjubScalar, SigningKey, Tag,
@@ -708,28 +708,53 @@ fn cells_per_slot() {
     );
 }
 
+fn xy(p: &JubjubSubgroup) -> Xy {
+    let [x, y] = schnorr_atms_jubjub::coordinates(p);
+    (x, y)
+}
+
+/// Points a forged ladder step adds in place of its tables' entries.
+fn points(p: [JubjubSubgroup; 2]) -> LadderForgery {
+    LadderForgery::Points(p.map(|p| xy(&p)))
+}
+
+/// `circuit` (a forgery of `w`) is refused by the ladder's `constraint`, and the lookup holds.
+fn assert_gate_refuses_not_the_lookup(
+    circuit: &MithrilCircuit,
+    w: &MithrilWitness,
+    constraint: &str,
+) {
+    let run = Run(
+        MockProver::run(circuit, vec![w.instance.to_public_inputs()])
+            .unwrap()
+            .verify(),
+    );
+    let kinds = run.kinds();
+    assert!(
+        kinds
+            .iter()
+            .any(|k| matches!(k, Rejection::Gate(g) if g.contains(constraint))),
+        "{kinds:?}"
+    );
+    assert!(!kinds.contains(&Rejection::TableLookup), "{kinds:?}");
+}
+
 /// Slot `s`'s DLEQ bits `(s_i, c_i)`, little-endian, as its ladder reads them.
-fn ladder_bits(w: &MithrilWitness, s: usize) -> Vec<(bool, bool)> {
+fn slot_bit_pairs(w: &MithrilWitness, s: usize) -> Vec<(bool, bool)> {
     use ff::PrimeField;
     let slot = &w.signers[s];
     let h = hash_to_jubjub(w.instance.commitment.message(w.instance.message));
     let sig = slot.signature;
     let c = dleq_challenge(&slot.key.0, &h, &sig.sigma, &sig.a, &sig.b);
-    let bit = |bytes: &[u8], i: usize| (bytes[i / 8] >> (i % 8)) & 1 == 1;
-    let (s_repr, c_repr) = (sig.s.to_repr(), c.to_repr());
-    (0..LADDER_BITS)
-        .map(|i| (bit(s_repr.as_ref(), i), bit(c_repr.as_ref(), i)))
-        .collect()
+    let s_bits = ladder_bits(sig.s.to_repr().as_ref());
+    let c_bits = ladder_bits(c.to_repr().as_ref());
+    s_bits.into_iter().zip(c_bits).collect()
 }
 
 #[test]
 fn ladder_twin_agrees_with_group_arithmetic() {
     use group::Group;
     let mut rng = ChaCha20Rng::seed_from_u64(7);
-    let xy = |p: &JubjubSubgroup| {
-        let [x, y] = schnorr_atms_jubjub::coordinates(p);
-        (x, y)
-    };
     for _ in 0..4 {
         let g = schnorr_atms_jubjub::generator();
         let [pk, h, sigma] = [0; 3].map(|_| JubjubSubgroup::random(&mut rng));
@@ -739,15 +764,10 @@ fn ladder_twin_agrees_with_group_arithmetic() {
             [IDENTITY, xy(&g), xy(&-pk), xy(&(g - pk))],
             [IDENTITY, xy(&h), xy(&-sigma), xy(&(h - sigma))],
         ];
-        let bits = |bytes: &[u8]| -> Vec<bool> {
-            (0..LADDER_BITS)
-                .map(|i| (bytes[i / 8] >> (i % 8)) & 1 == 1)
-                .collect()
-        };
         use ff::PrimeField;
         let sums = ladder_sums(
-            &bits(s.to_repr().as_ref()),
-            &bits(c.to_repr().as_ref()),
+            &ladder_bits(s.to_repr().as_ref()),
+            &ladder_bits(c.to_repr().as_ref()),
             &tables,
         );
         let c_scalar = schnorr_atms_jubjub::challenge_scalar(c);
@@ -760,7 +780,7 @@ fn ladder_twin_agrees_with_group_arithmetic() {
 fn a_ladder_point_off_its_table_is_rejected() {
     let (_, _, w) = example();
     let g = schnorr_atms_jubjub::generator();
-    let circuit = MithrilCircuit::new(w.clone()).with_forged_ladder_points(0, 100, [g + g; 2]);
+    let circuit = MithrilCircuit::new(w.clone()).with_ladder_forgery(0, 100, points([g + g; 2]));
     let prover = MockProver::run(&circuit, vec![w.instance.to_public_inputs()]).unwrap();
     // The gates hold for any curve point: the lookup alone refuses it (the sums then differ too).
     let run = Run(prover.verify());
@@ -776,14 +796,15 @@ fn a_ladder_point_from_another_slots_table_is_rejected() {
     let w = two_signers();
     // A step where slot 0 adds its entry w = 2, (-pk_0, -sigma_0): slot 1's is (-pk_1, -sigma_1),
     // and slot 1's ladder adds it at its own steps with w = 2.
-    let bits = ladder_bits(w, 0);
+    let bits = slot_bit_pairs(w, 0);
     let bit = (0..LADDER_BITS)
         .rev()
         .find(|&i| bits[i] == (false, true))
         .expect("some bit pair (0, 1)");
     let step = LADDER_BITS - 1 - bit;
     let run = |points: [JubjubSubgroup; 2]| {
-        let circuit = MithrilCircuit::new(w.clone()).with_forged_ladder_points(0, step, points);
+        let circuit =
+            MithrilCircuit::new(w.clone()).with_ladder_forgery(0, step, self::points(points));
         Run(
             MockProver::run(&circuit, vec![w.instance.to_public_inputs()])
                 .unwrap()
@@ -804,7 +825,7 @@ fn a_ladder_s_bit_that_is_not_a_bit_is_rejected() {
     let (_, _, w) = example();
     // At a step where c's bit is 1, s's bit -1 makes w = 1: the table's entry (G, H) is then a
     // lookup match, and the ladder adds G where it owes -pk. Only booleanity stops it.
-    let bits = ladder_bits(w, 0);
+    let bits = slot_bit_pairs(w, 0);
     let bit = (0..LADDER_BITS)
         .rev()
         .find(|&i| bits[i].1)
@@ -812,19 +833,21 @@ fn a_ladder_s_bit_that_is_not_a_bit_is_rejected() {
     let step = LADDER_BITS - 1 - bit;
     let h = hash_to_jubjub(w.instance.commitment.message(w.instance.message));
     let circuit = MithrilCircuit::new(w.clone())
-        .with_forged_s_bit(0, step, -Base::ONE)
-        .with_forged_ladder_points(0, step, [schnorr_atms_jubjub::generator(), h]);
-    let run = Run(
-        MockProver::run(&circuit, vec![w.instance.to_public_inputs()])
-            .unwrap()
-            .verify(),
+        .with_ladder_forgery(0, step, LadderForgery::SBit(-Base::ONE))
+        .with_ladder_forgery(0, step, points([schnorr_atms_jubjub::generator(), h]));
+    assert_gate_refuses_not_the_lookup(&circuit, w, "bit is boolean");
+}
+
+#[test]
+fn a_ladder_sum_that_is_not_the_addition_is_rejected() {
+    let (_, _, w) = example();
+    // The first sum at step 100 replaced by another curve point, the ladder continuing from it
+    // (lookup and booleanity hold): only the gate's addition refuses it.
+    let g = schnorr_atms_jubjub::generator();
+    let circuit = MithrilCircuit::new(w.clone()).with_ladder_forgery(
+        0,
+        100,
+        LadderForgery::Sum(xy(&(g + g + g))),
     );
-    let kinds = run.kinds();
-    assert!(
-        kinds
-            .iter()
-            .any(|k| matches!(k, Rejection::Gate(g) if g.contains("bit is boolean"))),
-        "{kinds:?}"
-    );
-    assert!(!kinds.contains(&Rejection::TableLookup), "{kinds:?}");
+    assert_gate_refuses_not_the_lookup(&circuit, w, "sx (1 + dpi)");
 }
