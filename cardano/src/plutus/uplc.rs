@@ -231,22 +231,8 @@ impl UplcMachine {
             }
         }
         kept.push((body_name, subst(&body, &inline)));
-        let mut kept = with_near_aliases(&self.params, kept, self.next);
-        let (_, mut t) = kept.pop().expect("the body");
-        for (n, v) in kept.into_iter().rev() {
-            t = Term::Lambda {
-                parameter_name: n,
-                body: t.into(),
-            }
-            .apply(v);
-        }
-        for p in self.params.into_iter().rev() {
-            t = Term::Lambda {
-                parameter_name: p,
-                body: t.into(),
-            };
-        }
-        t
+        let kept = with_near_aliases(&self.params, kept, self.next + 1);
+        lets_under(&self.params, kept)
     }
 
     /// A name for the body in [`with_near_aliases`]'s list (never bound).
@@ -336,6 +322,25 @@ fn with_near_aliases(
         current.insert(unique(&n), (n, position));
     }
     out
+}
+
+/// `\\params -> let binds in body`, `binds`' last entry being the body (its name unbound).
+fn lets_under(params: &[Rc<Name>], mut binds: Vec<(Rc<Name>, Term<Name>)>) -> Term<Name> {
+    let (_, mut t) = binds.pop().expect("the body");
+    for (n, v) in binds.into_iter().rev() {
+        t = Term::Lambda {
+            parameter_name: n,
+            body: t.into(),
+        }
+        .apply(v);
+    }
+    for p in params.iter().rev() {
+        t = Term::Lambda {
+            parameter_name: p.clone(),
+            body: t.into(),
+        };
+    }
+    t
 }
 
 fn count_uses(t: &Term<Name>, uses: &mut HashMap<isize, usize>) {
@@ -558,4 +563,79 @@ pub fn builtin_counts(t: &Term<Name>) -> std::collections::BTreeMap<String, usiz
     let mut out = Default::default();
     walk(t, &mut out);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use uplc::ast::Program;
+
+    use super::*;
+    use crate::plutus::{evaluate, script_bytes};
+
+    fn name(text: &str, unique: isize) -> Rc<Name> {
+        Rc::new(Name {
+            text: text.into(),
+            unique: Unique::new(unique),
+        })
+    }
+
+    /// `\\x -> let v_1 = 1 + x; ...; v_n = v_(n-1) + x in check (v_n == expected)`, with
+    /// and without near aliases.
+    fn chain(n: usize, expected: u64, aliased: bool) -> Program<Name> {
+        let x = name("x", 1);
+        let mut binds = vec![];
+        let mut last = int(1);
+        for i in 0..n {
+            let v = name("v", 2 + i as isize);
+            binds.push((
+                v.clone(),
+                UplcMachine::app(F::AddInteger, vec![last, Term::Var(x.clone())]),
+            ));
+            last = Term::Var(v);
+        }
+        let check = b(F::IfThenElse)
+            .apply(UplcMachine::app(
+                F::EqualsInteger,
+                vec![last, int(expected)],
+            ))
+            .apply(Term::unit().delay())
+            .apply(Term::Error.delay())
+            .force();
+        binds.push((name("body", 2 + n as isize), check));
+        let params = [x];
+        let binds = if aliased {
+            with_near_aliases(&params, binds, 3 + n as isize)
+        } else {
+            binds
+        };
+        Program {
+            version: (1, 1, 0),
+            term: lets_under(&params, binds),
+        }
+    }
+
+    #[test]
+    fn near_aliases_keep_the_value_and_shorten_the_script() {
+        let n = 600;
+        let (plain, aliased) = (
+            chain(n, 1 + 5 * n as u64, false),
+            chain(n, 1 + 5 * n as u64, true),
+        );
+        for program in [&plain, &aliased] {
+            assert!(evaluate(program, vec![int(5)], 10).accepted);
+            assert!(!evaluate(program, vec![int(6)], 10).accepted);
+        }
+        let (plain_bytes, aliased_bytes) =
+            (script_bytes(&plain).len(), script_bytes(&aliased).len());
+        // x is used once per binding: every use past the first 127 takes two bytes unaliased.
+        assert!(
+            aliased_bytes + 300 < plain_bytes,
+            "{aliased_bytes} aliased against {plain_bytes}"
+        );
+        // A short chain has nothing far to alias.
+        assert_eq!(
+            script_bytes(&chain(100, 501, true)),
+            script_bytes(&chain(100, 501, false))
+        );
+    }
 }
