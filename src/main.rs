@@ -830,6 +830,26 @@ enum ChainCommand {
         #[arg(long)]
         vk: PathBuf,
     },
+    /// Wrap an extended chain's proof for contracts (`ChainVerifier`, as a tree's root): one
+    /// proof that verifies the step proof under the step key and exposes the chain's statement
+    /// alone, in the EVM transcript (minutes, GiB; at the step's parameters).
+    Wrap {
+        /// The chain proof (written by `tms chain extend`).
+        #[arg(long)]
+        proof: PathBuf,
+        /// The step verifying key (written by `tms chain extend`).
+        #[arg(long)]
+        vk: PathBuf,
+        /// KZG parameters of the step circuit, which the wrapper uses too.
+        #[arg(long)]
+        chain_params: PathBuf,
+        /// Wrapped proof file to write (accumulator words, then the EVM-transcript proof).
+        #[arg(long)]
+        out_proof: PathBuf,
+        /// Wrapper verifying key file to write.
+        #[arg(long)]
+        out_vk: PathBuf,
+    },
     /// Verify a chain proof against the statement the verifier holds.
     Verify {
         #[command(flatten)]
@@ -1033,6 +1053,19 @@ fn run_chain(action: ChainCommand) -> Result<()> {
             previous: previous.as_deref(),
             proof: &proof,
             vk: &vk,
+        }),
+        ChainCommand::Wrap {
+            proof,
+            vk,
+            chain_params,
+            out_proof,
+            out_vk,
+        } => chain::wrap(&chain::ChainWrapArgs {
+            proof: &proof,
+            vk: &vk,
+            chain_params: &chain_params,
+            out_proof: &out_proof,
+            out_vk: &out_vk,
         }),
         ChainCommand::Keygen {
             params,

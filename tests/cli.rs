@@ -1216,6 +1216,14 @@ fn mithril_chain_links_are_checked_before_proving() {
         "none.srs",
         Some("ext.proof"),
     );
+    // `chain wrap` reads the step key and the chain proof before any parameters.
+    std::fs::write(d.join("not-a-key.vk"), b"not a key").unwrap();
+    fails_s(
+        &d,
+        "chain wrap --proof short.proof --vk not-a-key.vk --chain-params none.srs --out-proof w.proof --out-vk w.vk",
+        "not-a-key.vk",
+        Some("w.proof"),
+    );
     // A signature for another hand-over cannot enter a certificate; a chain certificate is not
     // a plain one.
     let sig = std::fs::read_dir(&d)
@@ -1306,9 +1314,10 @@ fn aggregation_keys_the_prover_hands_over_are_refused() {
 
 /// A SNARK-Mithril chain extended one epoch at a time by the CLI (the genesis epoch, then a
 /// second), the step key the same at both, each chain verified under the pinned step key, and
-/// the one-change refusals: `cargo test --release --test cli -- --ignored --nocapture
-/// mithril_chain_extends` (two step keygens and two step proofs at k = 22: about 18 minutes and
-/// 12 GiB on 2 cores).
+/// the one-change refusals; then wrapped for contracts (`tms chain wrap`), verified under the
+/// pinned wrapper key and given its ChainVerifier: `cargo test --release --test cli --
+/// --ignored --nocapture mithril_chain_extends` (two step keygens and two step proofs at
+/// k = 22, then the wrapper's keygen and proof: about 30 minutes and 12 GiB on 2 cores).
 #[test]
 #[ignore = "two recursive step proofs at k = 22: about 18 minutes and 12 GiB"]
 fn mithril_chain_extends_one_epoch_at_a_time() {
@@ -1360,6 +1369,42 @@ fn mithril_chain_extends_one_epoch_at_a_time() {
         );
         println!("refused: another {what}");
     }
+
+    // Wrapped for contracts: verified as a tree's root is, under the pinned wrapper key, and
+    // `export-verifier` gives it the chain's ChainVerifier.
+    let out = ok_s(
+        &d,
+        "chain wrap --proof chain2.proof --vk step.vk --chain-params chain.srs --out-proof wrapped.proof --out-vk wrapped.vk",
+    );
+    assert!(out.starts_with("chain of 2 epochs from genesis"), "{out}");
+    let wrapped_fp = sha256_hex(&std::fs::read(d.join("wrapped.vk")).unwrap());
+    let verify_wrapped = |epochs: usize| {
+        format!("chain verify --genesis r0.json --last-registration r2.json --message 0x01 --epochs {epochs} --params chain.srs --vk wrapped.vk --vk-fingerprint {wrapped_fp} --proof wrapped.proof")
+    };
+    let out = ok_s(&d, &verify_wrapped(2));
+    assert!(
+        out.starts_with("verified: 2 SNARK-Mithril certificates"),
+        "{out}"
+    );
+    fails_s(
+        &d,
+        &verify_wrapped(3),
+        "wrapped.proof: the chain proof does not verify",
+        None,
+    );
+    let out = ok_s(
+        &d,
+        &format!("export-verifier --vk wrapped.vk --vk-fingerprint {wrapped_fp} --params chain.srs --out contracts"),
+    );
+    assert!(out.contains("ChainVerifier"), "{out}");
+    println!("{out}");
+    // A step key is what it wraps: the wrapper key is refused as one.
+    fails_s(
+        &d,
+        "chain wrap --proof wrapped.proof --vk wrapped.vk --chain-params chain.srs --out-proof x.proof --out-vk x.vk",
+        "wrapped.vk: a key for \"mithril-chain-wrapped\", not a chain step key",
+        Some("x.proof"),
+    );
 }
 
 /// A SNARK-Mithril chain proved and verified by the CLI, and the one-change refusals:

@@ -64,8 +64,8 @@ use crate::{
     chain::{segment_inputs, ChainCertificate, Link, SEGMENT_INPUTS},
     snark::{
         aggregation_keygen, aggregation_layout, aggregation_prove, aggregation_verify,
-        certificate_key_digest, certificate_sample, node_key_digest, node_protocol, node_snark,
-        protocol_key_digest, Statement,
+        certificate_key_digest, certificate_sample, node_key_digest, node_protocol, node_sample,
+        node_snark, protocol_key_digest, Statement,
     },
     stand_in::{stand_in, trivial_accumulator},
     AggregationError, AggregationKeys, Snark, ACCUMULATOR_LIMBS,
@@ -74,6 +74,9 @@ use crate::{
 /// Public inputs of a step proof after the accumulator: the chain segment, then the step key's
 /// digest.
 pub const STEP_INPUTS: usize = SEGMENT_INPUTS + 1;
+
+/// Public inputs of a step proof: accumulator limbs, then [`STEP_INPUTS`].
+const STEP_PROOF_INPUTS: usize = ACCUMULATOR_LIMBS + STEP_INPUTS;
 
 /// Public inputs of a certificate proof: registration digest, message.
 const CERTIFICATE_INPUTS: usize = 2;
@@ -136,12 +139,12 @@ impl ChainStep {
         (previous, previous_key): (&[AssignedValue<Fr>], AssignedValue<Fr>),
         (certificate, certificate_key): (&[AssignedValue<Fr>], AssignedValue<Fr>),
     ) -> Result<Vec<AssignedValue<Fr>>, AggregationError> {
-        if previous.len() != ACCUMULATOR_LIMBS + STEP_INPUTS {
+        if previous.len() != STEP_PROOF_INPUTS {
             return Err(AggregationError::Inner {
                 index: 0,
                 reason: format!(
                     "a chain step proof has {} public inputs, {} given",
-                    ACCUMULATOR_LIMBS + STEP_INPUTS,
+                    STEP_PROOF_INPUTS,
                     previous.len()
                 ),
             });
@@ -339,6 +342,101 @@ pub fn verify_extended_chain(
     }
     let mut public_inputs = accumulator.to_vec();
     public_inputs.extend(segment_inputs(statement));
-    public_inputs.push(node_key_digest(params, vk, ACCUMULATOR_LIMBS + STEP_INPUTS));
+    public_inputs.push(node_key_digest(params, vk, STEP_PROOF_INPUTS));
     aggregation_verify(params, vk, &public_inputs, proof, Transcript::Poseidon)
+}
+
+/// The final wrapper of an incremental chain: one proof that verifies the last step proof under
+/// **the** step key (a constant of the wrapper, so a verifier that holds the wrapper's key holds
+/// the step key) and exposes the chain's statement alone, `[genesis, last registration, last
+/// application message, epochs]` after the accumulator: what a chain tree's root exposes, so
+/// `ChainVerifier` and [`crate::chain::verify_chain_proof`] serve it unchanged, whatever the
+/// chain's length.
+///
+/// The step statement's last word, the digest of the key every earlier step proof was verified
+/// under, must be the digest of the wrapped step key: otherwise the earlier steps could have
+/// been proved under any key (see the module documentation).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ChainWrap {
+    /// The digest of the step key the wrapper verifies under ([`node_key_digest`] of it).
+    pub step_key: Fr,
+}
+
+impl Statement for ChainWrap {
+    fn constrain(
+        &self,
+        ctx: &mut Context<Fr>,
+        inner: &[Vec<AssignedValue<Fr>>],
+    ) -> Result<Vec<AssignedValue<Fr>>, AggregationError> {
+        let [step] = inner else {
+            return Err(AggregationError::Input(format!(
+                "a chain wrapper verifies 1 step proof, {} given",
+                inner.len()
+            )));
+        };
+        if step.len() != STEP_PROOF_INPUTS {
+            return Err(AggregationError::Inner {
+                index: 0,
+                reason: format!(
+                    "a chain step proof has {} public inputs, {} given",
+                    STEP_PROOF_INPUTS,
+                    step.len()
+                ),
+            });
+        }
+        let own = ctx.load_constant(self.step_key);
+        ctx.constrain_equal(&step[ACCUMULATOR_LIMBS + SEGMENT_INPUTS], &own);
+        Ok(step[ACCUMULATOR_LIMBS..ACCUMULATOR_LIMBS + SEGMENT_INPUTS].to_vec())
+    }
+}
+
+/// The statement of the wrapper over step proofs under `step_vk` (at `step_params`).
+fn chain_wrap(step_params: &ParamsKZG<Bn256>, step_vk: &VerifyingKey<G1Affine>) -> ChainWrap {
+    ChainWrap {
+        step_key: node_key_digest(step_params, step_vk, STEP_PROOF_INPUTS),
+    }
+}
+
+/// The advice cells of the wrapper over step proofs under `step_vk` (a layout at `2^k` rows
+/// of `params`, no keys): what [`crate::one_column_k`] sizes the wrapper by.
+pub fn chain_wrap_cells(
+    params: &ParamsKZG<Bn256>,
+    k: u32,
+    (step_params, step_vk): (&ParamsKZG<Bn256>, &VerifyingKey<G1Affine>),
+) -> Result<usize, AggregationError> {
+    let sample = node_sample(step_params, step_vk, STEP_PROOF_INPUTS);
+    aggregation_layout(params, k, vec![sample], &chain_wrap(step_params, step_vk))
+        .map(|(_, cells)| cells)
+}
+
+/// The keys of the final wrapper at `2^k` rows over step proofs under `step_vk` (at
+/// `step_params`): regenerated by a verifier from the step key alone, no proof needed.
+pub fn chain_wrap_keygen(
+    params: &ParamsKZG<Bn256>,
+    k: u32,
+    (step_params, step_vk): (&ParamsKZG<Bn256>, &VerifyingKey<G1Affine>),
+) -> Result<AggregationKeys, AggregationError> {
+    let sample = node_sample(step_params, step_vk, STEP_PROOF_INPUTS);
+    aggregation_keygen(params, k, vec![sample], &chain_wrap(step_params, step_vk))
+}
+
+/// The last step proof of a chain (its public inputs and proof, as [`extend_chain`] returns
+/// them) wrapped for `transcript` ([`Transcript::Evm`] for `ChainVerifier`): public inputs
+/// `[accumulator, genesis, last registration, last application message, epochs]` and the proof.
+/// The step proof is checked natively first, its accumulator included.
+pub fn wrap_chain(
+    params: &ParamsKZG<Bn256>,
+    keys: &AggregationKeys,
+    (step_params, step_vk): (&ParamsKZG<Bn256>, &VerifyingKey<G1Affine>),
+    (public_inputs, proof): (&[Fr], Vec<u8>),
+    transcript: Transcript,
+) -> Result<(Vec<Fr>, Vec<u8>), AggregationError> {
+    let step = node_snark(step_params, step_vk, public_inputs, proof)?;
+    aggregation_prove(
+        params,
+        keys,
+        vec![step],
+        &chain_wrap(step_params, step_vk),
+        transcript,
+    )
 }

@@ -8,8 +8,8 @@ use mithril_snark::chain::link_message;
 use rand::{Rng, SeedableRng};
 use tms_aggregation::{
     chain::Link,
-    chain_step::{key_digest, ChainStep, STEP_INPUTS},
-    ACCUMULATOR_LIMBS,
+    chain_step::{key_digest, ChainStep, ChainWrap, STEP_INPUTS},
+    Statement, ACCUMULATOR_LIMBS,
 };
 use tms_gadgets::{
     testing::{CircuitHarness, MockRun, Rejection},
@@ -288,6 +288,65 @@ fn inner_inputs_of_the_wrong_shape_are_refused() {
                 .constrain_step(ctx, (&previous, key), (&certificate, key))
                 .is_err();
             assert!(refused);
+            ((), vec![])
+        },
+        |_| vec![],
+    );
+}
+
+/// The final wrapper's statement over the last step proof's public inputs `step`; the verifier
+/// expects `claimed`.
+fn run_wrap(wrap: ChainWrap, step: Vec<Fr>, claimed: Vec<Fr>) -> MockRun<()> {
+    CircuitHarness::new(12).mock_with_public(
+        |ctx, _| {
+            let step = load(ctx, &step);
+            let exposed = wrap
+                .constrain(ctx, &[step])
+                .expect("well-formed inner inputs");
+            ((), exposed)
+        },
+        |_| claimed,
+    )
+}
+
+#[test]
+fn the_wrapper_exposes_the_chain_under_its_own_step_key() {
+    let chain = Chain::new();
+    let wrap = ChainWrap {
+        step_key: chain.step_key,
+    };
+    for epochs in [1, 3] {
+        let segment = chain.statement(epochs)[..STEP_INPUTS - 1].to_vec();
+        run_wrap(wrap, chain.previous(epochs), segment).assert_satisfied();
+    }
+}
+
+#[test]
+fn a_step_proof_claiming_another_step_key_is_not_wrapped() {
+    // A base case may witness any step key; only the wrapper ties it to the key it verified
+    // the last step under.
+    let chain = Chain::new();
+    let wrap = ChainWrap {
+        step_key: chain.step_key,
+    };
+    let mut step = chain.previous(3);
+    *step.last_mut().unwrap() += Fr::one();
+    let segment = chain.statement(3)[..STEP_INPUTS - 1].to_vec();
+    run_wrap(wrap, step, segment).assert_rejected_by(Rejection::Constant);
+}
+
+#[test]
+fn the_wrapper_refuses_inner_inputs_of_the_wrong_shape() {
+    let chain = Chain::new();
+    let wrap = ChainWrap {
+        step_key: chain.step_key,
+    };
+    CircuitHarness::new(12).mock_with_public(
+        |ctx, _| {
+            let short = load(ctx, &chain.previous(1)[1..]);
+            let whole = load(ctx, &chain.previous(1));
+            assert!(wrap.constrain(ctx, &[short]).is_err());
+            assert!(wrap.constrain(ctx, &[whole.clone(), whole]).is_err());
             ((), vec![])
         },
         |_| vec![],

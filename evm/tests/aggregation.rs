@@ -197,6 +197,100 @@ fn gas_on_chain(
     (contracts, call.gas)
 }
 
+/// A chain root proof (`public_inputs`: accumulator, then the chain's four words; EVM transcript)
+/// on chain: its generated verifier (gas, a changed input refused), then through `ChainVerifier`
+/// deployed for the genesis (with EIP-170 enforced when `mainnet`): the honest end of the chain
+/// accepted; another last registration, message, epoch count, proof length and genesis refused.
+/// Prints `evm-gas` lines labelled `path`.
+fn chain_root_on_chain(
+    params: &ParamsKZG<Bn256>,
+    vk: &VerifyingKey<G1Affine>,
+    (chain, genesis, statement): (&Epochs, Fr, &mithril_snark::chain::ChainStatement),
+    (public_inputs, proof): (&[Fr], &[u8]),
+    path: &str,
+    mainnet: bool,
+) {
+    let epochs = statement.epochs as u64;
+    let (contracts, gas) = gas_on_chain(params, vk, public_inputs, proof);
+    println!(
+        "record: {path} verifier_bytes={} gas={gas}",
+        contracts.verifier.runtime.len()
+    );
+    println!(
+        "{}",
+        gas_line(
+            &format!("{path} epochs={epochs} verifier"),
+            gas,
+            contracts.verifier.runtime.len()
+        )
+    );
+
+    // Through ChainVerifier: the proof file (accumulator words, then the proof) and the claimed
+    // end of the chain; the genesis is the contract's.
+    assert_eq!(contracts.binding.proof_length, proof.len());
+    let accumulator = &public_inputs[..ACCUMULATOR_LIMBS];
+    let carried = proof_file(accumulator, proof);
+    let message = application(chain.links.len() - 1);
+    assert_eq!(message_to_field(&message), statement.last_application);
+    let mut machine = Machine::new(mainnet);
+    let trusted = Trusted::Chain { genesis };
+    let deployment = Deployment::deploy(&mut machine, &contracts, &trusted).unwrap();
+    let other_genesis = Trusted::Chain {
+        genesis: genesis + Fr::one(),
+    };
+    let other = Deployment::deploy(&mut machine, &contracts, &other_genesis).unwrap();
+    let mut verify_chain =
+        |deployment: &Deployment, last: Fr, message: &[u8], epochs: u64, proof: &[u8]| {
+            deployment
+                .verify_chain(&mut machine, &last, message, epochs, proof)
+                .unwrap()
+        };
+    let last = statement.last_registration;
+    let honest = verify_chain(&deployment, last, &message, epochs, &carried);
+    assert!(
+        honest.success,
+        "ChainVerifier refused the honest chain proof"
+    );
+    let mut other_message = message.clone();
+    other_message.push(b'!');
+    for (what, call) in [
+        (
+            "another last registration",
+            verify_chain(&deployment, last + Fr::one(), &message, epochs, &carried),
+        ),
+        (
+            "another message",
+            verify_chain(&deployment, last, &other_message, epochs, &carried),
+        ),
+        (
+            "fewer epochs",
+            verify_chain(&deployment, last, &message, epochs - 1, &carried),
+        ),
+    ] {
+        assert!(
+            !call.success && is_error(&call.output, "ProofRejected()"),
+            "{what} was accepted"
+        );
+    }
+    let longer = [carried.as_slice(), &[0u8; 32]].concat();
+    let call = verify_chain(&deployment, last, &message, epochs, &longer);
+    assert!(!call.success && is_error(&call.output, "WrongProofLength(uint256,uint256)"));
+    let call = verify_chain(&other, last, &message, epochs, &carried);
+    assert!(!call.success, "another genesis was accepted");
+    println!(
+        "record: {path} verifyChain gas={} chain_verifier_deploy_gas={}",
+        honest.gas, deployment.wrapper_gas
+    );
+    println!(
+        "{}",
+        gas_line(
+            &format!("{path} epochs={epochs} verifyChain"),
+            honest.gas,
+            contracts.verifier.runtime.len()
+        )
+    );
+}
+
 #[test]
 #[ignore = "aggregation proofs: minutes and GiB"]
 fn aggregate_mithril_certificates() {
@@ -378,83 +472,13 @@ fn mithril_chain_of_eight_epochs_on_chain() {
         proved.proof.len(),
         verify.as_secs_f64() * 1e3,
     );
-    let (contracts, gas) = gas_on_chain(&params, root.vk(), &proved.public_inputs, &proved.proof);
-    println!(
-        "record: chain root verifier_bytes={} gas={gas}",
-        contracts.verifier.runtime.len()
-    );
-    println!(
-        "{}",
-        gas_line(
-            &format!("chain-root epochs={} verifier", shape.epochs()),
-            gas,
-            contracts.verifier.runtime.len()
-        )
-    );
-
-    // Through ChainVerifier: the proof file (accumulator words, then the proof) and the claimed
-    // end of the chain; the genesis is the contract's.
-    assert_eq!(contracts.binding.proof_length, proved.proof.len());
-    let carried = proof_file(accumulator, &proved.proof);
-    let message = application(shape.epochs() - 1);
-    assert_eq!(message_to_field(&message), statement.last_application);
-    let epochs = shape.epochs() as u64;
-    let mut machine = Machine::new(false);
-    let trusted = Trusted::Chain { genesis };
-    let deployment = Deployment::deploy(&mut machine, &contracts, &trusted).unwrap();
-    let other_genesis = Trusted::Chain {
-        genesis: genesis + Fr::one(),
-    };
-    let other = Deployment::deploy(&mut machine, &contracts, &other_genesis).unwrap();
-    let mut verify_chain =
-        |deployment: &Deployment, last: Fr, message: &[u8], epochs: u64, proof: &[u8]| {
-            deployment
-                .verify_chain(&mut machine, &last, message, epochs, proof)
-                .unwrap()
-        };
-    let last = statement.last_registration;
-    let honest = verify_chain(&deployment, last, &message, epochs, &carried);
-    assert!(
-        honest.success,
-        "ChainVerifier refused the honest chain proof"
-    );
-    let mut other_message = message.clone();
-    other_message.push(b'!');
-    for (what, call) in [
-        (
-            "another last registration",
-            verify_chain(&deployment, last + Fr::one(), &message, epochs, &carried),
-        ),
-        (
-            "another message",
-            verify_chain(&deployment, last, &other_message, epochs, &carried),
-        ),
-        (
-            "fewer epochs",
-            verify_chain(&deployment, last, &message, epochs - 1, &carried),
-        ),
-    ] {
-        assert!(
-            !call.success && is_error(&call.output, "ProofRejected()"),
-            "{what} was accepted"
-        );
-    }
-    let longer = [carried.as_slice(), &[0u8; 32]].concat();
-    let call = verify_chain(&deployment, last, &message, epochs, &longer);
-    assert!(!call.success && is_error(&call.output, "WrongProofLength(uint256,uint256)"));
-    let call = verify_chain(&other, last, &message, epochs, &carried);
-    assert!(!call.success, "another genesis was accepted");
-    println!(
-        "record: chain root verifyChain gas={} chain_verifier_deploy_gas={}",
-        honest.gas, deployment.wrapper_gas
-    );
-    println!(
-        "{}",
-        gas_line(
-            &format!("chain-root epochs={epochs} verifyChain"),
-            honest.gas,
-            contracts.verifier.runtime.len()
-        )
+    chain_root_on_chain(
+        &params,
+        root.vk(),
+        (&chain, genesis, &statement),
+        (&proved.public_inputs, &proved.proof),
+        "chain-root",
+        false,
     );
 }
 
@@ -469,7 +493,13 @@ fn mithril_chain_of_eight_epochs_on_chain() {
 #[test]
 #[ignore = "three recursive step proofs: an hour of CPU and GiB"]
 fn mithril_chain_extended_one_epoch_at_a_time() {
-    use tms_aggregation::chain_step::{extend_chain, step_keygen, verify_extended_chain};
+    use tms_aggregation::{
+        chain_step::{
+            chain_wrap_cells, chain_wrap_keygen, extend_chain, step_keygen, verify_extended_chain,
+            wrap_chain,
+        },
+        one_column_k,
+    };
     const EPOCHS: usize = 3;
     let chain = epochs(EPOCHS);
     let inner_params = kzg_params(chain.shape.k);
@@ -562,6 +592,70 @@ fn mithril_chain_extended_one_epoch_at_a_time() {
         &proof,
         Transcript::Poseidon
     ));
+
+    // On chain: the final wrapper verifies the last step proof under the step key (a constant
+    // of it) and exposes the chain's four words, which `ChainVerifier` takes as from a tree.
+    let step_vk = step_keys.keys.vk().clone();
+    drop(step_keys);
+    let cells = chain_wrap_cells(&params, k, (&params, &step_vk)).unwrap();
+    let wrap_k = env_or("TMS_WRAP_K", one_column_k(cells));
+    let wrap_params = kzg_params(wrap_k);
+    let (cpu, wall) = (process_cpu_seconds(), Instant::now());
+    let wrap_keys = chain_wrap_keygen(&wrap_params, wrap_k, (&params, &step_vk)).unwrap();
+    let keygen_cpu = process_cpu_seconds() - cpu;
+    let (cpu, wall_prove) = (process_cpu_seconds(), Instant::now());
+    let (wrapped, wrapped_proof) = wrap_chain(
+        &wrap_params,
+        &wrap_keys,
+        (&params, &step_vk),
+        (&public_inputs, proof),
+        Transcript::Evm,
+    )
+    .unwrap();
+    println!(
+        "record: chain wrap k={wrap_k} advice_cells={} config={:?} keygen_cpu_s={keygen_cpu:.0} \
+         keygen_wall_s={:.0} prove_cpu_s={:.0} prove_wall_s={:.0} peak_rss_mib={:.0} \
+         proof_bytes={}",
+        wrap_keys.advice_cells,
+        wrap_keys.config,
+        wall.elapsed().as_secs_f64() - wall_prove.elapsed().as_secs_f64(),
+        process_cpu_seconds() - cpu,
+        wall_prove.elapsed().as_secs_f64(),
+        peak_rss_mib(),
+        wrapped_proof.len()
+    );
+    assert_eq!(
+        &wrapped[ACCUMULATOR_LIMBS..],
+        &segment_inputs(&statement)[..]
+    );
+    let accumulator = &wrapped[..ACCUMULATOR_LIMBS];
+    let verifies = |s: &mithril_snark::chain::ChainStatement| {
+        verify_chain_proof(
+            &wrap_params,
+            wrap_keys.vk(),
+            s,
+            accumulator,
+            &wrapped_proof,
+            Transcript::Evm,
+        )
+    };
+    assert!(verifies(&statement));
+    for changed in [
+        one_change(&|s| s.genesis += Fr::one()),
+        one_change(&|s| s.last_registration += Fr::one()),
+        one_change(&|s| s.last_application += Fr::one()),
+        one_change(&|s| s.epochs -= 1),
+    ] {
+        assert!(!verifies(&changed));
+    }
+    chain_root_on_chain(
+        &wrap_params,
+        wrap_keys.vk(),
+        (&chain, genesis, &statement),
+        (&wrapped, &wrapped_proof),
+        "chain-extended-wrapped",
+        true,
+    );
 }
 
 /// k of the inner circuit of [`a_corrupted_inner_proof_is_refused_natively_and_on_chain`].

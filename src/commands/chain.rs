@@ -1,4 +1,4 @@
-//! `tms chain prove|extend|verify`: a chain of SNARK-Mithril certificates in one proof, for light
+//! `tms chain prove|extend|wrap|verify`: a chain of SNARK-Mithril certificates in one proof, for light
 //! clients (`tms-aggregation`'s chain tree, or its chain step one epoch at a time).
 //!
 //! Epoch `e`'s certificate is made with `tms sign|certify --scheme mithril --next-registration
@@ -7,7 +7,8 @@
 //! previous one handed over to), proves every certificate in the Poseidon transcript and
 //! aggregates them in a tree whose root proof is in the EVM transcript. `tms chain extend` proves
 //! one more epoch on a chain proof (a recursive step over the previous step proof, or over a
-//! stand-in for the genesis epoch). `tms chain verify` builds the statement from what the
+//! stand-in for the genesis epoch); `tms chain wrap` turns its last proof into one a contract
+//! verifies as it does a tree's root (`ChainVerifier`). `tms chain verify` builds the statement from what the
 //! verifier holds: the genesis registration, the claimed last registration digest, the last
 //! application message and the number of epochs (and, for a step proof, its own step key).
 
@@ -31,7 +32,10 @@ use tms_aggregation::{
         chain_keygen, prove_chain, verify_chain_proof, ChainCertificate, ChainKeys, ChainShape,
         Link,
     },
-    chain_step::{extend_chain, step_keygen, verify_extended_chain, StepKeys, STEP_INPUTS},
+    chain_step::{
+        chain_wrap_keygen, extend_chain, step_keygen, verify_extended_chain, wrap_chain, StepKeys,
+        STEP_INPUTS,
+    },
     proof_file, read_vk_file,
     snark::split_proof_file_words,
     split_proof_file, ACCUMULATOR_LIMBS,
@@ -57,6 +61,10 @@ pub(crate) const STATEMENT: &str = "mithril-chain";
 
 /// What a chain step key (`tms chain extend`) says it proves.
 pub(crate) const STEP_STATEMENT: &str = "mithril-chain-step";
+
+/// What the wrapper key of an extended chain (`tms chain wrap`) says it proves: the chain's
+/// statement, as a tree's root does.
+pub(crate) const WRAPPED_STATEMENT: &str = "mithril-chain-wrapped";
 
 /// Parses `--tree per_leaf,per_node,levels`.
 pub fn parse_tree(tree: &str, k: u32) -> Result<ChainShape> {
@@ -360,7 +368,7 @@ pub fn extend(args: &ChainExtendArgs) -> Result<()> {
     write_atomic(args.vk, &vk_bytes)?;
     write_atomic(args.proof, &proof_bytes)?;
     let statement = &public_inputs[ACCUMULATOR_LIMBS..];
-    let epochs = u64::from_le_bytes(statement[3].to_bytes()[..8].try_into().expect("8 bytes"));
+    let epochs = epochs_word(&statement[3]);
     println!(
         "chain of {epochs} epoch{} from genesis {} to registration {}, last {}: proof ({} bytes, \
          Poseidon transcript, {:.0} s) written to {}; step verifying key written to {} \
@@ -381,6 +389,90 @@ pub fn extend(args: &ChainExtendArgs) -> Result<()> {
 /// The step key file (the header says what it proves).
 fn step_key_file(keys: &StepKeys) -> Vec<u8> {
     keys.keys.vk_file(STEP_STATEMENT, None)
+}
+
+/// Paths of `tms chain wrap`.
+pub struct ChainWrapArgs<'a> {
+    /// The chain proof (`tms chain extend`'s).
+    pub proof: &'a Path,
+    /// The step verifying key.
+    pub vk: &'a Path,
+    /// The step circuit's KZG parameters, the wrapper's too.
+    pub chain_params: &'a Path,
+    /// Where the wrapped proof goes.
+    pub out_proof: &'a Path,
+    /// Where the wrapper's verifying key goes.
+    pub out_vk: &'a Path,
+}
+
+/// `tms chain wrap`: the final wrapper over an extended chain's proof, at the step's
+/// parameters: it verifies the step proof under the step key (a constant of the wrapper, which
+/// also ties the statement's step-key digest to it) and exposes `[genesis, last registration,
+/// last application message, epochs]` in the EVM transcript, as a tree's root.
+pub fn wrap(args: &ChainWrapArgs) -> Result<()> {
+    let vk_file = read_bytes(args.vk)?;
+    let (header, step_vk) = read_vk_file(&vk_file).map_err(|e| at(args.vk, e))?;
+    if header.statement != STEP_STATEMENT {
+        return Err(at(
+            args.vk,
+            format!(
+                "a key for {:?}, not a chain step key (tms chain extend's)",
+                header.statement
+            ),
+        ));
+    }
+    let (inputs, proof) = split_proof_file_words(&read_bytes(args.proof)?, STEP_WORDS)
+        .map_err(|e| at(args.proof, e))?;
+    let params = load_params(args.chain_params)?;
+    check_params_k(args.chain_params, params.k(), header.config.degree)?;
+    let start = Instant::now();
+    eprintln!("wrapper keys at k = {} (minutes, GiB)", params.k());
+    let keys = wrap_keygen(&params, &step_vk)?;
+    eprintln!("wrapping ({:.0} s so far)", start.elapsed().as_secs_f64());
+    let (public_inputs, wrapped) = wrap_chain(
+        &params,
+        &keys,
+        (&params, &step_vk),
+        (&inputs, proof),
+        Transcript::Evm,
+    )
+    .map_err(|e| at(args.proof, e))?;
+    let vk_bytes = keys.vk_file(WRAPPED_STATEMENT, None);
+    let proof_bytes = proof_file(&public_inputs[..ACCUMULATOR_LIMBS], &wrapped);
+    write_atomic(args.out_vk, &vk_bytes)?;
+    write_atomic(args.out_proof, &proof_bytes)?;
+    let statement = &public_inputs[ACCUMULATOR_LIMBS..];
+    println!(
+        "chain of {} epochs from genesis {} to registration {} wrapped: proof ({} bytes, EVM \
+         transcript, {:.0} s) written to {}; wrapper verifying key ({} advice cells, {} advice \
+         column{}) written to {} (fingerprint {}); `tms export-verifier` on it gives the \
+         chain's ChainVerifier",
+        epochs_word(&statement[3]),
+        fr_to_hex(&statement[0]),
+        fr_to_hex(&statement[1]),
+        proof_bytes.len(),
+        start.elapsed().as_secs_f64(),
+        args.out_proof.display(),
+        keys.advice_cells,
+        keys.config.num_advice,
+        if keys.config.num_advice == 1 { "" } else { "s" },
+        args.out_vk.display(),
+        fingerprint(&vk_bytes)
+    );
+    Ok(())
+}
+
+/// The wrapper's keys over step proofs under `step_vk`, both at `params`.
+fn wrap_keygen(
+    params: &ParamsKZG<Bn256>,
+    step_vk: &VerifyingKey<G1Affine>,
+) -> Result<tms_aggregation::AggregationKeys> {
+    chain_wrap_keygen(params, params.k(), (params, step_vk)).map_err(|e| CliError(e.to_string()))
+}
+
+/// The epoch count of a statement word.
+fn epochs_word(word: &Fr) -> u64 {
+    u64::from_le_bytes(word.to_bytes()[..8].try_into().expect("8 bytes"))
 }
 
 /// What `tms chain verify` trusts.
@@ -504,7 +596,8 @@ pub fn verify(args: &ChainVerifyArgs) -> Result<()> {
     if header.statement == STEP_STATEMENT {
         return verify_step(args, &statement, &vk_file, &vk, header.config.degree);
     }
-    if header.statement != STATEMENT {
+    let wrapped = header.statement == WRAPPED_STATEMENT;
+    if !wrapped && header.statement != STATEMENT {
         return Err(at(
             vk_path,
             format!("a key for {:?}, not a Mithril chain", header.statement),
@@ -520,34 +613,43 @@ pub fn verify(args: &ChainVerifyArgs) -> Result<()> {
             ),
         ));
     }
-    args.key
-        .check_regenerated(&vk_file, "the certificate key and the tree", || {
-            let Some((tree, certificate_vk, certificate_params)) =
-                args.regenerate_from.filter(|(tree, _, _)| !tree.is_empty())
-            else {
-                return Err(usage(
-                    "--regenerate-vk needs --tree, the certificate key (--certificate-vk, \
+    let from = if wrapped {
+        "the certificate key (through the step key)"
+    } else {
+        "the certificate key and the tree"
+    };
+    args.key.check_regenerated(&vk_file, from, || {
+        if wrapped {
+            let (chain_params, step) = regenerated_step_keys(args)?;
+            let keys = wrap_keygen(&chain_params, step.keys.vk())?;
+            return Ok(keys.vk_file(WRAPPED_STATEMENT, None));
+        }
+        let Some((tree, certificate_vk, certificate_params)) =
+            args.regenerate_from.filter(|(tree, _, _)| !tree.is_empty())
+        else {
+            return Err(usage(
+                "--regenerate-vk needs --tree, the certificate key (--certificate-vk, \
                      itself regenerated from its shape) and its --certificate-params",
-                ));
-            };
-            let chain_params = load_params(args.params)?;
-            let shape = parse_tree(tree, chain_params.k())?;
-            let params = load_params(certificate_params)?;
-            let inner = KeyTrust {
-                vk: certificate_vk,
-                fingerprint: None,
-                regenerate: true,
-            };
-            let certificate_vk = trusted_certificate_key(&params, inner)?;
-            let keys = chain_keygen(
-                &chain_params,
-                shape,
-                (&params, &certificate_vk),
-                &mut |_, _, _| {},
-            )
-            .map_err(|e| CliError(e.to_string()))?;
-            Ok(root_key_file(&keys))
-        })?;
+            ));
+        };
+        let chain_params = load_params(args.params)?;
+        let shape = parse_tree(tree, chain_params.k())?;
+        let params = load_params(certificate_params)?;
+        let inner = KeyTrust {
+            vk: certificate_vk,
+            fingerprint: None,
+            regenerate: true,
+        };
+        let certificate_vk = trusted_certificate_key(&params, inner)?;
+        let keys = chain_keygen(
+            &chain_params,
+            shape,
+            (&params, &certificate_vk),
+            &mut |_, _, _| {},
+        )
+        .map_err(|e| CliError(e.to_string()))?;
+        Ok(root_key_file(&keys))
+    })?;
     let params = load_params(args.params)?;
     check_params_k(args.params, params.k(), header.config.degree)?;
     let (accumulator, proof) =
@@ -578,6 +680,28 @@ pub fn verify(args: &ChainVerifyArgs) -> Result<()> {
     Ok(())
 }
 
+/// For `--regenerate-vk` of a step key or of its wrapper's: the step keys at the chain's
+/// parameters from the certificate key (itself regenerated from its shape).
+fn regenerated_step_keys(args: &ChainVerifyArgs) -> Result<(ParamsKZG<Bn256>, StepKeys)> {
+    let Some((_, certificate_vk, certificate_params)) = args.regenerate_from else {
+        return Err(usage(
+            "--regenerate-vk needs the certificate key (--certificate-vk, itself regenerated \
+             from its shape) and its --certificate-params",
+        ));
+    };
+    let chain_params = load_params(args.params)?;
+    let params = load_params(certificate_params)?;
+    let inner = KeyTrust {
+        vk: certificate_vk,
+        fingerprint: None,
+        regenerate: true,
+    };
+    let certificate_vk = trusted_certificate_key(&params, inner)?;
+    let keys = step_keygen(&chain_params, chain_params.k(), (&params, &certificate_vk))
+        .map_err(|e| CliError(e.to_string()))?;
+    Ok((chain_params, keys))
+}
+
 /// `tms chain verify` with a step key (`tms chain extend`'s): the proof file carries every
 /// public input, of which the verifier takes only the accumulator; the statement is its own,
 /// and the step key's digest that of the key it trusts.
@@ -590,23 +714,7 @@ fn verify_step(
 ) -> Result<()> {
     args.key
         .check_regenerated(vk_file, "the certificate key", || {
-            let Some((_, certificate_vk, certificate_params)) = args.regenerate_from else {
-                return Err(usage(
-                    "--regenerate-vk needs the certificate key (--certificate-vk, itself \
-                     regenerated from its shape) and its --certificate-params",
-                ));
-            };
-            let chain_params = load_params(args.params)?;
-            let params = load_params(certificate_params)?;
-            let inner = KeyTrust {
-                vk: certificate_vk,
-                fingerprint: None,
-                regenerate: true,
-            };
-            let certificate_vk = trusted_certificate_key(&params, inner)?;
-            let keys = step_keygen(&chain_params, chain_params.k(), (&params, &certificate_vk))
-                .map_err(|e| CliError(e.to_string()))?;
-            Ok(step_key_file(&keys))
+            regenerated_step_keys(args).map(|(_, keys)| step_key_file(&keys))
         })?;
     let params = load_params(args.params)?;
     check_params_k(args.params, params.k(), k)?;

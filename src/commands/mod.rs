@@ -178,7 +178,9 @@ pub fn export_verifier(
     };
     let (what, k, vk, num_instances, accumulator, trusted) =
         if let Ok((header, vk)) = tms_aggregation::read_vk_file(&vk_file) {
-            let trusted = if header.statement == chain::STATEMENT {
+            let trusted = if header.statement == chain::STATEMENT
+                || header.statement == chain::WRAPPED_STATEMENT
+            {
                 Some(Trusted::Chain {
                     genesis: Fr::zero(),
                 })
