@@ -212,7 +212,7 @@ impl UplcMachine {
     /// A binding used once is inlined at its use: UPLC is strict and every use is evaluated, so
     /// this changes no outcome, and it saves the `let`'s three machine steps and its bytes.
     /// A variable used often far below its binding gets an alias (`let v' = v`) near those
-    /// uses ([`with_near_aliases`]): flat writes a variable's de Bruijn index in 7-bit groups.
+    /// uses (`with_near_aliases`): flat writes a variable's de Bruijn index in 7-bit groups.
     pub fn finish(self, body: Term<Name>) -> Term<Name> {
         let body_name = self.fresh_body_name();
         let mut uses: HashMap<isize, usize> = HashMap::new();
