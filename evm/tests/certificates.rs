@@ -479,6 +479,36 @@ fn mithril_certificate_on_chain() {
     );
 }
 
+/// A BLS ATMS committee of 4 (seeded keys with proofs of possession), members 0, 1 and 3
+/// signing `message`: the shape (k = 20), the committee and the witness for `threshold`.
+fn bls_three_of_four(
+    message: &[u8],
+    threshold: u64,
+) -> (
+    bls_atms::AtmsShape,
+    bls_atms::Committee,
+    bls_atms::AtmsWitness,
+) {
+    use rand::SeedableRng;
+    use tms_gadgets::signature::bls::SecretKey;
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(2026);
+    let sks: Vec<SecretKey> = (0..4).map(|_| SecretKey::random(&mut rng)).collect();
+    let members: Vec<_> = sks
+        .iter()
+        .map(|sk| (sk.public_key(), sk.prove_possession()))
+        .collect();
+    let committee = bls_atms::Committee::register(&members).unwrap();
+    let signed = message_to_field(message);
+    let signatures: Vec<_> = [0, 1, 3]
+        .iter()
+        .map(|&i| (i, sks[i].sign(signed)))
+        .collect();
+    let shape = bls_atms::AtmsShape::auto(4, 3, 20);
+    let witness =
+        bls_atms::AtmsWitness::new(shape, &committee, message, &signatures, threshold).unwrap();
+    (shape, committee, witness)
+}
+
 /// BLS ATMS 3 of 4 (threshold 2) on chain: a pairing circuit at k = 20, minutes here. Run with
 /// `cargo test --release -p tms-evm --test certificates -- --ignored --nocapture bls`.
 ///
@@ -488,25 +518,9 @@ fn mithril_certificate_on_chain() {
 #[test]
 #[ignore = "a pairing proof at k = 20: minutes"]
 fn bls_atms_certificate_on_chain_gas() {
-    use rand::SeedableRng;
-    use tms_gadgets::signature::bls::SecretKey;
     const THRESHOLD: u64 = 2;
     let message = b"tms evm test: BLS certificate".to_vec();
-    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(2026);
-    let sks: Vec<SecretKey> = (0..4).map(|_| SecretKey::random(&mut rng)).collect();
-    let members: Vec<_> = sks
-        .iter()
-        .map(|sk| (sk.public_key(), sk.prove_possession()))
-        .collect();
-    let committee = bls_atms::Committee::register(&members).unwrap();
-    let signed = message_to_field(&message);
-    let signatures: Vec<_> = [0, 1, 3]
-        .iter()
-        .map(|&i| (i, sks[i].sign(signed)))
-        .collect();
-    let shape = bls_atms::AtmsShape::auto(4, 3, 20);
-    let witness =
-        bls_atms::AtmsWitness::new(shape, &committee, &message, &signatures, THRESHOLD).unwrap();
+    let (shape, committee, witness) = bls_three_of_four(&message, THRESHOLD);
     let params = kzg_params(shape.k);
     let keys = bls_atms::keygen(&params, shape).unwrap();
     let proof = bls_atms::prove_with_transcript(&params, &keys, &witness, Transcript::Evm).unwrap();
@@ -801,4 +815,55 @@ fn mithril_final_wrapper_on_chain() {
         },
     );
     verifies_on_mainnet(&contracts, &trusted, &message, &carried, gas);
+}
+
+/// A BLS ATMS certificate (3 of 4, t = 2; the pairing circuit at k = 20, 21 advice columns)
+/// through its final wrapper (`TMS_OUTER_K`, default 23: the inner proof's commitments take two
+/// advice columns there): verified natively, then through `AtmsCertificateVerifier` with every
+/// one-change refusal of `check_on_chain`, and with EIP-170 enforced when it fits. Minutes and
+/// about 20 GiB: `cargo test --release -p tms-evm --test certificates -- --ignored --nocapture
+/// bls_atms_final_wrapper`.
+#[test]
+#[ignore = "a pairing proof at k = 20 and an aggregation proof at k = 23: half an hour, ~20 GiB"]
+fn bls_atms_final_wrapper_on_chain() {
+    use tms_aggregation::{certificate_snark, ACCUMULATOR_LIMBS};
+    const THRESHOLD: u64 = 2;
+    let message = b"tms evm test: BLS certificate wrapped".to_vec();
+    let (shape, committee, witness) = bls_three_of_four(&message, THRESHOLD);
+    let inner_params = kzg_params(shape.k);
+    let keys = bls_atms::keygen(&inner_params, shape).unwrap();
+    let inner_proof =
+        bls_atms::prove_with_transcript(&inner_params, &keys, &witness, Transcript::Poseidon)
+            .unwrap();
+    let instance =
+        bls_atms::AtmsInstance::from_trusted(&shape, &committee, &message, THRESHOLD).unwrap();
+    let inner_public = instance.to_public_inputs();
+    let snark = certificate_snark(&inner_params, keys.vk(), &inner_public, inner_proof).unwrap();
+    drop(keys);
+    let Wrapped {
+        k,
+        params,
+        outer,
+        public_inputs,
+        carried,
+    } = wrap("bls-atms final wrapper", snark, &inner_public);
+    let trusted = Trusted::Atms {
+        committee: committee.digest(shape.hash),
+        threshold: THRESHOLD,
+    };
+    let (contracts, gas) = check_on_chain(
+        &format!("bls-atms 3 of 4 final wrapper k={k}"),
+        &Proved {
+            params,
+            vk: outer.pk.get_vk().clone(),
+            message: message.clone(),
+            public_inputs,
+            proof: carried.clone(),
+            trusted,
+            accumulator_words: ACCUMULATOR_LIMBS,
+        },
+    );
+    if contracts.verifier.runtime.len() <= EIP170_LIMIT {
+        verifies_on_mainnet(&contracts, &trusted, &message, &carried, gas);
+    }
 }
