@@ -652,7 +652,8 @@ struct Wrapped {
 /// line as `name`.
 fn wrap(name: &str, snark: tms_aggregation::Snark, inner_public: &[Fr]) -> Wrapped {
     use tms_aggregation::{
-        aggregation_keygen, aggregation_prove, proof_file, ExposeAll, ACCUMULATOR_LIMBS,
+        aggregation_keygen, aggregation_layout, aggregation_prove, proof_file, ExposeAll,
+        ACCUMULATOR_LIMBS,
     };
     use tms_gadgets::proving::stats::{peak_rss_mib, process_cpu_seconds};
     let k: u32 = std::env::var("TMS_OUTER_K")
@@ -660,6 +661,9 @@ fn wrap(name: &str, snark: tms_aggregation::Snark, inner_public: &[Fr]) -> Wrapp
         .and_then(|v| v.parse().ok())
         .unwrap_or(23);
     let params = kzg_params(k);
+    // The layout first (seconds): what keygen and the prove will hold.
+    let (config, cells) = aggregation_layout(&params, k, vec![snark.clone()], &ExposeAll).unwrap();
+    println!("layout: {name} k={k} advice_cells={cells} config={config:?}");
     let cpu = process_cpu_seconds();
     let outer = aggregation_keygen(&params, k, vec![snark.clone()], &ExposeAll).unwrap();
     let keygen_cpu = process_cpu_seconds() - cpu;
