@@ -569,7 +569,7 @@ fn bls_atms_certificate_on_chain_gas() {
 #[test]
 #[ignore = "an aggregation proof: minutes and several GiB"]
 fn schnorr_atms_outer_proof_on_chain() {
-    use tms_aggregation::{certificate_snark, ACCUMULATOR_LIMBS};
+    use tms_aggregation::certificate_snark;
     const THRESHOLD: u64 = 4;
     let message = b"tms evm test: outer proof of epoch 7".to_vec();
     let witness = four_of_six(&message);
@@ -587,20 +587,15 @@ fn schnorr_atms_outer_proof_on_chain() {
         Transcript::Poseidon
     ));
     let snark = certificate_snark(&inner_params, keys.vk(), &inner_public, inner_proof).unwrap();
-    let Wrapped {
-        k,
-        params,
-        outer,
-        public_inputs,
-        carried,
-    } = wrap("outer", snark, &inner_public);
+    let wrapped = wrap("outer", snark, &inner_public);
+    let Wrapped { outer, carried, .. } = &wrapped;
     if let Some(dir) = std::env::var_os("TMS_OUTER_SAVE") {
         let dir = std::path::PathBuf::from(dir);
         std::fs::create_dir_all(&dir).unwrap();
         let shape = serde_json::to_value(witness.shape).unwrap();
         let vk_file = outer.vk_file_with_inner("aggregate schnorr-atms x1", None, Some(shape));
         std::fs::write(dir.join("wrapper.vk"), &vk_file).unwrap();
-        std::fs::write(dir.join("wrapper.proof"), &carried).unwrap();
+        std::fs::write(dir.join("wrapper.proof"), carried).unwrap();
         let statement = serde_json::json!({
             "committee": format!("0x{}", hex::encode(word_fr(&witness.instance.commitment))),
             "message": format!("0x{}", hex::encode(&message)),
@@ -617,22 +612,7 @@ fn schnorr_atms_outer_proof_on_chain() {
         committee: witness.instance.commitment,
         threshold: THRESHOLD,
     };
-    let (contracts, gas) = check_on_chain(
-        &format!("schnorr-atms 4 of 6 outer k={k}"),
-        &Proved {
-            params,
-            vk: outer.pk.get_vk().clone(),
-            message: message.clone(),
-            public_inputs,
-            proof: carried.clone(),
-            trusted,
-            accumulator_words: ACCUMULATOR_LIMBS,
-        },
-    );
-    // Within EIP-170, it deploys on mainnet's rules and verifies there.
-    if contracts.verifier.runtime.len() <= EIP170_LIMIT {
-        verifies_on_mainnet(&contracts, &trusted, &message, &carried, gas);
-    }
+    wrapped_on_chain("schnorr-atms 4 of 6 outer", wrapped, &message, trusted);
 }
 
 /// An outer proof of one certificate proof and what it needs on chain.
@@ -706,6 +686,37 @@ fn verifies_on_mainnet(
         .verify_certificate(&mut mainnet, message, carried)
         .unwrap();
     assert!(call.success && call.gas == gas);
+}
+
+/// A final wrapper's proof through the contract for `trusted` (the honest certificate, the
+/// one-change refusals and misdeployments of `check_on_chain`, labelled `name`), then, where its
+/// verifier is within EIP-170's limit, deployed and verified under mainnet's rules too (the
+/// final wrapper's layout is chosen for that: `TMS_OUTER_K` may pick one that is not).
+fn wrapped_on_chain(name: &str, wrapped: Wrapped, message: &[u8], trusted: Trusted) {
+    let Wrapped {
+        k,
+        params,
+        outer,
+        public_inputs,
+        carried,
+    } = wrapped;
+    let (contracts, gas) = check_on_chain(
+        &format!("{name} k={k}"),
+        &Proved {
+            params,
+            vk: outer.pk.get_vk().clone(),
+            message: message.to_vec(),
+            public_inputs,
+            proof: carried.clone(),
+            trusted,
+            accumulator_words: tms_aggregation::ACCUMULATOR_LIMBS,
+        },
+    );
+    let fits = contracts.verifier.runtime.len() <= EIP170_LIMIT;
+    println!("record: {name} k={k} deploys_under_eip170={fits}");
+    if fits {
+        verifies_on_mainnet(&contracts, &trusted, message, &carried, gas);
+    }
 }
 
 /// The Schnorr ATMS certificate through the final wrapper (one advice column, SHPLONK: the
@@ -790,35 +801,17 @@ fn schnorr_atms_certificate_through_the_final_wrapper() {
 #[test]
 #[ignore = "an aggregation proof at k = 23: minutes and GiB"]
 fn mithril_final_wrapper_on_chain() {
-    use tms_aggregation::{certificate_snark, ACCUMULATOR_LIMBS};
+    use tms_aggregation::certificate_snark;
     let message = b"tms evm test: mithril epoch 7 wrapped".to_vec();
     let (_, inner_params, keys, inner_proof, instance) =
         mithril_example(&message, Transcript::Poseidon);
     let inner_public = instance.to_public_inputs();
     let snark = certificate_snark(&inner_params, keys.vk(), &inner_public, inner_proof).unwrap();
-    let Wrapped {
-        k,
-        params,
-        outer,
-        public_inputs,
-        carried,
-    } = wrap("mithril final wrapper", snark, &inner_public);
+    let wrapped = wrap("mithril final wrapper", snark, &inner_public);
     let trusted = Trusted::Mithril {
         registration: instance.commitment.digest(),
     };
-    let (contracts, gas) = check_on_chain(
-        &format!("mithril m=40 k=3 final wrapper k={k}"),
-        &Proved {
-            params,
-            vk: outer.pk.get_vk().clone(),
-            message: message.clone(),
-            public_inputs,
-            proof: carried.clone(),
-            trusted,
-            accumulator_words: ACCUMULATOR_LIMBS,
-        },
-    );
-    verifies_on_mainnet(&contracts, &trusted, &message, &carried, gas);
+    wrapped_on_chain("mithril m=40 k=3 final wrapper", wrapped, &message, trusted);
 }
 
 /// A BLS ATMS certificate (3 of 4, t = 2; the pairing circuit at k = 20, 21 advice columns)
@@ -830,7 +823,7 @@ fn mithril_final_wrapper_on_chain() {
 #[test]
 #[ignore = "a pairing proof at k = 20 and an aggregation proof at k = 23: half an hour, ~20 GiB"]
 fn bls_atms_final_wrapper_on_chain() {
-    use tms_aggregation::{certificate_snark, ACCUMULATOR_LIMBS};
+    use tms_aggregation::certificate_snark;
     const THRESHOLD: u64 = 2;
     let message = b"tms evm test: BLS certificate wrapped".to_vec();
     let (shape, committee, witness) = bls_three_of_four(&message, THRESHOLD);
@@ -844,30 +837,10 @@ fn bls_atms_final_wrapper_on_chain() {
     let inner_public = instance.to_public_inputs();
     let snark = certificate_snark(&inner_params, keys.vk(), &inner_public, inner_proof).unwrap();
     drop(keys);
-    let Wrapped {
-        k,
-        params,
-        outer,
-        public_inputs,
-        carried,
-    } = wrap("bls-atms final wrapper", snark, &inner_public);
+    let wrapped = wrap("bls-atms final wrapper", snark, &inner_public);
     let trusted = Trusted::Atms {
         committee: committee.digest(shape.hash),
         threshold: THRESHOLD,
     };
-    let (contracts, gas) = check_on_chain(
-        &format!("bls-atms 3 of 4 final wrapper k={k}"),
-        &Proved {
-            params,
-            vk: outer.pk.get_vk().clone(),
-            message: message.clone(),
-            public_inputs,
-            proof: carried.clone(),
-            trusted,
-            accumulator_words: ACCUMULATOR_LIMBS,
-        },
-    );
-    if contracts.verifier.runtime.len() <= EIP170_LIMIT {
-        verifies_on_mainnet(&contracts, &trusted, &message, &carried, gas);
-    }
+    wrapped_on_chain("bls-atms 3 of 4 final wrapper", wrapped, &message, trusted);
 }
