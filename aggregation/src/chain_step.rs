@@ -423,7 +423,8 @@ pub fn chain_wrap_keygen(
 /// The last step proof of a chain (its public inputs and proof, as [`extend_chain`] returns
 /// them) wrapped for `transcript` ([`Transcript::Evm`] for `ChainVerifier`): public inputs
 /// `[accumulator, genesis, last registration, last application message, epochs]` and the proof.
-/// The step proof is checked natively first, its accumulator included.
+/// The step proof is checked natively first, its accumulator included, and so is its claimed
+/// step key.
 pub fn wrap_chain(
     params: &ParamsKZG<Bn256>,
     keys: &AggregationKeys,
@@ -432,11 +433,16 @@ pub fn wrap_chain(
     transcript: Transcript,
 ) -> Result<(Vec<Fr>, Vec<u8>), AggregationError> {
     let step = node_snark(step_params, step_vk, public_inputs, proof)?;
-    aggregation_prove(
-        params,
-        keys,
-        vec![step],
-        &chain_wrap(step_params, step_vk),
-        transcript,
-    )
+    // The wrapper's circuit refuses a step proof that claims another step key; say so here
+    // rather than make a proof that does not verify.
+    let wrap = chain_wrap(step_params, step_vk);
+    if public_inputs.last() != Some(&wrap.step_key) {
+        return Err(AggregationError::Inner {
+            index: 0,
+            reason: "the step proof claims a step key other than the digest of the key it \
+                     verifies under"
+                .into(),
+        });
+    }
+    aggregation_prove(params, keys, vec![step], &wrap, transcript)
 }

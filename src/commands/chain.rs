@@ -442,12 +442,13 @@ pub fn wrap(args: &ChainWrapArgs) -> Result<()> {
     write_atomic(args.out_vk, &vk_bytes)?;
     write_atomic(args.out_proof, &proof_bytes)?;
     let statement = &public_inputs[ACCUMULATOR_LIMBS..];
+    let epochs = epochs_word(&statement[3]);
     println!(
-        "chain of {} epochs from genesis {} to registration {} wrapped: proof ({} bytes, EVM \
-         transcript, {:.0} s) written to {}; wrapper verifying key ({} advice cells, {} advice \
-         column{}) written to {} (fingerprint {}); `tms export-verifier` on it gives the \
+        "chain of {epochs} epoch{} from genesis {} to registration {} wrapped: proof ({} bytes, \
+         EVM transcript, {:.0} s) written to {}; wrapper verifying key ({} advice cells, {} \
+         advice column{}) written to {} (fingerprint {}); `tms export-verifier` on it gives the \
          chain's ChainVerifier",
-        epochs_word(&statement[3]),
+        if epochs == 1 { "" } else { "s" },
         fr_to_hex(&statement[0]),
         fr_to_hex(&statement[1]),
         proof_bytes.len(),

@@ -269,11 +269,16 @@ fn with_near_aliases(
     last_unique: isize,
 ) -> Vec<(Rc<Name>, Term<Name>)> {
     const MIN_USES: usize = 6;
-    // Where each variable is used (binding positions in `binds`, with multiplicity).
+    // The variables each binding uses, and where each variable is used (binding positions in
+    // `binds`, with multiplicity).
+    let mut vars_of: Vec<Vec<isize>> = Vec::with_capacity(binds.len());
     let mut used_at: HashMap<isize, Vec<usize>> = HashMap::new();
     for (i, (_, v)) in binds.iter().enumerate() {
         let mut here = HashMap::new();
         count_uses(v, &mut here);
+        let mut vars: Vec<isize> = here.keys().copied().collect();
+        vars.sort_unstable();
+        vars_of.push(vars);
         for (u, times) in here {
             used_at
                 .entry(u)
@@ -295,11 +300,7 @@ fn with_near_aliases(
     let mut rename: HashMap<isize, Term<Name>> = HashMap::new();
     let mut next = last_unique + 1;
     let mut out = Vec::with_capacity(binds.len());
-    for (i, (n, v)) in binds.into_iter().enumerate() {
-        let mut here = HashMap::new();
-        count_uses(&v, &mut here);
-        let mut vars: Vec<isize> = here.into_keys().collect();
-        vars.sort_unstable();
+    for (i, ((n, v), vars)) in binds.into_iter().zip(vars_of).enumerate() {
         for u in vars {
             let Some((name, at)) = current.get(&u).cloned() else {
                 continue;
