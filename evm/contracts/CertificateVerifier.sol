@@ -158,6 +158,59 @@ contract MithrilCertificateVerifier is BoundVerifier {
     }
 }
 
+/// @title MithrilBatchVerifier
+/// @notice Accepts an aggregation of N SNARK-Mithril certificates (`tms_aggregation`'s
+/// `ExposeAll` over N certificate proofs, through the final wrapper), each for the registration
+/// this contract trusts: statement `[registration, m_1, registration, m_2, ..., registration,
+/// m_N]`, N fixed by the verifier it is exported with.
+contract MithrilBatchVerifier is BoundVerifier {
+    /// The trusted registration digest, below r.
+    uint256 public immutable registration;
+    /// N: the certificates of every proof the verifier takes.
+    uint256 public immutable certificates;
+
+    /// `messages` has another length than the verifier's N.
+    error WrongCount(uint256 given, uint256 expected);
+
+    constructor(address verifier_, uint256 registration_)
+        BoundVerifier(verifier_, 2 * ((NUM_INSTANCES - ACCUMULATOR_WORDS) / 2))
+    {
+        // A verifier without a statement would make every call an empty batch.
+        if (NUM_INSTANCES == ACCUMULATOR_WORDS) revert LayoutMismatch(0, NUM_INSTANCES);
+        if (registration_ >= R) revert NotAFieldElement();
+        registration = registration_;
+        certificates = (NUM_INSTANCES - ACCUMULATOR_WORDS) / 2;
+    }
+
+    /// The public inputs after the accumulator: `[registration, messageField(messages[i])]` for
+    /// each message, in order.
+    function statement(bytes[] calldata messages) public view returns (bytes memory words) {
+        if (messages.length != certificates) revert WrongCount(messages.length, certificates);
+        words = new bytes(64 * messages.length);
+        for (uint256 i = 0; i < messages.length; i++) {
+            uint256 m = messageField(messages[i]);
+            uint256 reg = registration;
+            assembly {
+                let at := add(add(words, 32), mul(i, 64))
+                mstore(at, reg)
+                mstore(add(at, 32), m)
+            }
+        }
+    }
+
+    /// @notice True if the registration's quorum signed every one of `messages`; reverts
+    /// otherwise.
+    function verifyCertificates(bytes[] calldata messages, bytes calldata proof) external view returns (bool) {
+        _verify(statement(messages), proof);
+        return true;
+    }
+
+    /// @notice [`verifyCertificates`], accepted once per statement (the messages in order).
+    function consumeCertificates(bytes[] calldata messages, bytes calldata proof) external returns (bytes32) {
+        return _consume(statement(messages), proof);
+    }
+}
+
 /// @title ChainVerifier
 /// @notice Accepts the root proof of a Mithril certificate chain (`tms chain`, an outer proof)
 /// from the genesis registration this contract trusts: statement `[genesis, last registration,

@@ -8,6 +8,7 @@
 //! |---|---|---|
 //! | `AtmsCertificateVerifier` | `[commitment, keccak256(message) mod r, t]` | [`Trusted::Atms`] |
 //! | `MithrilCertificateVerifier` | `[registration digest, keccak256(message) mod r]` | [`Trusted::Mithril`] |
+//! | `MithrilBatchVerifier` | `[registration digest, keccak256(message_i) mod r]` for each of N messages | [`Trusted::MithrilBatch`] |
 //! | `ChainVerifier` | `[genesis, last registration, keccak256(message) mod r, epochs]` | [`Trusted::Chain`] |
 //!
 //! A constructor reverts on an address without code (`NoVerifierCode`), on code other than the
@@ -103,6 +104,14 @@ pub enum Trusted {
         /// The registration digest.
         registration: Fr,
     },
+    /// `MithrilBatchVerifier`: a SNARK-Mithril registration digest, for an aggregation of
+    /// `certificates` certificates (N, fixed by the verifier the contract is exported with).
+    MithrilBatch {
+        /// The registration digest every certificate is for.
+        registration: Fr,
+        /// N: the certificates of every proof.
+        certificates: usize,
+    },
     /// `ChainVerifier`: the genesis registration digest of a Mithril chain.
     Chain {
         /// The digest of the registration that signs epoch 0.
@@ -116,6 +125,7 @@ impl Trusted {
         match self {
             Self::Atms { .. } => "AtmsCertificateVerifier",
             Self::Mithril { .. } => "MithrilCertificateVerifier",
+            Self::MithrilBatch { .. } => "MithrilBatchVerifier",
             Self::Chain { .. } => "ChainVerifier",
         }
     }
@@ -125,6 +135,7 @@ impl Trusted {
         match self {
             Self::Atms { .. } => 3,
             Self::Mithril { .. } => 2,
+            Self::MithrilBatch { certificates, .. } => 2 * certificates,
             Self::Chain { .. } => 4,
         }
     }
@@ -136,7 +147,9 @@ impl Trusted {
                 committee,
                 threshold,
             } => vec![word_fr(committee), word_u64(*threshold)],
-            Self::Mithril { registration } => vec![word_fr(registration)],
+            Self::Mithril { registration } | Self::MithrilBatch { registration, .. } => {
+                vec![word_fr(registration)]
+            }
             Self::Chain { genesis } => vec![word_fr(genesis)],
         }
     }
@@ -172,12 +185,22 @@ pub fn word_u64(x: u64) -> [u8; 32] {
 enum Arg<'a> {
     Word([u8; 32]),
     Bytes(&'a [u8]),
+    /// `bytes[]`.
+    BytesArray(&'a [Vec<u8>]),
 }
 
-/// `selector(signature)` and `args`, ABI-encoded (static words in place, `bytes` as offsets
-/// into the tail, each padded to whole words).
+/// The tail encoding of one `bytes` value: its length, then its bytes padded to whole words.
+fn encoded_bytes(bytes: &[u8]) -> Vec<u8> {
+    let mut out = word_u64(bytes.len() as u64).to_vec();
+    out.extend(bytes);
+    out.resize(32 + bytes.len().div_ceil(32) * 32, 0);
+    out
+}
+
+/// `selector(signature)` and `args`, ABI-encoded (static words in place, `bytes` and `bytes[]`
+/// as offsets into the tail, each `bytes` padded to whole words; a `bytes[]` is its length, an
+/// offset per element counted from just after the length, then the elements).
 fn encode_call(signature: &str, args: &[Arg]) -> Vec<u8> {
-    let padded = |len: usize| len.div_ceil(32) * 32;
     let mut head = selector(signature).to_vec();
     let mut tail = vec![];
     for arg in args {
@@ -185,9 +208,18 @@ fn encode_call(signature: &str, args: &[Arg]) -> Vec<u8> {
             Arg::Word(w) => head.extend(w),
             Arg::Bytes(bytes) => {
                 head.extend(word_u64((32 * args.len() + tail.len()) as u64));
-                tail.extend(word_u64(bytes.len() as u64));
-                tail.extend(*bytes);
-                tail.resize(tail.len() + padded(bytes.len()) - bytes.len(), 0);
+                tail.extend(encoded_bytes(bytes));
+            }
+            Arg::BytesArray(items) => {
+                head.extend(word_u64((32 * args.len() + tail.len()) as u64));
+                tail.extend(word_u64(items.len() as u64));
+                let elements: Vec<Vec<u8>> = items.iter().map(|b| encoded_bytes(b)).collect();
+                let mut offset = 32 * items.len();
+                for element in &elements {
+                    tail.extend(word_u64(offset as u64));
+                    offset += element.len();
+                }
+                tail.extend(elements.concat());
             }
         }
     }
@@ -208,6 +240,22 @@ pub fn consume_certificate_calldata(message: &[u8], proof: &[u8]) -> Vec<u8> {
     encode_call(
         "consumeCertificate(bytes,bytes)",
         &[Arg::Bytes(message), Arg::Bytes(proof)],
+    )
+}
+
+/// The calldata of `verifyCertificates(messages, proof)` (`MithrilBatchVerifier`).
+pub fn verify_certificates_calldata(messages: &[Vec<u8>], proof: &[u8]) -> Vec<u8> {
+    encode_call(
+        "verifyCertificates(bytes[],bytes)",
+        &[Arg::BytesArray(messages), Arg::Bytes(proof)],
+    )
+}
+
+/// The calldata of `consumeCertificates(messages, proof)` (`MithrilBatchVerifier`).
+pub fn consume_certificates_calldata(messages: &[Vec<u8>], proof: &[u8]) -> Vec<u8> {
+    encode_call(
+        "consumeCertificates(bytes[],bytes)",
+        &[Arg::BytesArray(messages), Arg::Bytes(proof)],
     )
 }
 
@@ -380,6 +428,29 @@ impl Deployment {
         Ok(call)
     }
 
+    /// `verifyCertificates(messages, proof)`: accepted if the call returns true.
+    pub fn verify_certificates(
+        &self,
+        machine: &mut Machine,
+        messages: &[Vec<u8>],
+        proof: &[u8],
+    ) -> Result<Call, EvmError> {
+        let call = machine.call(self.wrapper, verify_certificates_calldata(messages, proof))?;
+        Ok(returned_true(call))
+    }
+
+    /// `consumeCertificates(messages, proof)`: accepted if the call returns a statement key.
+    pub fn consume_certificates(
+        &self,
+        machine: &mut Machine,
+        messages: &[Vec<u8>],
+        proof: &[u8],
+    ) -> Result<Call, EvmError> {
+        let mut call = machine.call(self.wrapper, consume_certificates_calldata(messages, proof))?;
+        call.success &= call.output.len() == 32;
+        Ok(call)
+    }
+
     /// `verifyChain(lastRegistration, message, epochs, proof)`: accepted if it returns true.
     pub fn verify_chain(
         &self,
@@ -435,10 +506,18 @@ impl GasReport {
         message: &[u8],
         proof: &[u8],
     ) -> Result<Self, EvmError> {
-        if matches!(trusted, Trusted::Chain { .. }) {
-            return Err(EvmError::Input(
-                "a chain proof is verified by verifyChain, not verifyCertificate".into(),
-            ));
+        match trusted {
+            Trusted::Chain { .. } => {
+                return Err(EvmError::Input(
+                    "a chain proof is verified by verifyChain, not verifyCertificate".into(),
+                ))
+            }
+            Trusted::MithrilBatch { .. } => {
+                return Err(EvmError::Input(
+                    "a batch is verified by verifyCertificates, not verifyCertificate".into(),
+                ))
+            }
+            Trusted::Atms { .. } | Trusted::Mithril { .. } => {}
         }
         let mut machine = Machine::new(false);
         let deployment = Deployment::deploy(&mut machine, contracts, trusted)?;
@@ -523,6 +602,23 @@ mod tests {
         assert_eq!(data[4 + 127], 192);
         assert_eq!(data[4 + 128 + 31], 2);
         assert_eq!(data[4 + 192 + 31], 40);
+    }
+
+    #[test]
+    fn a_bytes_array_is_its_length_offsets_and_elements() {
+        let messages = vec![vec![1u8, 2, 3], vec![4u8; 33]];
+        let data = verify_certificates_calldata(&messages, &[9; 2]);
+        let word = |i: usize| &data[4 + 32 * i..4 + 32 * (i + 1)];
+        let value = |i: usize| u64::from_be_bytes(word(i)[24..].try_into().unwrap());
+        // head: offsets of the array (word 2) and of the proof.
+        assert_eq!((value(0), value(1)), (64, 64 + 32 * 8));
+        // the array: length 2, element offsets from just after the length: 64, 64 + 64.
+        assert_eq!((value(2), value(3), value(4)), (2, 64, 128));
+        assert_eq!((value(5), &word(6)[..3]), (3, &[1u8, 2, 3][..]));
+        assert_eq!((value(7), word(8), word(9)[0]), (33, &[4u8; 32][..], 4));
+        // the proof: length 2, one padded word.
+        assert_eq!((value(10), &word(11)[..2]), (2, &[9u8, 9][..]));
+        assert_eq!(data.len(), 4 + 32 * 12);
     }
 
     #[test]

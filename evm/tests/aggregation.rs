@@ -5,7 +5,8 @@
 //! trusted genesis, one-change statements and other proof lengths refused). Minutes and several
 //! GiB each, so ignored; run one with
 //! `cargo test --release -p tms-evm --test aggregation -- --ignored --nocapture NAME`
-//! (`aggregate_mithril_certificates`, `mithril_chain_of_eight_epochs_on_chain`,
+//! (`aggregate_mithril_certificates`, `aggregated_mithril_certificates_through_the_final_wrapper`,
+//! `mithril_chain_of_eight_epochs_on_chain`, `mithril_chain_extended_one_epoch_at_a_time`,
 //! `a_corrupted_inner_proof_is_refused_natively_and_on_chain`).
 //!
 //! Environment: `TMS_AGG_N` (default `2,4`) and `TMS_AGG_K` (default 22) for the first;
@@ -81,18 +82,34 @@ struct Epochs {
     shape: MithrilShape,
 }
 
-fn epochs(count: usize) -> Epochs {
-    let draw = |seed: usize, message: Option<Fr>| {
-        mithril_snark::example_certificate_on(
-            Parameters::PREPROD,
-            PARTIES,
-            None,
-            seed as u64,
-            false,
-            message,
-        )
-        .unwrap()
+/// A preprod certificate of registration `seed` (ten parties) on `message` (a random one if
+/// `None`).
+fn draw(seed: usize, message: Option<Fr>) -> Example {
+    mithril_snark::example_certificate_on(
+        Parameters::PREPROD,
+        PARTIES,
+        None,
+        seed as u64,
+        false,
+        message,
+    )
+    .unwrap()
+}
+
+/// The one shape that proves every certificate of `examples` (drawn by [`draw`]): as `tms keygen
+/// --scheme mithril` lays it out, one signer slot per index slot.
+fn shape_of(examples: &[Example]) -> MithrilShape {
+    let probe = MithrilShape {
+        signer_slots: Parameters::PREPROD.k() as usize,
+        ..examples[0].witness(4).unwrap().shape
     };
+    MithrilShape {
+        k: mithril_snark::min_k(&probe, 4).unwrap(),
+        ..probe
+    }
+}
+
+fn epochs(count: usize) -> Epochs {
     let digests: Vec<Fr> = (0..=count)
         .map(|e| draw(e, None).registration.commitment().digest())
         .collect();
@@ -110,15 +127,7 @@ fn epochs(count: usize) -> Epochs {
             draw(e, Some(message))
         })
         .collect();
-    // As `tms keygen --scheme mithril` lays it out: one signer slot per index slot.
-    let probe = MithrilShape {
-        signer_slots: Parameters::PREPROD.k() as usize,
-        ..examples[0].witness(4).unwrap().shape
-    };
-    let shape = MithrilShape {
-        k: mithril_snark::min_k(&probe, 4).unwrap(),
-        ..probe
-    };
+    let shape = shape_of(&examples);
     Epochs {
         examples,
         links,
@@ -151,12 +160,20 @@ fn certificate_snarks(
     keys: &MithrilKeys,
     epochs: &Epochs,
 ) -> Vec<(Vec<Fr>, Snark)> {
-    epochs
-        .examples
+    snarks_of(params, keys, epochs.shape, &epochs.examples)
+}
+
+/// Each of `examples` proved in `shape` in the Poseidon transcript, as snarks.
+fn snarks_of(
+    params: &ParamsKZG<Bn256>,
+    keys: &MithrilKeys,
+    shape: MithrilShape,
+    examples: &[Example],
+) -> Vec<(Vec<Fr>, Snark)> {
+    examples
         .iter()
         .map(|ex| {
-            let witness =
-                MithrilWitness::new(epochs.shape, ex.instance(), &ex.certificate).unwrap();
+            let witness = MithrilWitness::new(shape, ex.instance(), &ex.certificate).unwrap();
             let proof =
                 mithril_snark::prove_with_transcript(params, keys, &witness, Transcript::Poseidon)
                     .unwrap();
@@ -363,6 +380,160 @@ fn aggregate_mithril_certificates() {
             )
         );
     }
+}
+
+/// N SNARK-Mithril certificates of one registration (`TMS_BATCH_N`, default 2; message `i` is
+/// [`batch_message`]`(i)`) aggregated in the Poseidon transcript at `TMS_AGG_K` (default 22),
+/// that aggregation proof through the final wrapper (one advice column at the `k` it needs,
+/// EVM transcript), verified natively and through `MithrilBatchVerifier` deployed **with
+/// EIP-170 enforced**: the honest batch accepted; messages swapped, one message changed and
+/// another registration refused. Half an hour and about 17 GiB:
+/// `cargo test --release -p tms-evm --test aggregation -- --ignored --nocapture aggregated_mithril`.
+#[test]
+#[ignore = "an aggregation proof and its final wrapper: half an hour and ~17 GiB"]
+fn aggregated_mithril_certificates_through_the_final_wrapper() {
+    use tms_aggregation::{node_snark, one_column_k};
+    let n = env_or("TMS_BATCH_N", 2usize);
+    let k = env_or("TMS_AGG_K", 22u32);
+    let messages: Vec<Vec<u8>> = (0..n).map(batch_message).collect();
+    let examples: Vec<Example> = messages
+        .iter()
+        .map(|m| draw(0, Some(message_to_field(m))))
+        .collect();
+    let registration = examples[0].registration.commitment().digest();
+    let shape = shape_of(&examples);
+    let inner_params = kzg_params(shape.k);
+    let keys = mithril_snark::keygen(&inner_params, shape).unwrap();
+    let snarks = snarks_of(&inner_params, &keys, shape, &examples);
+    let statement: Vec<Fr> = snarks.iter().flat_map(|(p, _)| p.clone()).collect();
+    let expected: Vec<Fr> = messages
+        .iter()
+        .flat_map(|m| [registration, message_to_field(m)])
+        .collect();
+    assert_eq!(statement, expected, "[registration, m_i] for each certificate");
+
+    // The aggregation of N, in the Poseidon transcript (the wrapper verifies it in-circuit).
+    let params = kzg_params(k);
+    let chosen: Vec<Snark> = snarks.into_iter().map(|(_, s)| s).collect();
+    let (cpu, wall) = (process_cpu_seconds(), Instant::now());
+    let agg = aggregation_keygen(&params, k, chosen.clone(), &ExposeAll).unwrap();
+    let keygen_cpu = process_cpu_seconds() - cpu;
+    let cpu = process_cpu_seconds();
+    let (agg_public, agg_proof) =
+        aggregation_prove(&params, &agg, chosen, &ExposeAll, Transcript::Poseidon).unwrap();
+    println!(
+        "record: batch aggregate n={n} k={k} advice_cells={} config={:?} keygen_cpu_s={keygen_cpu:.0} \
+         prove_cpu_s={:.0} wall_s={:.0} peak_rss_mib={:.0}",
+        agg.advice_cells,
+        agg.config,
+        process_cpu_seconds() - cpu,
+        wall.elapsed().as_secs_f64(),
+        peak_rss_mib()
+    );
+    assert_eq!(&agg_public[ACCUMULATOR_LIMBS..], &statement[..]);
+    let agg_vk = agg.vk().clone();
+    drop(agg);
+    let node = node_snark(&params, &agg_vk, &agg_public, agg_proof).unwrap();
+
+    // The final wrapper over it.
+    let (_, cells) = aggregation_layout(&params, k, vec![node.clone()], &ExposeAll).unwrap();
+    let wrap_k = env_or("TMS_WRAP_K", one_column_k(cells));
+    let wrap_params = kzg_params(wrap_k);
+    println!("layout: batch wrapper n={n} advice_cells={cells} k={wrap_k}");
+    let (cpu, wall) = (process_cpu_seconds(), Instant::now());
+    let wrap = aggregation_keygen(&wrap_params, wrap_k, vec![node.clone()], &ExposeAll).unwrap();
+    let keygen_cpu = process_cpu_seconds() - cpu;
+    let (cpu, wall_prove) = (process_cpu_seconds(), Instant::now());
+    let (public_inputs, proof) =
+        aggregation_prove(&wrap_params, &wrap, vec![node], &ExposeAll, Transcript::Evm).unwrap();
+    println!(
+        "record: batch wrapper n={n} k={wrap_k} advice_cells={} config={:?} \
+         keygen_cpu_s={keygen_cpu:.0} keygen_wall_s={:.0} prove_cpu_s={:.0} prove_wall_s={:.0} \
+         peak_rss_mib={:.0} proof_bytes={}",
+        wrap.advice_cells,
+        wrap.config,
+        wall.elapsed().as_secs_f64() - wall_prove.elapsed().as_secs_f64(),
+        process_cpu_seconds() - cpu,
+        wall_prove.elapsed().as_secs_f64(),
+        peak_rss_mib(),
+        proof.len()
+    );
+    assert_eq!(&public_inputs[ACCUMULATOR_LIMBS..], &statement[..]);
+    assert!(aggregation_verify(
+        &wrap_params,
+        wrap.vk(),
+        &public_inputs,
+        &proof,
+        Transcript::Evm
+    ));
+    let mut other = public_inputs.clone();
+    other[ACCUMULATOR_LIMBS + 1] += Fr::one();
+    assert!(
+        !aggregation_verify(&wrap_params, wrap.vk(), &other, &proof, Transcript::Evm),
+        "another first message verified natively"
+    );
+
+    // On chain, EIP-170 enforced: the contract builds the statement from its registration and
+    // the message bytes.
+    let contracts = Contracts::build_with_accumulator(
+        &wrap_params,
+        wrap.vk(),
+        public_inputs.len(),
+        ACCUMULATOR_LIMBS,
+    )
+    .unwrap();
+    let carried = proof_file(&public_inputs[..ACCUMULATOR_LIMBS], &proof);
+    let trusted = Trusted::MithrilBatch {
+        registration,
+        certificates: n,
+    };
+    let mut mainnet = Machine::new(true);
+    let deployment = Deployment::deploy(&mut mainnet, &contracts, &trusted)
+        .expect("the final wrapper's verifier deploys under EIP-170");
+    let honest = deployment
+        .verify_certificates(&mut mainnet, &messages, &carried)
+        .unwrap();
+    assert!(honest.success, "MithrilBatchVerifier refused the honest batch");
+    let mut swapped = messages.clone();
+    swapped.reverse();
+    let mut changed = messages.clone();
+    changed[0].push(b'!');
+    for (what, batch) in [("messages swapped", &swapped), ("a message changed", &changed)] {
+        let call = deployment
+            .verify_certificates(&mut mainnet, batch, &carried)
+            .unwrap();
+        assert!(
+            !call.success && is_error(&call.output, "ProofRejected()"),
+            "{what} was accepted"
+        );
+    }
+    let other_registration = Trusted::MithrilBatch {
+        registration: registration + Fr::one(),
+        certificates: n,
+    };
+    let other = Deployment::deploy(&mut mainnet, &contracts, &other_registration).unwrap();
+    let call = other
+        .verify_certificates(&mut mainnet, &messages, &carried)
+        .unwrap();
+    assert!(!call.success, "another registration's contract accepted the batch");
+    let verifier_bytes = contracts.verifier.runtime.len();
+    println!(
+        "record: batch wrapper n={n} verifier_bytes={verifier_bytes} verify_certificates_gas={}",
+        honest.gas
+    );
+    println!(
+        "{}",
+        gas_line(
+            &format!("aggregate-mithril-x{n}-wrapped verifyCertificates"),
+            honest.gas,
+            verifier_bytes
+        )
+    );
+}
+
+/// Message `i` of [`aggregated_mithril_certificates_through_the_final_wrapper`]'s batch.
+fn batch_message(i: usize) -> Vec<u8> {
+    format!("tms evm test: batch message {i}").into_bytes()
 }
 
 #[test]

@@ -129,21 +129,28 @@ pub fn hash(name: HashName, mode: HashMode, inputs: &[String]) -> Result<()> {
 /// Keygen again from what the exporter holds: the verifying key file of a certificate shape.
 type Regenerate<'a> = Box<dyn FnOnce(&ParamsKZG<Bn256>) -> Result<Vec<u8>> + 'a>;
 
-/// The contract in front of an aggregation of one certificate (`tms aggregate` over one proof:
-/// the final wrapper), whose statement after the accumulator is that certificate's; `None` for
-/// any other aggregation.
-fn single_certificate_contract(statement: &str) -> Option<Trusted> {
+/// The contract in front of `tms aggregate`'s proofs of `count` certificates: one certificate
+/// (the final wrapper) is that certificate's statement; N SNARK-Mithril certificates are
+/// `MithrilBatchVerifier`'s (N under one registration); `None` for N certificates of an ATMS,
+/// whose statements a contract would take from the caller.
+fn aggregate_contract(statement: &str) -> Option<Trusted> {
+    let count: usize = statement.rsplit_once(" x")?.1.parse().ok()?;
     let scheme = <Scheme as clap::ValueEnum>::value_variants()
         .iter()
-        .find(|s| aggregate::statement_name(**s, 1) == statement)?;
-    match scheme {
-        Scheme::SchnorrAtms | Scheme::BlsAtms => Some(Trusted::Atms {
+        .find(|s| aggregate::statement_name(**s, count) == statement)?;
+    match (scheme, count) {
+        (Scheme::SchnorrAtms | Scheme::BlsAtms, 1) => Some(Trusted::Atms {
             committee: Fr::zero(),
             threshold: 1,
         }),
-        Scheme::Mithril => Some(Trusted::Mithril {
+        (Scheme::Mithril, 1) => Some(Trusted::Mithril {
             registration: Fr::zero(),
         }),
+        (Scheme::Mithril, 2..) => Some(Trusted::MithrilBatch {
+            registration: Fr::zero(),
+            certificates: count,
+        }),
+        _ => None,
     }
 }
 
@@ -187,9 +194,8 @@ pub fn export_verifier(
             } else if header.statement.starts_with(chunk::STATEMENT) {
                 Some(atms)
             } else {
-                // `tms aggregate`: N statements in one proof, checked by the verifier alone;
-                // one certificate's (the final wrapper) is that certificate's statement.
-                single_certificate_contract(&header.statement)
+                // `tms aggregate`: N statements in one proof (see `aggregate_contract`).
+                aggregate_contract(&header.statement)
             };
             (
                 header.statement,
@@ -299,7 +305,7 @@ pub fn export_verifier(
             machine.deploy(code).map_err(|e| CliError(e.to_string()))?;
             let arguments = match trusted {
                 Trusted::Atms { .. } => "committee commitment, threshold",
-                Trusted::Mithril { .. } => "registration digest",
+                Trusted::Mithril { .. } | Trusted::MithrilBatch { .. } => "registration digest",
                 Trusted::Chain { .. } => "genesis registration digest",
             };
             println!(
@@ -503,12 +509,12 @@ impl DemoClock {
 }
 
 #[cfg(test)]
-mod single_certificate_tests {
+mod aggregate_contract_tests {
     use super::*;
 
     #[test]
-    fn only_an_aggregation_of_one_certificate_gets_its_contract() {
-        let name = |statement: &str| single_certificate_contract(statement).map(|t| t.contract());
+    fn one_certificate_gets_its_contract_and_n_mithril_the_batch() {
+        let name = |statement: &str| aggregate_contract(statement).map(|t| t.contract());
         assert_eq!(
             name("aggregate schnorr-atms x1"),
             Some("AtmsCertificateVerifier")
@@ -521,8 +527,15 @@ mod single_certificate_tests {
             name("aggregate mithril x1"),
             Some("MithrilCertificateVerifier")
         );
-        assert_eq!(name("aggregate mithril x2"), None);
+        assert_eq!(name("aggregate mithril x2"), Some("MithrilBatchVerifier"));
+        assert_eq!(
+            aggregate_contract("aggregate mithril x4").map(|t| t.statement_words()),
+            Some(8)
+        );
         assert_eq!(name("aggregate schnorr-atms x11"), None);
+        assert_eq!(name("aggregate mithril x"), None);
+        assert_eq!(name("aggregate mithril x0"), None);
+        assert_eq!(name("aggregate mithril x2 "), None);
         assert_eq!(name("mithril-chain"), None);
     }
 }
