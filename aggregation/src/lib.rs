@@ -33,7 +33,8 @@ mod tree;
 pub use snark::{
     aggregation_keygen, aggregation_layout, aggregation_prove, aggregation_verify,
     certificate_sample, certificate_snark, node_sample, node_snark, one_column_k, proof_file,
-    read_vk_file, split_proof_file, AggregationKeys, ExposeAll, Statement, VkHeader,
+    read_vk_file, split_proof_file, AggregationKeys, ExposeAll, ExposeStatements, Statement,
+    VkHeader,
 };
 pub use snark_verifier_sdk::Snark;
 

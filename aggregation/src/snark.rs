@@ -67,8 +67,9 @@ pub trait Statement {
     }
 }
 
-/// Exposes every inner proof's public inputs in order (without the accumulators of inner
-/// aggregation proofs, which are folded into the new one): "these N statements hold".
+/// Exposes every inner proof's public inputs in order: "these N statements hold". Over
+/// aggregation proofs that includes their accumulator limbs (folded into the new accumulator
+/// all the same); [`ExposeStatements`] leaves them out.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ExposeAll;
 
@@ -79,6 +80,35 @@ impl Statement for ExposeAll {
         inner: &[Vec<AssignedValue<Fr>>],
     ) -> Result<Vec<AssignedValue<Fr>>, AggregationError> {
         Ok(inner.concat())
+    }
+}
+
+/// Exposes the statements of inner aggregation proofs, in order: each one's public inputs after
+/// its [`ACCUMULATOR_LIMBS`] accumulator limbs (which the new accumulator folds in). The final
+/// wrapper of an aggregation of N certificates exposes what that aggregation did.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ExposeStatements;
+
+impl Statement for ExposeStatements {
+    fn constrain(
+        &self,
+        _: &mut Context<Fr>,
+        inner: &[Vec<AssignedValue<Fr>>],
+    ) -> Result<Vec<AssignedValue<Fr>>, AggregationError> {
+        if let Some(index) = inner.iter().position(|i| i.len() < ACCUMULATOR_LIMBS) {
+            return Err(AggregationError::Inner {
+                index,
+                reason: format!(
+                    "{} public inputs: not an aggregation proof ({ACCUMULATOR_LIMBS} accumulator \
+                     limbs first)",
+                    inner[index].len()
+                ),
+            });
+        }
+        Ok(inner
+            .iter()
+            .flat_map(|i| i[ACCUMULATOR_LIMBS..].iter().copied())
+            .collect())
     }
 }
 
@@ -587,5 +617,38 @@ mod tests {
         assert_eq!(one_column_k((1 << 10) - MINIMUM_ROWS + 1), 11);
         // The Schnorr ATMS outer proof's 6,993,756 cells: k = 23.
         assert_eq!(one_column_k(6_993_756), 23);
+    }
+
+    #[test]
+    fn expose_statements_leaves_out_each_accumulator() {
+        use halo2_base::gates::circuit::builder::BaseCircuitBuilder;
+        let mut builder = BaseCircuitBuilder::<Fr>::new(false);
+        let ctx = builder.main(0);
+        // Two aggregation proofs' public inputs: limbs 0.., then a statement of 2 words.
+        let inner: Vec<Vec<AssignedValue<Fr>>> = (0..2u64)
+            .map(|i| {
+                (0..ACCUMULATOR_LIMBS as u64 + 2)
+                    .map(|j| ctx.load_witness(Fr::from(100 * i + j)))
+                    .collect()
+            })
+            .collect();
+        let exposed = ExposeStatements.constrain(ctx, &inner).unwrap();
+        let values: Vec<Fr> = exposed.iter().map(|v| *v.value()).collect();
+        let limbs = ACCUMULATOR_LIMBS as u64;
+        assert_eq!(
+            values,
+            [limbs, limbs + 1, 100 + limbs, 101 + limbs].map(Fr::from)
+        );
+        // ExposeAll keeps the limbs.
+        assert_eq!(
+            ExposeAll.constrain(ctx, &inner).unwrap().len(),
+            2 * (ACCUMULATOR_LIMBS + 2)
+        );
+        // A certificate proof's inputs (fewer than the limbs) are not an aggregation's.
+        let short = vec![inner[0][..3].to_vec()];
+        assert!(matches!(
+            ExposeStatements.constrain(ctx, &short),
+            Err(AggregationError::Inner { index: 0, .. })
+        ));
     }
 }

@@ -172,11 +172,15 @@ contract MithrilBatchVerifier is BoundVerifier {
     /// `messages` has another length than the verifier's N.
     error WrongCount(uint256 given, uint256 expected);
 
-    constructor(address verifier_, uint256 registration_)
-        BoundVerifier(verifier_, 2 * ((NUM_INSTANCES - ACCUMULATOR_WORDS) / 2))
-    {
-        // A verifier without a statement would make every call an empty batch.
-        if (NUM_INSTANCES == ACCUMULATOR_WORDS) revert LayoutMismatch(0, NUM_INSTANCES);
+    /// The statement words the contract fills: `2N`, where the verifier's statement has `2N`
+    /// words. A verifier with an odd statement, or none (every call would be an empty batch),
+    /// gets a count that does not fill it, so `BoundVerifier` reverts with `LayoutMismatch`.
+    function _batchWords() private pure returns (uint256) {
+        uint256 words = NUM_INSTANCES - ACCUMULATOR_WORDS;
+        return words == 0 ? 1 : 2 * (words / 2);
+    }
+
+    constructor(address verifier_, uint256 registration_) BoundVerifier(verifier_, _batchWords()) {
         if (registration_ >= R) revert NotAFieldElement();
         registration = registration_;
         certificates = (NUM_INSTANCES - ACCUMULATOR_WORDS) / 2;

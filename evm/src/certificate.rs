@@ -446,7 +446,8 @@ impl Deployment {
         messages: &[Vec<u8>],
         proof: &[u8],
     ) -> Result<Call, EvmError> {
-        let mut call = machine.call(self.wrapper, consume_certificates_calldata(messages, proof))?;
+        let mut call =
+            machine.call(self.wrapper, consume_certificates_calldata(messages, proof))?;
         call.success &= call.output.len() == 32;
         Ok(call)
     }

@@ -392,7 +392,7 @@ fn aggregate_mithril_certificates() {
 #[test]
 #[ignore = "an aggregation proof and its final wrapper: half an hour and ~17 GiB"]
 fn aggregated_mithril_certificates_through_the_final_wrapper() {
-    use tms_aggregation::{node_snark, one_column_k};
+    use tms_aggregation::{node_snark, one_column_k, ExposeStatements};
     let n = env_or("TMS_BATCH_N", 2usize);
     let k = env_or("TMS_AGG_K", 22u32);
     let messages: Vec<Vec<u8>> = (0..n).map(batch_message).collect();
@@ -410,7 +410,10 @@ fn aggregated_mithril_certificates_through_the_final_wrapper() {
         .iter()
         .flat_map(|m| [registration, message_to_field(m)])
         .collect();
-    assert_eq!(statement, expected, "[registration, m_i] for each certificate");
+    assert_eq!(
+        statement, expected,
+        "[registration, m_i] for each certificate"
+    );
 
     // The aggregation of N, in the Poseidon transcript (the wrapper verifies it in-circuit).
     let params = kzg_params(k);
@@ -436,16 +439,23 @@ fn aggregated_mithril_certificates_through_the_final_wrapper() {
     let node = node_snark(&params, &agg_vk, &agg_public, agg_proof).unwrap();
 
     // The final wrapper over it.
-    let (_, cells) = aggregation_layout(&params, k, vec![node.clone()], &ExposeAll).unwrap();
+    let (_, cells) = aggregation_layout(&params, k, vec![node.clone()], &ExposeStatements).unwrap();
     let wrap_k = env_or("TMS_WRAP_K", one_column_k(cells));
     let wrap_params = kzg_params(wrap_k);
     println!("layout: batch wrapper n={n} advice_cells={cells} k={wrap_k}");
     let (cpu, wall) = (process_cpu_seconds(), Instant::now());
-    let wrap = aggregation_keygen(&wrap_params, wrap_k, vec![node.clone()], &ExposeAll).unwrap();
+    let wrap =
+        aggregation_keygen(&wrap_params, wrap_k, vec![node.clone()], &ExposeStatements).unwrap();
     let keygen_cpu = process_cpu_seconds() - cpu;
     let (cpu, wall_prove) = (process_cpu_seconds(), Instant::now());
-    let (public_inputs, proof) =
-        aggregation_prove(&wrap_params, &wrap, vec![node], &ExposeAll, Transcript::Evm).unwrap();
+    let (public_inputs, proof) = aggregation_prove(
+        &wrap_params,
+        &wrap,
+        vec![node],
+        &ExposeStatements,
+        Transcript::Evm,
+    )
+    .unwrap();
     println!(
         "record: batch wrapper n={n} k={wrap_k} advice_cells={} config={:?} \
          keygen_cpu_s={keygen_cpu:.0} keygen_wall_s={:.0} prove_cpu_s={:.0} prove_wall_s={:.0} \
@@ -493,12 +503,18 @@ fn aggregated_mithril_certificates_through_the_final_wrapper() {
     let honest = deployment
         .verify_certificates(&mut mainnet, &messages, &carried)
         .unwrap();
-    assert!(honest.success, "MithrilBatchVerifier refused the honest batch");
+    assert!(
+        honest.success,
+        "MithrilBatchVerifier refused the honest batch"
+    );
     let mut swapped = messages.clone();
     swapped.reverse();
     let mut changed = messages.clone();
     changed[0].push(b'!');
-    for (what, batch) in [("messages swapped", &swapped), ("a message changed", &changed)] {
+    for (what, batch) in [
+        ("messages swapped", &swapped),
+        ("a message changed", &changed),
+    ] {
         let call = deployment
             .verify_certificates(&mut mainnet, batch, &carried)
             .unwrap();
@@ -515,7 +531,10 @@ fn aggregated_mithril_certificates_through_the_final_wrapper() {
     let call = other
         .verify_certificates(&mut mainnet, &messages, &carried)
         .unwrap();
-    assert!(!call.success, "another registration's contract accepted the batch");
+    assert!(
+        !call.success,
+        "another registration's contract accepted the batch"
+    );
     let verifier_bytes = contracts.verifier.runtime.len();
     println!(
         "record: batch wrapper n={n} verifier_bytes={verifier_bytes} verify_certificates_gas={}",

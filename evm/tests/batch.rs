@@ -110,8 +110,13 @@ fn a_batch_of_mithril_certificates_is_verified_from_the_registration_and_the_mes
         contracts.binding.num_instances,
         ACCUMULATOR_LIMBS + trusted.statement_words()
     );
+    let other_registration = Trusted::MithrilBatch {
+        registration: registration + Fr::from(1),
+        certificates: N,
+    };
     let mut machine = Machine::new(true);
     let deployment = Deployment::deploy(&mut machine, &contracts, &trusted).unwrap();
+    let other = Deployment::deploy(&mut machine, &contracts, &other_registration).unwrap();
     let mut verify = |deployment: &Deployment, messages: &[Vec<u8>], proof: &[u8]| {
         deployment
             .verify_certificates(&mut machine, messages, proof)
@@ -133,7 +138,10 @@ fn a_batch_of_mithril_certificates_is_verified_from_the_registration_and_the_mes
     swapped.swap(0, 2);
     let mut changed = honest.clone();
     changed[1].push(b'!');
-    for (what, batch) in [("messages swapped", &swapped), ("one message changed", &changed)] {
+    for (what, batch) in [
+        ("messages swapped", &swapped),
+        ("one message changed", &changed),
+    ] {
         let call = verify(&deployment, batch, &proof);
         assert!(
             !call.success && is_error(&call.output, "ProofRejected()"),
@@ -148,21 +156,19 @@ fn a_batch_of_mithril_certificates_is_verified_from_the_registration_and_the_mes
         );
     }
     for length in [proof.len() - 1, proof.len() + 32] {
-        let mut other = proof.clone();
-        other.resize(length, 0);
-        let call = verify(&deployment, &honest, &other);
+        let mut resized = proof.clone();
+        resized.resize(length, 0);
+        let call = verify(&deployment, &honest, &resized);
         assert!(
             !call.success && is_error(&call.output, "WrongProofLength(uint256,uint256)"),
             "a proof of {length} bytes was accepted"
         );
     }
-    let other_registration = Trusted::MithrilBatch {
-        registration: registration + Fr::from(1),
-        certificates: N,
-    };
-    let other = Deployment::deploy(&mut machine, &contracts, &other_registration).unwrap();
     let call = verify(&other, &honest, &proof);
-    assert!(!call.success, "another registration's contract accepted the batch");
+    assert!(
+        !call.success,
+        "another registration's contract accepted the batch"
+    );
 
     // Replay protection keys on the statement: the same messages once.
     let first = deployment
