@@ -1,4 +1,5 @@
-//! Aggregation proofs on chain (`tms-aggregation`): N SNARK-Mithril certificates in one proof,
+//! Aggregation proofs on chain (`tms-aggregation`): N SNARK-Mithril certificates in one proof (also
+//! through the final wrapper and `MithrilBatchVerifier`),
 //! and a Mithril certificate chain of 8 epochs in one proof, each proved, verified natively (the
 //! halo2 proof and the deferred pairing of its accumulator) and by its generated Solidity
 //! verifier in revm; the chain root also through `ChainVerifier` (its statement built from the
@@ -11,7 +12,9 @@
 //!
 //! Environment: `TMS_AGG_N` (default `2,4`) and `TMS_AGG_K` (default 22) for the first;
 //! `TMS_CHAIN_SHAPE` (`per_leaf,per_node,levels`, default `2,2,2`) and `TMS_CHAIN_K` (default
-//! 22) for the second; `TMS_AGG_LAYOUT=1` prints the aggregation layouts without proving.
+//! 22) for the second; `TMS_AGG_LAYOUT=1` prints the aggregation layouts without proving;
+//! `TMS_BATCH_N` (default 2) and `TMS_WRAP_K` (default: the one-column `k`) for the wrapped
+//! aggregation.
 
 use std::time::Instant;
 

@@ -14,7 +14,9 @@
 //!
 //! Needs `npm ci --prefix evm/solc` (README set-up; `.ci/run` does it).
 
-use revm::primitives::Address;
+mod common;
+
+use common::construction_refused;
 use snark_verifier_sdk::halo2::aggregation::AggregationConfigParams;
 use tms_aggregation::{
     proof_file,
@@ -78,18 +80,6 @@ fn stand_in_contracts(statement: &[Fr]) -> (Contracts, Vec<u8>) {
         Contracts::build_with_accumulator(&params, &twin.vk, inputs.len(), ACCUMULATOR_LIMBS)
             .unwrap();
     (contracts, proof_file(&accumulator, &twin.proof))
-}
-
-/// Whether deploying `trusted`'s contract in front of `verifier` reverts with `error`.
-fn construction_refused(
-    machine: &mut Machine,
-    contracts: &Contracts,
-    trusted: &Trusted,
-    verifier: Address,
-    error: &str,
-) -> bool {
-    let code = contracts.creation_code(trusted, verifier).unwrap();
-    matches!(machine.try_deploy(code).unwrap(), Err(output) if is_error(&output, error))
 }
 
 #[test]

@@ -12,6 +12,9 @@
 //!
 //! Needs `npm ci --prefix evm/solc` (README set-up; `.ci/run` does it).
 
+mod common;
+
+use common::construction_refused;
 use halo2_base::halo2_proofs::{
     halo2curves::{
         bn256::{Bn256, Fr},
@@ -98,22 +101,6 @@ fn plus_r(proof: &[u8], at: usize) -> Vec<u8> {
     }
     assert_eq!(carry, 0);
     out
-}
-
-/// Whether deploying `trusted`'s contract of `contracts` in front of `verifier` reverts with
-/// the custom error `error`.
-fn construction_refused(
-    machine: &mut Machine,
-    contracts: &Contracts,
-    trusted: &Trusted,
-    verifier: Address,
-    error: &str,
-) -> bool {
-    let code = contracts.creation_code(trusted, verifier).unwrap();
-    match machine.try_deploy(code).unwrap() {
-        Ok(_) => false,
-        Err(output) => is_error(&output, error),
-    }
 }
 
 /// Deploys the verifier pair for `proved`, checks the honest certificate, the one-change ones
