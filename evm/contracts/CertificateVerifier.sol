@@ -159,10 +159,11 @@ contract MithrilCertificateVerifier is BoundVerifier {
 }
 
 /// @title MithrilBatchVerifier
-/// @notice Accepts an aggregation of N SNARK-Mithril certificates (`tms_aggregation`'s
-/// `ExposeAll` over N certificate proofs, through the final wrapper), each for the registration
-/// this contract trusts: statement `[registration, m_1, registration, m_2, ..., registration,
-/// m_N]`, N fixed by the verifier it is exported with.
+/// @notice Accepts an aggregation of N SNARK-Mithril certificates (`tms aggregate`, i.e.
+/// `tms_aggregation`'s `ExposeAll` over N certificate proofs; or that proof through the final
+/// wrapper with `ExposeStatements`), each for the registration this contract trusts: statement
+/// `[registration, m_1, registration, m_2, ..., registration, m_N]`, N fixed by the verifier it
+/// is exported with.
 contract MithrilBatchVerifier is BoundVerifier {
     /// The trusted registration digest, below r.
     uint256 public immutable registration;

@@ -129,10 +129,10 @@ pub fn hash(name: HashName, mode: HashMode, inputs: &[String]) -> Result<()> {
 /// Keygen again from what the exporter holds: the verifying key file of a certificate shape.
 type Regenerate<'a> = Box<dyn FnOnce(&ParamsKZG<Bn256>) -> Result<Vec<u8>> + 'a>;
 
-/// The contract in front of `tms aggregate`'s proofs of `count` certificates: one certificate
-/// (the final wrapper) is that certificate's statement; N SNARK-Mithril certificates are
-/// `MithrilBatchVerifier`'s (N under one registration); `None` for N certificates of an ATMS,
-/// whose statements a contract would take from the caller.
+/// The contract in front of a `tms aggregate` key whose header says `statement` ("aggregate
+/// <scheme> x<N>"): one certificate (the final wrapper) gets that certificate's contract; N
+/// SNARK-Mithril certificates `MithrilBatchVerifier` (N under one registration); `None` for N
+/// certificates of an ATMS, whose statements a contract would take from the caller.
 fn aggregate_contract(statement: &str) -> Option<Trusted> {
     let count: usize = statement.rsplit_once(" x")?.1.parse().ok()?;
     let scheme = <Scheme as clap::ValueEnum>::value_variants()
