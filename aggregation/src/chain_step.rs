@@ -423,8 +423,8 @@ pub fn chain_wrap_keygen(
 /// The last step proof of a chain (its public inputs and proof, as [`extend_chain`] returns
 /// them) wrapped for `transcript` ([`Transcript::Evm`] for `ChainVerifier`): public inputs
 /// `[accumulator, genesis, last registration, last application message, epochs]` and the proof.
-/// The step proof is checked natively first, its accumulator included, and so is its claimed
-/// step key.
+/// Before proving, the step key the proof claims is checked against `step_vk`'s digest, then
+/// the step proof natively, its accumulator included.
 pub fn wrap_chain(
     params: &ParamsKZG<Bn256>,
     keys: &AggregationKeys,
@@ -432,9 +432,9 @@ pub fn wrap_chain(
     (public_inputs, proof): (&[Fr], Vec<u8>),
     transcript: Transcript,
 ) -> Result<(Vec<Fr>, Vec<u8>), AggregationError> {
-    let step = node_snark(step_params, step_vk, public_inputs, proof)?;
     // The wrapper's circuit refuses a step proof that claims another step key; say so here
-    // rather than make a proof that does not verify.
+    // (before the native check of the proof: a comparison, not a verification) rather than
+    // make a proof that does not verify.
     let wrap = chain_wrap(step_params, step_vk);
     if public_inputs.last() != Some(&wrap.step_key) {
         return Err(AggregationError::Inner {
@@ -444,5 +444,6 @@ pub fn wrap_chain(
                 .into(),
         });
     }
+    let step = node_snark(step_params, step_vk, public_inputs, proof)?;
     aggregation_prove(params, keys, vec![step], &wrap, transcript)
 }
