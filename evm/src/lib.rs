@@ -22,6 +22,7 @@
 #![deny(missing_docs)]
 
 pub mod certificate;
+pub mod groth16;
 pub mod machine;
 pub mod solc;
 pub mod verifier;

@@ -1,0 +1,222 @@
+//! The verifier program a Groth16 wrapper replays (`tms_evm::groth16`), recorded from a real
+//! proof of the final wrapper's layout.
+//!
+//! A shape twin of the final wrapper (`tms_aggregation::stand_in`: one advice column with the
+//! range lookup on it, one fixed column, `k = 10`, a valid KZG accumulator then a Schnorr ATMS
+//! statement `[commitment, m, t]` as public inputs) is proved in snark-verifier's Poseidon
+//! transcript; snark-verifier's own verifier is recorded on it. The program is checked against
+//! the committed fixture `evm/groth16/testdata/twin_k10.program.json` (the Go side's test input;
+//! `TMS_GROTH16_FIXTURE=write` rewrites both fixture files), replayed natively, and every
+//! one-change witness is refused by the replay: a proof scalar, a proof point, a statement word,
+//! an accumulator limb.
+//!
+//! `cargo test -p tms-evm --test groth16_program -- --nocapture` (in CI, seconds).
+
+use std::{fs, path::PathBuf};
+
+use halo2_base::halo2_proofs::{
+    halo2curves::bn256::{Bn256, G1Affine},
+    plonk::VerifyingKey,
+    poly::kzg::commitment::ParamsKZG,
+};
+use snark_verifier_sdk::halo2::aggregation::AggregationConfigParams;
+use tms_aggregation::{
+    stand_in::{stand_in, trivial_accumulator},
+    ACCUMULATOR_LIMBS,
+};
+use tms_evm::groth16::{record, Op, Program, ProgramError, ProgramWitness};
+use tms_gadgets::{
+    message::message_to_field,
+    proving::{params::kzg_params, verify_kzg, MultiOpen, Transcript},
+    Fr,
+};
+
+const K: u32 = 10;
+
+fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("groth16/testdata")
+        .join(name)
+}
+
+struct Twin {
+    params: ParamsKZG<Bn256>,
+    vk: VerifyingKey<G1Affine>,
+    inputs: Vec<Fr>,
+    proof: Vec<u8>,
+}
+
+fn twin() -> Twin {
+    let params = kzg_params(K);
+    let mut inputs = trivial_accumulator(&params);
+    inputs.extend([
+        Fr::from(0xc0ffee),
+        message_to_field(b"tms groth16 test: the final wrapper's twin"),
+        Fr::from(3),
+    ]);
+    let layout = AggregationConfigParams {
+        degree: K,
+        num_advice: 1,
+        num_lookup_advice: 1,
+        num_fixed: 1,
+        lookup_bits: K as usize - 1,
+    };
+    let made = stand_in(
+        &params,
+        layout,
+        &inputs,
+        Transcript::Poseidon,
+        MultiOpen::Shplonk,
+    )
+    .unwrap();
+    assert!(verify_kzg(
+        &params,
+        &made.vk,
+        &made.proof,
+        &inputs,
+        Transcript::Poseidon,
+        MultiOpen::Shplonk
+    ));
+    Twin {
+        params,
+        vk: made.vk,
+        inputs,
+        proof: made.proof,
+    }
+}
+
+fn statement() -> Vec<usize> {
+    (ACCUMULATOR_LIMBS..ACCUMULATOR_LIMBS + 3).collect()
+}
+
+/// `witness` with one decimal value changed by +1.
+fn bumped(value: &str) -> String {
+    let n = num_bigint::BigUint::parse_bytes(value.as_bytes(), 10).unwrap();
+    (n + 1u32).to_str_radix(10)
+}
+
+#[test]
+fn the_recorded_verifier_replays_and_refuses_every_one_change_witness() {
+    let twin = twin();
+    let (program, witness) = record(
+        &twin.params,
+        &twin.vk,
+        &twin.inputs,
+        &twin.proof,
+        &statement(),
+        "final-wrapper twin, k = 10, Schnorr ATMS statement",
+    )
+    .unwrap();
+    let count = |f: fn(&Op) -> bool| program.ops.iter().filter(|op| f(op)).count();
+    println!(
+        "record: groth16-program ops={} muls={} invs={} msms={} msm_terms={} proof_scalars={} proof_points={}",
+        program.ops.len(),
+        count(|op| matches!(op, Op::Mul { .. })),
+        count(|op| matches!(op, Op::Inv { .. })),
+        count(|op| matches!(op, Op::Msm { .. })),
+        program
+            .ops
+            .iter()
+            .map(|op| match op {
+                Op::Msm { terms, .. } => terms.len(),
+                _ => 0,
+            })
+            .sum::<usize>(),
+        program.num_proof_scalars,
+        program.num_proof_points,
+    );
+    assert!(matches!(program.ops.last(), Some(Op::PairingCheck { .. })));
+    program.replay(&witness).unwrap();
+
+    // The program is the key's, not the proof's: a second proof records the same program.
+    let again = twin_proof_again(&twin);
+    let (program_again, witness_again) = record(
+        &twin.params,
+        &twin.vk,
+        &twin.inputs,
+        &again,
+        &statement(),
+        "final-wrapper twin, k = 10, Schnorr ATMS statement",
+    )
+    .unwrap();
+    assert_eq!(program, program_again);
+    assert_ne!(witness.proof_scalars, witness_again.proof_scalars);
+    program.replay(&witness_again).unwrap();
+
+    // The committed fixture is this program (the Go side replays it).
+    let (program_file, witness_file) = (
+        fixture("twin_k10.program.json"),
+        fixture("twin_k10.witness.json"),
+    );
+    if std::env::var("TMS_GROTH16_FIXTURE").as_deref() == Ok("write") {
+        fs::create_dir_all(program_file.parent().unwrap()).unwrap();
+        fs::write(&program_file, serde_json::to_string(&program).unwrap()).unwrap();
+        fs::write(&witness_file, serde_json::to_string(&witness).unwrap()).unwrap();
+    }
+    let committed: Program =
+        serde_json::from_slice(&fs::read(&program_file).expect("the committed program fixture"))
+            .unwrap();
+    assert_eq!(committed, program, "the fixture is another key's program");
+    let committed_witness: ProgramWitness =
+        serde_json::from_slice(&fs::read(&witness_file).unwrap()).unwrap();
+    program.replay(&committed_witness).unwrap();
+
+    // One change at a time, each refused by the replay.
+    let refused = |what: &str, change: &dyn Fn(&mut ProgramWitness)| {
+        let mut changed = witness.clone();
+        change(&mut changed);
+        changed.scalars.clear();
+        changed.points.clear();
+        let error = program
+            .replay(&changed)
+            .expect_err(&format!("{what}: accepted"));
+        println!("refused: {what}: {error}");
+    };
+    refused("a proof scalar", &|w| {
+        w.proof_scalars[3] = bumped(&w.proof_scalars[3])
+    });
+    refused("the last proof scalar", &|w| {
+        let last = w.proof_scalars.len() - 1;
+        w.proof_scalars[last] = bumped(&w.proof_scalars[last])
+    });
+    refused("a proof point (another point)", &|w| {
+        w.proof_points.swap(0, 1)
+    });
+    refused("a proof point (off the curve)", &|w| {
+        w.proof_points[2][1] = bumped(&w.proof_points[2][1])
+    });
+    refused("the message word", &|w| {
+        w.instances[ACCUMULATOR_LIMBS + 1] = bumped(&w.instances[ACCUMULATOR_LIMBS + 1])
+    });
+    refused("the threshold", &|w| {
+        w.instances[ACCUMULATOR_LIMBS + 2] = bumped(&w.instances[ACCUMULATOR_LIMBS + 2])
+    });
+    refused("an accumulator limb", &|w| {
+        w.instances[0] = bumped(&w.instances[0])
+    });
+
+    // The recorder itself refuses a proof that does not verify (a changed byte) and another
+    // statement, as the native verifier does.
+    let mut bad = twin.proof.clone();
+    bad[40] ^= 1;
+    assert!(record(&twin.params, &twin.vk, &twin.inputs, &bad, &statement(), "").is_err());
+    let mut other = twin.inputs.clone();
+    other[ACCUMULATOR_LIMBS + 2] += Fr::from(1);
+    assert!(matches!(
+        record(
+            &twin.params,
+            &twin.vk,
+            &other,
+            &twin.proof,
+            &statement(),
+            ""
+        ),
+        Err(ProgramError::Pairing | ProgramError::Refused(_))
+    ));
+}
+
+/// A second proof of the same twin (fresh blinding).
+fn twin_proof_again(twin: &Twin) -> Vec<u8> {
+    let _ = twin;
+    self::twin().proof
+}
