@@ -6,8 +6,10 @@ pragma solidity 0.8.19;
 // file it writes is tied to that one verifier; this template does not compile.
 
 /// @title BoundVerifier
-/// @notice The generated Halo2 verifier this file was exported with, and the one calldata layout
-/// it takes: the accumulator limbs (an outer proof's), the statement, the proof.
+/// @notice The verifier this file was exported with, and the one calldata layout it takes: for a
+/// generated Halo2 verifier the accumulator limbs (an outer proof's), the statement, the proof;
+/// for gnark's Groth16 verifier of a final wrapper (`GROTH16_SELECTOR` set) its `verifyProof`
+/// with the proof's eight words and the statement.
 /// @dev Nothing about the verifier is a deployment choice. Its code hash, its number of public
 /// inputs, how many of them are accumulator limbs and the exact length of its proofs are
 /// constants written by the exporter from the verifying key; the constructor refuses an address
@@ -31,6 +33,11 @@ abstract contract BoundVerifier {
     uint256 public constant ACCUMULATOR_WORDS = {{ACCUMULATOR_WORDS}};
     /// The length of every proof the verifier reads, in bytes (the accumulator words excluded).
     uint256 public constant PROOF_LENGTH = {{PROOF_LENGTH}};
+    /// Zero for a generated Halo2 verifier (raw calldata: accumulator words, statement, proof).
+    /// Otherwise the verifier is gnark's Groth16 `Verifier` and this is the selector of its
+    /// `verifyProof(uint256[8] proof, uint256[NUM_INSTANCES] input)`, called with the proof's
+    /// eight words, then the statement (tms_evm::groth16).
+    bytes4 public constant GROTH16_SELECTOR = {{GROTH16_SELECTOR}};
 
     /// The generated Halo2 verifier (its verifying key is in its code).
     address public immutable verifier;
@@ -79,7 +86,10 @@ abstract contract BoundVerifier {
         if (proof.length != split + PROOF_LENGTH) {
             revert WrongProofLength(proof.length, split + PROOF_LENGTH);
         }
-        (bool ok,) = verifier.staticcall(abi.encodePacked(proof[:split], statement, proof[split:]));
+        bytes memory call_ = GROTH16_SELECTOR == bytes4(0)
+            ? abi.encodePacked(proof[:split], statement, proof[split:])
+            : abi.encodePacked(GROTH16_SELECTOR, proof, statement);
+        (bool ok,) = verifier.staticcall(call_);
         if (!ok) revert ProofRejected();
     }
 

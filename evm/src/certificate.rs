@@ -45,6 +45,12 @@ use tms_gadgets::proving::MultiOpen;
 pub const TEMPLATE: &str = include_str!("../contracts/CertificateVerifier.sol");
 /// Its file name (the exported file's too).
 pub const FILE: &str = "CertificateVerifier.sol";
+/// The file name of gnark's exported Groth16 verifier.
+pub const GROTH16_FILE: &str = "Groth16Verifier.sol";
+/// The contract gnark's `ExportSolidity` writes.
+pub const GROTH16_CONTRACT: &str = "Verifier";
+/// A Groth16 proof as gnark's `verifyProof` takes it: A, B, C in EIP-197 order, eight words.
+pub const GROTH16_PROOF_BYTES: usize = 8 * 32;
 
 /// What ties the contracts to one generated verifier: written into their source as constants.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,6 +63,9 @@ pub struct Binding {
     pub accumulator_words: usize,
     /// The exact length of the verifier's proofs, in bytes.
     pub proof_length: usize,
+    /// `None` for a generated Halo2 verifier; for gnark's Groth16 verifier, the selector of its
+    /// `verifyProof(uint256[8],uint256[num_instances])`.
+    pub groth16_selector: Option<[u8; 4]>,
 }
 
 /// The template with `binding`'s constants written in; an error if the template lacks one of
@@ -70,6 +79,13 @@ pub fn wrapper_source(binding: &Binding) -> Result<String, EvmError> {
         ("NUM_INSTANCES", binding.num_instances.to_string()),
         ("ACCUMULATOR_WORDS", binding.accumulator_words.to_string()),
         ("PROOF_LENGTH", binding.proof_length.to_string()),
+        (
+            "GROTH16_SELECTOR",
+            format!(
+                "0x{}",
+                hex::encode(binding.groth16_selector.unwrap_or_default())
+            ),
+        ),
     ];
     let mut source = TEMPLATE.to_string();
     for (name, value) in values {
@@ -342,11 +358,44 @@ impl Contracts {
             num_instances,
             accumulator_words: accumulator_limbs,
             proof_length: proof_length_for(params, vk, num_instances, accumulator_limbs, open)?,
+            groth16_selector: None,
         };
         let wrapper_source = wrapper_source(&binding)?;
         let wrappers = compile_all(&[(FILE, &wrapper_source)], FILE, true)?;
         Ok(Self {
             verifier_source,
+            verifier,
+            binding,
+            wrapper_source,
+            wrappers,
+        })
+    }
+
+    /// Ties the contracts to gnark's Groth16 verifier of a final wrapper (`verifier_source`,
+    /// gnark's `ExportSolidity` of a circuit without commitments: contract `Verifier`,
+    /// `verifyProof(uint256[8] proof, uint256[num_inputs] input)`), whose public inputs are the
+    /// statement alone: the accumulator is checked inside the Groth16 circuit
+    /// ([`crate::groth16`]).
+    pub fn for_groth16(verifier_source: &str, num_inputs: usize) -> Result<Self, EvmError> {
+        let verifier = compile(
+            &[(GROTH16_FILE, verifier_source)],
+            GROTH16_FILE,
+            GROTH16_CONTRACT,
+            true,
+        )?;
+        let binding = Binding {
+            verifier_codehash: Keccak256::digest(&verifier.runtime).into(),
+            num_instances: num_inputs,
+            accumulator_words: 0,
+            proof_length: GROTH16_PROOF_BYTES,
+            groth16_selector: Some(selector(&format!(
+                "verifyProof(uint256[8],uint256[{num_inputs}])"
+            ))),
+        };
+        let wrapper_source = wrapper_source(&binding)?;
+        let wrappers = compile_all(&[(FILE, &wrapper_source)], FILE, true)?;
+        Ok(Self {
+            verifier_source: verifier_source.to_string(),
             verifier,
             binding,
             wrapper_source,
@@ -584,8 +633,10 @@ mod tests {
             num_instances: 15,
             accumulator_words: 12,
             proof_length: 4800,
+            groth16_selector: None,
         })
         .unwrap();
+        assert!(source.contains("GROTH16_SELECTOR = 0x00000000;"));
         assert!(source.contains(&format!("VERIFIER_CODEHASH = 0x{};", "ab".repeat(32))));
         assert!(source.contains("NUM_INSTANCES = 15;"));
         assert!(source.contains("ACCUMULATOR_WORDS = 12;"));

@@ -728,21 +728,29 @@ pub enum ProgramError {
 }
 
 /// Records snark-verifier's verifier of `vk` (SHPLONK, Poseidon transcript, one instance
-/// column whose first [`ACCUMULATOR_LIMBS`] hold a KZG accumulator) on one proof: the program,
-/// and the witness of that proof. `public_instances` are the instance indices that become the
-/// Groth16 circuit's public inputs. An error if the proof does not verify.
+/// column) on one proof: the program, and the witness of that proof. `carries_accumulator`: the
+/// first [`ACCUMULATOR_LIMBS`] instances hold a KZG accumulator (an aggregation circuit's or a
+/// final wrapper's), folded into the one pairing check. `public_instances` are the instance
+/// indices that become the Groth16 circuit's public inputs. An error if the proof does not
+/// verify.
 pub fn record(
     params: &ParamsKZG<Bn256>,
     vk: &VerifyingKey<G1Affine>,
     instances: &[Fr],
+    carries_accumulator: bool,
     proof: &[u8],
     public_instances: &[usize],
     description: &str,
 ) -> Result<(Program, ProgramWitness), ProgramError> {
-    if instances.len() < ACCUMULATOR_LIMBS || public_instances.iter().any(|&i| i >= instances.len())
+    let accumulator_limbs = if carries_accumulator {
+        ACCUMULATOR_LIMBS
+    } else {
+        0
+    };
+    if instances.len() < accumulator_limbs || public_instances.iter().any(|&i| i >= instances.len())
     {
         return Err(ProgramError::Malformed(format!(
-            "{} instances (at least {ACCUMULATOR_LIMBS}, the accumulator), public {public_instances:?}",
+            "{} instances ({accumulator_limbs} of them the accumulator), public {public_instances:?}",
             instances.len()
         )));
     }
@@ -752,7 +760,9 @@ pub fn record(
         vk,
         Config::kzg()
             .with_num_instance(vec![instances.len()])
-            .with_accumulator_indices(Some((0..ACCUMULATOR_LIMBS).map(|i| (0, i)).collect())),
+            .with_accumulator_indices(
+                carries_accumulator.then(|| (0..ACCUMULATOR_LIMBS).map(|i| (0, i)).collect()),
+            ),
     );
     let svk: KzgSuccinctVerifyingKey<G1Affine> = params.get_g()[0].into();
 
@@ -778,8 +788,9 @@ pub fn record(
     let accumulators =
         Verifier::verify(&svk, &protocol, &instances_column, &read).map_err(refused)?;
 
-    // Fold the accumulators with a challenge squeezed after all of them are absorbed.
-    for accumulator in &accumulators {
+    // Fold the accumulators (the proof's own, then a carried one) with a challenge squeezed
+    // after all of them are absorbed; a lone accumulator is checked as it is.
+    for accumulator in accumulators.iter().filter(|_| accumulators.len() > 1) {
         transcript
             .common_ec_point(&accumulator.lhs)
             .map_err(refused)?;
@@ -787,8 +798,11 @@ pub fn record(
             .common_ec_point(&accumulator.rhs)
             .map_err(refused)?;
     }
-    let challenge = transcript.squeeze_challenge();
-    let powers = challenge.powers(accumulators.len());
+    let powers = if accumulators.len() > 1 {
+        transcript.squeeze_challenge().powers(accumulators.len())
+    } else {
+        vec![loader.load_one()]
+    };
     let fold = |side: &dyn Fn(&KzgAccumulator<G1Affine, Recorder>) -> &RecordedPoint| {
         let pairs: Vec<(&RecordedScalar, &RecordedPoint)> =
             powers.iter().zip(accumulators.iter().map(side)).collect();
@@ -818,7 +832,6 @@ pub fn record(
         powers,
         lhs,
         rhs,
-        challenge,
     ));
     let tape = Rc::try_unwrap(loader.0)
         .map_err(|_| ProgramError::Malformed("the recorder is still shared".into()))?

@@ -102,6 +102,7 @@ fn the_recorded_verifier_replays_and_refuses_every_one_change_witness() {
         &twin.params,
         &twin.vk,
         &twin.inputs,
+        true,
         &twin.proof,
         &statement(),
         "final-wrapper twin, k = 10, Schnorr ATMS statement",
@@ -134,6 +135,7 @@ fn the_recorded_verifier_replays_and_refuses_every_one_change_witness() {
         &twin.params,
         &twin.vk,
         &twin.inputs,
+        true,
         &again,
         &statement(),
         "final-wrapper twin, k = 10, Schnorr ATMS statement",
@@ -199,7 +201,16 @@ fn the_recorded_verifier_replays_and_refuses_every_one_change_witness() {
     // statement, as the native verifier does.
     let mut bad = twin.proof.clone();
     bad[40] ^= 1;
-    assert!(record(&twin.params, &twin.vk, &twin.inputs, &bad, &statement(), "").is_err());
+    assert!(record(
+        &twin.params,
+        &twin.vk,
+        &twin.inputs,
+        true,
+        &bad,
+        &statement(),
+        ""
+    )
+    .is_err());
     let mut other = twin.inputs.clone();
     other[ACCUMULATOR_LIMBS + 2] += Fr::from(1);
     assert!(matches!(
@@ -207,6 +218,7 @@ fn the_recorded_verifier_replays_and_refuses_every_one_change_witness() {
             &twin.params,
             &twin.vk,
             &other,
+            true,
             &twin.proof,
             &statement(),
             ""
@@ -219,4 +231,95 @@ fn the_recorded_verifier_replays_and_refuses_every_one_change_witness() {
 fn twin_proof_again(twin: &Twin) -> Vec<u8> {
     let _ = twin;
     self::twin().proof
+}
+
+/// A Schnorr ATMS certificate (4 of 6, flat committee) proved in the Poseidon transcript and its
+/// verifier recorded directly, without a halo2 final wrapper: the Groth16 circuit can verify the
+/// certificate proof itself (every column of it an MSM term in the program). Replayed natively;
+/// with `TMS_GROTH16_OUT=DIR` the program, the witness and the statement are written there for
+/// `go run . program-prove` (evm/groth16/README.md).
+#[test]
+fn schnorr_atms_certificate_program() {
+    use schnorr_atms::{CommitmentMode, Verification};
+    const THRESHOLD: u64 = 4;
+    let message = b"tms groth16 test: epoch 7 committee handover".to_vec();
+    let witness = schnorr_atms::example_witness(
+        (6, 4),
+        CommitmentMode::Flat,
+        Verification::PerSignature,
+        message_to_field(&message),
+        7,
+        THRESHOLD as usize,
+    )
+    .unwrap();
+    let params = kzg_params(witness.shape.k);
+    let keys = schnorr_atms::keygen(&params, witness.shape).unwrap();
+    let proof = schnorr_atms::prove_with_transcript(&params, &keys, &witness, Transcript::Poseidon)
+        .unwrap();
+    let public = witness.instance.to_public_inputs();
+    let all: Vec<usize> = (0..public.len()).collect();
+    let (program, recorded) = record(
+        &params,
+        keys.vk(),
+        &public,
+        false,
+        &proof,
+        &all,
+        "Schnorr ATMS 4 of 6 (flat), the certificate proof itself",
+    )
+    .unwrap();
+    program.replay(&recorded).unwrap();
+    let msm_terms: usize = program
+        .ops
+        .iter()
+        .map(|op| match op {
+            Op::Msm { terms, .. } => terms.len(),
+            _ => 0,
+        })
+        .sum();
+    println!(
+        "record: groth16-program schnorr-atms-4-of-6 k={} ops={} msm_terms={msm_terms} proof_scalars={} proof_points={}",
+        witness.shape.k,
+        program.ops.len(),
+        program.num_proof_scalars,
+        program.num_proof_points
+    );
+    let mut changed = recorded.clone();
+    changed.scalars.clear();
+    changed.instances[2] = bumped(&changed.instances[2]);
+    assert!(program.replay(&changed).is_err(), "another threshold");
+    if let Some(dir) = std::env::var_os("TMS_GROTH16_OUT") {
+        let dir = PathBuf::from(dir);
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(
+            dir.join("program.json"),
+            serde_json::to_string(&program).unwrap(),
+        )
+        .unwrap();
+        fs::write(
+            dir.join("witness.json"),
+            serde_json::to_string(&recorded).unwrap(),
+        )
+        .unwrap();
+        let statement = serde_json::json!({
+            "committee": format!("0x{}", hex_word(&witness.instance.commitment)),
+            "message": format!("0x{}", message.iter().map(|b| format!("{b:02x}")).collect::<String>()),
+            "threshold": THRESHOLD,
+        });
+        fs::write(
+            dir.join("statement.json"),
+            serde_json::to_string_pretty(&statement).unwrap() + "\n",
+        )
+        .unwrap();
+    }
+}
+
+/// A field element as 32 big-endian bytes in hex.
+fn hex_word(x: &Fr) -> String {
+    use halo2_base::halo2_proofs::halo2curves::ff::PrimeField;
+    x.to_repr()
+        .iter()
+        .rev()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
