@@ -47,10 +47,30 @@ pub const TEMPLATE: &str = include_str!("../contracts/CertificateVerifier.sol");
 pub const FILE: &str = "CertificateVerifier.sol";
 /// The file name of gnark's exported Groth16 verifier.
 pub const GROTH16_FILE: &str = "Groth16Verifier.sol";
-/// The contract gnark's `ExportSolidity` writes.
-pub const GROTH16_CONTRACT: &str = "Verifier";
-/// A Groth16 proof as gnark's `verifyProof` takes it: A, B, C in EIP-197 order, eight words.
-pub const GROTH16_PROOF_BYTES: usize = 8 * 32;
+
+/// A Groth16 verifier contract and how the contracts call it: `selector(signature) || the
+/// proof's words || the statement`, its `verifyProof` reverting on a proof it refuses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Groth16Verifier {
+    /// Its Solidity source.
+    pub source: String,
+    /// The contract's name in it.
+    pub contract: String,
+    /// The words of a proof, in the order the call takes them.
+    pub proof_words: usize,
+    /// The call's signature up to the statement: `verifyProof(uint256[8],` for gnark's
+    /// `ExportSolidity` of a circuit without commitments, `verifyProof(uint256[8],uint256[2],
+    /// uint256[2],` with one BSB22 commitment (static arrays are laid out in line, so both
+    /// take the proof's words then the statement).
+    pub signature_prefix: String,
+}
+
+impl Groth16Verifier {
+    /// The call's full signature for `num_inputs` statement words.
+    pub fn signature(&self, num_inputs: usize) -> String {
+        format!("{}uint256[{num_inputs}])", self.signature_prefix)
+    }
+}
 
 /// What ties the contracts to one generated verifier: written into their source as constants.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -371,32 +391,29 @@ impl Contracts {
         })
     }
 
-    /// Ties the contracts to gnark's Groth16 verifier of a final wrapper (`verifier_source`,
-    /// gnark's `ExportSolidity` of a circuit without commitments: contract `Verifier`,
-    /// `verifyProof(uint256[8] proof, uint256[num_inputs] input)`), whose public inputs are the
-    /// statement alone: the accumulator is checked inside the Groth16 circuit
-    /// ([`crate::groth16`]).
-    pub fn for_groth16(verifier_source: &str, num_inputs: usize) -> Result<Self, EvmError> {
-        let verifier = compile(
-            &[(GROTH16_FILE, verifier_source)],
+    /// Ties the contracts to a Groth16 verifier of a halo2 proof ([`crate::groth16`]) whose
+    /// public inputs are the statement alone (the halo2 proof's accumulator, if any, is checked
+    /// inside the Groth16 circuit).
+    pub fn for_groth16(verifier: &Groth16Verifier, num_inputs: usize) -> Result<Self, EvmError> {
+        let compiled = compile(
+            &[(GROTH16_FILE, &verifier.source)],
             GROTH16_FILE,
-            GROTH16_CONTRACT,
+            &verifier.contract,
             true,
         )?;
+        let signature = verifier.signature(num_inputs);
         let binding = Binding {
-            verifier_codehash: Keccak256::digest(&verifier.runtime).into(),
+            verifier_codehash: Keccak256::digest(&compiled.runtime).into(),
             num_instances: num_inputs,
             accumulator_words: 0,
-            proof_length: GROTH16_PROOF_BYTES,
-            groth16_selector: Some(selector(&format!(
-                "verifyProof(uint256[8],uint256[{num_inputs}])"
-            ))),
+            proof_length: 32 * verifier.proof_words,
+            groth16_selector: Some(selector(&signature)),
         };
         let wrapper_source = wrapper_source(&binding)?;
         let wrappers = compile_all(&[(FILE, &wrapper_source)], FILE, true)?;
         Ok(Self {
-            verifier_source: verifier_source.to_string(),
-            verifier,
+            verifier_source: verifier.source.clone(),
+            verifier: compiled,
             binding,
             wrapper_source,
             wrappers,
