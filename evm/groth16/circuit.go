@@ -59,6 +59,9 @@ type Shape struct {
 	// (f) native Fr -> emulated Fr conversions (bit decomposition), which the
 	// MSM's scalars (computed natively from challenges) would need.
 	ScalarConversions int
+	// How the emulated gadgets get their randomness (nocommit.go): gnark's
+	// BSB22 commitment (the default), or none.
+	Commit CommitMode
 }
 
 // The outer proof's transcript, in order: each step absorbs Absorb elements
@@ -174,6 +177,7 @@ const limbBits = 88
 
 func (c *Circuit) Define(api frontend.API) error {
 	s := c.shape
+	api = WrapAPI(api, s.Commit)
 
 	// (a) pairing check e(A, [tau]_2) * e(B, -[1]_2) == 1
 	if s.Pairing != NoPairing {
@@ -309,6 +313,6 @@ func transcriptInputsCircuit(c *Circuit) []frontend.Variable {
 }
 
 func (s Shape) String() string {
-	return fmt.Sprintf("%s{pairing=%s msm=%d(const %d) limbpoints=%d transcript=%v idmuls=%d conv=%d}",
-		s.Name, s.Pairing, s.MSMTerms, s.MSMConstPoints, s.LimbPoints, s.Transcript, s.IdentityMuls, s.ScalarConversions)
+	return fmt.Sprintf("%s{pairing=%s msm=%d(const %d) limbpoints=%d transcript=%v idmuls=%d conv=%d commit=%s}",
+		s.Name, s.Pairing, s.MSMTerms, s.MSMConstPoints, s.LimbPoints, s.Transcript, s.IdentityMuls, s.ScalarConversions, s.Commit)
 }

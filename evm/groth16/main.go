@@ -68,8 +68,18 @@ func main() {
 	case "count":
 		fs := flag.NewFlagSet("count", flag.ExitOnError)
 		parts := fs.String("parts", "", "comma-separated part names (default: every component and the all-parts circuit)")
+		commit := fs.String("commit", "bsb22", "bsb22 (gnark's default), plain-range (range checks by bits, multiplication checks still BSB22) or none (no BSB22: in-circuit hash, see nocommit.go)")
+		noCommit := fs.Bool("no-commit", false, "the same as -commit none")
 		fs.Parse(os.Args[2:])
-		if err := count(*parts); err != nil {
+		mode, err := ParseCommitMode(*commit)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		if *noCommit {
+			mode = CommitNone
+		}
+		if err := count(*parts, mode); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
@@ -130,7 +140,19 @@ func compile(s Shape) (constraint.ConstraintSystem, float64, error) {
 	return ccs, time.Since(t).Seconds(), err
 }
 
-func count(only string) error {
+// committedWires is the number of wires the circuit's BSB22 commitments
+// commit to (what CommitNone has to hash instead).
+func committedWires(ccs constraint.ConstraintSystem) int {
+	n := 0
+	if cm, ok := ccs.GetCommitments().(constraint.Groth16Commitments); ok {
+		for _, c := range cm {
+			n += len(c.PrivateCommitted) + len(c.PublicAndCommitmentCommitted)
+		}
+	}
+	return n
+}
+
+func count(only string, mode CommitMode) error {
 	want := map[string]bool{}
 	for _, p := range strings.Split(only, ",") {
 		if p != "" {
@@ -143,6 +165,7 @@ func count(only string) error {
 		if len(want) > 0 && !want[s.Name] {
 			continue
 		}
+		s.Commit = mode
 		ccs, secs, err := compile(s)
 		if err != nil {
 			return fmt.Errorf("%s: %w", s.Name, err)
@@ -153,9 +176,9 @@ func count(only string) error {
 		if s.Transcript {
 			extra = fmt.Sprintf(" poseidon_permutations=%d", transcriptPermutations())
 		}
-		fmt.Printf("groth16-count part=%s constraints=%d compile_s=%.1f wires=%d public=%d commitments=%d peak_rss_mib=%.0f%s\n",
-			s.Name, n, secs, ccs.GetNbInternalVariables()+ccs.GetNbSecretVariables()+ccs.GetNbPublicVariables(),
-			ccs.GetNbPublicVariables(), len(ccs.GetCommitments().CommitmentIndexes()), peakRSSMiB(), extra)
+		fmt.Printf("groth16-count part=%s commit=%s constraints=%d compile_s=%.1f wires=%d public=%d commitments=%d committed_wires=%d peak_rss_mib=%.0f%s\n",
+			s.Name, mode, n, secs, ccs.GetNbInternalVariables()+ccs.GetNbSecretVariables()+ccs.GetNbPublicVariables(),
+			ccs.GetNbPublicVariables(), len(ccs.GetCommitments().CommitmentIndexes()), committedWires(ccs), peakRSSMiB(), extra)
 		ccs = nil
 		runtime.GC()
 		debug.FreeOSMemory()
