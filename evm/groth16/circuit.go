@@ -16,6 +16,7 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bn254"
 	"github.com/consensys/gnark-crypto/ecc/bn254/fr"
 	"github.com/consensys/gnark/frontend"
+	"github.com/consensys/gnark/std/algebra/algopts"
 	"github.com/consensys/gnark/std/algebra/emulated/sw_bn254"
 	"github.com/consensys/gnark/std/algebra/emulated/sw_emulated"
 	"github.com/consensys/gnark/std/math/bits"
@@ -48,6 +49,9 @@ type Shape struct {
 	// MSMConstPoints points are circuit constants (verifying-key commitments).
 	MSMTerms       int
 	MSMConstPoints int
+	// MSMComplete: algopts.WithCompleteArithmetic() (what the replay circuit
+	// uses; the measured parts above use the default, incomplete formulas).
+	MSMComplete bool
 	// (c) points given as 3 x 88-bit limbs per coordinate: limbs range-checked,
 	// recomposed into emulated Fq, checked canonical (< q) and on the curve.
 	LimbPoints int
@@ -232,7 +236,11 @@ func (c *Circuit) Define(api frontend.API) error {
 			}
 			scs[i] = &c.MSMScalars[i]
 		}
-		res, err := cv.MultiScalarMul(pts, scs)
+		var opts []algopts.AlgebraOption
+		if s.MSMComplete {
+			opts = append(opts, algopts.WithCompleteArithmetic())
+		}
+		res, err := cv.MultiScalarMul(pts, scs, opts...)
 		if err != nil {
 			return err
 		}

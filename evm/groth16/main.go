@@ -4,6 +4,7 @@
 //
 //	go run . count [-parts name,name,...]   compile each part, print its R1CS constraint count
 //	go run . prove [-shape all|full|small]       INSECURE setup + prove + verify of one shape, timed
+//	go run . program-count|program-check|program-prove|program-synth ...   the replay circuit (commands.go)
 package main
 
 import (
@@ -35,6 +36,8 @@ var components = []Shape{
 	{Name: "b-msm8", MSMTerms: 8},
 	{Name: "b-msm24", MSMTerms: 24},
 	{Name: "b-msm24-12const", MSMTerms: 24, MSMConstPoints: 12},
+	{Name: "b-msm2-complete", MSMTerms: 2, MSMComplete: true},
+	{Name: "b-msm24-complete", MSMTerms: 24, MSMComplete: true},
 	{Name: "c-oncurve2-limbs88", LimbPoints: 2},
 	{Name: "c-oncurve12-limbs88", LimbPoints: 12},
 	{Name: "d-transcript", Transcript: true},
@@ -101,13 +104,27 @@ func main() {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
+	case "program-count", "program-check", "program-prove", "program-synth":
+		run := map[string]func([]string) error{"program-count": programCount, "program-check": programCheck,
+			"program-prove": programProve, "program-synth": programSynth}[os.Args[1]]
+		if err := run(os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
 	default:
 		usage()
 	}
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: groth16 count [-parts a,b,...] | groth16 prove [-shape all|full|small]")
+	fmt.Fprintln(os.Stderr, `usage:
+  groth16 count [-parts a,b,...] [-commit bsb22|plain-range|none]
+  groth16 prove [-shape all|full|small]
+  groth16 program-count -program F [options]
+  groth16 program-check -program F -witness W [-engine test|r1cs] [options]
+  groth16 program-prove -program F -witness W -out DIR [-seed S] [options]
+  groth16 program-synth -out DIR    (the synthetic program of synthetic.go and its witness)
+options: -commit bsb22|plain-range|none (-no-commit), -incomplete, -scalar-bits (see README.md)`)
 	os.Exit(2)
 }
 
