@@ -10,7 +10,6 @@ import (
 	"math/big"
 
 	"github.com/consensys/gnark-crypto/ecc/bn254"
-	"github.com/consensys/gnark-crypto/ecc/bn254/fp"
 	"github.com/consensys/gnark-crypto/ecc/bn254/fr"
 	"github.com/consensys/gnark/constraint/solver"
 	"github.com/consensys/gnark/frontend"
@@ -314,11 +313,4 @@ func (r *replay) op(op *Op) error {
 		return pr.PairingCheck([]*sw_bn254.G1Affine{r.p[op.Lhs], r.p[op.Rhs]}, []*sw_bn254.G2Affine{&one, &nt})
 	}
 	return nil
-}
-
-// fpOf is a helper for tests and fixtures.
-func fpOf(v *big.Int) fp.Element {
-	var e fp.Element
-	e.SetBigInt(v)
-	return e
 }

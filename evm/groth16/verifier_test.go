@@ -188,13 +188,36 @@ func TestFixtureTwinK10(t *testing.T) {
 	if !r.Accepted() || r.FirstMismatch >= 0 {
 		t.Fatalf("native replay of the fixture: %s", r)
 	}
-	bad := copyWitness(w)
 	var one fr.Element
 	one.SetOne()
-	bad.ProofScalars[0].Add(&bad.ProofScalars[0], &one)
-	bad.Scalars, bad.Points = nil, nil
-	if r, _ := p.Replay(bad); r.Accepted() {
-		t.Fatalf("native replay accepted a changed proof scalar")
+	change := func(f func(*Witness)) *Witness {
+		c := copyWitness(w)
+		c.Scalars, c.Points = nil, nil
+		f(c)
+		return c
+	}
+	bad := change(func(c *Witness) { c.ProofScalars[0].Add(&c.ProofScalars[0], &one) })
+	natives := map[string]*Witness{
+		"proof scalar changed": bad,
+		"last proof scalar changed": change(func(c *Witness) {
+			c.ProofScalars[len(c.ProofScalars)-1].Add(&c.ProofScalars[len(c.ProofScalars)-1], &one)
+		}),
+		"proof point another valid point": change(func(c *Witness) { c.ProofPoints[0].Add(&c.ProofPoints[0], &c.ProofPoints[0]) }),
+		"statement word changed": change(func(c *Witness) {
+			i := p.PublicInstances[0]
+			c.Instances[i].Add(&c.Instances[i], &one)
+		}),
+		"accumulator limb changed": change(func(c *Witness) { c.Instances[0].Add(&c.Instances[0], &one) }),
+	}
+	for name, c := range natives {
+		r, err := p.Replay(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Accepted() {
+			t.Errorf("native replay accepted: %s", name)
+		}
+		t.Logf("native, %s: %s", name, r)
 	}
 	// in circuit with gnark's test engine: about 5 s and 0.8 GiB each here
 	o := VerifierOptions{}
