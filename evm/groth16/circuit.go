@@ -16,6 +16,7 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bn254"
 	"github.com/consensys/gnark-crypto/ecc/bn254/fr"
 	"github.com/consensys/gnark/frontend"
+	"github.com/consensys/gnark/std/algebra/algopts"
 	"github.com/consensys/gnark/std/algebra/emulated/sw_bn254"
 	"github.com/consensys/gnark/std/algebra/emulated/sw_emulated"
 	"github.com/consensys/gnark/std/math/bits"
@@ -48,6 +49,9 @@ type Shape struct {
 	// MSMConstPoints points are circuit constants (verifying-key commitments).
 	MSMTerms       int
 	MSMConstPoints int
+	// MSMComplete: algopts.WithCompleteArithmetic() (what the replay circuit
+	// uses; the measured parts above use the default, incomplete formulas).
+	MSMComplete bool
 	// (c) points given as 3 x 88-bit limbs per coordinate: limbs range-checked,
 	// recomposed into emulated Fq, checked canonical (< q) and on the curve.
 	LimbPoints int
@@ -59,6 +63,9 @@ type Shape struct {
 	// (f) native Fr -> emulated Fr conversions (bit decomposition), which the
 	// MSM's scalars (computed natively from challenges) would need.
 	ScalarConversions int
+	// How the emulated gadgets get their randomness (nocommit.go): gnark's
+	// BSB22 commitment (the default), or none.
+	Commit CommitMode
 }
 
 // The outer proof's transcript, in order: each step absorbs Absorb elements
@@ -174,6 +181,7 @@ const limbBits = 88
 
 func (c *Circuit) Define(api frontend.API) error {
 	s := c.shape
+	api = WrapAPI(api, s.Commit)
 
 	// (a) pairing check e(A, [tau]_2) * e(B, -[1]_2) == 1
 	if s.Pairing != NoPairing {
@@ -228,7 +236,11 @@ func (c *Circuit) Define(api frontend.API) error {
 			}
 			scs[i] = &c.MSMScalars[i]
 		}
-		res, err := cv.MultiScalarMul(pts, scs)
+		var opts []algopts.AlgebraOption
+		if s.MSMComplete {
+			opts = append(opts, algopts.WithCompleteArithmetic())
+		}
+		res, err := cv.MultiScalarMul(pts, scs, opts...)
 		if err != nil {
 			return err
 		}
@@ -309,6 +321,6 @@ func transcriptInputsCircuit(c *Circuit) []frontend.Variable {
 }
 
 func (s Shape) String() string {
-	return fmt.Sprintf("%s{pairing=%s msm=%d(const %d) limbpoints=%d transcript=%v idmuls=%d conv=%d}",
-		s.Name, s.Pairing, s.MSMTerms, s.MSMConstPoints, s.LimbPoints, s.Transcript, s.IdentityMuls, s.ScalarConversions)
+	return fmt.Sprintf("%s{pairing=%s msm=%d(const %d) limbpoints=%d transcript=%v idmuls=%d conv=%d commit=%s}",
+		s.Name, s.Pairing, s.MSMTerms, s.MSMConstPoints, s.LimbPoints, s.Transcript, s.IdentityMuls, s.ScalarConversions, s.Commit)
 }

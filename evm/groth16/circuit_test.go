@@ -100,3 +100,34 @@ func TestSmallCounts(t *testing.T) {
 		}
 	}
 }
+
+// Without the BSB22 commitment (nocommit.go): the circuit has no commitment,
+// an honest witness still solves and a wrong one is still refused (the
+// multiplication checks are done at an in-circuit hash of the wires).
+func TestNoCommitment(t *testing.T) {
+	for _, mode := range []CommitMode{CommitBSB22, CommitPlainRange, CommitNone} {
+		s := Shape{Name: "limbs1-" + mode.String(), LimbPoints: 1, Commit: mode}
+		ccs, err := frontend.Compile(ecc.BN254.ScalarField(), r1cs.NewBuilder, s.Placeholder())
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 1
+		if mode == CommitNone {
+			want = 0
+		}
+		if n := len(ccs.GetCommitments().CommitmentIndexes()); n != want {
+			t.Errorf("%s: %d commitments, want %d", s.Name, n, want)
+		}
+		t.Logf("%s: %d constraints, %d commitments", s.Name, ccs.GetNbConstraints(), want)
+	}
+	s := Shape{Name: "limbs1-msm1-none", MSMTerms: 1, LimbPoints: 1, Commit: CommitNone}
+	if err := solved(t, s, Honest); err != nil {
+		t.Errorf("%s: honest witness rejected: %v", s.Name, err)
+	}
+	if err := solved(t, s, WrongMSM); err == nil {
+		t.Errorf("%s: wrong MSM accepted", s.Name)
+	}
+	if err := solved(t, s, WrongLimb); err == nil {
+		t.Errorf("%s: limb point off the curve accepted", s.Name)
+	}
+}

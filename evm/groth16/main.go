@@ -4,6 +4,7 @@
 //
 //	go run . count [-parts name,name,...]   compile each part, print its R1CS constraint count
 //	go run . prove [-shape all|full|small]       INSECURE setup + prove + verify of one shape, timed
+//	go run . program-count|program-check|program-prove|program-synth ...   the replay circuit (commands.go)
 package main
 
 import (
@@ -35,6 +36,8 @@ var components = []Shape{
 	{Name: "b-msm8", MSMTerms: 8},
 	{Name: "b-msm24", MSMTerms: 24},
 	{Name: "b-msm24-12const", MSMTerms: 24, MSMConstPoints: 12},
+	{Name: "b-msm2-complete", MSMTerms: 2, MSMComplete: true},
+	{Name: "b-msm24-complete", MSMTerms: 24, MSMComplete: true},
 	{Name: "c-oncurve2-limbs88", LimbPoints: 2},
 	{Name: "c-oncurve12-limbs88", LimbPoints: 12},
 	{Name: "d-transcript", Transcript: true},
@@ -68,8 +71,18 @@ func main() {
 	case "count":
 		fs := flag.NewFlagSet("count", flag.ExitOnError)
 		parts := fs.String("parts", "", "comma-separated part names (default: every component and the all-parts circuit)")
+		commit := fs.String("commit", "bsb22", "bsb22 (gnark's default), plain-range (range checks by bits, multiplication checks still BSB22) or none (no BSB22: in-circuit hash, see nocommit.go)")
+		noCommit := fs.Bool("no-commit", false, "the same as -commit none")
 		fs.Parse(os.Args[2:])
-		if err := count(*parts); err != nil {
+		mode, err := ParseCommitMode(*commit)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		if *noCommit {
+			mode = CommitNone
+		}
+		if err := count(*parts, mode); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
@@ -91,13 +104,27 @@ func main() {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
+	case "program-count", "program-check", "program-prove", "program-synth":
+		run := map[string]func([]string) error{"program-count": programCount, "program-check": programCheck,
+			"program-prove": programProve, "program-synth": programSynth}[os.Args[1]]
+		if err := run(os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
 	default:
 		usage()
 	}
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: groth16 count [-parts a,b,...] | groth16 prove [-shape all|full|small]")
+	fmt.Fprintln(os.Stderr, `usage:
+  groth16 count [-parts a,b,...] [-commit bsb22|plain-range|none]
+  groth16 prove [-shape all|full|small]
+  groth16 program-count -program F [options]
+  groth16 program-check -program F -witness W [-engine test|r1cs] [options]
+  groth16 program-prove -program F -witness W -out DIR [-seed S] [options]
+  groth16 program-synth -out DIR    (the synthetic program of synthetic.go and its witness)
+options: -commit bsb22|plain-range|none (-no-commit), -incomplete, -scalar-bits (see README.md)`)
 	os.Exit(2)
 }
 
@@ -130,7 +157,19 @@ func compile(s Shape) (constraint.ConstraintSystem, float64, error) {
 	return ccs, time.Since(t).Seconds(), err
 }
 
-func count(only string) error {
+// committedWires is the number of wires the circuit's BSB22 commitments
+// commit to (what CommitNone has to hash instead).
+func committedWires(ccs constraint.ConstraintSystem) int {
+	n := 0
+	if cm, ok := ccs.GetCommitments().(constraint.Groth16Commitments); ok {
+		for _, c := range cm {
+			n += len(c.PrivateCommitted) + len(c.PublicAndCommitmentCommitted)
+		}
+	}
+	return n
+}
+
+func count(only string, mode CommitMode) error {
 	want := map[string]bool{}
 	for _, p := range strings.Split(only, ",") {
 		if p != "" {
@@ -143,6 +182,7 @@ func count(only string) error {
 		if len(want) > 0 && !want[s.Name] {
 			continue
 		}
+		s.Commit = mode
 		ccs, secs, err := compile(s)
 		if err != nil {
 			return fmt.Errorf("%s: %w", s.Name, err)
@@ -153,9 +193,9 @@ func count(only string) error {
 		if s.Transcript {
 			extra = fmt.Sprintf(" poseidon_permutations=%d", transcriptPermutations())
 		}
-		fmt.Printf("groth16-count part=%s constraints=%d compile_s=%.1f wires=%d public=%d commitments=%d peak_rss_mib=%.0f%s\n",
-			s.Name, n, secs, ccs.GetNbInternalVariables()+ccs.GetNbSecretVariables()+ccs.GetNbPublicVariables(),
-			ccs.GetNbPublicVariables(), len(ccs.GetCommitments().CommitmentIndexes()), peakRSSMiB(), extra)
+		fmt.Printf("groth16-count part=%s commit=%s constraints=%d compile_s=%.1f wires=%d public=%d commitments=%d committed_wires=%d peak_rss_mib=%.0f%s\n",
+			s.Name, mode, n, secs, ccs.GetNbInternalVariables()+ccs.GetNbSecretVariables()+ccs.GetNbPublicVariables(),
+			ccs.GetNbPublicVariables(), len(ccs.GetCommitments().CommitmentIndexes()), committedWires(ccs), peakRSSMiB(), extra)
 		ccs = nil
 		runtime.GC()
 		debug.FreeOSMemory()

@@ -1,0 +1,440 @@
+package main
+
+// The program-* commands: count, check and prove a verifier program
+// (PROGRAM.md) with the replay circuit (verifier.go).
+
+import (
+	"bytes"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"math/big"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/consensys/gnark-crypto/ecc"
+	"github.com/consensys/gnark-crypto/ecc/bn254/fr"
+	"github.com/consensys/gnark/backend"
+	"github.com/consensys/gnark/backend/groth16"
+	groth16bn254 "github.com/consensys/gnark/backend/groth16/bn254"
+	"github.com/consensys/gnark/backend/solidity"
+	"github.com/consensys/gnark/constraint"
+	"github.com/consensys/gnark/constraint/solver"
+	"github.com/consensys/gnark/frontend"
+	"github.com/consensys/gnark/frontend/cs"
+	"github.com/consensys/gnark/frontend/cs/r1cs"
+	"github.com/consensys/gnark/test"
+	"golang.org/x/crypto/sha3"
+)
+
+type programFlags struct {
+	fs                       *flag.FlagSet
+	program, witness, out    *string
+	commit, engine, seed     *string
+	incomplete, scalarBits   *bool
+	noCommit, writeSynthetic *bool
+}
+
+func newProgramFlags(name string) *programFlags {
+	fs := flag.NewFlagSet(name, flag.ExitOnError)
+	return &programFlags{
+		fs:         fs,
+		program:    fs.String("program", "", "program JSON (PROGRAM.md)"),
+		witness:    fs.String("witness", "", "witness JSON (PROGRAM.md)"),
+		out:        fs.String("out", "", "output directory"),
+		commit:     fs.String("commit", "bsb22", "bsb22 (default), plain-range or none: see README.md, \"Without the BSB22 commitment\""),
+		noCommit:   fs.Bool("no-commit", false, "the same as -commit none"),
+		incomplete: fs.Bool("incomplete", false, "incomplete MSM formulas (NOT SOUND against a prover choosing the points; measurement only)"),
+		scalarBits: fs.Bool("scalar-bits", false, "native-to-emulated scalars by 254-bit decomposition instead of 64-bit limbs"),
+		engine:     fs.String("engine", "test", "program-check: test (gnark's test engine) or r1cs (compile, then the R1CS solver)"),
+		seed:       fs.String("seed", "", "program-prove: seed of the INSECURE setup's toxic waste (empty: random)"),
+	}
+}
+
+func (f *programFlags) parse(args []string) (VerifierOptions, error) {
+	f.fs.Parse(args)
+	mode, err := ParseCommitMode(*f.commit)
+	if err != nil {
+		return VerifierOptions{}, err
+	}
+	if *f.noCommit {
+		mode = CommitNone
+	}
+	return VerifierOptions{Commit: mode, Incomplete: *f.incomplete, ScalarBits: *f.scalarBits}, nil
+}
+
+func (f *programFlags) load(needWitness bool) (*Program, *Witness, error) {
+	if *f.program == "" {
+		return nil, nil, errors.New("-program is required")
+	}
+	p, err := LoadProgram(*f.program)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !needWitness {
+		return p, nil, nil
+	}
+	if *f.witness == "" {
+		return nil, nil, errors.New("-witness is required")
+	}
+	w, err := LoadWitness(*f.witness, p)
+	return p, w, err
+}
+
+func programSummary(p *Program) string {
+	counts := map[OpKind]int{}
+	msmTerms := 0
+	for _, op := range p.Ops {
+		counts[op.Kind]++
+		msmTerms += len(op.MSMS)
+	}
+	var parts []string
+	for k := OpConst; k <= OpPairingCheck; k++ {
+		if counts[k] > 0 {
+			parts = append(parts, fmt.Sprintf("%s=%d", k, counts[k]))
+		}
+	}
+	return fmt.Sprintf("ops=%d scalars=%d points=%d msm_terms=%d instances=%d public=%d proof_scalars=%d proof_points=%d [%s]",
+		len(p.Ops), p.NumScalars, p.NumPoints, msmTerms, p.NumInstances, len(p.PublicInstances),
+		p.NumProofScalars, p.NumProofPoints, strings.Join(parts, " "))
+}
+
+func compileProgram(p *Program, o VerifierOptions) (constraint.ConstraintSystem, float64, error) {
+	t := time.Now()
+	ccs, err := frontend.Compile(ecc.BN254.ScalarField(), r1cs.NewBuilder, NewVerifierCircuit(p, o))
+	return ccs, time.Since(t).Seconds(), err
+}
+
+func programCount(args []string) error {
+	f := newProgramFlags("program-count")
+	o, err := f.parse(args)
+	if err != nil {
+		return err
+	}
+	p, _, err := f.load(false)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("program-count program=%s %s\n", *f.program, programSummary(p))
+	c0 := cpuSeconds()
+	ccs, secs, err := compileProgram(p, o)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("program-count %s constraints=%d commitments=%d committed_wires=%d public=%d wires=%d compile_s=%.1f compile_cpu_s=%.1f peak_rss_mib=%.0f\n",
+		o, ccs.GetNbConstraints(), len(ccs.GetCommitments().CommitmentIndexes()), committedWires(ccs), ccs.GetNbPublicVariables()-1,
+		ccs.GetNbInternalVariables()+ccs.GetNbSecretVariables()+ccs.GetNbPublicVariables(), secs, cpuSeconds()-c0, peakRSSMiB())
+	return nil
+}
+
+func programCheck(args []string) error {
+	f := newProgramFlags("program-check")
+	o, err := f.parse(args)
+	if err != nil {
+		return err
+	}
+	p, w, err := f.load(true)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("program-check program=%s %s\n", *f.program, programSummary(p))
+	c0 := cpuSeconds()
+	r, err := p.Replay(w)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("program-check native %s cpu_s=%.2f\n", r, cpuSeconds()-c0)
+
+	c0, t0 := cpuSeconds(), time.Now()
+	var serr error
+	switch *f.engine {
+	case "test":
+		serr = test.IsSolved(NewVerifierCircuit(p, o), NewVerifierAssignment(p, o, w), ecc.BN254.ScalarField())
+	case "r1cs":
+		ccs, secs, err := compileProgram(p, o)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("program-check compiled constraints=%d compile_s=%.1f\n", ccs.GetNbConstraints(), secs)
+		wit, err := frontend.NewWitness(NewVerifierAssignment(p, o, w), ecc.BN254.ScalarField())
+		if err != nil {
+			return err
+		}
+		// the BSB22 commitment is computed by the Groth16 prover (a
+		// placeholder hint in the R1CS); for a satisfiability check any value
+		// derived from the committed values will do: SHA-256 of them, mod r
+		serr = ccs.IsSolved(wit, solver.OverrideHint(solver.GetHintID(cs.Bsb22CommitmentComputePlaceholder),
+			func(_ *big.Int, in, out []*big.Int) error {
+				h := sha256.New()
+				for _, v := range in {
+					var b [32]byte
+					v.FillBytes(b[:])
+					h.Write(b[:])
+				}
+				out[0].SetBytes(h.Sum(nil))
+				out[0].Mod(out[0], fr.Modulus())
+				return nil
+			}))
+	default:
+		return fmt.Errorf("-engine %q: want test or r1cs", *f.engine)
+	}
+	res := "solved"
+	if serr != nil {
+		res = "NOT SOLVED: " + strings.SplitN(serr.Error(), "\n", 2)[0]
+	}
+	fmt.Printf("program-check circuit engine=%s %s: %s cpu_s=%.1f wall_s=%.1f peak_rss_mib=%.0f\n",
+		*f.engine, o, res, cpuSeconds()-c0, time.Since(t0).Seconds(), peakRSSMiB())
+	if serr != nil || !r.Accepted() {
+		return errors.New("program-check: witness refused")
+	}
+	return nil
+}
+
+// seededReader is a deterministic byte stream (SHA-256 in counter mode) from
+// a seed: the toxic waste of an INSECURE, reproducible setup.
+type seededReader struct {
+	seed [32]byte
+	ctr  uint64
+	buf  []byte
+}
+
+func (s *seededReader) Read(b []byte) (int, error) {
+	n := 0
+	for n < len(b) {
+		if len(s.buf) == 0 {
+			var c [8]byte
+			binary.BigEndian.PutUint64(c[:], s.ctr)
+			s.ctr++
+			h := sha256.Sum256(append(s.seed[:], c[:]...))
+			s.buf = h[:]
+		}
+		k := copy(b[n:], s.buf)
+		s.buf = s.buf[k:]
+		n += k
+	}
+	return n, nil
+}
+
+var randMu sync.Mutex
+
+// setupGroth16 runs groth16.Setup; with a seed, crypto/rand.Reader (which
+// gnark-crypto's fr.Element.SetRandom and pedersen.Setup read) is replaced by
+// a seeded stream for the duration of the setup. gnark v0.14 has no option
+// for the setup's randomness; this is the only way to make it reproducible.
+func setupGroth16(ccs constraint.ConstraintSystem, seed string) (groth16.ProvingKey, groth16.VerifyingKey, error) {
+	if seed == "" {
+		return groth16.Setup(ccs)
+	}
+	randMu.Lock()
+	defer randMu.Unlock()
+	saved := rand.Reader
+	rand.Reader = &seededReader{seed: sha256.Sum256([]byte("tms groth16 INSECURE setup seed: " + seed))}
+	defer func() { rand.Reader = saved }()
+	return groth16.Setup(ccs)
+}
+
+func word(x *big.Int) string { return x.String() }
+
+// solidityCall holds the arguments of the generated verifier's verifyProof.
+type solidityCall struct {
+	Signature     string   `json:"signature"`
+	Selector      string   `json:"selector"`
+	Proof         []string `json:"proof"`
+	Commitments   []string `json:"commitments,omitempty"`
+	CommitmentPok []string `json:"commitment_pok,omitempty"`
+	Input         []string `json:"input"`
+	PublicInputs  []string `json:"public_inputs"`
+	Calldata      string   `json:"-"`
+}
+
+// newSolidityCall lays out a proof as the uint256 words of the generated
+// contract's verifyProof (gnark v0.14's backend/groth16/bn254/solidity.go):
+// proof = A.x, A.y, B.x.a1, B.x.a0, B.y.a1, B.y.a0, C.x, C.y (EIP-197 order);
+// with commitments, commitments = the commitments' x, y and commitmentPok =
+// the proof of knowledge's x, y; input = the public inputs (not the
+// commitment's hash, which the contract computes). The calldata is the
+// 4-byte selector and the words, all static: no offsets.
+func newSolidityCall(proof groth16.Proof, public []fr.Element) (*solidityCall, error) {
+	pr, ok := proof.(*groth16bn254.Proof)
+	if !ok {
+		return nil, fmt.Errorf("proof of type %T, want BN254", proof)
+	}
+	c := &solidityCall{}
+	b := func(e interface{ BigInt(*big.Int) *big.Int }) *big.Int { return e.BigInt(new(big.Int)) }
+	c.Proof = []string{word(b(&pr.Ar.X)), word(b(&pr.Ar.Y)),
+		word(b(&pr.Bs.X.A1)), word(b(&pr.Bs.X.A0)), word(b(&pr.Bs.Y.A1)), word(b(&pr.Bs.Y.A0)),
+		word(b(&pr.Krs.X)), word(b(&pr.Krs.Y))}
+	args := []string{"uint256[8]"}
+	if n := len(pr.Commitments); n > 0 {
+		for i := range pr.Commitments {
+			c.Commitments = append(c.Commitments, word(b(&pr.Commitments[i].X)), word(b(&pr.Commitments[i].Y)))
+		}
+		c.CommitmentPok = []string{word(b(&pr.CommitmentPok.X)), word(b(&pr.CommitmentPok.Y))}
+		args = append(args, fmt.Sprintf("uint256[%d]", 2*n), "uint256[2]")
+	}
+	for i := range public {
+		c.Input = append(c.Input, word(b(&public[i])))
+	}
+	c.PublicInputs = c.Input
+	args = append(args, fmt.Sprintf("uint256[%d]", len(public)))
+	c.Signature = "verifyProof(" + strings.Join(args, ",") + ")"
+	h := sha3.NewLegacyKeccak256()
+	h.Write([]byte(c.Signature))
+	sel := h.Sum(nil)[:4]
+	c.Selector = "0x" + hex.EncodeToString(sel)
+	var data bytes.Buffer
+	data.Write(sel)
+	for _, group := range [][]string{c.Proof, c.Commitments, c.CommitmentPok, c.Input} {
+		for _, s := range group {
+			v, _ := new(big.Int).SetString(s, 10)
+			var w [32]byte
+			v.FillBytes(w[:])
+			data.Write(w[:])
+		}
+	}
+	c.Calldata = "0x" + hex.EncodeToString(data.Bytes())
+	return c, nil
+}
+
+func programProve(args []string) error {
+	f := newProgramFlags("program-prove")
+	o, err := f.parse(args)
+	if err != nil {
+		return err
+	}
+	if *f.out == "" {
+		return errors.New("-out is required")
+	}
+	p, w, err := f.load(true)
+	if err != nil {
+		return err
+	}
+	var report strings.Builder
+	say := func(format string, a ...any) {
+		s := fmt.Sprintf(format, a...)
+		fmt.Println(s)
+		report.WriteString(s + "\n")
+	}
+	say("program-prove program=%s witness=%s", *f.program, *f.witness)
+	say("program-prove %s", programSummary(p))
+	say("program-prove date=%s GOMAXPROCS=%d go=%s", time.Now().UTC().Format(time.RFC3339), runtime.GOMAXPROCS(0), runtime.Version())
+	if *f.seed == "" {
+		say("program-prove: INSECURE setup: random toxic waste (crypto/rand), known to this process, then discarded; for testing only")
+	} else {
+		say("program-prove: INSECURE setup: toxic waste derived from the seed %q (anyone with the seed can forge proofs); for testing only", *f.seed)
+	}
+	r, err := p.Replay(w)
+	if err != nil {
+		return err
+	}
+	say("program-prove native %s", r)
+	if !r.Accepted() {
+		return errors.New("program-prove: the native replay refuses the witness")
+	}
+
+	ccs, secs, err := compileProgram(p, o)
+	if err != nil {
+		return err
+	}
+	say("program-prove %s constraints=%d commitments=%d public=%d compile_s=%.1f", o, ccs.GetNbConstraints(),
+		len(ccs.GetCommitments().CommitmentIndexes()), ccs.GetNbPublicVariables()-1, secs)
+	wit, err := frontend.NewWitness(NewVerifierAssignment(p, o, w), ecc.BN254.ScalarField())
+	if err != nil {
+		return err
+	}
+	pub, err := wit.Public()
+	if err != nil {
+		return err
+	}
+	step := func(name string, fn func() error) error {
+		t, c := time.Now(), cpuSeconds()
+		if err := fn(); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		say("program-prove step=%s wall_s=%.1f cpu_s=%.1f peak_rss_mib=%.0f", name, time.Since(t).Seconds(), cpuSeconds()-c, peakRSSMiB())
+		return nil
+	}
+	var pk groth16.ProvingKey
+	var vk groth16.VerifyingKey
+	var proof groth16.Proof
+	if err := step("setup", func() (err error) { pk, vk, err = setupGroth16(ccs, *f.seed); return }); err != nil {
+		return err
+	}
+	if err := step("prove", func() (err error) {
+		proof, err = groth16.Prove(ccs, pk, wit, solidity.WithProverTargetSolidityVerifier(backend.GROTH16))
+		return
+	}); err != nil {
+		return err
+	}
+	if err := step("verify", func() error {
+		return groth16.Verify(proof, vk, pub, solidity.WithVerifierTargetSolidityVerifier(backend.GROTH16))
+	}); err != nil {
+		return err
+	}
+	call, err := newSolidityCall(proof, p.Statement(w))
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(*f.out, 0o755); err != nil {
+		return err
+	}
+	var sol bytes.Buffer
+	if err := vk.ExportSolidity(&sol); err != nil {
+		return err
+	}
+	pj, err := json.MarshalIndent(call, "", "  ")
+	if err != nil {
+		return err
+	}
+	for name, data := range map[string][]byte{
+		"Verifier.sol": sol.Bytes(),
+		"proof.json":   append(pj, '\n'),
+		"calldata.hex": []byte(call.Calldata + "\n"),
+	} {
+		if err := os.WriteFile(filepath.Join(*f.out, name), data, 0o644); err != nil {
+			return err
+		}
+	}
+	say("program-prove solidity: %s selector=%s calldata_bytes=%d (function verifyProof of contract Verifier in Verifier.sol, gnark v0.14's template; view, reverts on an invalid proof)",
+		call.Signature, call.Selector, (len(call.Calldata)-2)/2)
+	say("program-prove ok peak_rss_mib=%.0f", peakRSSMiB())
+	return os.WriteFile(filepath.Join(*f.out, "report.txt"), []byte(report.String()), 0o644)
+}
+
+// programSynth writes the synthetic program and its honest witness
+// (synthetic.go) into a directory.
+func programSynth(args []string) error {
+	f := newProgramFlags("program-synth")
+	if _, err := f.parse(args); err != nil {
+		return err
+	}
+	if *f.out == "" {
+		return errors.New("-out is required")
+	}
+	pj := SyntheticProgram()
+	p, err := ParseProgram(pj)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(*f.out, 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(*f.out, "synthetic.program.json"), append(pj, '\n'), 0o644); err != nil {
+		return err
+	}
+	wj := WitnessJSON(SyntheticWitness(p))
+	if err := os.WriteFile(filepath.Join(*f.out, "synthetic.witness.json"), append(wj, '\n'), 0o644); err != nil {
+		return err
+	}
+	fmt.Printf("program-synth wrote %s/synthetic.{program,witness}.json: %s\n", *f.out, programSummary(p))
+	return nil
+}
