@@ -899,10 +899,19 @@ impl Program {
             .iter()
             .map(|s| parse(s))
             .collect::<Result<Vec<_>, _>>()?;
+        // A proof point is never the identity: the transcript cannot encode it.
         let proof_points = witness
             .proof_points
             .iter()
-            .map(point)
+            .map(|p| {
+                point(p).and_then(|q| {
+                    if bool::from(q.is_identity()) {
+                        Err("a proof point is the identity".to_string())
+                    } else {
+                        Ok(q)
+                    }
+                })
+            })
             .collect::<Result<Vec<_>, _>>()?;
         if instances.len() != self.num_instances
             || proof_scalars.len() != self.num_proof_scalars

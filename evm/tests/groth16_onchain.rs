@@ -28,9 +28,9 @@ use tms_evm::{
 };
 use tms_gadgets::{message::message_to_field, Fr};
 
+/// A file of the fixture directory `dir` (relative to the crate).
 fn fixture(dir: &str, name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
         .join(dir)
         .join(name)
 }
@@ -89,7 +89,7 @@ fn be(x: Fr) -> [u8; 32] {
 
 /// The Groth16 proof in `dir` through gnark's exported verifier and `AtmsCertificateVerifier`:
 /// the honest certificate and every one-change refusal; prints the `evm-gas` line as `path`.
-fn through_groth16(dir: &str, path: &str) {
+fn through_groth16(dir: &str, file: &str, contract: &str, path: &str) {
     let read = |name: &str| fs::read_to_string(fixture(dir, name)).expect(name);
     let proof: ProofFile = serde_json::from_str(&read("proof.json")).unwrap();
     let statement: StatementFile = serde_json::from_str(&read("statement.json")).unwrap();
@@ -113,8 +113,8 @@ fn through_groth16(dir: &str, path: &str) {
         .collect();
     let proof_bytes: Vec<u8> = words.iter().flat_map(|w| word(w)).collect();
     let verifier = Groth16Verifier {
-        source: read("Verifier.sol"),
-        contract: "Verifier".into(),
+        source: read(file),
+        contract: contract.into(),
         proof_words: words.len(),
         signature_prefix: proof
             .signature
@@ -218,7 +218,9 @@ fn through_groth16(dir: &str, path: &str) {
 #[test]
 fn final_wrapper_twin_through_groth16() {
     through_groth16(
-        "groth16-twin",
+        "groth16/testdata/twin_k10.insecure",
+        "Verifier.sol",
+        "Verifier",
         "final-wrapper-twin groth16 gnark-verifier AtmsCertificateVerifier",
     );
 }
