@@ -607,7 +607,36 @@ impl AccumulatorEncoding<G1Affine, Recorder> for LimbsEncoding<LIMBS, LIMB_BITS>
 struct RecordingTranscript<'a> {
     loader: Recorder,
     proof: &'a [u8],
+    /// Made-up values instead of `proof` (the program alone, see [`program_of_key`]): the count
+    /// of values made so far.
+    synthetic: Option<u64>,
     sponge: Poseidon<Fr, RecordedScalar, 3, 2>,
+}
+
+/// The `i`-th made-up scalar of a synthetic transcript: Keccak-derived, so nonzero and distinct
+/// from anything the verifier divides by, except with negligible probability.
+fn made_up(label: &str, i: u64) -> Fr {
+    use halo2_base::halo2_proofs::halo2curves::ff::FromUniformBytes;
+    use sha3::{Digest, Keccak256};
+    let mut wide = [0u8; 64];
+    for (half, chunk) in wide.chunks_mut(32).enumerate() {
+        let digest = Keccak256::new()
+            .chain_update(b"tms groth16 program of a key: ")
+            .chain_update(label.as_bytes())
+            .chain_update(i.to_le_bytes())
+            .chain_update([half as u8])
+            .finalize();
+        chunk.copy_from_slice(&digest);
+    }
+    Fr::from_uniform_bytes(&wide)
+}
+
+impl RecordingTranscript<'_> {
+    fn next_made_up(&mut self, label: &str) -> Option<Fr> {
+        let i = self.synthetic.as_mut()?;
+        *i += 1;
+        Some(made_up(label, *i))
+    }
 }
 
 impl Transcript<G1Affine, Recorder> for RecordingTranscript<'_> {
@@ -640,14 +669,19 @@ fn truncated() -> VerifierError {
 
 impl TranscriptRead<G1Affine, Recorder> for RecordingTranscript<'_> {
     fn read_scalar(&mut self) -> Result<RecordedScalar, VerifierError> {
-        let (bytes, rest) = self.proof.split_first_chunk::<32>().ok_or_else(truncated)?;
-        self.proof = rest;
-        let value = Option::<Fr>::from(Fr::from_repr(*bytes)).ok_or_else(|| {
-            VerifierError::Transcript(
-                std::io::ErrorKind::InvalidData,
-                "a scalar of the proof is not canonical".into(),
-            )
-        })?;
+        let value = match self.next_made_up("scalar") {
+            Some(value) => value,
+            None => {
+                let (bytes, rest) = self.proof.split_first_chunk::<32>().ok_or_else(truncated)?;
+                self.proof = rest;
+                Option::<Fr>::from(Fr::from_repr(*bytes)).ok_or_else(|| {
+                    VerifierError::Transcript(
+                        std::io::ErrorKind::InvalidData,
+                        "a scalar of the proof is not canonical".into(),
+                    )
+                })?
+            }
+        };
         let i = {
             let mut tape = self.loader.0.borrow_mut();
             tape.proof_scalars.push(value);
@@ -662,18 +696,23 @@ impl TranscriptRead<G1Affine, Recorder> for RecordingTranscript<'_> {
 
     fn read_ec_point(&mut self) -> Result<RecordedPoint, VerifierError> {
         use halo2_base::halo2_proofs::halo2curves::group::GroupEncoding;
-        let (bytes, rest) = self.proof.split_first_chunk::<32>().ok_or_else(truncated)?;
-        self.proof = rest;
-        let mut repr = <G1Affine as GroupEncoding>::Repr::default();
-        repr.as_mut().copy_from_slice(bytes);
-        let value = Option::<G1Affine>::from(G1Affine::from_bytes(&repr))
-            .filter(|p| !bool::from(p.is_identity()))
-            .ok_or_else(|| {
-                VerifierError::Transcript(
-                    std::io::ErrorKind::InvalidData,
-                    "a point of the proof is not on the curve (or is the identity)".into(),
-                )
-            })?;
+        let value = match self.next_made_up("point") {
+            Some(scalar) => (G1Affine::generator() * scalar).to_affine(),
+            None => {
+                let (bytes, rest) = self.proof.split_first_chunk::<32>().ok_or_else(truncated)?;
+                self.proof = rest;
+                let mut repr = <G1Affine as GroupEncoding>::Repr::default();
+                repr.as_mut().copy_from_slice(bytes);
+                Option::<G1Affine>::from(G1Affine::from_bytes(&repr))
+                    .filter(|p| !bool::from(p.is_identity()))
+                    .ok_or_else(|| {
+                        VerifierError::Transcript(
+                            std::io::ErrorKind::InvalidData,
+                            "a point of the proof is not on the curve (or is the identity)".into(),
+                        )
+                    })?
+            }
+        };
         let i = {
             let mut tape = self.loader.0.borrow_mut();
             tape.proof_points.push(value);
@@ -742,6 +781,79 @@ pub fn record(
     public_instances: &[usize],
     description: &str,
 ) -> Result<(Program, ProgramWitness), ProgramError> {
+    record_with(
+        params,
+        vk,
+        instances,
+        carries_accumulator,
+        proof,
+        false,
+        public_instances,
+        description,
+    )
+}
+
+/// The program of `vk` alone, for `num_instances` instances (the first [`ACCUMULATOR_LIMBS`] an
+/// accumulator if `carries_accumulator`), without a proof: the verifier replayed on made-up
+/// values, which changes no op (the ops follow the key, never the values). What a verifier
+/// regenerates from the key it trusts, to compare with the program a Groth16 setup was made
+/// for.
+pub fn program_of_key(
+    params: &ParamsKZG<Bn256>,
+    vk: &VerifyingKey<G1Affine>,
+    num_instances: usize,
+    carries_accumulator: bool,
+    public_instances: &[usize],
+    description: &str,
+) -> Result<Program, ProgramError> {
+    let accumulator_limbs = if carries_accumulator {
+        ACCUMULATOR_LIMBS
+    } else {
+        0
+    };
+    // Valid accumulator points (their limbs must decode), then made-up statement words.
+    let point = |i| (G1Affine::generator() * made_up("accumulator", i)).to_affine();
+    let mut instances: Vec<Fr> = if carries_accumulator {
+        let (lhs, rhs) = (point(0), point(1));
+        [lhs.x, lhs.y, rhs.x, rhs.y]
+            .iter()
+            .flat_map(|c| {
+                let n = BigUint::from_bytes_le(c.to_repr().as_ref());
+                (0..LIMBS).map(move |j| {
+                    let limb: BigUint = (&n >> (LIMB_BITS * j)) % (BigUint::from(1u8) << LIMB_BITS);
+                    from_dec::<Fr>(&limb.to_str_radix(10)).unwrap()
+                })
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    instances
+        .extend((accumulator_limbs as u64..num_instances as u64).map(|i| made_up("instance", i)));
+    record_with(
+        params,
+        vk,
+        &instances,
+        carries_accumulator,
+        &[],
+        true,
+        public_instances,
+        description,
+    )
+    .map(|(program, _)| program)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn record_with(
+    params: &ParamsKZG<Bn256>,
+    vk: &VerifyingKey<G1Affine>,
+    instances: &[Fr],
+    carries_accumulator: bool,
+    proof: &[u8],
+    synthetic: bool,
+    public_instances: &[usize],
+    description: &str,
+) -> Result<(Program, ProgramWitness), ProgramError> {
     let accumulator_limbs = if carries_accumulator {
         ACCUMULATOR_LIMBS
     } else {
@@ -776,6 +888,7 @@ pub fn record(
     let mut transcript = RecordingTranscript {
         loader: loader.clone(),
         proof,
+        synthetic: synthetic.then_some(0),
         sponge: Poseidon::from_spec(&loader, POSEIDON_SPEC.clone()),
     };
     type Verifier = PlonkSuccinctVerifier<SHPLONK, LimbsEncoding<LIMBS, LIMB_BITS>>;
@@ -815,7 +928,7 @@ pub fn record(
         Bn256::multi_miller_loop(&[(&lhs.value, &g2.into()), (&rhs.value, &(-s_g2).into())])
             .final_exponentiation()
             .is_identity();
-    if !bool::from(holds) {
+    if !bool::from(holds) && !synthetic {
         return Err(ProgramError::Pairing);
     }
     loader.0.borrow_mut().ops.push(Op::PairingCheck {
@@ -836,8 +949,9 @@ pub fn record(
     let tape = Rc::try_unwrap(loader.0)
         .map_err(|_| ProgramError::Malformed("the recorder is still shared".into()))?
         .into_inner();
-    if let Some(failed) = tape.failed {
-        return Err(ProgramError::Refused(failed));
+    match tape.failed {
+        Some(failed) if !synthetic => return Err(ProgramError::Refused(failed)),
+        _ => {}
     }
     let program = Program {
         version: PROGRAM_VERSION,

@@ -24,7 +24,7 @@ use tms_aggregation::{
     stand_in::{stand_in, trivial_accumulator},
     ACCUMULATOR_LIMBS,
 };
-use tms_evm::groth16::{record, Op, Program, ProgramError, ProgramWitness};
+use tms_evm::groth16::{program_of_key, record, Op, Program, ProgramError, ProgramWitness};
 use tms_gadgets::{
     message::message_to_field,
     proving::{params::kzg_params, verify_kzg, MultiOpen, Transcript},
@@ -142,6 +142,17 @@ fn the_recorded_verifier_replays_and_refuses_every_one_change_witness() {
     )
     .unwrap();
     assert_eq!(program, program_again);
+    // And the key alone gives it: what a verifier regenerates from the key it trusts.
+    let of_key = program_of_key(
+        &twin.params,
+        &twin.vk,
+        twin.inputs.len(),
+        true,
+        &statement(),
+        "final-wrapper twin, k = 10, Schnorr ATMS statement",
+    )
+    .unwrap();
+    assert_eq!(of_key, program);
     assert_ne!(witness.proof_scalars, witness_again.proof_scalars);
     program.replay(&witness_again).unwrap();
 
@@ -269,6 +280,16 @@ fn schnorr_atms_certificate_program() {
     )
     .unwrap();
     program.replay(&recorded).unwrap();
+    let of_key = program_of_key(
+        &params,
+        keys.vk(),
+        public.len(),
+        false,
+        &all,
+        "Schnorr ATMS 4 of 6 (flat), the certificate proof itself",
+    )
+    .unwrap();
+    assert_eq!(of_key, program);
     let msm_terms: usize = program
         .ops
         .iter()
