@@ -38,6 +38,9 @@ abstract contract BoundVerifier {
     /// `verifyProof(uint256[8] proof, uint256[NUM_INSTANCES] input)`, called with the proof's
     /// eight words, then the statement (tms_evm::groth16).
     bytes4 public constant GROTH16_SELECTOR = {{GROTH16_SELECTOR}};
+    /// For a Groth16 verifier: its one public input is `keccak256(statement) mod r` (the
+    /// statement's words hashed in the Groth16 circuit) instead of the statement's words.
+    bool public constant GROTH16_STATEMENT_HASHED = {{GROTH16_STATEMENT_HASHED}};
 
     /// The generated Halo2 verifier (its verifying key is in its code).
     address public immutable verifier;
@@ -88,7 +91,9 @@ abstract contract BoundVerifier {
         }
         bytes memory call_ = GROTH16_SELECTOR == bytes4(0)
             ? abi.encodePacked(proof[:split], statement, proof[split:])
-            : abi.encodePacked(GROTH16_SELECTOR, proof, statement);
+            : GROTH16_STATEMENT_HASHED
+                ? abi.encodePacked(GROTH16_SELECTOR, proof, uint256(keccak256(statement)) % R)
+                : abi.encodePacked(GROTH16_SELECTOR, proof, statement);
         (bool ok,) = verifier.staticcall(call_);
         if (!ok) revert ProofRejected();
     }

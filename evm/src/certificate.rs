@@ -63,6 +63,9 @@ pub struct Groth16Verifier {
     /// uint256[2],` with one BSB22 commitment (static arrays are laid out in line, so both
     /// take the proof's words then the statement).
     pub signature_prefix: String,
+    /// Its one public input is `keccak256(statement) mod r` (the statement's 32-byte words
+    /// hashed in the circuit), not the statement's words.
+    pub hashed_statement: bool,
 }
 
 impl Groth16Verifier {
@@ -86,6 +89,8 @@ pub struct Binding {
     /// `None` for a generated Halo2 verifier; for gnark's Groth16 verifier, the selector of its
     /// `verifyProof(uint256[8],uint256[num_instances])`.
     pub groth16_selector: Option<[u8; 4]>,
+    /// For a Groth16 verifier: its one public input is `keccak256(statement) mod r`.
+    pub groth16_statement_hashed: bool,
 }
 
 /// The template with `binding`'s constants written in; an error if the template lacks one of
@@ -105,6 +110,10 @@ pub fn wrapper_source(binding: &Binding) -> Result<String, EvmError> {
                 "0x{}",
                 hex::encode(binding.groth16_selector.unwrap_or_default())
             ),
+        ),
+        (
+            "GROTH16_STATEMENT_HASHED",
+            binding.groth16_statement_hashed.to_string(),
         ),
     ];
     let mut source = TEMPLATE.to_string();
@@ -379,6 +388,7 @@ impl Contracts {
             accumulator_words: accumulator_limbs,
             proof_length: proof_length_for(params, vk, num_instances, accumulator_limbs, open)?,
             groth16_selector: None,
+            groth16_statement_hashed: false,
         };
         let wrapper_source = wrapper_source(&binding)?;
         let wrappers = compile_all(&[(FILE, &wrapper_source)], FILE, true)?;
@@ -392,8 +402,8 @@ impl Contracts {
     }
 
     /// Ties the contracts to a Groth16 verifier of a halo2 proof ([`crate::groth16`]) whose
-    /// public inputs are the statement alone (the halo2 proof's accumulator, if any, is checked
-    /// inside the Groth16 circuit).
+    /// public inputs are the statement of `num_inputs` words alone, or its hash (the halo2
+    /// proof's accumulator, if any, is checked inside the Groth16 circuit).
     pub fn for_groth16(verifier: &Groth16Verifier, num_inputs: usize) -> Result<Self, EvmError> {
         let compiled = compile(
             &[(GROTH16_FILE, &verifier.source)],
@@ -401,13 +411,18 @@ impl Contracts {
             &verifier.contract,
             true,
         )?;
-        let signature = verifier.signature(num_inputs);
+        let signature = verifier.signature(if verifier.hashed_statement {
+            1
+        } else {
+            num_inputs
+        });
         let binding = Binding {
             verifier_codehash: Keccak256::digest(&compiled.runtime).into(),
             num_instances: num_inputs,
             accumulator_words: 0,
             proof_length: 32 * verifier.proof_words,
             groth16_selector: Some(selector(&signature)),
+            groth16_statement_hashed: verifier.hashed_statement,
         };
         let wrapper_source = wrapper_source(&binding)?;
         let wrappers = compile_all(&[(FILE, &wrapper_source)], FILE, true)?;
@@ -651,9 +666,11 @@ mod tests {
             accumulator_words: 12,
             proof_length: 4800,
             groth16_selector: None,
+            groth16_statement_hashed: false,
         })
         .unwrap();
         assert!(source.contains("GROTH16_SELECTOR = 0x00000000;"));
+        assert!(source.contains("GROTH16_STATEMENT_HASHED = false;"));
         assert!(source.contains(&format!("VERIFIER_CODEHASH = 0x{};", "ab".repeat(32))));
         assert!(source.contains("NUM_INSTANCES = 15;"));
         assert!(source.contains("ACCUMULATOR_WORDS = 12;"));

@@ -201,6 +201,11 @@ pub struct Program {
     pub num_instances: usize,
     /// The instances that become Groth16 public inputs, in order (the statement).
     pub public_instances: Vec<usize>,
+    /// `Some("keccak256")`: the Groth16 circuit's one public input is `keccak256` of the
+    /// public instances' 32-byte big-endian words, mod r (a contract hashes the statement it
+    /// builds; one public input instead of one each). `None`: the public instances themselves.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub statement_hash: Option<String>,
     /// Scalars the proof holds.
     pub num_proof_scalars: usize,
     /// Points the proof holds.
@@ -958,6 +963,7 @@ fn record_with(
         description: description.to_string(),
         num_instances: instances.len(),
         public_instances: public_instances.to_vec(),
+        statement_hash: None,
         num_proof_scalars: tape.proof_scalars.len(),
         num_proof_points: tape.proof_points.len(),
         g2: G2Points {

@@ -121,6 +121,7 @@ fn through_groth16(dir: &str, file: &str, contract: &str, path: &str) {
             .strip_suffix(&format!("uint256[{}])", inputs.len()))
             .expect("the signature ends with the statement")
             .to_string(),
+        hashed_statement: false,
     };
     assert_eq!(verifier.signature(inputs.len()), proof.signature);
 
