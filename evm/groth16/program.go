@@ -71,6 +71,10 @@ type Program struct {
 	Description     string
 	NumInstances    int
 	PublicInstances []int
+	// "keccak256": the circuit's one public input is keccak256 of the public
+	// instances' 32-byte big-endian words, mod r (PROGRAM.md); "": the public
+	// instances themselves.
+	StatementHash   string
 	NumProofScalars int
 	NumProofPoints  int
 	G2One, G2Tau    bn254.G2Affine
@@ -92,6 +96,7 @@ type rawProgram struct {
 	PublicInstances []int  `json:"public_instances"`
 	NumProofScalars int    `json:"num_proof_scalars"`
 	NumProofPoints  int    `json:"num_proof_points"`
+	StatementHash   string `json:"statement_hash"`
 	G2              struct {
 		One []json.Number `json:"one"`
 		Tau []json.Number `json:"tau"`
@@ -198,7 +203,11 @@ func ParseProgram(data []byte) (*Program, error) {
 		return nil, fmt.Errorf("program: version %d, want 1", rp.Version)
 	}
 	p := &Program{Version: rp.Version, Description: rp.Description, NumInstances: rp.NumInstances,
-		PublicInstances: rp.PublicInstances, NumProofScalars: rp.NumProofScalars, NumProofPoints: rp.NumProofPoints}
+		PublicInstances: rp.PublicInstances, NumProofScalars: rp.NumProofScalars, NumProofPoints: rp.NumProofPoints,
+		StatementHash: rp.StatementHash}
+	if p.StatementHash != "" && p.StatementHash != StatementKeccak256 {
+		return nil, fmt.Errorf("program: statement_hash %q: only %q is known", p.StatementHash, StatementKeccak256)
+	}
 	if p.NumInstances < 0 || p.NumProofScalars < 0 || p.NumProofPoints < 0 {
 		return nil, errors.New("program: negative count")
 	}

@@ -47,8 +47,13 @@ type VerifierCircuit struct {
 	Program *Program        `gnark:"-"`
 	Opts    VerifierOptions `gnark:"-"`
 
-	// the instances listed in public_instances, in that order
+	// the instances listed in public_instances, in that order (empty when the
+	// program hashes its statement)
 	Statement []frontend.Variable `gnark:",public"`
+	// with a hashed statement: keccak256 of the statement's words mod r, the
+	// one public input, and the statement's words, private
+	StatementHash  []frontend.Variable `gnark:",public"`
+	StatementWords []frontend.Variable
 	// every other instance, in index order
 	Instances    []frontend.Variable
 	ProofScalars []frontend.Variable
@@ -57,13 +62,19 @@ type VerifierCircuit struct {
 
 // NewVerifierCircuit returns the circuit definition (for compilation).
 func NewVerifierCircuit(p *Program, o VerifierOptions) *VerifierCircuit {
+	words, hash := 0, 0
+	if p.StatementHash != "" {
+		words, hash = len(p.PublicInstances), 1
+	}
 	return &VerifierCircuit{
-		Program:      p,
-		Opts:         o,
-		Statement:    make([]frontend.Variable, len(p.PublicInstances)),
-		Instances:    make([]frontend.Variable, p.NumInstances-len(p.PublicInstances)),
-		ProofScalars: make([]frontend.Variable, p.NumProofScalars),
-		ProofPoints:  make([]G1, p.NumProofPoints),
+		Program:        p,
+		Opts:           o,
+		Statement:      make([]frontend.Variable, len(p.PublicInstances)-words),
+		StatementHash:  make([]frontend.Variable, hash),
+		StatementWords: make([]frontend.Variable, words),
+		Instances:      make([]frontend.Variable, p.NumInstances-len(p.PublicInstances)),
+		ProofScalars:   make([]frontend.Variable, p.NumProofScalars),
+		ProofPoints:    make([]G1, p.NumProofPoints),
 	}
 }
 
@@ -72,7 +83,7 @@ func NewVerifierAssignment(p *Program, o VerifierOptions, w *Witness) *VerifierC
 	c := NewVerifierCircuit(p, o)
 	for i, v := range w.Instances {
 		if p.instPublic[i] {
-			c.Statement[p.instPos[i]] = v
+			c.statement()[p.instPos[i]] = v
 		} else {
 			c.Instances[p.instPos[i]] = v
 		}
@@ -83,14 +94,31 @@ func NewVerifierAssignment(p *Program, o VerifierOptions, w *Witness) *VerifierC
 	for i, q := range w.ProofPoints {
 		c.ProofPoints[i] = sw_bn254.NewG1Affine(q)
 	}
+	if p.StatementHash != "" {
+		h := p.Statement(w)
+		c.StatementHash[0] = h[0]
+	}
 	return c
 }
 
-// Statement returns the public inputs of a witness, in the circuit's order.
+// statement is where the statement's words are: public, or private beside
+// their public hash.
+func (c *VerifierCircuit) statement() []frontend.Variable {
+	if c.Program.StatementHash != "" {
+		return c.StatementWords
+	}
+	return c.Statement
+}
+
+// Statement returns the public inputs of a witness, in the circuit's order:
+// the public instances, or the one keccak256 hash of their words mod r.
 func (p *Program) Statement(w *Witness) []fr.Element {
 	out := make([]fr.Element, len(p.PublicInstances))
 	for k, i := range p.PublicInstances {
 		out[k] = w.Instances[i]
+	}
+	if p.StatementHash != "" {
+		return []fr.Element{statementKeccak(out)}
 	}
 	return out
 }
@@ -152,6 +180,13 @@ func (c *VerifierCircuit) Define(api frontend.API) error {
 		if err := r.op(&prog.Ops[n]); err != nil {
 			return fmt.Errorf("op %d (%s): %w", n, prog.Ops[n].Kind, err)
 		}
+	}
+	if prog.StatementHash != "" {
+		h, err := statementKeccakCircuit(api, c.StatementWords)
+		if err != nil {
+			return err
+		}
+		api.AssertIsEqual(h, c.StatementHash[0])
 	}
 	return nil
 }
@@ -216,7 +251,7 @@ func (r *replay) op(op *Op) error {
 		r.s = append(r.s, new(big.Int).Set(op.V))
 	case OpInstance:
 		if prog.instPublic[op.I] {
-			r.s = append(r.s, r.c.Statement[prog.instPos[op.I]])
+			r.s = append(r.s, r.c.statement()[prog.instPos[op.I]])
 		} else {
 			r.s = append(r.s, r.c.Instances[prog.instPos[op.I]])
 		}
