@@ -23,6 +23,7 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc"
 	"github.com/consensys/gnark-crypto/ecc/bn254/fr"
+	"github.com/consensys/gnark-crypto/ecc/bn254/fr/pedersen"
 	"github.com/consensys/gnark/backend"
 	"github.com/consensys/gnark/backend/groth16"
 	groth16bn254 "github.com/consensys/gnark/backend/groth16/bn254"
@@ -42,6 +43,8 @@ type programFlags struct {
 	commit, engine, seed     *string
 	incomplete, scalarBits   *bool
 	noCommit, writeSynthetic *bool
+	sharedG2                 *bool
+	keepVK                   *string
 }
 
 func newProgramFlags(name string) *programFlags {
@@ -57,6 +60,8 @@ func newProgramFlags(name string) *programFlags {
 		scalarBits: fs.Bool("scalar-bits", false, "native-to-emulated scalars by 254-bit decomposition instead of 64-bit limbs"),
 		engine:     fs.String("engine", "test", "program-check: test (gnark's test engine) or r1cs (compile, then the R1CS solver)"),
 		seed:       fs.String("seed", "", "program-prove: seed of the INSECURE setup's toxic waste (empty: random)"),
+		sharedG2:   fs.Bool("shared-g2", true, "program-prove: re-make the commitment keys with the Pedersen G2 point G = -gamma, for the batched Groth16Verifier.sol (-shared-g2=false: gnark's keys as they are, Verifier.sol only)"),
+		keepVK:     fs.String("keep-vk", "", "program-prove: also write the verifying key (gnark's binary encoding) to this file (for program-export)"),
 	}
 }
 
@@ -226,20 +231,37 @@ func (s *seededReader) Read(b []byte) (int, error) {
 
 var randMu sync.Mutex
 
-// setupGroth16 runs groth16.Setup; with a seed, crypto/rand.Reader (which
-// gnark-crypto's fr.Element.SetRandom and pedersen.Setup read) is replaced by
-// a seeded stream for the duration of the setup. gnark v0.14 has no option
-// for the setup's randomness; this is the only way to make it reproducible.
-func setupGroth16(ccs constraint.ConstraintSystem, seed string) (groth16.ProvingKey, groth16.VerifyingKey, error) {
+// withSetupRandomness runs fn; with a seed, crypto/rand.Reader (which
+// gnark-crypto's fr.Element.SetRandom, curve.RandomOnG2 and pedersen.Setup
+// read) is replaced by a seeded stream for the duration of fn. gnark v0.14
+// has no option for the setup's randomness; this is the only way to make it
+// reproducible.
+func withSetupRandomness(seed string, fn func() error) error {
 	if seed == "" {
-		return groth16.Setup(ccs)
+		return fn()
 	}
 	randMu.Lock()
 	defer randMu.Unlock()
 	saved := rand.Reader
 	rand.Reader = &seededReader{seed: sha256.Sum256([]byte("tms groth16 INSECURE setup seed: " + seed))}
 	defer func() { rand.Reader = saved }()
-	return groth16.Setup(ccs)
+	return fn()
+}
+
+// setupGroth16 runs groth16.Setup and, with sharedG2, shareCommitmentG2
+// (batched.go), with the seeded randomness of withSetupRandomness: the
+// commitment keys' new σ comes from the same stream, after gnark's setup.
+func setupGroth16(ccs constraint.ConstraintSystem, seed string, sharedG2 bool) (pk groth16.ProvingKey, vk groth16.VerifyingKey, err error) {
+	err = withSetupRandomness(seed, func() error {
+		if pk, vk, err = groth16.Setup(ccs); err != nil {
+			return err
+		}
+		if sharedG2 {
+			_, _, err = shareCommitmentG2(pk, vk)
+		}
+		return err
+	})
+	return
 }
 
 func word(x *big.Int) string { return x.String() }
@@ -366,8 +388,25 @@ func programProve(args []string) error {
 	var pk groth16.ProvingKey
 	var vk groth16.VerifyingKey
 	var proof groth16.Proof
-	if err := step("setup", func() (err error) { pk, vk, err = setupGroth16(ccs, *f.seed); return }); err != nil {
+	var origVK []pedersen.VerifyingKey
+	if err := withSetupRandomness(*f.seed, func() error {
+		if err := step("setup", func() (err error) { pk, vk, err = groth16.Setup(ccs); return }); err != nil {
+			return err
+		}
+		if !*f.sharedG2 {
+			return nil
+		}
+		// the commitment keys re-made with G = -gamma, σ from the same
+		// (seeded) randomness; the original proving keys are dropped
+		return step("shared-g2", func() (err error) { _, origVK, err = shareCommitmentG2(pk, vk); return })
+	}); err != nil {
 		return err
+	}
+	if *f.keepVK != "" {
+		if err := writeVK(*f.keepVK, vk); err != nil {
+			return err
+		}
+		say("program-prove verifying key written to %s", *f.keepVK)
 	}
 	if err := step("prove", func() (err error) {
 		proof, err = groth16.Prove(ccs, pk, wit, solidity.WithProverTargetSolidityVerifier(backend.GROTH16))
@@ -375,39 +414,141 @@ func programProve(args []string) error {
 	}); err != nil {
 		return err
 	}
+	pk = nil
 	if err := step("verify", func() error {
 		return groth16.Verify(proof, vk, pub, solidity.WithVerifierTargetSolidityVerifier(backend.GROTH16))
 	}); err != nil {
 		return err
 	}
+	if origVK != nil {
+		// the proof must not verify under the original commitment keys
+		vkb := vk.(*groth16bn254.VerifyingKey)
+		shared := vkb.CommitmentKeys
+		vkb.CommitmentKeys = origVK
+		err := groth16.Verify(proof, vk, pub, solidity.WithVerifierTargetSolidityVerifier(backend.GROTH16))
+		vkb.CommitmentKeys = shared
+		if err == nil {
+			return errors.New("program-prove: the proof also verifies under the original commitment keys")
+		}
+		say("program-prove shared-g2: Pedersen G = -gamma; gnark's verifier accepts the proof; under the original commitment keys it refuses it (%v)", err)
+	}
 	call, err := newSolidityCall(proof, p.Statement(w))
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(*f.out, 0o755); err != nil {
-		return err
-	}
-	var sol bytes.Buffer
-	if err := vk.ExportSolidity(&sol); err != nil {
+	files, err := exportVerifiers(vk, call, say)
+	if err != nil {
 		return err
 	}
 	pj, err := json.MarshalIndent(call, "", "  ")
 	if err != nil {
 		return err
 	}
-	for name, data := range map[string][]byte{
-		"Verifier.sol": sol.Bytes(),
-		"proof.json":   append(pj, '\n'),
-		"calldata.hex": []byte(call.Calldata + "\n"),
-	} {
-		if err := os.WriteFile(filepath.Join(*f.out, name), data, 0o644); err != nil {
-			return err
-		}
+	files["proof.json"] = append(pj, '\n')
+	files["calldata.hex"] = []byte(call.Calldata + "\n")
+	if err := writeFiles(*f.out, files); err != nil {
+		return err
 	}
-	say("program-prove solidity: %s selector=%s calldata_bytes=%d (function verifyProof of contract Verifier in Verifier.sol, gnark v0.14's template; view, reverts on an invalid proof)",
+	say("program-prove solidity: %s selector=%s calldata_bytes=%d (function verifyProof of contract Verifier in Verifier.sol, gnark v0.14's template, and of contract Groth16Verifier in Groth16Verifier.sol, ours, where written: the same parameters; view, revert on an invalid proof)",
 		call.Signature, call.Selector, (len(call.Calldata)-2)/2)
 	say("program-prove ok peak_rss_mib=%.0f", peakRSSMiB())
 	return os.WriteFile(filepath.Join(*f.out, "report.txt"), []byte(report.String()), 0o644)
+}
+
+// exportVerifiers makes Verifier.sol (gnark's template) and, for a
+// shared-G2 key with one commitment, Groth16Verifier.sol (ours), after
+// checking the call with the batched verifier's native twin (VerifyBatched)
+// and its two equations apart.
+func exportVerifiers(vk groth16.VerifyingKey, call *solidityCall, say func(string, ...any)) (map[string][]byte, error) {
+	files := map[string][]byte{}
+	var sol bytes.Buffer
+	if err := vk.ExportSolidity(&sol); err != nil {
+		return nil, err
+	}
+	files["Verifier.sol"] = sol.Bytes()
+	k, err := newBatchedKey(vk)
+	if err != nil {
+		say("program-prove Groth16Verifier.sol not written: %v", err)
+		return files, nil
+	}
+	w, err := call.words()
+	if err != nil {
+		return nil, err
+	}
+	g16, pok, err := k.equations(w)
+	if err != nil {
+		return nil, err
+	}
+	if err := k.VerifyBatched(w); err != nil {
+		return nil, fmt.Errorf("the batched verifier's native twin refuses the proof (Groth16 equation %v, PoK equation %v): %w", g16, pok, err)
+	}
+	say("program-prove batched native twin: accepted (one 5-pair pairing check; Groth16 equation %v, PoK equation %v; h=%s rho=%s)",
+		g16, pok, k.commitmentHash(w), batchingScalar(w))
+	var ours bytes.Buffer
+	if err := ExportBatchedSolidity(&ours, vk); err != nil {
+		return nil, err
+	}
+	files["Groth16Verifier.sol"] = ours.Bytes()
+	return files, nil
+}
+
+func writeFiles(dir string, files map[string][]byte) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeVK(path string, vk groth16.VerifyingKey) error {
+	var b bytes.Buffer
+	if _, err := vk.WriteTo(&b); err != nil {
+		return err
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
+}
+
+// programExport re-writes Verifier.sol and Groth16Verifier.sol from a
+// verifying key saved by program-prove -keep-vk, checking DIR/proof.json
+// with the batched verifier's native twin.
+func programExport(args []string) error {
+	fs := flag.NewFlagSet("program-export", flag.ExitOnError)
+	vkPath := fs.String("vk", "", "verifying key written by program-prove -keep-vk")
+	out := fs.String("out", "", "directory holding proof.json; Verifier.sol and Groth16Verifier.sol are written there")
+	fs.Parse(args)
+	if *vkPath == "" || *out == "" {
+		return errors.New("-vk and -out are required")
+	}
+	data, err := os.ReadFile(*vkPath)
+	if err != nil {
+		return err
+	}
+	vk := groth16.NewVerifyingKey(ecc.BN254)
+	if _, err := vk.ReadFrom(bytes.NewReader(data)); err != nil {
+		return err
+	}
+	pj, err := os.ReadFile(filepath.Join(*out, "proof.json"))
+	if err != nil {
+		return err
+	}
+	var call solidityCall
+	if err := json.Unmarshal(pj, &call); err != nil {
+		return err
+	}
+	say := func(format string, a ...any) { fmt.Printf(format+"\n", a...) }
+	files, err := exportVerifiers(vk, &call, say)
+	if err != nil {
+		return err
+	}
+	if err := writeFiles(*out, files); err != nil {
+		return err
+	}
+	say("program-export wrote %d files to %s", len(files), *out)
+	return nil
 }
 
 // programSynth writes the synthetic program and its honest witness

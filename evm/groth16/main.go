@@ -4,7 +4,7 @@
 //
 //	go run . count [-parts name,name,...]   compile each part, print its R1CS constraint count
 //	go run . prove [-shape all|full|small]       INSECURE setup + prove + verify of one shape, timed
-//	go run . program-count|program-check|program-prove|program-synth ...   the replay circuit (commands.go)
+//	go run . program-count|program-check|program-prove|program-synth|program-export ...   the replay circuit (commands.go)
 package main
 
 import (
@@ -104,9 +104,9 @@ func main() {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
-	case "program-count", "program-check", "program-prove", "program-synth":
+	case "program-count", "program-check", "program-prove", "program-synth", "program-export":
 		run := map[string]func([]string) error{"program-count": programCount, "program-check": programCheck,
-			"program-prove": programProve, "program-synth": programSynth}[os.Args[1]]
+			"program-prove": programProve, "program-synth": programSynth, "program-export": programExport}[os.Args[1]]
 		if err := run(os.Args[2:]); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
@@ -122,7 +122,8 @@ func usage() {
   groth16 prove [-shape all|full|small]
   groth16 program-count -program F [options]
   groth16 program-check -program F -witness W [-engine test|r1cs] [options]
-  groth16 program-prove -program F -witness W -out DIR [-seed S] [options]
+  groth16 program-prove -program F -witness W -out DIR [-seed S] [-shared-g2=true|false] [-keep-vk FILE] [options]
+  groth16 program-export -vk FILE -out DIR   (Verifier.sol, Groth16Verifier.sol again from a kept key; checks DIR/proof.json)
   groth16 program-synth -out DIR    (the synthetic program of synthetic.go and its witness)
 options: -commit bsb22|plain-range|none (-no-commit), -incomplete, -scalar-bits (see README.md)`)
 	os.Exit(2)

@@ -255,7 +255,7 @@ func TestSeededSetupAndSolidityCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	vkBytes := func(seed string) []byte {
-		_, vk, err := setupGroth16(ccs, seed)
+		_, vk, err := setupGroth16(ccs, seed, true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -270,7 +270,7 @@ func TestSeededSetupAndSolidityCall(t *testing.T) {
 		t.Fatalf("seeded setup: same seed equal %v, other seed equal %v", bytes.Equal(a, b), bytes.Equal(a, c))
 	}
 
-	pk, vk, err := setupGroth16(ccs, "one")
+	pk, vk, err := setupGroth16(ccs, "one", true)
 	if err != nil {
 		t.Fatal(err)
 	}

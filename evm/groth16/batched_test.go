@@ -1,0 +1,541 @@
+package main
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"math/big"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/consensys/gnark-crypto/ecc"
+	"github.com/consensys/gnark-crypto/ecc/bn254"
+	"github.com/consensys/gnark-crypto/ecc/bn254/fp"
+	"github.com/consensys/gnark-crypto/ecc/bn254/fr"
+	"github.com/consensys/gnark-crypto/ecc/bn254/fr/pedersen"
+	"github.com/consensys/gnark/backend"
+	"github.com/consensys/gnark/backend/groth16"
+	groth16bn254 "github.com/consensys/gnark/backend/groth16/bn254"
+	"github.com/consensys/gnark/backend/solidity"
+	"github.com/consensys/gnark/backend/witness"
+	"github.com/consensys/gnark/constraint"
+	"github.com/consensys/gnark/frontend"
+	"github.com/consensys/gnark/frontend/cs/r1cs"
+	"github.com/consensys/gnark/std/math/emulated"
+)
+
+// A tiny circuit with one emulated multiplication (BN254's base field, so
+// one BSB22 commitment to private limbs, none to a public input) and one
+// public input: A B == C in Fq, X != 0.
+type tinyEmulatedCircuit struct {
+	X       frontend.Variable `gnark:",public"`
+	A, B, C emulated.Element[emulated.BN254Fp]
+}
+
+func (c *tinyEmulatedCircuit) Define(api frontend.API) error {
+	f, err := emulated.NewField[emulated.BN254Fp](api)
+	if err != nil {
+		return err
+	}
+	f.AssertIsEqual(f.Mul(&c.A, &c.B), &c.C)
+	api.AssertIsDifferent(c.X, 0)
+	return nil
+}
+
+func tinyEmulatedAssignment() *tinyEmulatedCircuit {
+	a, b := big.NewInt(123456789), new(big.Int).Sub(fp.Modulus(), big.NewInt(987654321))
+	c := new(big.Int).Mul(a, b)
+	c.Mod(c, fp.Modulus())
+	return &tinyEmulatedCircuit{X: 7, A: emulated.ValueOf[emulated.BN254Fp](a),
+		B: emulated.ValueOf[emulated.BN254Fp](b), C: emulated.ValueOf[emulated.BN254Fp](c)}
+}
+
+// sharedSetup is one shared-G2 setup and proof of a circuit, with the
+// original commitment keys kept.
+type sharedSetup struct {
+	ccs            constraint.ConstraintSystem
+	pk             *groth16bn254.ProvingKey
+	vk             *groth16bn254.VerifyingKey
+	origPK         []pedersen.ProvingKey
+	origVK         []pedersen.VerifyingKey
+	wit            witness.Witness
+	pub            witness.Witness
+	proof          *groth16bn254.Proof
+	call           *solidityCall
+	words          *proofWords
+	key            *batchedKey
+	nbCommitted    int
+	nbCommitPublic int
+}
+
+func newSharedSetup(t *testing.T, circuit, assignment frontend.Circuit, seed string) *sharedSetup {
+	t.Helper()
+	s := &sharedSetup{}
+	var err error
+	if s.ccs, err = frontend.Compile(ecc.BN254.ScalarField(), r1cs.NewBuilder, circuit); err != nil {
+		t.Fatal(err)
+	}
+	var pk groth16.ProvingKey
+	var vk groth16.VerifyingKey
+	if err := withSetupRandomness(seed, func() (err error) {
+		if pk, vk, err = groth16.Setup(s.ccs); err != nil {
+			return err
+		}
+		s.origPK, s.origVK, err = shareCommitmentG2(pk, vk)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	s.pk, s.vk = pk.(*groth16bn254.ProvingKey), vk.(*groth16bn254.VerifyingKey)
+	if s.wit, err = frontend.NewWitness(assignment, ecc.BN254.ScalarField()); err != nil {
+		t.Fatal(err)
+	}
+	if s.pub, err = s.wit.Public(); err != nil {
+		t.Fatal(err)
+	}
+	s.proof = s.prove(t, s.pk)
+	if s.call, err = newSolidityCall(s.proof, s.pub.Vector().(fr.Vector)); err != nil {
+		t.Fatal(err)
+	}
+	if s.words, err = s.call.words(); err != nil {
+		t.Fatal(err)
+	}
+	if s.key, err = newBatchedKey(s.vk); err != nil {
+		t.Fatal(err)
+	}
+	cm := s.ccs.GetCommitments().(constraint.Groth16Commitments)
+	s.nbCommitted, s.nbCommitPublic = len(cm[0].PrivateCommitted), len(cm[0].PublicAndCommitmentCommitted)
+	return s
+}
+
+func (s *sharedSetup) prove(t *testing.T, pk *groth16bn254.ProvingKey) *groth16bn254.Proof {
+	t.Helper()
+	proof, err := groth16.Prove(s.ccs, pk, s.wit, solidity.WithProverTargetSolidityVerifier(backend.GROTH16))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return proof.(*groth16bn254.Proof)
+}
+
+func (s *sharedSetup) verify(proof *groth16bn254.Proof, vk *groth16bn254.VerifyingKey) error {
+	return groth16.Verify(proof, vk, s.pub, solidity.WithVerifierTargetSolidityVerifier(backend.GROTH16))
+}
+
+// withCommitmentKeys is a shallow copy of a key with other commitment keys.
+func (s *sharedSetup) pkWith(keys []pedersen.ProvingKey) *groth16bn254.ProvingKey {
+	c := *s.pk
+	c.CommitmentKeys = keys
+	return &c
+}
+
+func (s *sharedSetup) vkWith(keys []pedersen.VerifyingKey) *groth16bn254.VerifyingKey {
+	c := *s.vk
+	c.CommitmentKeys = keys
+	return &c
+}
+
+func TestSharedG2Setup(t *testing.T) {
+	s := newSharedSetup(t, &tinyEmulatedCircuit{}, tinyEmulatedAssignment(), "shared")
+	t.Logf("tiny emulated circuit: %d constraints, %d committed private wires, %d committed public, %d public inputs",
+		s.ccs.GetNbConstraints(), s.nbCommitted, s.nbCommitPublic, s.key.NumInputs())
+	var gammaNeg bn254.G2Affine
+	gammaNeg.Neg(&s.vk.G2.Gamma)
+	if !s.vk.CommitmentKeys[0].G.Equal(&gammaNeg) {
+		t.Fatalf("the shared key's Pedersen G is not -gamma")
+	}
+	if s.origVK[0].G.Equal(&gammaNeg) || s.origVK[0].GSigmaNeg.Equal(&s.vk.CommitmentKeys[0].GSigmaNeg) {
+		t.Fatalf("the original and shared Pedersen keys coincide")
+	}
+	if &s.pk.CommitmentKeys[0].Basis[0] != &s.origPK[0].Basis[0] {
+		t.Fatalf("the shared proving key does not commit over gnark's basis")
+	}
+
+	// reproducible with the seed; another seed gives another key
+	vkBytes := func(seed string, shared bool) []byte {
+		_, vk, err := setupGroth16(s.ccs, seed, shared)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if _, err := vk.WriteTo(&b); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	var mine bytes.Buffer
+	if _, err := s.vk.WriteTo(&mine); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(vkBytes("shared", true), mine.Bytes()) || bytes.Equal(vkBytes("other", true), mine.Bytes()) {
+		t.Fatalf("the seeded shared-G2 setup is not reproducible, or two seeds agree")
+	}
+	stock := vkBytes("shared", false)
+	if bytes.Equal(stock, mine.Bytes()) {
+		t.Fatalf("-shared-g2=false gives the shared key")
+	}
+	_, stockVK, _ := setupGroth16(s.ccs, "shared", false)
+	if _, err := newBatchedKey(stockVK); err == nil {
+		t.Fatalf("the batched verifier takes a key without the shared G2 point")
+	}
+
+	// gnark's own verifier: the shared proof accepted, refused under the
+	// original commitment keys; a proof made with the original keys mixed in
+	// accepted by the original keys (so it is a proof) and refused by the
+	// shared ones
+	if err := s.verify(s.proof, s.vk); err != nil {
+		t.Fatalf("gnark's verifier refuses the shared-G2 proof: %v", err)
+	}
+	if err := s.verify(s.proof, s.vkWith(s.origVK)); err == nil {
+		t.Fatalf("the shared-G2 proof verifies under the original commitment keys")
+	}
+	orig := s.prove(t, s.pkWith(s.origPK))
+	if err := s.verify(orig, s.vkWith(s.origVK)); err != nil {
+		t.Fatalf("the original keys refuse their own proof: %v", err)
+	}
+	if err := s.verify(orig, s.vk); err == nil {
+		t.Fatalf("a proof made with the original commitment keys verifies under the shared ones")
+	}
+	// the same through the batched twin
+	oc, err := newSolidityCall(orig, s.pub.Vector().(fr.Vector))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ow, err := oc.words()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g16, pok, err := s.key.equations(ow)
+	if err != nil || !g16 || pok {
+		t.Fatalf("original-keys proof: Groth16 equation %v, PoK equation %v (want true, false), %v", g16, pok, err)
+	}
+	if err := s.key.VerifyBatched(ow); !errors.Is(err, errProofInvalid) {
+		t.Fatalf("the batched twin does not refuse a proof made with the original commitment keys: %v", err)
+	}
+}
+
+// g1Word and friends change one point of the words to another valid point.
+func addGenerator(w *proofWords, x, y **big.Int) {
+	_, _, g, _ := bn254.Generators()
+	var p bn254.G1Affine
+	p.X.SetBigInt(*x)
+	p.Y.SetBigInt(*y)
+	p.Add(&p, &g)
+	*x, *y = p.X.BigInt(new(big.Int)), p.Y.BigInt(new(big.Int))
+}
+
+func TestBatchedVerifier(t *testing.T) {
+	for _, c := range []struct {
+		name                string
+		circuit, assignment frontend.Circuit
+	}{
+		{"emulated-mul", &tinyEmulatedCircuit{}, tinyEmulatedAssignment()},
+		{"commit-to-public", &tinyCommitCircuit{}, &tinyCommitCircuit{X: [4]frontend.Variable{1, 2, 3, 4}, Y: 0}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := newSharedSetup(t, c.circuit, c.assignment, "batched "+c.name)
+			t.Logf("%d constraints, %d committed private wires, %d committed public inputs (hashed with Com: %v), %d public inputs",
+				s.ccs.GetNbConstraints(), s.nbCommitted, s.nbCommitPublic, s.key.Committed, s.key.NumInputs())
+			if err := s.verify(s.proof, s.vk); err != nil {
+				t.Fatalf("gnark's verifier refuses the proof: %v", err)
+			}
+			if err := s.key.VerifyBatched(s.words); err != nil {
+				t.Fatalf("honest proof refused: %v", err)
+			}
+			g16, pok, err := s.key.equations(s.words)
+			if err != nil || !g16 || !pok {
+				t.Fatalf("honest proof: Groth16 equation %v, PoK equation %v, %v", g16, pok, err)
+			}
+			// h is gnark's: the commitment's wire value as the prover computed it
+			// (keccak256 of Com and the committed public inputs, mod r)
+			wantH := s.hashWire(t)
+			if got := s.key.commitmentHash(s.words); got.Cmp(wantH) != 0 {
+				t.Fatalf("h = %s, the prover's commitment wire = %s", got, wantH)
+			}
+
+			refused := func(what string, want error, change func(w *proofWords)) {
+				t.Helper()
+				w := s.words.clone()
+				change(w)
+				err := s.key.VerifyBatched(w)
+				if err == nil {
+					t.Fatalf("%s: accepted", what)
+				}
+				if want != nil && !errors.Is(err, want) {
+					t.Fatalf("%s: refused with %v, want %v", what, err, want)
+				}
+			}
+			refused("A changed", errProofInvalid, func(w *proofWords) { addGenerator(w, &w.Proof[0], &w.Proof[1]) })
+			refused("C changed", errProofInvalid, func(w *proofWords) { addGenerator(w, &w.Proof[6], &w.Proof[7]) })
+			refused("B changed", errProofInvalid, func(w *proofWords) {
+				q, _ := g2(w.Proof[2], w.Proof[3], w.Proof[4], w.Proof[5])
+				_, _, _, g := bn254.Generators()
+				q.Add(&q, &g)
+				sq := newSolG2(&q)
+				for i, v := range []string{sq.X1, sq.X0, sq.Y1, sq.Y0} {
+					w.Proof[2+i], _ = new(big.Int).SetString(v, 10)
+				}
+			})
+			refused("Com changed", errProofInvalid, func(w *proofWords) { addGenerator(w, &w.Commitments[0], &w.Commitments[1]) })
+			refused("Pok changed", errProofInvalid, func(w *proofWords) { addGenerator(w, &w.CommitmentPok[0], &w.CommitmentPok[1]) })
+			refused("input 0 changed", errProofInvalid, func(w *proofWords) { w.Input[0].Add(w.Input[0], big.NewInt(1)) })
+			refused("input 0 + r (the same scalar, not canonical)", errPublicInputNotInField, func(w *proofWords) { w.Input[0].Add(w.Input[0], fr.Modulus()) })
+			refused("Com.x + p", errInvalidPoint, func(w *proofWords) { w.Commitments[0].Add(w.Commitments[0], fp.Modulus()) })
+			refused("Com off the curve", errInvalidPoint, func(w *proofWords) { w.Commitments[1].Add(w.Commitments[1], big.NewInt(1)) })
+			refused("Pok off the curve", errInvalidPoint, func(w *proofWords) { w.CommitmentPok[1].Add(w.CommitmentPok[1], big.NewInt(1)) })
+			refused("A off the curve", errProofInvalid, func(w *proofWords) { w.Proof[1].Add(w.Proof[1], big.NewInt(1)) })
+
+			// The point of batching: a proof whose Groth16 equation holds but
+			// whose PoK is wrong. The PoK is not in the Groth16 equation, so any
+			// other Pok (here Pok + G) keeps it; gnark's verifier refuses it with
+			// its separate PoK pairing, the batched one within its single check.
+			w := s.words.clone()
+			addGenerator(w, &w.CommitmentPok[0], &w.CommitmentPok[1])
+			g16, pok, err = s.key.equations(w)
+			if err != nil || !g16 || pok {
+				t.Fatalf("wrong Pok: Groth16 equation %v, PoK equation %v (want true, false), %v", g16, pok, err)
+			}
+			if err := s.key.VerifyBatched(w); !errors.Is(err, errProofInvalid) {
+				t.Fatalf("wrong Pok with the Groth16 equation holding: %v", err)
+			}
+			bad := *s.proof
+			bad.CommitmentPok.X.SetBigInt(w.CommitmentPok[0])
+			bad.CommitmentPok.Y.SetBigInt(w.CommitmentPok[1])
+			if err := s.verify(&bad, s.vk); err == nil {
+				t.Fatalf("gnark's verifier accepts a wrong Pok")
+			}
+			// and one whose Com is 0 with Pok 0 (the PoK equation then holds
+			// trivially) fails the Groth16 equation
+			w = s.words.clone()
+			w.Commitments[0], w.Commitments[1] = new(big.Int), new(big.Int)
+			w.CommitmentPok[0], w.CommitmentPok[1] = new(big.Int), new(big.Int)
+			if g16, pok, err = s.key.equations(w); err != nil || g16 || !pok {
+				t.Fatalf("zero Com and Pok: Groth16 equation %v, PoK equation %v (want false, true), %v", g16, pok, err)
+			}
+			if err := s.key.VerifyBatched(w); !errors.Is(err, errProofInvalid) {
+				t.Fatalf("zero Com and Pok: %v", err)
+			}
+		})
+	}
+}
+
+// hashWire is the value the prover gave the commitment wire (gnark's
+// hash-to-field of the commitment), recomputed with gnark's verifier's
+// formula (verify.go: keccak256 of Com's 64-byte encoding and the committed
+// public inputs, SetBytes mod r).
+func (s *sharedSetup) hashWire(t *testing.T) *big.Int {
+	t.Helper()
+	pub := s.pub.Vector().(fr.Vector)
+	data := s.proof.Commitments[0].Marshal()
+	for _, idx := range s.vk.PublicAndCommitmentCommitted[0] {
+		b := pub[idx-1].Bytes()
+		data = append(data, b[:]...)
+	}
+	var e fr.Element
+	e.SetBytes(keccak256(data))
+	return e.BigInt(new(big.Int))
+}
+
+func TestGroth16VerifierSolidity(t *testing.T) {
+	for _, c := range []struct {
+		name                string
+		circuit, assignment frontend.Circuit
+	}{
+		{"emulated-mul", &tinyEmulatedCircuit{}, tinyEmulatedAssignment()},
+		{"commit-to-public", &tinyCommitCircuit{}, &tinyCommitCircuit{X: [4]frontend.Variable{1, 2, 3, 4}, Y: 0}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := newSharedSetup(t, c.circuit, c.assignment, "solidity "+c.name)
+			var ours, stock bytes.Buffer
+			if err := ExportBatchedSolidity(&ours, s.vk); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.vk.ExportSolidity(&stock); err != nil {
+				t.Fatal(err)
+			}
+			n := s.key.NumInputs()
+			want := "    function verifyProof(\n        uint256[8] calldata proof,\n        uint256[2] calldata commitments,\n        uint256[2] calldata commitmentPok,\n        uint256[" +
+				big.NewInt(int64(n)).String() + "] calldata input\n    )"
+			if !strings.Contains(ours.String(), want+" external view {") {
+				t.Fatalf("Groth16Verifier.sol: verifyProof's parameters differ from\n%s", want)
+			}
+			if !strings.Contains(stock.String(), strings.TrimPrefix(want, "    ")+" public view {") {
+				t.Fatalf("gnark's Verifier.sol: verifyProof's parameters differ from\n%s", want)
+			}
+			if got := verifyProofSignature(n); got != s.call.Signature || selector(got) != s.call.Selector {
+				t.Fatalf("signature %s selector %s, the call's %s %s", got, selector(got), s.call.Signature, s.call.Selector)
+			}
+			if !strings.Contains(ours.String(), "contract Groth16Verifier {") || strings.Count(ours.String(), "staticcall(gas(), PRECOMPILE_PAIRING") != 1 {
+				t.Fatalf("Groth16Verifier.sol: not one contract Groth16Verifier with one pairing call")
+			}
+		})
+	}
+}
+
+// TestGroth16VerifierEVM compiles Groth16Verifier.sol and gnark's
+// Verifier.sol with solc-js (skipped without node and evm/solc's
+// node_modules, or $TMS_SOLC_DIR) and runs them in the test interpreter
+// (evm_test.go): both accept the honest proof; ours refuses every change
+// the native twin refuses, with the twin's custom error. Gas figures are
+// the interpreter's estimate.
+func TestGroth16VerifierEVM(t *testing.T) {
+	dir := solcDir()
+	if dir == "" {
+		t.Skip("no node or solc-js (npm ci --prefix evm/solc, or TMS_SOLC_DIR)")
+	}
+	for _, c := range []struct {
+		name                string
+		circuit, assignment frontend.Circuit
+	}{
+		{"emulated-mul", &tinyEmulatedCircuit{}, tinyEmulatedAssignment()},
+		{"commit-to-public", &tinyCommitCircuit{}, &tinyCommitCircuit{X: [4]frontend.Variable{1, 2, 3, 4}, Y: 0}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := newSharedSetup(t, c.circuit, c.assignment, "evm "+c.name)
+			checkContracts(t, dir, s.vk, s.key, s.call.Signature, s.words, true)
+		})
+	}
+}
+
+// checkContracts runs both contracts on the words (honest: accepted) and,
+// with mutations, ours on each one-change variant.
+func checkContracts(t *testing.T, dir string, vk *groth16bn254.VerifyingKey, key *batchedKey, signature string, words *proofWords, mutations bool) {
+	t.Helper()
+	var ours, stock bytes.Buffer
+	if err := ExportBatchedSolidity(&ours, vk); err != nil {
+		t.Fatal(err)
+	}
+	if err := vk.ExportSolidity(&stock); err != nil {
+		t.Fatal(err)
+	}
+	oursCode, version, err := compileSolidity(dir, "Groth16Verifier.sol", ours.String(), "Groth16Verifier")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stockCode, _, err := compileSolidity(dir, "Verifier.sol", stock.String(), "Verifier")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := callData(signature, words)
+	const gasLimit = 5_000_000
+	for _, v := range []struct {
+		name string
+		code []byte
+	}{{"Groth16Verifier", oursCode}, {"Verifier (gnark)", stockCode}} {
+		res, err := runEVM(v.code, data, gasLimit)
+		if err != nil {
+			t.Fatalf("%s: %v", v.name, err)
+		}
+		if res.Reverted || len(res.Return) != 0 {
+			t.Fatalf("%s refuses the honest proof (return %x)", v.name, res.Return)
+		}
+		t.Logf("%s (%s, %d B runtime): honest proof accepted; ESTIMATED gas (test interpreter, not revm): execution %d + intrinsic %d = %d",
+			v.name, version, len(v.code), res.GasUsed, intrinsicGas(data), res.GasUsed+intrinsicGas(data))
+	}
+	if !mutations {
+		return
+	}
+	selectors := map[error]string{errProofInvalid: "ProofInvalid()", errInvalidPoint: "InvalidPoint()",
+		errPublicInputNotInField: "PublicInputNotInField()", errZeroBatchingScalar: "ZeroBatchingScalar()"}
+	try := func(what string, change func(w *proofWords)) {
+		t.Helper()
+		w := words.clone()
+		change(w)
+		want := key.VerifyBatched(w)
+		res, err := runEVM(oursCode, callData(signature, w), gasLimit)
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if (want == nil) != !res.Reverted {
+			t.Fatalf("%s: the contract reverted=%v, the twin says %v", what, res.Reverted, want)
+		}
+		if want != nil && !bytes.Equal(res.Return, revertSelector(selectors[want])) {
+			t.Fatalf("%s: reverted with %x, the twin's error is %s", what, res.Return, selectors[want])
+		}
+		how := "accepted"
+		if want != nil {
+			how = "reverted " + selectors[want]
+		}
+		t.Logf("%s: %s, as the twin", what, how)
+	}
+	try("A changed", func(w *proofWords) { addGenerator(w, &w.Proof[0], &w.Proof[1]) })
+	try("B changed", func(w *proofWords) {
+		w.Proof[2], w.Proof[3], w.Proof[4], w.Proof[5] = w.Proof[3], w.Proof[2], w.Proof[5], w.Proof[4]
+	})
+	try("C changed", func(w *proofWords) { addGenerator(w, &w.Proof[6], &w.Proof[7]) })
+	try("Com changed", func(w *proofWords) { addGenerator(w, &w.Commitments[0], &w.Commitments[1]) })
+	try("Pok changed (the Groth16 equation still holds)", func(w *proofWords) { addGenerator(w, &w.CommitmentPok[0], &w.CommitmentPok[1]) })
+	try("last input changed", func(w *proofWords) { w.Input[len(w.Input)-1].Add(w.Input[len(w.Input)-1], big.NewInt(1)) })
+	try("input 0 + r", func(w *proofWords) { w.Input[0].Add(w.Input[0], fr.Modulus()) })
+	try("Com off the curve", func(w *proofWords) { w.Commitments[1].Add(w.Commitments[1], big.NewInt(1)) })
+	try("Pok.x + p", func(w *proofWords) { w.CommitmentPok[0].Add(w.CommitmentPok[0], fp.Modulus()) })
+	try("A off the curve", func(w *proofWords) { w.Proof[1].Add(w.Proof[1], big.NewInt(1)) })
+	try("honest again", func(w *proofWords) {})
+}
+
+// TestFixtureContracts runs the contracts program-prove wrote, on the call
+// it wrote (proof.json), in the test interpreter: testdata/twin_k10.insecure
+// and the directories in $TMS_G16_FIXTURES (colon-separated). Both
+// contracts accept the honest call; Groth16Verifier refuses each of A, B, C,
+// Com, Pok and the last input changed.
+func TestFixtureContracts(t *testing.T) {
+	dir := solcDir()
+	if dir == "" {
+		t.Skip("no node or solc-js (npm ci --prefix evm/solc, or TMS_SOLC_DIR)")
+	}
+	dirs := []string{"testdata/twin_k10.insecure"}
+	if env := os.Getenv("TMS_G16_FIXTURES"); env != "" {
+		dirs = append(dirs, strings.Split(env, ":")...)
+	}
+	for _, fx := range dirs {
+		pj, err := os.ReadFile(filepath.Join(fx, "proof.json"))
+		if err != nil {
+			t.Logf("%s: %v (skipped)", fx, err)
+			continue
+		}
+		var call solidityCall
+		if err := json.Unmarshal(pj, &call); err != nil {
+			t.Fatal(err)
+		}
+		words, err := call.words()
+		if err != nil {
+			t.Fatal(err)
+		}
+		data := callData(call.Signature, words)
+		if want, err := os.ReadFile(filepath.Join(fx, "calldata.hex")); err != nil || strings.TrimSpace(string(want)) != "0x"+hex.EncodeToString(data) {
+			t.Fatalf("%s: calldata.hex is not the selector and proof.json's words (%v)", fx, err)
+		}
+		for _, c := range []struct{ file, contract string }{{"Groth16Verifier.sol", "Groth16Verifier"}, {"Verifier.sol", "Verifier"}} {
+			src, err := os.ReadFile(filepath.Join(fx, c.file))
+			if err != nil {
+				t.Fatalf("%s: %v", fx, err)
+			}
+			code, version, err := compileSolidity(dir, c.file, string(src), c.contract)
+			if err != nil {
+				t.Fatalf("%s/%s: %v", fx, c.file, err)
+			}
+			res, err := runEVM(code, data, 5_000_000)
+			if err != nil || res.Reverted {
+				t.Fatalf("%s/%s refuses the honest call: %v %x", fx, c.file, err, res.Return)
+			}
+			t.Logf("%s/%s (%s, %d B runtime): %s accepted; ESTIMATED gas of a direct call (test interpreter, not revm): execution %d + intrinsic %d = %d",
+				fx, c.file, version, len(code), call.Signature, res.GasUsed, intrinsicGas(data), res.GasUsed+intrinsicGas(data))
+			if c.contract != "Groth16Verifier" {
+				continue
+			}
+			for _, m := range []struct {
+				what string
+				at   int
+			}{{"A", 0}, {"B", 2}, {"C", 6}, {"Com", 8}, {"Pok", 10}, {"the last input", 12 + len(words.Input) - 1}} {
+				bad := append([]byte(nil), data...)
+				bad[4+32*m.at+31] ^= 1
+				res, err := runEVM(code, bad, 5_000_000)
+				if err != nil || !res.Reverted {
+					t.Fatalf("%s/%s: %s changed: accepted (%v)", fx, c.file, m.what, err)
+				}
+			}
+		}
+	}
+}
