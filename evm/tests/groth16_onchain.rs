@@ -218,10 +218,74 @@ fn through_groth16(dir: &str, file: &str, contract: &str, path: &str) {
 /// carried accumulator, the statement `[0xc0ffee, m, 3]`) through Groth16.
 #[test]
 fn final_wrapper_twin_through_groth16() {
-    through_groth16(
-        "groth16/testdata/twin_k10.insecure",
-        "Verifier.sol",
-        "Verifier",
-        "final-wrapper-twin groth16 gnark-verifier AtmsCertificateVerifier",
+    for (file, contract, path) in [
+        (
+            "Verifier.sol",
+            "Verifier",
+            "final-wrapper-twin groth16 gnark-verifier AtmsCertificateVerifier",
+        ),
+        (
+            "Groth16Verifier.sol",
+            "Groth16Verifier",
+            "final-wrapper-twin groth16 batched-verifier AtmsCertificateVerifier",
+        ),
+    ] {
+        through_groth16("groth16/testdata/twin_k10.insecure", file, contract, path);
+    }
+}
+
+/// A Schnorr ATMS certificate (4 of 6, flat committee) verified directly by a Groth16 circuit
+/// (no halo2 final wrapper): the fixture `tests/fixtures/groth16-schnorr-atms` holds the setup's
+/// verifier and one proof. The program it was set up for is the one the certificate key gives
+/// (`program.keccak256`, checked against `program_of_key` of a key regenerated here), so the
+/// contract verifies exactly that key's certificates, given the setup.
+#[test]
+fn schnorr_atms_certificate_through_groth16() {
+    use schnorr_atms::{CommitmentMode, Verification};
+    use sha3::Digest;
+    let dir = "tests/fixtures/groth16-schnorr-atms";
+    let witness = schnorr_atms::example_witness(
+        (6, 4),
+        CommitmentMode::Flat,
+        Verification::PerSignature,
+        message_to_field(b"any message: the key does not depend on it"),
+        7,
+        4,
+    )
+    .unwrap();
+    let params = tms_gadgets::proving::params::kzg_params(witness.shape.k);
+    let keys = schnorr_atms::keygen(&params, witness.shape).unwrap();
+    let all: Vec<usize> = (0..3).collect();
+    let program = tms_evm::groth16::program_of_key(
+        &params,
+        keys.vk(),
+        3,
+        false,
+        &all,
+        "Schnorr ATMS 4 of 6 (flat), the certificate proof itself",
+    )
+    .unwrap();
+    let digest = hex::encode(sha3::Keccak256::digest(
+        serde_json::to_string(&program).unwrap().as_bytes(),
+    ));
+    let pinned = fs::read_to_string(fixture(dir, "program.keccak256")).unwrap();
+    assert_eq!(
+        digest,
+        pinned.trim(),
+        "the setup was made for another program"
     );
+    for (file, contract, path) in [
+        (
+            "Verifier.sol",
+            "Verifier",
+            "schnorr-atms 4 of 6 groth16 gnark-verifier AtmsCertificateVerifier",
+        ),
+        (
+            "Groth16Verifier.sol",
+            "Groth16Verifier",
+            "schnorr-atms 4 of 6 groth16 batched-verifier AtmsCertificateVerifier",
+        ),
+    ] {
+        through_groth16(dir, file, contract, path);
+    }
 }
