@@ -47,13 +47,18 @@ struct Twin {
 }
 
 fn twin() -> Twin {
-    let params = kzg_params(K);
-    let mut inputs = trivial_accumulator(&params);
-    inputs.extend([
+    twin_of(&[
         Fr::from(0xc0ffee),
         message_to_field(b"tms groth16 test: the final wrapper's twin"),
         Fr::from(3),
-    ]);
+    ])
+}
+
+/// The final wrapper's twin whose statement (after the accumulator) is `statement`.
+fn twin_of(statement: &[Fr]) -> Twin {
+    let params = kzg_params(K);
+    let mut inputs = trivial_accumulator(&params);
+    inputs.extend_from_slice(statement);
     let layout = AggregationConfigParams {
         degree: K,
         num_advice: 1,
@@ -343,4 +348,97 @@ fn hex_word(x: &Fr) -> String {
         .rev()
         .map(|b| format!("{b:02x}"))
         .collect()
+}
+
+/// Writes `program` (its statement hashed), `witness` and `statement` into
+/// `$TMS_GROTH16_OUT/name` when that variable is set: the input of `go run . program-prove`.
+fn write_for_groth16(
+    name: &str,
+    program: &Program,
+    witness: &ProgramWitness,
+    statement: serde_json::Value,
+) {
+    let Some(out) = std::env::var_os("TMS_GROTH16_OUT") else {
+        return;
+    };
+    let dir = PathBuf::from(out).join(name);
+    fs::create_dir_all(&dir).unwrap();
+    let mut hashed = program.clone();
+    hashed.statement_hash = Some("keccak256".into());
+    fs::write(
+        dir.join("program.json"),
+        serde_json::to_string(&hashed).unwrap(),
+    )
+    .unwrap();
+    fs::write(
+        dir.join("witness.json"),
+        serde_json::to_string(witness).unwrap(),
+    )
+    .unwrap();
+    fs::write(
+        dir.join("statement.json"),
+        serde_json::to_string_pretty(&statement).unwrap() + "\n",
+    )
+    .unwrap();
+}
+
+/// The final wrapper's twin with a Schnorr ATMS statement and with a chain statement
+/// `[genesis, last registration, m, epochs]` (what a chain wrapper exposes), recorded and
+/// replayed; with `TMS_GROTH16_OUT` their programs with the statement hashed are written for
+/// `program-prove` (the fixtures `evm/tests/fixtures/groth16-*-twin-hashed`).
+#[test]
+fn twin_programs_with_hashed_statements() {
+    let atms_message = b"tms groth16 test: the final wrapper's twin".to_vec();
+    let chain_message = b"tms groth16 test: a chain's epoch 9".to_vec();
+    let hex = |bytes: &[u8]| {
+        format!(
+            "0x{}",
+            bytes.iter().map(|b| format!("{b:02x}")).collect::<String>()
+        )
+    };
+    for (name, statement, described) in [
+        (
+            "atms-twin-hashed",
+            vec![
+                Fr::from(0xc0ffee),
+                message_to_field(&atms_message),
+                Fr::from(3),
+            ],
+            serde_json::json!({
+                "committee": format!("0x{}", hex_word(&Fr::from(0xc0ffee))),
+                "message": hex(&atms_message),
+                "threshold": 3,
+            }),
+        ),
+        (
+            "chain-twin-hashed",
+            vec![
+                Fr::from(0x9e4e5),
+                Fr::from(0x1a57),
+                message_to_field(&chain_message),
+                Fr::from(9),
+            ],
+            serde_json::json!({
+                "genesis": format!("0x{}", hex_word(&Fr::from(0x9e4e5))),
+                "last_registration": format!("0x{}", hex_word(&Fr::from(0x1a57))),
+                "message": hex(&chain_message),
+                "epochs": 9,
+            }),
+        ),
+    ] {
+        let twin = twin_of(&statement);
+        let public: Vec<usize> = (ACCUMULATOR_LIMBS..ACCUMULATOR_LIMBS + statement.len()).collect();
+        let (program, witness) = record(
+            &twin.params,
+            &twin.vk,
+            &twin.inputs,
+            true,
+            &twin.proof,
+            &public,
+            name,
+        )
+        .unwrap();
+        program.replay(&witness).unwrap();
+        write_for_groth16(name, &program, &witness, described);
+    }
 }
