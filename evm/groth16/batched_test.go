@@ -370,6 +370,22 @@ func TestGroth16VerifierSolidity(t *testing.T) {
 			if !strings.Contains(ours.String(), "contract Groth16Verifier {") || strings.Count(ours.String(), "staticcall(gas(), PRECOMPILE_PAIRING") != 1 {
 				t.Fatalf("Groth16Verifier.sol: not one contract Groth16Verifier with one pairing call")
 			}
+			// program-export's path: the key through gnark's encoding gives the same contract
+			var enc bytes.Buffer
+			if _, err := s.vk.WriteTo(&enc); err != nil {
+				t.Fatal(err)
+			}
+			back := groth16.NewVerifyingKey(ecc.BN254)
+			if _, err := back.ReadFrom(&enc); err != nil {
+				t.Fatal(err)
+			}
+			var again bytes.Buffer
+			if err := ExportBatchedSolidity(&again, back); err != nil {
+				t.Fatal(err)
+			}
+			if again.String() != ours.String() {
+				t.Fatalf("Groth16Verifier.sol from the re-read key differs")
+			}
 		})
 	}
 }

@@ -436,7 +436,7 @@ func programProve(args []string) error {
 	if err != nil {
 		return err
 	}
-	files, err := exportVerifiers(vk, call, say)
+	files, err := exportVerifiers("program-prove", vk, call, say)
 	if err != nil {
 		return err
 	}
@@ -459,7 +459,7 @@ func programProve(args []string) error {
 // shared-G2 key with one commitment, Groth16Verifier.sol (ours), after
 // checking the call with the batched verifier's native twin (VerifyBatched)
 // and its two equations apart.
-func exportVerifiers(vk groth16.VerifyingKey, call *solidityCall, say func(string, ...any)) (map[string][]byte, error) {
+func exportVerifiers(cmd string, vk groth16.VerifyingKey, call *solidityCall, say func(string, ...any)) (map[string][]byte, error) {
 	files := map[string][]byte{}
 	var sol bytes.Buffer
 	if err := vk.ExportSolidity(&sol); err != nil {
@@ -468,7 +468,7 @@ func exportVerifiers(vk groth16.VerifyingKey, call *solidityCall, say func(strin
 	files["Verifier.sol"] = sol.Bytes()
 	k, err := newBatchedKey(vk)
 	if err != nil {
-		say("program-prove Groth16Verifier.sol not written: %v", err)
+		say("%s Groth16Verifier.sol not written: %v", cmd, err)
 		return files, nil
 	}
 	w, err := call.words()
@@ -482,8 +482,8 @@ func exportVerifiers(vk groth16.VerifyingKey, call *solidityCall, say func(strin
 	if err := k.VerifyBatched(w); err != nil {
 		return nil, fmt.Errorf("the batched verifier's native twin refuses the proof (Groth16 equation %v, PoK equation %v): %w", g16, pok, err)
 	}
-	say("program-prove batched native twin: accepted (one 5-pair pairing check; Groth16 equation %v, PoK equation %v; h=%s rho=%s)",
-		g16, pok, k.commitmentHash(w), batchingScalar(w))
+	say("%s batched native twin: accepted (one 5-pair pairing check; Groth16 equation %v, PoK equation %v; h=%s rho=%s)",
+		cmd, g16, pok, k.commitmentHash(w), batchingScalar(w))
 	var ours bytes.Buffer
 	if err := ExportBatchedSolidity(&ours, vk); err != nil {
 		return nil, err
@@ -540,7 +540,7 @@ func programExport(args []string) error {
 		return err
 	}
 	say := func(format string, a ...any) { fmt.Printf(format+"\n", a...) }
-	files, err := exportVerifiers(vk, &call, say)
+	files, err := exportVerifiers("program-export", vk, &call, say)
 	if err != nil {
 		return err
 	}

@@ -33,7 +33,7 @@ func newSolG2(q *bn254.G2Affine) solG2 {
 type solHashed struct{ Mem, Input string }
 
 type solidityData struct {
-	N                                      int
+	N, NMul                                int
 	Signature, Selector                    string
 	Alpha, K0, KH                          solG1
 	Pub                                    []solG1
@@ -64,7 +64,7 @@ func ExportBatchedSolidity(w io.Writer, vk groth16.VerifyingKey) error {
 	}
 	n := k.NumInputs()
 	d := solidityData{
-		N: n, Signature: verifyProofSignature(n),
+		N: n, NMul: n + 3, Signature: verifyProofSignature(n),
 		Alpha: newSolG1(&k.Alpha), K0: newSolG1(&k.K[0]), KH: newSolG1(&k.K[n+1]),
 		BetaNeg: newSolG2(&k.BetaNeg), DeltaNeg: newSolG2(&k.DeltaNeg), GammaNeg: newSolG2(&k.GammaNeg), GSigmaNeg: newSolG2(&k.GSigmaNeg),
 		HashLen: hexWord(0x40 + 0x20*len(k.Committed)), RhoLen: hexWord(0x180 + 0x20*n), InputLen: hexWord(0x20 * n),
@@ -100,8 +100,8 @@ pragma solidity ^0.8.19;
 
 /// @title Groth16 verifier with gnark's BSB22 commitment check batched into the one pairing call
 /// @notice verifyProof has exactly the parameters of gnark v0.14's exported Verifier.verifyProof,
-/// so the same selector ({{.Selector}}, {{.Signature}}) and the same calldata. It reverts on an
-/// invalid proof (custom errors) and returns nothing.
+/// so the same selector and the same calldata: {{.Selector}}, {{.Signature}}.
+/// It reverts on an invalid proof (custom errors) and returns nothing.
 /// @dev gnark's verifier checks two pairing equations with two precompile calls:
 ///   Groth16: e(A, B) e(C, -delta) e(alpha, -beta) e(L, -gamma) == 1,
 ///            L = K0 + sum input_i K_(i+1) + h K_h + Com, h = keccak256(Com, committed inputs) mod R;
@@ -120,8 +120,8 @@ pragma solidity ^0.8.19;
 /// check is X == 1, gnark's Groth16 equation. rho == 0 (which would drop Y) is refused. An honest
 /// proof has X == Y == 1 and passes for every rho.
 /// Cost (EIP-1108 prices): one pairing of 5 pairs, 45,000 + 5 * 34,000 = 215,000 gas, instead of
-/// gnark's 2 + 4 pairs in two calls (294,000); {{.N}} + 3 ecMul (the inputs, h, rho Com and
-/// rho Pok) at 6,000 each and {{.N}} + 3 ecAdd at 150.
+/// gnark's 2 + 4 pairs in two calls (294,000); {{.NMul}} ecMul ({{.N}} inputs, h, rho Com and rho Pok)
+/// at 6,000 each and {{.NMul}} ecAdd at 150.
 contract Groth16Verifier {
     /// A public input is not below R (ecMul would reduce it silently).
     error PublicInputNotInField();

@@ -7,8 +7,8 @@ pragma solidity ^0.8.19;
 
 /// @title Groth16 verifier with gnark's BSB22 commitment check batched into the one pairing call
 /// @notice verifyProof has exactly the parameters of gnark v0.14's exported Verifier.verifyProof,
-/// so the same selector (0x2865dfb9, verifyProof(uint256[8],uint256[2],uint256[2],uint256[3])) and the same calldata. It reverts on an
-/// invalid proof (custom errors) and returns nothing.
+/// so the same selector and the same calldata: 0x2865dfb9, verifyProof(uint256[8],uint256[2],uint256[2],uint256[3]).
+/// It reverts on an invalid proof (custom errors) and returns nothing.
 /// @dev gnark's verifier checks two pairing equations with two precompile calls:
 ///   Groth16: e(A, B) e(C, -delta) e(alpha, -beta) e(L, -gamma) == 1,
 ///            L = K0 + sum input_i K_(i+1) + h K_h + Com, h = keccak256(Com, committed inputs) mod R;
@@ -27,8 +27,8 @@ pragma solidity ^0.8.19;
 /// check is X == 1, gnark's Groth16 equation. rho == 0 (which would drop Y) is refused. An honest
 /// proof has X == Y == 1 and passes for every rho.
 /// Cost (EIP-1108 prices): one pairing of 5 pairs, 45,000 + 5 * 34,000 = 215,000 gas, instead of
-/// gnark's 2 + 4 pairs in two calls (294,000); 3 + 3 ecMul (the inputs, h, rho Com and
-/// rho Pok) at 6,000 each and 3 + 3 ecAdd at 150.
+/// gnark's 2 + 4 pairs in two calls (294,000); 6 ecMul (3 inputs, h, rho Com and rho Pok)
+/// at 6,000 each and 6 ecAdd at 150.
 contract Groth16Verifier {
     /// A public input is not below R (ecMul would reduce it silently).
     error PublicInputNotInField();
