@@ -1,15 +1,20 @@
-//! A Schnorr ATMS certificate verified on chain through a Groth16 proof of its halo2 verifier.
+//! Certificates verified on chain through a Groth16 proof of their halo2 verifier.
 //!
-//! The fixture (`tests/fixtures/groth16-schnorr-atms/`) is one run of the whole path, written by
-//! `go run . program-prove` (evm/groth16/README.md): the certificate proof's verifier recorded by
-//! `tms_evm::groth16` (`groth16_program.rs`), replayed in a gnark circuit, an INSECURE seeded
-//! Groth16 setup, a proof, and the verifier contract exported from that setup. The statement
-//! `[commitment, keccak256(message) mod r, t]` is the Groth16 circuit's public input; this test
-//! builds it in `AtmsCertificateVerifier` from the committee and threshold it trusts and the
-//! message bytes, deploys the verifier and the contract **with EIP-170 enforced**, verifies the
-//! proof, prints the `evm-gas` line and refuses every one-change certificate: each proof point
-//! changed, another message, another threshold, a proof a word short or long; a statement is
-//! consumed once.
+//! Each fixture is one run of the whole path (`go run . program-prove`, evm/groth16/README.md):
+//! a halo2 verifier recorded by `tms_evm::groth16` (`groth16_program.rs`), replayed in a gnark
+//! circuit, an INSECURE seeded Groth16 setup, one proof, and the verifier contracts of that
+//! setup (gnark's exported `Verifier.sol` and our batched `Groth16Verifier.sol`). The fixtures:
+//! a Schnorr ATMS 4-of-6 certificate proof itself (`groth16-schnorr-atms`), and the final
+//! wrapper's twin with a Schnorr ATMS statement (`groth16/testdata/twin_k10.insecure`), and with
+//! Schnorr ATMS, SNARK-Mithril and chain statements hashed into one public input
+//! (`groth16-*-twin-hashed`). Each is checked against the program its key gives (pinned
+//! keccak-256), then its statement is built by `AtmsCertificateVerifier`, `MithrilCertificateVerifier` or
+//! `ChainVerifier` from what the contract trusts and the message bytes, the verifiers and the
+//! contract are deployed **with EIP-170 enforced**, the proof verifies (the `evm-gas` line is
+//! printed), and every one-change certificate is refused: each proof point changed, another
+//! message, another trusted value, a chain's other last registration or epoch count, a proof a
+//! word short or long; a certificate statement is consumed once; a contract of another
+//! statement length is refused at construction.
 //!
 //! `cargo test -p tms-evm --test groth16_onchain -- --nocapture` (in CI, seconds). Needs `npm ci
 //! --prefix evm/solc`.
@@ -18,7 +23,7 @@ mod common;
 
 use std::{fs, path::PathBuf};
 
-use halo2_base::halo2_proofs::halo2curves::ff::PrimeField;
+use halo2_base::halo2_proofs::halo2curves::ff::{FromUniformBytes, PrimeField};
 use serde::Deserialize;
 use tms_evm::{
     certificate::{Contracts, Deployment, Groth16Verifier, Trusted},
@@ -52,11 +57,116 @@ struct ProofFile {
     input: Vec<String>,
 }
 
+/// `statement.json`: what the contract trusts and what the caller sends.
 #[derive(Deserialize)]
-struct StatementFile {
-    committee: String,
-    message: String,
-    threshold: u64,
+#[serde(untagged)]
+enum StatementFile {
+    /// `AtmsCertificateVerifier`.
+    Atms {
+        committee: String,
+        message: String,
+        threshold: u64,
+    },
+    /// `MithrilCertificateVerifier`.
+    Mithril {
+        registration: String,
+        message: String,
+    },
+    /// `ChainVerifier`.
+    Chain {
+        genesis: String,
+        last_registration: String,
+        message: String,
+        epochs: u64,
+    },
+}
+
+/// A statement, its contract and its call.
+struct Case {
+    trusted: Trusted,
+    message: Vec<u8>,
+    /// For a chain: the last registration and the epoch count the caller sends.
+    chain: Option<(Fr, u64)>,
+    words: Vec<[u8; 32]>,
+}
+
+impl Case {
+    fn of(file: &StatementFile) -> Self {
+        let bytes = |m: &str| hex::decode(m.trim_start_matches("0x")).unwrap();
+        match file {
+            StatementFile::Atms {
+                committee,
+                message,
+                threshold,
+            } => {
+                let message = bytes(message);
+                let committee = fr(hex_word(committee));
+                Case {
+                    trusted: Trusted::Atms {
+                        committee,
+                        threshold: *threshold,
+                    },
+                    words: vec![
+                        be(committee),
+                        be(message_to_field(&message)),
+                        be(Fr::from(*threshold)),
+                    ],
+                    message,
+                    chain: None,
+                }
+            }
+            StatementFile::Mithril {
+                registration,
+                message,
+            } => {
+                let message = bytes(message);
+                let registration = fr(hex_word(registration));
+                Case {
+                    trusted: Trusted::Mithril { registration },
+                    words: vec![be(registration), be(message_to_field(&message))],
+                    message,
+                    chain: None,
+                }
+            }
+            StatementFile::Chain {
+                genesis,
+                last_registration,
+                message,
+                epochs,
+            } => {
+                let message = bytes(message);
+                let (genesis, last) = (fr(hex_word(genesis)), fr(hex_word(last_registration)));
+                Case {
+                    trusted: Trusted::Chain { genesis },
+                    words: vec![
+                        be(genesis),
+                        be(last),
+                        be(message_to_field(&message)),
+                        be(Fr::from(*epochs)),
+                    ],
+                    message,
+                    chain: Some((last, *epochs)),
+                }
+            }
+        }
+    }
+
+    /// The contract's call for `message` (and for a chain `last`, `epochs`): accepted or not.
+    fn accepted(
+        &self,
+        machine: &mut Machine,
+        deployed: &Deployment,
+        message: &[u8],
+        chain: Option<(Fr, u64)>,
+        proof: &[u8],
+    ) -> (bool, u64) {
+        let call = match chain {
+            Some((last, epochs)) => deployed.verify_chain(machine, &last, message, epochs, proof),
+            None => deployed.verify_certificate(machine, message, proof),
+        }
+        .unwrap();
+        (call.success, call.gas)
+    }
 }
 
 fn word(decimal: &str) -> [u8; 32] {
@@ -87,24 +197,28 @@ fn be(x: Fr) -> [u8; 32] {
     word
 }
 
-/// The Groth16 proof in `dir` through gnark's exported verifier and `AtmsCertificateVerifier`:
-/// the honest certificate and every one-change refusal; prints the `evm-gas` line as `path`.
+/// The Groth16 proof in `dir` through the Groth16 verifier `contract` of `file` and the
+/// statement's contract (`AtmsCertificateVerifier` or `ChainVerifier`), deployed with EIP-170
+/// enforced: the honest certificate and every one-change refusal; prints the `evm-gas` line as
+/// `path`. The proof's public input is the statement's words, or their hash when it has one.
 fn through_groth16(dir: &str, file: &str, contract: &str, path: &str) {
+    use sha3::Digest;
     let read = |name: &str| fs::read_to_string(fixture(dir, name)).expect(name);
     let proof: ProofFile = serde_json::from_str(&read("proof.json")).unwrap();
-    let statement: StatementFile = serde_json::from_str(&read("statement.json")).unwrap();
-    let message = hex::decode(statement.message.trim_start_matches("0x")).unwrap();
-    let committee = fr(hex_word(&statement.committee));
-    // The statement the contract builds is the proof's public input.
+    let case = Case::of(&serde_json::from_str(&read("statement.json")).unwrap());
+    // The statement the contract builds is the proof's public input (or hashes to it).
     let inputs: Vec<[u8; 32]> = proof.input.iter().map(|w| word(w)).collect();
-    assert_eq!(
-        inputs,
-        vec![
-            be(committee),
-            be(message_to_field(&message)),
-            be(Fr::from(statement.threshold))
-        ]
-    );
+    let hashed = inputs.len() == 1 && case.words.len() > 1;
+    if hashed {
+        let digest = sha3::Keccak256::digest(case.words.concat());
+        let mut le: [u8; 32] = digest.into();
+        le.reverse();
+        let reduced =
+            Fr::from_uniform_bytes(&[le.as_slice(), &[0u8; 32]].concat().try_into().unwrap());
+        assert_eq!(inputs, vec![be(reduced)], "the hash of the statement");
+    } else {
+        assert_eq!(inputs, case.words);
+    }
     let words: Vec<&String> = proof
         .proof
         .iter()
@@ -119,96 +233,132 @@ fn through_groth16(dir: &str, file: &str, contract: &str, path: &str) {
         signature_prefix: proof
             .signature
             .strip_suffix(&format!("uint256[{}])", inputs.len()))
-            .expect("the signature ends with the statement")
+            .expect("the signature ends with the public inputs")
             .to_string(),
-        hashed_statement: false,
+        hashed_statement: hashed,
     };
     assert_eq!(verifier.signature(inputs.len()), proof.signature);
 
-    let contracts = Contracts::for_groth16(&verifier, inputs.len()).unwrap();
-    let trusted = Trusted::Atms {
-        committee,
-        threshold: statement.threshold,
-    };
+    let contracts = Contracts::for_groth16(&verifier, case.words.len()).unwrap();
     let mut mainnet = Machine::new(true);
-    let deployed = Deployment::deploy(&mut mainnet, &contracts, &trusted)
+    let deployed = Deployment::deploy(&mut mainnet, &contracts, &case.trusted)
         .expect("the Groth16 verifier and its contract deploy under EIP-170");
     let verifier_bytes = contracts.verifier.runtime.len();
     assert!(verifier_bytes <= EIP170_LIMIT);
-    let honest = deployed
-        .verify_certificate(&mut mainnet, &message, &proof_bytes)
-        .unwrap();
-    assert!(honest.success, "the honest certificate is refused");
-    println!("{}", gas_line(path, honest.gas, verifier_bytes));
+    let (accepted, gas) = case.accepted(
+        &mut mainnet,
+        &deployed,
+        &case.message,
+        case.chain,
+        &proof_bytes,
+    );
+    assert!(accepted, "the honest certificate is refused");
+    println!("{}", gas_line(path, gas, verifier_bytes));
 
     // One change at a time.
-    let refused = |machine: &mut Machine, deployment: &Deployment, message: &[u8], proof: &[u8]| {
-        !deployment
-            .verify_certificate(machine, message, proof)
-            .unwrap()
-            .success
+    let mut refused = |deployment: &Deployment, message: &[u8], chain, proof: &[u8]| {
+        !case
+            .accepted(&mut mainnet, deployment, message, chain, proof)
+            .0
     };
     for (what, at) in [
         ("A", 0),
         ("B", 2),
         ("C", 6),
-        ("a last word", verifier.proof_words - 1),
+        ("the last word", verifier.proof_words - 1),
     ] {
         let mut changed = proof_bytes.clone();
         changed[32 * at + 31] ^= 1;
         assert!(
-            refused(&mut mainnet, &deployed, &message, &changed),
+            refused(&deployed, &case.message, case.chain, &changed),
             "{what} changed: accepted"
         );
     }
-    let mut other_message = message.clone();
+    let mut other_message = case.message.clone();
     other_message[0] ^= 1;
+    assert!(refused(&deployed, &other_message, case.chain, &proof_bytes));
     assert!(refused(
-        &mut mainnet,
         &deployed,
-        &other_message,
-        &proof_bytes
-    ));
-    assert!(refused(
-        &mut mainnet,
-        &deployed,
-        &message,
+        &case.message,
+        case.chain,
         &proof_bytes[..proof_bytes.len() - 32]
     ));
     assert!(refused(
-        &mut mainnet,
         &deployed,
-        &message,
+        &case.message,
+        case.chain,
         &[proof_bytes.as_slice(), &[0u8; 32]].concat()
     ));
-    let stronger = Trusted::Atms {
-        committee,
-        threshold: statement.threshold + 1,
+    if let Some((last, epochs)) = case.chain {
+        assert!(refused(
+            &deployed,
+            &case.message,
+            Some((last + Fr::one(), epochs)),
+            &proof_bytes
+        ));
+        assert!(refused(
+            &deployed,
+            &case.message,
+            Some((last, epochs + 1)),
+            &proof_bytes
+        ));
+    }
+    // Another trusted value (a stronger threshold, another genesis) refuses the same proof.
+    let other_trust = match case.trusted {
+        Trusted::Atms {
+            committee,
+            threshold,
+        } => Trusted::Atms {
+            committee,
+            threshold: threshold + 1,
+        },
+        Trusted::Chain { genesis } => Trusted::Chain {
+            genesis: genesis + Fr::one(),
+        },
+        Trusted::Mithril { registration } => Trusted::Mithril {
+            registration: registration + Fr::one(),
+        },
+        _ => unreachable!("the fixtures are ATMS and chain statements"),
     };
-    let other = Deployment::deploy(&mut mainnet, &contracts, &stronger).unwrap();
-    assert!(refused(&mut mainnet, &other, &message, &proof_bytes));
-    // Once per statement.
+    let other = Deployment::deploy(&mut mainnet, &contracts, &other_trust).unwrap();
     assert!(
-        deployed
-            .consume_certificate(&mut mainnet, &message, &proof_bytes)
-            .unwrap()
-            .success
+        !case
+            .accepted(
+                &mut mainnet,
+                &other,
+                &case.message,
+                case.chain,
+                &proof_bytes
+            )
+            .0
     );
-    assert!(
-        !deployed
-            .consume_certificate(&mut mainnet, &message, &proof_bytes)
-            .unwrap()
-            .success
-    );
+    if case.chain.is_none() {
+        // Once per statement.
+        let consume = |machine: &mut Machine| {
+            deployed
+                .consume_certificate(machine, &case.message, &proof_bytes)
+                .unwrap()
+                .success
+        };
+        assert!(consume(&mut mainnet));
+        assert!(!consume(&mut mainnet));
+    }
     // The contract refuses a verifier of another kind (another statement length) at
-    // construction: the Mithril contract's two words do not fill three inputs.
-    let mithril = Trusted::Mithril {
-        registration: committee,
+    // construction: a Mithril contract's two words do not fill three or four, an ATMS
+    // contract's three do not fill two.
+    let another_kind = match case.trusted {
+        Trusted::Mithril { .. } => Trusted::Atms {
+            committee: Fr::one(),
+            threshold: 1,
+        },
+        _ => Trusted::Mithril {
+            registration: Fr::one(),
+        },
     };
     assert!(common::construction_refused(
         &mut mainnet,
         &contracts,
-        &mithril,
+        &another_kind,
         deployed.verifier,
         "LayoutMismatch(uint256,uint256)"
     ));
@@ -242,7 +392,6 @@ fn final_wrapper_twin_through_groth16() {
 #[test]
 fn schnorr_atms_certificate_through_groth16() {
     use schnorr_atms::{CommitmentMode, Verification};
-    use sha3::Digest;
     let dir = "tests/fixtures/groth16-schnorr-atms";
     let witness = schnorr_atms::example_witness(
         (6, 4),
@@ -265,9 +414,7 @@ fn schnorr_atms_certificate_through_groth16() {
         "Schnorr ATMS 4 of 6 (flat), the certificate proof itself",
     )
     .unwrap();
-    let digest = hex::encode(sha3::Keccak256::digest(
-        serde_json::to_string(&program).unwrap().as_bytes(),
-    ));
+    let digest = program_keccak(&program);
     let pinned = fs::read_to_string(fixture(dir, "program.keccak256")).unwrap();
     assert_eq!(
         digest,
@@ -288,4 +435,84 @@ fn schnorr_atms_certificate_through_groth16() {
     ] {
         through_groth16(dir, file, contract, path);
     }
+}
+
+/// The final wrapper's twin with its statement hashed (one public input,
+/// `keccak256(statement) mod r`), for the Schnorr ATMS statement through
+/// `AtmsCertificateVerifier`, a SNARK-Mithril statement through `MithrilCertificateVerifier`
+/// and a chain statement `[genesis, last registration, m, epochs]` through `ChainVerifier`: the
+/// gas no longer depends on the statement's length.
+#[test]
+fn final_wrapper_twins_with_hashed_statements_through_groth16() {
+    for (name, words, path) in [
+        (
+            "atms-twin-hashed",
+            3,
+            "final-wrapper-twin groth16 batched-verifier hashed-statement AtmsCertificateVerifier",
+        ),
+        (
+            "mithril-twin-hashed",
+            2,
+            "final-wrapper-twin groth16 batched-verifier hashed-statement MithrilCertificateVerifier",
+        ),
+        (
+            "chain-twin-hashed",
+            4,
+            "final-wrapper-twin groth16 batched-verifier hashed-statement ChainVerifier",
+        ),
+    ] {
+        let dir = format!("tests/fixtures/groth16-{name}");
+        // The setup was made for the program of the twin's key, its statement hashed.
+        let mut program = twin_program(words, name);
+        program.statement_hash = Some("keccak256".into());
+        assert_eq!(
+            program_keccak(&program),
+            fs::read_to_string(fixture(&dir, "program.keccak256"))
+                .unwrap()
+                .trim(),
+            "{name}: the setup was made for another program"
+        );
+        through_groth16(&dir, "Groth16Verifier.sol", "Groth16Verifier", path);
+    }
+}
+
+/// The program of the final wrapper's twin (`k = 10`, its layout, a carried accumulator) with a
+/// statement of `words` words, from its key alone.
+fn twin_program(words: usize, description: &str) -> tms_evm::groth16::Program {
+    use snark_verifier_sdk::halo2::aggregation::AggregationConfigParams;
+    use tms_aggregation::{
+        stand_in::{stand_in, trivial_accumulator},
+        ACCUMULATOR_LIMBS,
+    };
+    use tms_gadgets::proving::{params::kzg_params, MultiOpen, Transcript};
+    const K: u32 = 10;
+    let params = kzg_params(K);
+    let mut inputs = trivial_accumulator(&params);
+    inputs.extend((0..words as u64).map(|i| Fr::from(i + 1)));
+    let layout = AggregationConfigParams {
+        degree: K,
+        num_advice: 1,
+        num_lookup_advice: 1,
+        num_fixed: 1,
+        lookup_bits: K as usize - 1,
+    };
+    let twin = stand_in(
+        &params,
+        layout,
+        &inputs,
+        Transcript::Poseidon,
+        MultiOpen::Shplonk,
+    )
+    .unwrap();
+    let public: Vec<usize> = (ACCUMULATOR_LIMBS..inputs.len()).collect();
+    tms_evm::groth16::program_of_key(&params, &twin.vk, inputs.len(), true, &public, description)
+        .unwrap()
+}
+
+/// keccak-256 of a program's JSON, hex.
+fn program_keccak(program: &tms_evm::groth16::Program) -> String {
+    use sha3::Digest;
+    hex::encode(sha3::Keccak256::digest(
+        serde_json::to_string(program).unwrap().as_bytes(),
+    ))
 }

@@ -382,14 +382,16 @@ fn write_for_groth16(
     .unwrap();
 }
 
-/// The final wrapper's twin with a Schnorr ATMS statement and with a chain statement
-/// `[genesis, last registration, m, epochs]` (what a chain wrapper exposes), recorded and
+/// The final wrapper's twin with a Schnorr ATMS statement, a SNARK-Mithril statement
+/// `[registration, m]` and a chain statement `[genesis, last registration, m, epochs]` (what a
+/// chain wrapper exposes), recorded and
 /// replayed; with `TMS_GROTH16_OUT` their programs with the statement hashed are written for
 /// `program-prove` (the fixtures `evm/tests/fixtures/groth16-*-twin-hashed`).
 #[test]
 fn twin_programs_with_hashed_statements() {
     let atms_message = b"tms groth16 test: the final wrapper's twin".to_vec();
     let chain_message = b"tms groth16 test: a chain's epoch 9".to_vec();
+    let mithril_message = b"tms groth16 test: a Mithril certificate".to_vec();
     let hex = |bytes: &[u8]| {
         format!(
             "0x{}",
@@ -408,6 +410,14 @@ fn twin_programs_with_hashed_statements() {
                 "committee": format!("0x{}", hex_word(&Fr::from(0xc0ffee))),
                 "message": hex(&atms_message),
                 "threshold": 3,
+            }),
+        ),
+        (
+            "mithril-twin-hashed",
+            vec![Fr::from(0x5eed), message_to_field(&mithril_message)],
+            serde_json::json!({
+                "registration": format!("0x{}", hex_word(&Fr::from(0x5eed))),
+                "message": hex(&mithril_message),
             }),
         ),
         (
