@@ -405,8 +405,14 @@ impl Recorder {
 
     /// The transcript's encoding of a point: its coordinates reduced mod r.
     fn encode(&self, p: &RecordedPoint) -> [RecordedScalar; 2] {
-        let coordinates = p.value.coordinates().unwrap();
-        let (x, y): (Fr, Fr) = (fe_to_fe(*coordinates.x()), fe_to_fe(*coordinates.y()));
+        // The identity has no encoding (snark-verifier's transcript refuses it too): the replay
+        // is unsatisfiable there, and `record` reports it instead of panicking on a bad proof.
+        let (x, y): (Fr, Fr) = if bool::from(p.value.is_identity()) {
+            self.fail("the identity is absorbed into the transcript");
+            (Fr::zero(), Fr::zero())
+        } else {
+            (fe_to_fe(p.value.x), fe_to_fe(p.value.y))
+        };
         let mut tape = self.0.borrow_mut();
         let sx = tape.scalars.len();
         tape.scalars.extend([x, y]);
