@@ -26,7 +26,7 @@ use std::{fs, path::PathBuf};
 use halo2_base::halo2_proofs::halo2curves::ff::{FromUniformBytes, PrimeField};
 use serde::Deserialize;
 use tms_evm::{
-    certificate::{Contracts, Deployment, Groth16Verifier, Trusted},
+    certificate::{word_fr, Contracts, Deployment, Groth16Verifier, Trusted},
     gas_line,
     machine::Machine,
     EIP170_LIMIT,
@@ -107,9 +107,9 @@ impl Case {
                         threshold: *threshold,
                     },
                     words: vec![
-                        be(committee),
-                        be(message_to_field(&message)),
-                        be(Fr::from(*threshold)),
+                        word_fr(&committee),
+                        word_fr(&message_to_field(&message)),
+                        word_fr(&Fr::from(*threshold)),
                     ],
                     message,
                     chain: None,
@@ -123,7 +123,7 @@ impl Case {
                 let registration = fr(hex_word(registration));
                 Case {
                     trusted: Trusted::Mithril { registration },
-                    words: vec![be(registration), be(message_to_field(&message))],
+                    words: vec![word_fr(&registration), word_fr(&message_to_field(&message))],
                     message,
                     chain: None,
                 }
@@ -139,10 +139,10 @@ impl Case {
                 Case {
                     trusted: Trusted::Chain { genesis },
                     words: vec![
-                        be(genesis),
-                        be(last),
-                        be(message_to_field(&message)),
-                        be(Fr::from(*epochs)),
+                        word_fr(&genesis),
+                        word_fr(&last),
+                        word_fr(&message_to_field(&message)),
+                        word_fr(&Fr::from(*epochs)),
                     ],
                     message,
                     chain: Some((last, *epochs)),
@@ -191,12 +191,6 @@ fn fr(word: [u8; 32]) -> Fr {
     Option::from(Fr::from_repr(le)).expect("a canonical field element")
 }
 
-fn be(x: Fr) -> [u8; 32] {
-    let mut word = x.to_repr();
-    word.reverse();
-    word
-}
-
 /// The Groth16 proof in `dir` through the Groth16 verifier `contract` of `file` and the
 /// statement's contract (`AtmsCertificateVerifier` or `ChainVerifier`), deployed with EIP-170
 /// enforced: the honest certificate and every one-change refusal; prints the `evm-gas` line as
@@ -215,7 +209,7 @@ fn through_groth16(dir: &str, file: &str, contract: &str, path: &str) {
         le.reverse();
         let reduced =
             Fr::from_uniform_bytes(&[le.as_slice(), &[0u8; 32]].concat().try_into().unwrap());
-        assert_eq!(inputs, vec![be(reduced)], "the hash of the statement");
+        assert_eq!(inputs, vec![word_fr(&reduced)], "the hash of the statement");
     } else {
         assert_eq!(inputs, case.words);
     }

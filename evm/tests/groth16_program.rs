@@ -24,6 +24,7 @@ use tms_aggregation::{
     stand_in::{stand_in, trivial_accumulator},
     ACCUMULATOR_LIMBS,
 };
+use tms_evm::certificate::word_fr;
 use tms_evm::groth16::{program_of_key, record, Op, Program, ProgramError, ProgramWitness};
 use tms_gadgets::{
     message::message_to_field,
@@ -135,7 +136,8 @@ fn the_recorded_verifier_replays_and_refuses_every_one_change_witness() {
     program.replay(&witness).unwrap();
 
     // The program is the key's, not the proof's: a second proof records the same program.
-    let again = twin_proof_again(&twin);
+    // A second proof of the same twin (fresh blinding; keygen is deterministic).
+    let again = self::twin().proof;
     let (program_again, witness_again) = record(
         &twin.params,
         &twin.vk,
@@ -243,12 +245,6 @@ fn the_recorded_verifier_replays_and_refuses_every_one_change_witness() {
     ));
 }
 
-/// A second proof of the same twin (fresh blinding).
-fn twin_proof_again(twin: &Twin) -> Vec<u8> {
-    let _ = twin;
-    self::twin().proof
-}
-
 /// A Schnorr ATMS certificate (4 of 6, flat committee) proved in the Poseidon transcript and its
 /// verifier recorded directly, without a halo2 final wrapper: the Groth16 circuit can verify the
 /// certificate proof itself (every column of it an MSM term in the program). Replayed natively;
@@ -328,7 +324,7 @@ fn schnorr_atms_certificate_program() {
         )
         .unwrap();
         let statement = serde_json::json!({
-            "committee": format!("0x{}", hex_word(&witness.instance.commitment)),
+            "committee": format!("0x{}", hex::encode(word_fr(&witness.instance.commitment))),
             "message": format!("0x{}", message.iter().map(|b| format!("{b:02x}")).collect::<String>()),
             "threshold": THRESHOLD,
         });
@@ -338,16 +334,6 @@ fn schnorr_atms_certificate_program() {
         )
         .unwrap();
     }
-}
-
-/// A field element as 32 big-endian bytes in hex.
-fn hex_word(x: &Fr) -> String {
-    use halo2_base::halo2_proofs::halo2curves::ff::PrimeField;
-    x.to_repr()
-        .iter()
-        .rev()
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }
 
 /// Writes `program` (its statement hashed), `witness` and `statement` into
@@ -407,7 +393,7 @@ fn twin_programs_with_hashed_statements() {
                 Fr::from(3),
             ],
             serde_json::json!({
-                "committee": format!("0x{}", hex_word(&Fr::from(0xc0ffee))),
+                "committee": format!("0x{}", hex::encode(word_fr(&Fr::from(0xc0ffee)))),
                 "message": hex(&atms_message),
                 "threshold": 3,
             }),
@@ -416,7 +402,7 @@ fn twin_programs_with_hashed_statements() {
             "mithril-twin-hashed",
             vec![Fr::from(0x5eed), message_to_field(&mithril_message)],
             serde_json::json!({
-                "registration": format!("0x{}", hex_word(&Fr::from(0x5eed))),
+                "registration": format!("0x{}", hex::encode(word_fr(&Fr::from(0x5eed)))),
                 "message": hex(&mithril_message),
             }),
         ),
@@ -429,8 +415,8 @@ fn twin_programs_with_hashed_statements() {
                 Fr::from(9),
             ],
             serde_json::json!({
-                "genesis": format!("0x{}", hex_word(&Fr::from(0x9e4e5))),
-                "last_registration": format!("0x{}", hex_word(&Fr::from(0x1a57))),
+                "genesis": format!("0x{}", hex::encode(word_fr(&Fr::from(0x9e4e5)))),
+                "last_registration": format!("0x{}", hex::encode(word_fr(&Fr::from(0x1a57)))),
                 "message": hex(&chain_message),
                 "epochs": 9,
             }),
