@@ -78,6 +78,8 @@ pub struct SignArgs {
     pub registration: Option<PathBuf>,
     /// The registration the certificate hands over to (Mithril chains).
     pub next_registration: Option<PathBuf>,
+    /// The chain epoch the certificate signs for (Mithril chains).
+    pub epoch: Option<u64>,
     /// The message bytes.
     pub message: Vec<u8>,
     /// The signature file.
@@ -90,6 +92,8 @@ pub struct CertifyArgs {
     pub committee: PathBuf,
     /// The registration the certificate hands over to (Mithril chains).
     pub next_registration: Option<PathBuf>,
+    /// The chain epoch the certificate signs for (Mithril chains).
+    pub epoch: Option<u64>,
     /// The message bytes.
     pub message: Vec<u8>,
     /// The certificate file.
@@ -366,18 +370,24 @@ impl VerifyArgs {
         self.key_trust().read()
     }
 
-    /// The threshold: `--threshold` if given, else the statement file's; both given must agree.
+    /// The threshold the verifier requires: `--threshold`, never the prover's statement file (a
+    /// prover would choose the smallest); the statement file, if given, must agree. Zero is
+    /// refused: a certificate of no signature certifies anything.
     pub fn threshold<S>(&self, public: Option<&PublicFile<S>>) -> Result<u64> {
-        match (self.threshold, public) {
-            (Some(t), Some(p)) if p.threshold != t => Err(at(
+        let t = self.threshold.ok_or_else(|| {
+            usage("give --threshold: the verifier decides the threshold, not the prover")
+        })?;
+        if t == 0 {
+            return Err(usage(
+                "--threshold 0: a certificate needs at least one signature",
+            ));
+        }
+        match public {
+            Some(p) if p.threshold != t => Err(at(
                 self.public.as_deref().expect("public file given"),
                 format!("threshold {} differs from --threshold {t}", p.threshold),
             )),
-            (Some(t), _) => Ok(t),
-            (None, Some(p)) => Ok(p.threshold),
-            (None, None) => Err(usage(
-                "give --threshold (or the prover's --public statement to read it from)",
-            )),
+            _ => Ok(t),
         }
     }
 }

@@ -147,9 +147,13 @@ enum Command {
         #[arg(long)]
         registration: Option<PathBuf>,
         /// Mithril chains: the registration that signs the next epoch; the signature is on the
-        /// link message binding its digest and the message (`tms chain`).
+        /// link message binding its digest, the message and `--epoch` (`tms chain`).
         #[arg(long)]
         next_registration: Option<PathBuf>,
+        /// Mithril chains: the epoch this certificate signs for, counted from the chain's
+        /// genesis registration (which signs epoch 0); required with `--next-registration`.
+        #[arg(long, requires = "next_registration")]
+        epoch: Option<u64>,
         #[command(flatten)]
         message: MessageArgs,
         /// Signature file to write.
@@ -172,6 +176,9 @@ enum Command {
         /// made with).
         #[arg(long)]
         next_registration: Option<PathBuf>,
+        /// Mithril chains: the epoch the signatures were made for (as `tms sign --epoch`).
+        #[arg(long, requires = "next_registration")]
+        epoch: Option<u64>,
         #[command(flatten)]
         message: MessageArgs,
         /// Certificate file to write.
@@ -334,7 +341,8 @@ enum Command {
         commitment: Option<String>,
         #[command(flatten)]
         message: MessageArgs,
-        /// ATMS: the threshold required (default: the prover's statement's, which is printed).
+        /// ATMS: the threshold required (required: the verifier decides it; Mithril: optional,
+        /// the trusted registration's quorum, which it must equal).
         #[arg(long)]
         threshold: Option<u64>,
         /// The prover's statement file: refused if it differs from the trusted statement.
@@ -747,8 +755,9 @@ enum AggregateCommand {
 
 #[derive(Subcommand, Debug)]
 enum ChainCommand {
-    /// Make a chain tree's keys from the certificate key and the tree's shape alone (no proof):
-    /// run by a verifier once, which then pins the root key's fingerprint it prints.
+    /// Make a chain's verifying key from the certificate key alone (no proof): a tree's root key
+    /// (from the tree's shape), or with `--step` / `--wrapped` the key of `tms chain extend` /
+    /// `tms chain wrap`; run by a verifier once, which then pins the fingerprint it prints.
     Keygen {
         /// KZG parameters of the certificates' circuit.
         #[arg(long)]
@@ -756,13 +765,19 @@ enum ChainCommand {
         /// The SNARK-Mithril certificate key, pinned or regenerated from its shape.
         #[command(flatten)]
         certificate: TrustedKey,
-        /// KZG parameters of the aggregation tree.
+        /// KZG parameters of the aggregation tree (or of the step circuit and its wrapper).
         #[arg(long)]
         chain_params: PathBuf,
         /// The tree: certificates per leaf, proofs per node, node levels.
-        #[arg(long, default_value = "2,2,2")]
+        #[arg(long, default_value = "2,2,2", conflicts_with_all = ["step", "wrapped"])]
         tree: String,
-        /// Root verifying key file to write.
+        /// The step key (`tms chain extend`'s) instead of a tree's root key.
+        #[arg(long, conflicts_with = "wrapped")]
+        step: bool,
+        /// The wrapped chain's key (`tms chain wrap`'s, for contracts) instead of a tree's root.
+        #[arg(long)]
+        wrapped: bool,
+        /// Verifying key file to write.
         #[arg(long)]
         out_vk: PathBuf,
     },
@@ -1072,12 +1087,20 @@ fn run_chain(action: ChainCommand) -> Result<()> {
             certificate,
             chain_params,
             tree,
+            step,
+            wrapped,
             out_vk,
         } => chain::keygen(&chain::ChainKeygenArgs {
             params: &params,
             certificate_key: certificate.trust(),
             chain_params: &chain_params,
-            tree: &tree,
+            key: if step {
+                chain::ChainKey::Step
+            } else if wrapped {
+                chain::ChainKey::Wrapped
+            } else {
+                chain::ChainKey::Root(&tree)
+            },
             out_vk: &out_vk,
         }),
         ChainCommand::Verify {
@@ -1159,12 +1182,14 @@ fn run(command: Command) -> Result<()> {
             key,
             registration,
             next_registration,
+            epoch,
             message,
             out,
         } => driver(scheme, backend)?.sign(&SignArgs {
             key,
             registration,
             next_registration,
+            epoch,
             message: message.bytes()?,
             out,
         }),
@@ -1173,12 +1198,14 @@ fn run(command: Command) -> Result<()> {
             backend,
             committee,
             next_registration,
+            epoch,
             message,
             out,
             signatures,
         } => driver(scheme, backend)?.certify(&CertifyArgs {
             committee,
             next_registration,
+            epoch,
             message: message.bytes()?,
             out,
             signatures,

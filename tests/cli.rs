@@ -131,7 +131,7 @@ fn schnorr_flow_verifies_only_the_trusted_statement() {
          --message {MSG}"
     );
     let verify = format!("{unpinned} --vk-fingerprint {fp}");
-    let out = ok_s(&d, &format!("{verify} --public public.json"));
+    let out = ok_s(&d, &format!("{verify} --threshold 2 --public public.json"));
     assert!(
         out.starts_with("verified (schnorr-atms): at least 2 of 4 committee members signed"),
         "{out}"
@@ -181,7 +181,10 @@ fn schnorr_flow_verifies_only_the_trusted_statement() {
     );
     fails_s(
         &d,
-        &format!("{} --public public.json", verify.replace(MSG, "0x00")),
+        &format!(
+            "{} --threshold 2 --public public.json",
+            verify.replace(MSG, "0x00")
+        ),
         "public.json: message",
         None,
     );
@@ -195,6 +198,20 @@ fn schnorr_flow_verifies_only_the_trusted_statement() {
         None,
     );
     fails_s(&d, &verify, "give --threshold", None);
+    // The verifier decides the threshold: never read from the prover's statement file, and
+    // never 0 (a certificate of no signature certifies anything).
+    fails_s(
+        &d,
+        &format!("{verify} --public public.json"),
+        "give --threshold",
+        None,
+    );
+    fails_s(
+        &d,
+        &format!("{verify} --threshold 0"),
+        "--threshold 0",
+        None,
+    );
 
     // The attack of issue 13: a prover's own committee, all of it signing, proved with the
     // honest proving key (keys depend only on n) and its own statement file.
@@ -212,7 +229,7 @@ fn schnorr_flow_verifies_only_the_trusted_statement() {
     );
     fails_s(
         &evil,
-        &format!("{attack} --public public.json"),
+        &format!("{attack} --threshold 4 --public public.json"),
         "public.json: commitment",
         None,
     );
@@ -857,7 +874,7 @@ fn bls_flow_proves_and_verifies() {
     let verify = format!(
         "verify --scheme bls-atms --params params.srs --vk b.vk --proof proof.bin --committee committee.json --message {MSG} --regenerate-vk"
     );
-    let out = ok_s(&d, &format!("{verify} --public public.json"));
+    let out = ok_s(&d, &format!("{verify} --threshold 3 --public public.json"));
     assert!(
         out.starts_with("verified (bls-atms): at least 3 of 4"),
         "{out}"
@@ -1125,7 +1142,7 @@ fn mithril_chain(dir: &Path, epochs: usize) {
         for i in 0..6 {
             let out = ok_s(
                 dir,
-                &format!("sign --scheme mithril --registration r{e}.json --next-registration r{next}.json --key keys{e}/member-{i}.json --message 0x{e:02x} --out s{e}-{i}.json"),
+                &format!("sign --scheme mithril --registration r{e}.json --next-registration r{next}.json --epoch {e} --key keys{e}/member-{i}.json --message 0x{e:02x} --out s{e}-{i}.json"),
             );
             if out.contains("signature written") {
                 sigs.push(format!("s{e}-{i}.json"));
@@ -1133,7 +1150,7 @@ fn mithril_chain(dir: &Path, epochs: usize) {
         }
         ok_s(
             dir,
-            &format!("certify --scheme mithril --committee r{e}.json --next-registration r{next}.json --message 0x{e:02x} --out c{e}.json {}", sigs.join(" ")),
+            &format!("certify --scheme mithril --committee r{e}.json --next-registration r{next}.json --epoch {e} --message 0x{e:02x} --out c{e}.json {}", sigs.join(" ")),
         );
     }
 }
@@ -1210,9 +1227,17 @@ fn mithril_chain_links_are_checked_before_proving() {
         "but the chain of elsewhere.proof ends at 0x0000000000000000000000000000000000000000000000000000000000000005",
         Some("ext.proof"),
     );
+    // Epoch 1's certificate cannot start a chain (the genesis epoch is 0)...
     fails_s(
         &d,
         &extend("c1.json", "r2.json", ""),
+        "c1.json: the certificate does not hand over to r2.json at epoch 0 (it signs for: epoch 1",
+        Some("ext.proof"),
+    );
+    // ...epoch 0's can: the next missing thing is the parameters file.
+    fails_s(
+        &d,
+        "chain extend --registration r0.json --next-registration r1.json --certificate c0.json --params none.srs --pk none.pk --chain-params none.srs --proof ext.proof --vk ext.vk",
         "none.srs",
         Some("ext.proof"),
     );
@@ -1233,8 +1258,20 @@ fn mithril_chain_links_are_checked_before_proving() {
         .unwrap();
     fails_s(
         &d,
-        &format!("certify --scheme mithril --committee r0.json --next-registration r2.json --message 0x00 --out x.json {sig}"),
-        "signed for another next registration",
+        &format!("certify --scheme mithril --committee r0.json --next-registration r2.json --epoch 0 --message 0x00 --out x.json {sig}"),
+        "signed for another next registration or epoch",
+        Some("x.json"),
+    );
+    fails_s(
+        &d,
+        &format!("certify --scheme mithril --committee r0.json --next-registration r1.json --epoch 1 --message 0x00 --out x.json {sig}"),
+        "signed for another next registration or epoch",
+        Some("x.json"),
+    );
+    fails_s(
+        &d,
+        &format!("certify --scheme mithril --committee r0.json --next-registration r1.json --message 0x00 --out x.json {sig}"),
+        "--next-registration needs --epoch",
         Some("x.json"),
     );
     fails_s(

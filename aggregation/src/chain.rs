@@ -1,21 +1,24 @@
 //! Mithril certificate chains in one proof, for light clients.
 //!
-//! Epoch `e`'s certificate signs `link_message(next registration digest, application message)`
-//! ([`mithril_snark::chain`]); its proof's public inputs are `[registration digest, message]`.
-//! A chain is proved in a tree of aggregation circuits ([`ChainNode`]):
+//! Epoch `e`'s certificate signs `link_message(next registration digest, application message,
+//! e)` ([`mithril_snark::chain`]); its proof's public inputs are `[registration digest,
+//! message]`. A chain is proved in a tree of aggregation circuits ([`ChainNode`]):
 //!
 //! - a **leaf** verifies `per_leaf` consecutive certificate proofs; for each it witnesses the
 //!   link (next digest, application message) and constrains the certificate's message to be
-//!   its Poseidon link hash, and each certificate's registration digest to be the previous
-//!   one's next digest;
+//!   its Poseidon link hash at its epoch (the leaf's first epoch plus its place in the leaf),
+//!   and each certificate's registration digest to be the previous one's next digest;
 //! - a **node** verifies `per_node` consecutive leaf (or node) proofs and constrains each one's
-//!   first registration digest to be the previous one's last;
+//!   first registration digest to be the previous one's last, and each one's first epoch to
+//!   follow the previous one's last;
 //!
 //! and each exposes its segment `[first registration digest, last next digest, last application
-//! message, epochs]` ([`ChainStatement`]) after the accumulator. At the root, the segment is the
-//! chain's statement: a verifier that trusts the genesis registration learns which registration
-//! the chain hands over to, the last application message, and how many certificates it took.
-//! Each level's verifying key fixes the one below it, so the root key fixes the whole tree.
+//! message, epochs]` ([`ChainStatement`]) after the accumulator, followed, below the root, by
+//! its first epoch. The root constrains its first epoch to 0 (the genesis registration signs
+//! epoch 0), so every certificate is bound to its place from genesis, and exposes the chain's
+//! statement: a verifier that trusts the genesis registration learns which registration the
+//! chain hands over to, the last application message, and how many certificates it took. Each
+//! level's verifying key fixes the one below it, so the root key fixes the whole tree.
 
 use halo2_base::{
     gates::{GateChip, GateInstructions},
@@ -42,8 +45,12 @@ use crate::{
     AggregationError, AggregationKeys, Snark, ACCUMULATOR_LIMBS,
 };
 
-/// Public inputs of a chain segment after the accumulator.
+/// Public inputs of a chain segment after the accumulator (the root's: the chain's statement).
 pub const SEGMENT_INPUTS: usize = 4;
+
+/// Public inputs of a segment below the root after the accumulator: the segment, then its first
+/// epoch.
+pub const INNER_SEGMENT_INPUTS: usize = SEGMENT_INPUTS + 1;
 
 /// Public inputs of a certificate proof: registration digest, message.
 const CERTIFICATE_INPUTS: usize = 2;
@@ -57,13 +64,46 @@ pub struct Link {
     pub application: Fr,
 }
 
+/// Where an aggregation circuit sits in the tree: the root starts the chain at epoch 0 and
+/// exposes the chain's statement; a circuit below it exposes its first epoch too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// The tree's root.
+    Root,
+    /// A leaf or node below the root.
+    Inner,
+}
+
+impl Place {
+    /// The public inputs its segment has after the accumulator.
+    pub fn segment_inputs(self) -> usize {
+        match self {
+            Place::Root => SEGMENT_INPUTS,
+            Place::Inner => INNER_SEGMENT_INPUTS,
+        }
+    }
+}
+
 /// What one aggregation circuit of the tree verifies.
 #[derive(Clone, Debug)]
 pub enum ChainNode {
-    /// Consecutive certificate proofs and their links (values matter only when proving).
-    Certificates(Vec<Link>),
-    /// Consecutive segment proofs (leaves or nodes), this many.
-    Segments(usize),
+    /// Consecutive certificate proofs and their links, the first one's epoch, and where the leaf
+    /// sits (values matter only when proving; the root's first epoch is 0 whatever is given).
+    Certificates {
+        /// The links, one per certificate.
+        links: Vec<Link>,
+        /// The epoch of the first certificate.
+        first_epoch: u64,
+        /// Root or inner.
+        place: Place,
+    },
+    /// Consecutive segment proofs (leaves or nodes below the root), this many.
+    Segments {
+        /// How many.
+        count: usize,
+        /// Root or inner.
+        place: Place,
+    },
 }
 
 /// A segment's public inputs (after the accumulator).
@@ -74,6 +114,16 @@ pub fn segment_inputs(segment: &ChainStatement) -> [Fr; SEGMENT_INPUTS] {
         segment.last_application,
         Fr::from(segment.epochs as u64),
     ]
+}
+
+/// A segment's public inputs below the root (after the accumulator): [`segment_inputs`], then
+/// the epoch of its first certificate.
+pub fn inner_segment_inputs(
+    segment: &ChainStatement,
+    first_epoch: u64,
+) -> [Fr; INNER_SEGMENT_INPUTS] {
+    let [genesis, last, application, epochs] = segment_inputs(segment);
+    [genesis, last, application, epochs, Fr::from(first_epoch)]
 }
 
 fn expect_len(
@@ -104,27 +154,44 @@ impl Statement for ChainNode {
         inner: &[Vec<AssignedValue<Fr>>],
     ) -> Result<Vec<AssignedValue<Fr>>, AggregationError> {
         let poseidon = PoseidonChip::new();
-        // (first registration digest, last next digest, last application, epochs) per child.
-        let segments: Vec<[AssignedValue<Fr>; SEGMENT_INPUTS]> = match self {
-            ChainNode::Certificates(links) => {
+        let gate = GateChip::<Fr>::default();
+        let place = match self {
+            ChainNode::Certificates { place, .. } | ChainNode::Segments { place, .. } => *place,
+        };
+        // (first registration digest, last next digest, last application, epochs, first epoch)
+        // per child.
+        let segments: Vec<[AssignedValue<Fr>; INNER_SEGMENT_INPUTS]> = match self {
+            ChainNode::Certificates {
+                links, first_epoch, ..
+            } => {
                 expect_len(inner, links.len(), CERTIFICATE_INPUTS, "certificate")?;
                 let tag = ctx.load_constant(Tag::ChainLink.value());
                 let one = ctx.load_constant(Fr::one());
-                inner
-                    .iter()
-                    .zip(links)
-                    .map(|(public, link)| {
-                        let (digest, message) = (public[0], public[1]);
-                        let next = ctx.load_witness(link.next_registration);
-                        let application = ctx.load_witness(link.application);
-                        let bound = poseidon.hash_leaf(ctx, &[tag, next, application]);
-                        ctx.constrain_equal(&bound, &message);
-                        [digest, next, application, one]
-                    })
-                    .collect()
+                // The root's chain starts at epoch 0; an inner leaf's first epoch is checked by
+                // the node above it.
+                let mut epoch = match place {
+                    Place::Root => ctx.load_zero(),
+                    Place::Inner => ctx.load_witness(Fr::from(*first_epoch)),
+                };
+                let mut segments = Vec::with_capacity(links.len());
+                for (public, link) in inner.iter().zip(links) {
+                    let (digest, message) = (public[0], public[1]);
+                    let next = ctx.load_witness(link.next_registration);
+                    let application = ctx.load_witness(link.application);
+                    let bound = poseidon.hash_leaf(ctx, &[tag, next, application, epoch]);
+                    ctx.constrain_equal(&bound, &message);
+                    segments.push([digest, next, application, one, epoch]);
+                    epoch = gate.add(ctx, epoch, one);
+                }
+                segments
             }
-            ChainNode::Segments(count) => {
-                expect_len(inner, *count, ACCUMULATOR_LIMBS + SEGMENT_INPUTS, "segment")?;
+            ChainNode::Segments { count, .. } => {
+                expect_len(
+                    inner,
+                    *count,
+                    ACCUMULATOR_LIMBS + INNER_SEGMENT_INPUTS,
+                    "segment",
+                )?;
                 inner
                     .iter()
                     .map(|public| std::array::from_fn(|i| public[ACCUMULATOR_LIMBS + i]))
@@ -132,12 +199,26 @@ impl Statement for ChainNode {
             }
         };
         for pair in segments.windows(2) {
-            // The next segment is signed by the registration the previous one hands over to.
+            // The next segment is signed by the registration the previous one hands over to...
             ctx.constrain_equal(&pair[1][0], &pair[0][1]);
+            // ...and starts at the epoch after the previous one's last.
+            let follows = gate.add(ctx, pair[0][4], pair[0][3]);
+            ctx.constrain_equal(&pair[1][4], &follows);
         }
-        let (first, last) = (segments[0], segments[segments.len() - 1]);
-        let epochs = GateChip::<Fr>::default().sum(ctx, segments.iter().map(|s| s[3]));
-        Ok(vec![first[0], last[1], last[2], epochs])
+        let (Some(&first), Some(&last)) = (segments.first(), segments.last()) else {
+            return Err(AggregationError::Input(
+                "a chain node verifies at least one proof".into(),
+            ));
+        };
+        let epochs = gate.sum(ctx, segments.iter().map(|s| s[3]));
+        match place {
+            Place::Root => {
+                // The chain starts at the genesis registration's epoch 0.
+                gate.assert_is_const(ctx, &first[4], &Fr::zero());
+                Ok(vec![first[0], last[1], last[2], epochs])
+            }
+            Place::Inner => Ok(vec![first[0], last[1], last[2], epochs, first[4]]),
+        }
     }
 }
 
@@ -185,25 +266,42 @@ pub fn chain_keygen(
     let mut levels: Vec<AggregationKeys> = Vec::with_capacity(shape.levels + 1);
     for level in 0..=shape.levels {
         progress(level, 0, 1);
+        let place = place_at(shape, level);
         let (samples, node) = match levels.last() {
             None => (
                 vec![
                     certificate_sample(certificate_params, certificate_vk, CERTIFICATE_INPUTS);
                     shape.per_leaf
                 ],
-                ChainNode::Certificates(vec![Link::default(); shape.per_leaf]),
+                ChainNode::Certificates {
+                    links: vec![Link::default(); shape.per_leaf],
+                    first_epoch: 0,
+                    place,
+                },
             ),
             Some(below) => (
                 vec![
-                    node_sample(params, below.vk(), ACCUMULATOR_LIMBS + SEGMENT_INPUTS);
+                    node_sample(params, below.vk(), ACCUMULATOR_LIMBS + INNER_SEGMENT_INPUTS);
                     shape.per_node
                 ],
-                ChainNode::Segments(shape.per_node),
+                ChainNode::Segments {
+                    count: shape.per_node,
+                    place,
+                },
             ),
         };
         levels.push(aggregation_keygen(params, shape.k, samples, &node)?);
     }
     Ok(ChainKeys { shape, levels })
+}
+
+/// The place of `level`'s circuits in a tree of `shape` (level 0: the leaves).
+fn place_at(shape: ChainShape, level: usize) -> Place {
+    if level == shape.levels {
+        Place::Root
+    } else {
+        Place::Inner
+    }
 }
 
 /// What [`prove_chain`] reports as it goes: a level, the node within it, and the nodes in it.
@@ -242,12 +340,18 @@ pub fn prove_chain(
         }
         None => chain_keygen(params, shape, certificate_key, &mut |_, _, _| {})?.levels,
     };
+    let leaf_place = place_at(shape, 0);
     let mut level_nodes: Vec<(Vec<Snark>, ChainNode)> = certificates
         .chunks(shape.per_leaf)
-        .map(|group| {
+        .enumerate()
+        .map(|(leaf, group)| {
             (
                 group.iter().map(|c| c.snark.clone()).collect(),
-                ChainNode::Certificates(group.iter().map(|c| c.link).collect()),
+                ChainNode::Certificates {
+                    links: group.iter().map(|c| c.link).collect(),
+                    first_epoch: (leaf * shape.per_leaf) as u64,
+                    place: leaf_place,
+                },
             )
         })
         .collect();
@@ -284,9 +388,16 @@ pub fn prove_chain(
             .into_iter()
             .map(|(public_inputs, proof)| node_snark(params, &vk, &public_inputs, proof))
             .collect::<Result<Vec<_>, _>>()?;
+        let place = place_at(shape, level + 1);
         level_nodes = snarks
             .chunks(shape.per_node)
-            .map(|group| (group.to_vec(), ChainNode::Segments(group.len())))
+            .map(|group| {
+                let node = ChainNode::Segments {
+                    count: group.len(),
+                    place,
+                };
+                (group.to_vec(), node)
+            })
             .collect();
     }
     unreachable!("the root level returns")

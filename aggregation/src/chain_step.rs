@@ -21,7 +21,8 @@
 //!
 //! - the certificate proof was made under the chain's certificate key (its digest is a constant
 //!   of the step circuit), and its message is the Poseidon link hash of the next registration
-//!   digest and the application message the step witnesses (as a leaf of [`crate::chain`]);
+//!   digest and the application message the step witnesses at epoch `P.epochs` (as a leaf of
+//!   [`crate::chain`]): a certificate is bound to its place from genesis;
 //! - **base case** (`P.epochs = 0`): the previous proof only stands in for the missing one (any
 //!   proof of the step's shape with a valid accumulator); nothing of its statement or key is
 //!   used. The new chain starts at the certificate: genesis is its registration digest, and the
@@ -169,7 +170,8 @@ impl ChainStep {
         let tag = ctx.load_constant(Tag::ChainLink.value());
         let next = ctx.load_witness(self.link.next_registration);
         let application = ctx.load_witness(self.link.application);
-        let bound = PoseidonChip::new().hash_leaf(ctx, &[tag, next, application]);
+        // The new certificate is epoch `P.epochs` (0 in the base case: the chain starts there).
+        let bound = PoseidonChip::new().hash_leaf(ctx, &[tag, next, application, epochs]);
         ctx.constrain_equal(&bound, &message);
 
         // Past the base case: the previous proof was verified under the key it carries, and
@@ -212,10 +214,14 @@ fn params_at(params: &ParamsKZG<Bn256>, k: u32) -> ParamsKZG<Bn256> {
     params.from_parts(k, g, None, params.g2(), params.s_g2())
 }
 
-/// What of a protocol a step circuit's layout depends on (all but the key's values and `k`).
+/// What of a protocol a step circuit's verifier depends on: everything but the key's values (its
+/// preprocessed commitments and transcript state, witnessed and digested in circuit) and `k`
+/// (witnessed too). The quotient's expression, the linearisation and the instance committing
+/// key's form are included: a stand-in that differed there would be verified by another
+/// verifier than the step proofs are.
 fn protocol_shape(protocol: &PlonkProtocol<G1Affine>) -> String {
     format!(
-        "{} {:?} {:?} {:?} {:?} {:?} {:?}",
+        "{} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
         protocol.preprocessed.len(),
         protocol.num_instance,
         protocol.num_witness,
@@ -223,6 +229,12 @@ fn protocol_shape(protocol: &PlonkProtocol<G1Affine>) -> String {
         protocol.evaluations,
         protocol.queries,
         protocol.accumulator_indices,
+        protocol.quotient,
+        protocol.linearization,
+        protocol
+            .instance_committing_key
+            .as_ref()
+            .map(|key| (key.bases.len(), key.constant.is_some())),
     )
 }
 

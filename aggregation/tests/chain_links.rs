@@ -6,7 +6,7 @@ use halo2_base::{AssignedValue, Context};
 use mithril_snark::chain::{link_message, ChainStatement};
 use rand::{Rng, SeedableRng};
 use tms_aggregation::{
-    chain::{segment_inputs, ChainNode, Link},
+    chain::{inner_segment_inputs, segment_inputs, ChainNode, Link, Place},
     Statement, ACCUMULATOR_LIMBS,
 };
 use tms_gadgets::{
@@ -30,6 +30,15 @@ impl Chain {
         }
     }
 
+    /// A registration that repeats: every epoch after the first is signed by the same keys and
+    /// stakes (`d1 = d2 = ...`), so each of their certificates says `R -> R`.
+    fn repeating(epochs: usize) -> Self {
+        let mut chain = Self::new(epochs);
+        let repeated = chain.digests[1];
+        chain.digests[1..].iter_mut().for_each(|d| *d = repeated);
+        chain
+    }
+
     fn link(&self, e: usize) -> Link {
         Link {
             next_registration: self.digests[e + 1],
@@ -42,7 +51,7 @@ impl Chain {
         let link = self.link(e);
         vec![
             self.digests[e],
-            link_message(link.next_registration, link.application).unwrap(),
+            link_message(link.next_registration, link.application, e as u64).unwrap(),
         ]
     }
 
@@ -55,11 +64,11 @@ impl Chain {
         }
     }
 
-    /// A segment proof's public inputs: an accumulator (any limbs: the statement ignores them)
-    /// and the segment of epochs `from..to`.
+    /// A segment proof's public inputs below the root: an accumulator (any limbs: the
+    /// statement ignores them), the segment of epochs `from..to` and its first epoch.
     fn segment(&self, from: usize, to: usize) -> Vec<Fr> {
         let mut public = vec![Fr::from(7); ACCUMULATOR_LIMBS];
-        public.extend(segment_inputs(&self.statement(from, to)));
+        public.extend(inner_segment_inputs(&self.statement(from, to), from as u64));
         public
     }
 }
@@ -71,11 +80,15 @@ fn load(ctx: &mut Context<Fr>, inner: &[Vec<Fr>]) -> Vec<Vec<AssignedValue<Fr>>>
         .collect()
 }
 
-/// The node over `inner` public inputs under MockProver; the verifier expects `claimed`. (A
-/// public input that differs is reported at its instance row and at the advice cell copied to
-/// it, so those tests assert the row.)
+/// The root node over `inner` public inputs under MockProver; the verifier expects `claimed`.
+/// (A public input that differs is reported at its instance row and at the advice cell copied
+/// to it, so those tests assert the row.)
 fn run(node: ChainNode, inner: Vec<Vec<Fr>>, claimed: &ChainStatement) -> MockRun<()> {
-    let claimed = segment_inputs(claimed).to_vec();
+    run_exposing(node, inner, segment_inputs(claimed).to_vec())
+}
+
+/// Any node over `inner` public inputs under MockProver, the verifier expecting `claimed`.
+fn run_exposing(node: ChainNode, inner: Vec<Vec<Fr>>, claimed: Vec<Fr>) -> MockRun<()> {
     CircuitHarness::new(12).mock_with_public(
         |ctx, _| {
             let cells = load(ctx, &inner);
@@ -88,11 +101,32 @@ fn run(node: ChainNode, inner: Vec<Vec<Fr>>, claimed: &ChainStatement) -> MockRu
     )
 }
 
+/// The root leaf over certificates of `epochs`, in that order.
 fn leaf(chain: &Chain, epochs: &[usize]) -> (ChainNode, Vec<Vec<Fr>>) {
+    placed_leaf(chain, epochs, 0, Place::Root)
+}
+
+fn placed_leaf(
+    chain: &Chain,
+    epochs: &[usize],
+    first_epoch: u64,
+    place: Place,
+) -> (ChainNode, Vec<Vec<Fr>>) {
     (
-        ChainNode::Certificates(epochs.iter().map(|&e| chain.link(e)).collect()),
+        ChainNode::Certificates {
+            links: epochs.iter().map(|&e| chain.link(e)).collect(),
+            first_epoch,
+            place,
+        },
         epochs.iter().map(|&e| chain.certificate(e)).collect(),
     )
+}
+
+fn root_node(count: usize) -> ChainNode {
+    ChainNode::Segments {
+        count,
+        place: Place::Root,
+    }
 }
 
 #[test]
@@ -109,12 +143,12 @@ fn certificate_message_not_binding_its_link_is_rejected() {
     // The prover claims epoch 1 hands over with another application message than it signed.
     let mut links: Vec<Link> = (0..3).map(|e| chain.link(e)).collect();
     links[1].application += Fr::one();
-    run(
-        ChainNode::Certificates(links),
-        inner,
-        &chain.statement(0, 3),
-    )
-    .assert_rejected_only_by(Rejection::AdviceCopy);
+    let node = ChainNode::Certificates {
+        links,
+        first_epoch: 0,
+        place: Place::Root,
+    };
+    run(node, inner, &chain.statement(0, 3)).assert_rejected_only_by(Rejection::AdviceCopy);
 }
 
 #[test]
@@ -171,7 +205,7 @@ fn chain_from_another_genesis_is_rejected() {
 fn consecutive_segments_join() {
     let chain = Chain::new(3);
     let inner = vec![chain.segment(0, 2), chain.segment(2, 3)];
-    run(ChainNode::Segments(2), inner, &chain.statement(0, 3)).assert_satisfied();
+    run(root_node(2), inner, &chain.statement(0, 3)).assert_satisfied();
 }
 
 #[test]
@@ -183,7 +217,7 @@ fn segments_with_a_gap_are_rejected() {
         epochs: 2,
         ..chain.statement(0, 3)
     };
-    run(ChainNode::Segments(2), inner, &claimed).assert_rejected_only_by(Rejection::AdviceCopy);
+    run(root_node(2), inner, &claimed).assert_rejected_only_by(Rejection::AdviceCopy);
 }
 
 #[test]
@@ -196,7 +230,10 @@ fn reordered_segments_are_rejected() {
         last_application: chain.applications[1],
         epochs: 3,
     };
-    run(ChainNode::Segments(2), inner, &claimed).assert_rejected_only_by(Rejection::AdviceCopy);
+    // The hand-over and the epochs do not follow; the root's first epoch is not 0 either.
+    run(root_node(2), inner, &claimed)
+        .assert_rejected_by(Rejection::AdviceCopy)
+        .assert_rejected_by_copy();
 }
 
 #[test]
@@ -207,7 +244,7 @@ fn segment_counts_add_up() {
         epochs: 4,
         ..chain.statement(0, 3)
     };
-    run(ChainNode::Segments(2), inner, &claimed).assert_rejected_by(Rejection::PublicInput(3));
+    run(root_node(2), inner, &claimed).assert_rejected_by(Rejection::PublicInput(3));
 }
 
 #[test]
@@ -216,10 +253,80 @@ fn inner_inputs_of_the_wrong_shape_are_refused() {
     CircuitHarness::new(12).mock(|ctx, _| {
         // A segment proof where a certificate proof is expected, and a missing proof.
         let cells = load(ctx, &[chain.segment(0, 1)]);
-        let leaf = ChainNode::Certificates(vec![chain.link(0)]);
+        let (leaf, _) = leaf(&chain, &[0]);
         assert!(leaf.constrain(ctx, &cells).is_err());
-        let node = ChainNode::Segments(2);
-        assert!(node.constrain(ctx, &cells).is_err());
+        assert!(root_node(2).constrain(ctx, &cells).is_err());
+        // A root's segment (no first epoch) where an inner one is expected.
+        let mut root_segment = vec![Fr::from(7); ACCUMULATOR_LIMBS];
+        root_segment.extend(segment_inputs(&chain.statement(0, 1)));
+        let cells = load(ctx, &[root_segment]);
+        assert!(root_node(1).constrain(ctx, &cells).is_err());
         ((), vec![])
     });
+}
+
+#[test]
+fn a_repeated_registrations_certificate_appended_again_is_rejected() {
+    let chain = Chain::repeating(3);
+    let (node, inner) = leaf(&chain, &[0, 1, 2]);
+    run(node, inner, &chain.statement(0, 3)).assert_satisfied();
+    // Epoch 2's certificate (R -> R) appended a second time: the registrations follow, but it
+    // signs for epoch 2, not 3.
+    let (node, inner) = leaf(&chain, &[0, 1, 2, 2]);
+    let claimed = ChainStatement {
+        epochs: 4,
+        ..chain.statement(0, 3)
+    };
+    run(node, inner, &claimed).assert_rejected_only_by(Rejection::AdviceCopy);
+}
+
+#[test]
+fn a_chain_ending_on_an_older_certificate_is_rejected() {
+    let chain = Chain::repeating(3);
+    // [e0, e1, e2, e1]: four epochs claimed, ending on epoch 1's stale application message.
+    let (node, inner) = leaf(&chain, &[0, 1, 2, 1]);
+    let claimed = ChainStatement {
+        last_application: chain.applications[1],
+        epochs: 4,
+        ..chain.statement(0, 3)
+    };
+    run(node, inner, &claimed).assert_rejected_only_by(Rejection::AdviceCopy);
+}
+
+#[test]
+fn a_root_leaf_starts_at_epoch_zero() {
+    let chain = Chain::repeating(3);
+    // Epochs 1..3 alone, as if epoch 1's signers were the genesis: their messages bind epochs
+    // 1 and 2, not 0 and 1.
+    let (node, inner) = leaf(&chain, &[1, 2]);
+    run(node, inner, &chain.statement(1, 3)).assert_rejected_by_copy();
+}
+
+#[test]
+fn an_inner_leaf_exposes_its_first_epoch() {
+    let chain = Chain::new(3);
+    let (node, inner) = placed_leaf(&chain, &[1, 2], 1, Place::Inner);
+    let exposed = inner_segment_inputs(&chain.statement(1, 3), 1).to_vec();
+    run_exposing(node, inner, exposed).assert_satisfied();
+    // Claimed at another first epoch, its messages do not bind.
+    let (node, inner) = placed_leaf(&chain, &[1, 2], 2, Place::Inner);
+    let exposed = inner_segment_inputs(&chain.statement(1, 3), 2).to_vec();
+    run_exposing(node, inner, exposed).assert_rejected_only_by(Rejection::AdviceCopy);
+}
+
+#[test]
+fn segments_out_of_their_epochs_are_rejected() {
+    let chain = Chain::repeating(3);
+    // Epochs 0..2 end at R, and epochs 1..2 start at R: the registrations join, the epochs do
+    // not (the second segment starts at 1, not 2).
+    let inner = vec![chain.segment(0, 2), chain.segment(1, 2)];
+    let claimed = ChainStatement {
+        last_application: chain.applications[1],
+        epochs: 3,
+        ..chain.statement(0, 3)
+    };
+    run(root_node(2), inner, &claimed).assert_rejected_only_by(Rejection::AdviceCopy);
+    // A root whose first segment does not start at epoch 0.
+    let inner = vec![chain.segment(1, 2), chain.segment(2, 3)];
+    run(root_node(2), inner, &chain.statement(1, 3)).assert_rejected_by_copy();
 }

@@ -37,6 +37,15 @@ impl Chain {
         }
     }
 
+    /// A registration that repeats: every epoch after the first is signed by the same keys and
+    /// stakes (`d1 = d2 = ...`), so each of their certificates says `R -> R`.
+    fn repeating() -> Self {
+        let mut chain = Self::new();
+        let repeated = chain.digests[1];
+        chain.digests[1..].iter_mut().for_each(|d| *d = repeated);
+        chain
+    }
+
     fn link(&self, e: usize) -> Link {
         Link {
             next_registration: self.digests[e + 1],
@@ -48,7 +57,7 @@ impl Chain {
         let link = self.link(e);
         vec![
             self.digests[e],
-            link_message(link.next_registration, link.application).unwrap(),
+            link_message(link.next_registration, link.application, e as u64).unwrap(),
         ]
     }
 
@@ -226,6 +235,30 @@ fn a_repeated_epoch_is_rejected() {
     claimed[1] = chain.digests[2];
     claimed[2] = chain.applications[1];
     run(chain.step(1), inner, claimed).assert_rejected_by_copy();
+}
+
+#[test]
+fn a_repeated_registrations_certificate_appended_again_is_rejected() {
+    // Epoch 2's certificate (R -> R) on the chain of 3 epochs: the registrations follow, but
+    // it signs for epoch 2, not 3.
+    let chain = Chain::repeating();
+    run(chain.step(2), Inner::honest(&chain, 2), chain.statement(3)).assert_satisfied();
+    let mut inner = Inner::honest(&chain, 3);
+    inner.certificate = chain.certificate(2);
+    let mut claimed = chain.statement(4);
+    claimed[2] = chain.applications[2];
+    run(chain.step(2), inner, claimed).assert_rejected_only_by(Rejection::AdviceCopy);
+}
+
+#[test]
+fn a_chain_ending_on_an_older_certificate_is_rejected() {
+    // Epoch 1's certificate as the fourth: an inflated count ending on a stale message.
+    let chain = Chain::repeating();
+    let mut inner = Inner::honest(&chain, 3);
+    inner.certificate = chain.certificate(1);
+    let mut claimed = chain.statement(4);
+    claimed[2] = chain.applications[1];
+    run(chain.step(1), inner, claimed).assert_rejected_only_by(Rejection::AdviceCopy);
 }
 
 #[test]

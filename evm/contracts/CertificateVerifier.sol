@@ -119,8 +119,12 @@ contract AtmsCertificateVerifier is BoundVerifier {
     /// The threshold every certificate must prove.
     uint256 public immutable threshold;
 
+    /// A threshold of 0 is met by a certificate of no signature: it would certify anything.
+    error ZeroThreshold();
+
     constructor(address verifier_, uint256 committee_, uint256 threshold_) BoundVerifier(verifier_, 3) {
         if (committee_ >= R || threshold_ >= R) revert NotAFieldElement();
+        if (threshold_ == 0) revert ZeroThreshold();
         committee = committee_;
         threshold = threshold_;
     }

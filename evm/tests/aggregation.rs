@@ -126,7 +126,7 @@ fn epochs(count: usize) -> Epochs {
         .iter()
         .enumerate()
         .map(|(e, link)| {
-            let message = link_message(link.next_registration, link.application).unwrap();
+            let message = link_message(link.next_registration, link.application, e as u64).unwrap();
             draw(e, Some(message))
         })
         .collect();
@@ -146,10 +146,12 @@ impl Epochs {
             .examples
             .iter()
             .zip(&self.links)
-            .map(|(ex, link)| ChainLink {
+            .enumerate()
+            .map(|(epoch, (ex, link))| ChainLink {
                 signers: ex.registration.commitment(),
                 next_registration: link.next_registration,
                 application: link.application,
+                epoch: epoch as u64,
                 certificate: ex.certificate.clone(),
             })
             .collect();

@@ -40,6 +40,7 @@ use tms_gadgets::{
 const NO_CODE: &str = "NoVerifierCode()";
 const WRONG_VERIFIER: &str = "WrongVerifier()";
 const LAYOUT: &str = "LayoutMismatch(uint256,uint256)";
+const ZERO_THRESHOLD: &str = "ZeroThreshold()";
 const LENGTH: &str = "WrongProofLength(uint256,uint256)";
 const REJECTED: &str = "ProofRejected()";
 const CONSUMED: &str = "AlreadyConsumed(bytes32)";
@@ -222,6 +223,23 @@ fn check_on_chain(name: &str, proved: &Proved) -> (Contracts, u64) {
         construction_refused(&mut machine, &contracts, &proved.trusted, empty, NO_CODE),
         "{name}: a verifier address without code"
     );
+    // A contract for t = 0 would accept a certificate of no signature: not deployable.
+    if let Trusted::Atms { committee, .. } = proved.trusted {
+        let vacuous = Trusted::Atms {
+            committee,
+            threshold: 0,
+        };
+        assert!(
+            construction_refused(
+                &mut machine,
+                &contracts,
+                &vacuous,
+                honest.verifier,
+                ZERO_THRESHOLD
+            ),
+            "{name}: a contract for t = 0"
+        );
+    }
     // Code that is not the exported verifier (here the contract itself).
     assert!(
         construction_refused(

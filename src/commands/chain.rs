@@ -2,7 +2,8 @@
 //! clients (`tms-aggregation`'s chain tree, or its chain step one epoch at a time).
 //!
 //! Epoch `e`'s certificate is made with `tms sign|certify --scheme mithril --next-registration
-//! <registration e+1>`: it signs `link_message(digest(registration e+1), keccak(message))`.
+//! <registration e+1> --epoch e`: it signs `link_message(digest(registration e+1),
+//! keccak(message), e)`, epochs counted from the genesis registration (epoch 0).
 //! `tms chain prove` checks the chain natively (each certificate signed by the registration the
 //! previous one handed over to), proves every certificate in the Poseidon transcript and
 //! aggregates them in a tree whose root proof is in the EVM transcript. `tms chain extend` proves
@@ -48,7 +49,7 @@ use tms_gadgets::{
 
 use super::{
     check_params_k, describe_message,
-    mithril::{load_certificate, load_registration, signed_field, LoadedCertificate},
+    mithril::{load_certificate, load_registration, signed_field, HandOver, LoadedCertificate},
     KeyTrust,
 };
 use crate::{
@@ -143,19 +144,23 @@ pub fn prove(args: &ChainProveArgs) -> Result<()> {
         let LoadedCertificate {
             message,
             certificate,
-            next_registration,
+            hand_over,
         } = load_certificate(path, &registrations[e])?;
-        let next = registrations[e + 1].commitment().digest();
+        let expected = HandOver {
+            next: registrations[e + 1].commitment().digest(),
+            epoch: e as u64,
+        };
         check_hand_over(
             path,
             &format!("epoch {e}'s certificate"),
-            next_registration,
-            (&args.registrations[e + 1], next),
+            hand_over,
+            (&args.registrations[e + 1], expected),
         )?;
         links.push(ChainLink {
             signers: registrations[e].commitment(),
-            next_registration: next,
+            next_registration: expected.next,
             application: message_to_field(&message),
+            epoch: expected.epoch,
             certificate,
         });
         application_bytes = message;
@@ -215,25 +220,27 @@ pub fn prove(args: &ChainProveArgs) -> Result<()> {
     Ok(())
 }
 
-/// Refuses a chain certificate (`what`, at `path`) whose next registration is not `next`'s.
+/// Refuses a chain certificate (`what`, at `path`) that does not hand over to `next_path`'s
+/// registration at the expected epoch.
 fn check_hand_over(
     path: &Path,
     what: &str,
-    next_registration: Option<Fr>,
-    (next_path, next): (&Path, Fr),
+    hand_over: Option<HandOver>,
+    (next_path, expected): (&Path, HandOver),
 ) -> Result<()> {
-    if next_registration == Some(next) {
+    if hand_over == Some(expected) {
         return Ok(());
     }
     Err(at(
         path,
         format!(
-            "{what} does not hand over to {} (its next registration: {}); sign chain \
-             certificates with --next-registration",
+            "{what} does not hand over to {} at epoch {} (it signs for: {}); sign chain \
+             certificates with --next-registration and --epoch",
             next_path.display(),
-            next_registration
-                .map(|d| fr_to_hex(&d))
-                .unwrap_or_else(|| "none".into())
+            expected.epoch,
+            hand_over
+                .map(|h| h.to_string())
+                .unwrap_or_else(|| "no chain".into())
         ),
     ))
 }
@@ -301,14 +308,8 @@ pub fn extend(args: &ChainExtendArgs) -> Result<()> {
     let LoadedCertificate {
         message,
         certificate,
-        next_registration,
+        hand_over,
     } = load_certificate(args.certificate, &registration)?;
-    check_hand_over(
-        args.certificate,
-        "the certificate",
-        next_registration,
-        (args.next_registration, next),
-    )?;
     let signers = registration.commitment();
     let previous = match args.previous {
         None => None,
@@ -330,10 +331,24 @@ pub fn extend(args: &ChainExtendArgs) -> Result<()> {
             Some((inputs, proof))
         }
     };
+    // The new certificate is epoch E of a chain of E epochs so far (0 at genesis).
+    let expected = HandOver {
+        next,
+        epoch: previous
+            .as_ref()
+            .map_or(0, |(inputs, _)| epochs_word(&inputs[ACCUMULATOR_LIMBS + 3])),
+    };
+    check_hand_over(
+        args.certificate,
+        "the certificate",
+        hand_over,
+        (args.next_registration, expected),
+    )?;
     let link = ChainLink {
         signers,
         next_registration: next,
         application: message_to_field(&message),
+        epoch: expected.epoch,
         certificate,
     };
 
@@ -522,42 +537,75 @@ fn root_key_file(keys: &ChainKeys) -> Vec<u8> {
         .vk_file(STATEMENT, Some(keys.shape))
 }
 
+/// Which key of a chain `tms chain keygen` makes.
+pub enum ChainKey<'a> {
+    /// A tree's root key, for the tree `PER_LEAF,PER_NODE,LEVELS`.
+    Root(&'a str),
+    /// The step key (`tms chain extend`'s).
+    Step,
+    /// The wrapped chain's key (`tms chain wrap`'s).
+    Wrapped,
+}
+
 /// What `tms chain keygen` is given.
 pub struct ChainKeygenArgs<'a> {
     /// The certificates' KZG parameters.
     pub params: &'a Path,
     /// The SNARK-Mithril certificate key, pinned or regenerated.
     pub certificate_key: KeyTrust<'a>,
-    /// The tree's KZG parameters.
+    /// The tree's (or step circuit's) KZG parameters.
     pub chain_params: &'a Path,
-    /// `PER_LEAF,PER_NODE,LEVELS`.
-    pub tree: &'a str,
-    /// Where the root verifying key goes.
+    /// Which key.
+    pub key: ChainKey<'a>,
+    /// Where the verifying key goes.
     pub out_vk: &'a Path,
 }
 
-/// `tms chain keygen`: the tree's keys from the certificate key and the tree's shape alone (no
-/// proof), as `tms chain prove` makes them; writes the root key and prints its fingerprint.
+/// `tms chain keygen`: a chain's verifying key from the certificate key alone (no proof), as
+/// `tms chain prove`, `extend` or `wrap` make it; writes the key and prints its fingerprint.
 pub fn keygen(args: &ChainKeygenArgs) -> Result<()> {
     let chain_params = load_params(args.chain_params)?;
-    let shape = parse_tree(args.tree, chain_params.k())?;
+    let shape = match args.key {
+        ChainKey::Root(tree) => Some(parse_tree(tree, chain_params.k())?),
+        ChainKey::Step | ChainKey::Wrapped => None,
+    };
     let params = load_params(args.params)?;
     let certificate_vk = trusted_certificate_key(&params, args.certificate_key)?;
     let start = Instant::now();
-    let keys = chain_keygen(
-        &chain_params,
-        shape,
-        (&params, &certificate_vk),
-        &mut |level, _, _| eprintln!("keygen: level {level} of {}", shape.levels),
-    )
-    .map_err(|e| CliError(e.to_string()))?;
-    let bytes = root_key_file(&keys);
+    let (bytes, what) = match (&args.key, shape) {
+        (ChainKey::Root(tree), Some(shape)) => {
+            let keys = chain_keygen(
+                &chain_params,
+                shape,
+                (&params, &certificate_vk),
+                &mut |level, _, _| eprintln!("keygen: level {level} of {}", shape.levels),
+            )
+            .map_err(|e| CliError(e.to_string()))?;
+            let what = format!(
+                "root key of a chain tree {tree} ({} epochs, k = {})",
+                shape.epochs(),
+                shape.k
+            );
+            (root_key_file(&keys), what)
+        }
+        (key, _) => {
+            eprintln!("keygen: the step circuit at k = {}", chain_params.k());
+            let step = step_keygen(&chain_params, chain_params.k(), (&params, &certificate_vk))
+                .map_err(|e| CliError(e.to_string()))?;
+            if matches!(key, ChainKey::Step) {
+                let what = format!("step key (k = {})", chain_params.k());
+                (step_key_file(&step), what)
+            } else {
+                eprintln!("keygen: the wrapper");
+                let wrapper = wrap_keygen(&chain_params, step.keys.vk())?;
+                let what = format!("wrapped chain key (k = {})", chain_params.k());
+                (wrapper.vk_file(WRAPPED_STATEMENT, None), what)
+            }
+        }
+    };
     write_atomic(args.out_vk, &bytes)?;
     println!(
-        "root key of a chain tree {} ({} epochs, k = {}, {:.0} s) written to {} (fingerprint {})",
-        args.tree,
-        shape.epochs(),
-        shape.k,
+        "{what} ({:.0} s) written to {} (fingerprint {})",
         start.elapsed().as_secs_f64(),
         args.out_vk.display(),
         fingerprint(&bytes)

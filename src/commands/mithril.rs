@@ -115,6 +115,9 @@ pub struct SignatureFile {
     /// A chain certificate's: the digest of the registration the message hands over to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next_registration: Option<String>,
+    /// A chain certificate's: the epoch the message is for (0: the genesis registration's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub epoch: Option<u64>,
 }
 
 /// A unique signature in a file.
@@ -163,6 +166,9 @@ pub struct CertificateFile {
     /// A chain certificate's: the digest of the registration the message hands over to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next_registration: Option<String>,
+    /// A chain certificate's: the epoch the message is for (0: the genesis registration's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub epoch: Option<u64>,
 }
 
 fn signature_entry(sig: &UniqueSignature) -> UniqueSignatureEntry {
@@ -323,28 +329,75 @@ pub fn register(stakes: &Path, params: Parameters, depth: Option<usize>, out: &P
     Ok(())
 }
 
-/// The field element a certificate signs: `message_to_field(message)`, or in a chain (`next`:
-/// the digest of the registration that signs the next epoch) the link message
-/// `link_message(next, message_to_field(message))`.
-pub fn signed_field(message: &[u8], next: Option<Fr>) -> Result<Fr> {
-    let application = message_to_field(message);
-    match next {
-        None => Ok(application),
-        Some(next) => link_message(next, application).map_err(usage),
+/// Where a chain certificate sits: the registration it hands over to and its epoch, counted from
+/// the chain's genesis registration (which signs epoch 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HandOver {
+    /// The digest of the registration that signs the next epoch.
+    pub next: Fr,
+    /// The epoch the certificate is for.
+    pub epoch: u64,
+}
+
+impl std::fmt::Display for HandOver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "epoch {}, next registration {}",
+            self.epoch,
+            fr_to_hex(&self.next)
+        )
     }
 }
 
-/// The digest of the next registration, from its file.
-pub fn next_digest(next_registration: Option<&Path>) -> Result<Option<Fr>> {
-    next_registration
-        .map(|path| Ok(load_registration(path)?.commitment().digest()))
-        .transpose()
+/// The field element a certificate signs: `message_to_field(message)`, or in a chain the link
+/// message `link_message(next, message_to_field(message), epoch)`.
+pub fn signed_field(message: &[u8], hand_over: Option<HandOver>) -> Result<Fr> {
+    let application = message_to_field(message);
+    match hand_over {
+        None => Ok(application),
+        Some(h) => link_message(h.next, application, h.epoch).map_err(usage),
+    }
 }
 
-fn parse_next(path: &Path, next: &Option<String>) -> Result<Option<Fr>> {
-    next.as_deref()
-        .map(|hex| fr_from_str(hex, "next_registration").map_err(|e| at(path, e)))
-        .transpose()
+/// A chain certificate's place from the command line: the next registration's digest (from its
+/// file) and `--epoch`, both or neither.
+pub fn hand_over(next_registration: Option<&Path>, epoch: Option<u64>) -> Result<Option<HandOver>> {
+    match (next_registration, epoch) {
+        (None, None) => Ok(None),
+        (Some(path), Some(epoch)) => Ok(Some(HandOver {
+            next: load_registration(path)?.commitment().digest(),
+            epoch,
+        })),
+        (Some(_), None) => Err(usage(
+            "--next-registration needs --epoch: the chain epoch the certificate signs for (0 \
+             for the genesis registration's)",
+        )),
+        (None, Some(_)) => Err(usage(
+            "--epoch applies to chain certificates (with --next-registration)",
+        )),
+    }
+}
+
+/// A chain certificate's place as its file (at `path`) records it: both fields or neither.
+fn parse_hand_over(
+    path: &Path,
+    next: &Option<String>,
+    epoch: Option<u64>,
+) -> Result<Option<HandOver>> {
+    match (next.as_deref(), epoch) {
+        (None, None) => Ok(None),
+        (Some(hex), Some(epoch)) => Ok(Some(HandOver {
+            next: fr_from_str(hex, "next_registration").map_err(|e| at(path, e))?,
+            epoch,
+        })),
+        (Some(_), None) => Err(at(
+            path,
+            "a chain certificate without its epoch (made before chain links bound their \
+             epoch): sign it again with --epoch",
+        )),
+        (None, Some(_)) => Err(at(path, "an epoch without a next registration")),
+    }
 }
 
 /// `tms sign --scheme mithril`: signs and plays the `m` lotteries (in a chain, on the link
@@ -353,14 +406,13 @@ pub fn sign(
     registration_path: &Path,
     key: &Path,
     message: &[u8],
-    next_registration: Option<&Path>,
+    place: Option<HandOver>,
     out: &Path,
 ) -> Result<()> {
     let registration = load_registration(registration_path)?;
     let sk = load_member(SCHEME, key)?;
     let signer = Signer::new(sk, &registration).map_err(|e| at(key, e))?;
-    let next = next_digest(next_registration)?;
-    let m = signed_field(message, next)?;
+    let m = signed_field(message, place)?;
     match signer.sign(m).map_err(|e| at(key, e))? {
         None => {
             println!(
@@ -376,7 +428,8 @@ pub fn sign(
                 message: bytes_to_hex(message),
                 signature: signature_entry(&sig.signature),
                 indices: sig.indices.clone(),
-                next_registration: next.as_ref().map(fr_to_hex),
+                next_registration: place.map(|h| fr_to_hex(&h.next)),
+                epoch: place.map(|h| h.epoch),
             };
             write_json(out, &file)?;
             println!(
@@ -395,21 +448,21 @@ pub fn sign(
 pub fn certify(
     registration_path: &Path,
     message: &[u8],
-    next_registration: Option<&Path>,
+    place: Option<HandOver>,
     out: &Path,
     signatures: &[PathBuf],
 ) -> Result<()> {
     let registration = load_registration(registration_path)?;
-    let next = next_digest(next_registration)?;
-    let m = signed_field(message, next)?;
+    let m = signed_field(message, place)?;
     let mut singles = Vec::with_capacity(signatures.len());
     for path in signatures {
         let file: SignatureFile = read_json(path, SCHEME)?;
         super::schnorr::check_signed_message(path, &file.message, message)?;
-        if parse_next(path, &file.next_registration)? != next {
+        if parse_hand_over(path, &file.next_registration, file.epoch)? != place {
             return Err(at(
                 path,
-                "signed for another next registration than --next-registration (or for none)",
+                "signed for another next registration or epoch than --next-registration and \
+                 --epoch (or for none)",
             ));
         }
         let signature = parse_signature(&file.signature).map_err(|e| at(path, e))?;
@@ -441,7 +494,8 @@ pub fn certify(
                 signature: signature_entry(&s.signature),
             })
             .collect(),
-        next_registration: next.as_ref().map(fr_to_hex),
+        next_registration: place.map(|h| fr_to_hex(&h.next)),
+        epoch: place.map(|h| h.epoch),
     };
     write_json(out, &file)?;
     println!(
@@ -459,7 +513,7 @@ pub(crate) fn load_certificate(
     registration: &Registration,
 ) -> Result<LoadedCertificate> {
     let file: CertificateFile = read_json(path, SCHEME)?;
-    let next_registration = parse_next(path, &file.next_registration)?;
+    let hand_over = parse_hand_over(path, &file.next_registration, file.epoch)?;
     let message = bytes_from_hex(&file.message, "message").map_err(|e| at(path, e))?;
     let signers = file
         .signers
@@ -488,7 +542,7 @@ pub(crate) fn load_certificate(
     Ok(LoadedCertificate {
         message,
         certificate: Certificate { indices, signers },
-        next_registration,
+        hand_over,
     })
 }
 
@@ -498,8 +552,8 @@ pub(crate) struct LoadedCertificate {
     pub message: Vec<u8>,
     /// The certificate.
     pub certificate: Certificate,
-    /// A chain certificate's next registration digest.
-    pub next_registration: Option<Fr>,
+    /// A chain certificate's place: next registration digest and epoch.
+    pub hand_over: Option<HandOver>,
 }
 
 /// The quorum a Mithril verifier checks: the registration's `k` (or, holding only the digest,
@@ -579,7 +633,7 @@ impl CertificateScheme for MithrilBn254 {
             registration,
             &a.key,
             &a.message,
-            a.next_registration.as_deref(),
+            hand_over(a.next_registration.as_deref(), a.epoch)?,
             &a.out,
         )
     }
@@ -588,7 +642,7 @@ impl CertificateScheme for MithrilBn254 {
         certify(
             &a.committee,
             &a.message,
-            a.next_registration.as_deref(),
+            hand_over(a.next_registration.as_deref(), a.epoch)?,
             &a.out,
             &a.signatures,
         )
@@ -678,9 +732,9 @@ impl CertificateScheme for MithrilBn254 {
         let LoadedCertificate {
             message,
             certificate: cert,
-            next_registration,
+            hand_over,
         } = load_certificate(certificate_path, registration)?;
-        if next_registration.is_some() {
+        if hand_over.is_some() {
             return Err(at(
                 certificate_path,
                 "a chain certificate (it binds a next registration): prove chains with `tms \

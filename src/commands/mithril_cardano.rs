@@ -262,6 +262,7 @@ fn sign(a: &SignArgs) -> Result<()> {
                     signature: signature_entry(&sig.signature),
                     indices: sig.indices.clone(),
                     next_registration: None,
+                    epoch: None,
                 },
             )?;
             println!(
@@ -320,6 +321,7 @@ fn certify(a: &CertifyArgs) -> Result<()> {
                 })
                 .collect(),
             next_registration: None,
+            epoch: None,
         },
     )?;
     println!(

@@ -185,6 +185,18 @@ pub fn export_verifier(
     };
     let (what, k, vk, num_instances, accumulator, trusted) =
         if let Ok((header, vk)) = tms_aggregation::read_vk_file(&vk_file) {
+            if header.statement == chain::STEP_STATEMENT {
+                // A step proof's last public input is the digest of the key it was verified
+                // under: a bare verifier accepts any genesis (a stand-in circuit of the step's
+                // shape makes the base case), so no contract is made for it.
+                return Err(at(
+                    vk_path,
+                    "a chain step key: its proofs carry the step key's digest, which a bare \
+                     verifier does not check; wrap the chain for contracts (`tms chain wrap`) \
+                     and export the wrapped key (`tms chain keygen --wrapped` makes it from \
+                     the certificate key)",
+                ));
+            }
             let trusted = if header.statement == chain::STATEMENT
                 || header.statement == chain::WRAPPED_STATEMENT
             {

@@ -126,6 +126,15 @@ pub enum MithrilError {
         /// The epoch (0-based).
         epoch: usize,
     },
+    /// A chain's certificate signs for another epoch than its place in the chain (a repeated
+    /// registration's certificate appended again, or a chain cut at an older certificate).
+    #[error("chain epoch {epoch}: the certificate signs for epoch {signed}")]
+    ChainEpoch {
+        /// Its place in the chain (0-based).
+        epoch: usize,
+        /// The epoch its link message binds.
+        signed: u64,
+    },
     /// A chain's certificate does not verify on its link message.
     #[error("chain epoch {epoch}: {reason}")]
     ChainCertificate {

@@ -20,15 +20,16 @@ fn registration(seed: u64) -> Registration {
         .registration
 }
 
-/// Epoch `e`'s link: signed by the registration of `signer_seed`, handing over to `next`.
-fn link(signer_seed: u64, next: Fr, application: Fr) -> ChainLink {
-    let message = link_message(next, application).unwrap();
+/// Epoch `epoch`'s link: signed by the registration of `signer_seed`, handing over to `next`.
+fn link(signer_seed: u64, next: Fr, application: Fr, epoch: u64) -> ChainLink {
+    let message = link_message(next, application, epoch).unwrap();
     let ex =
         example_certificate_on(parameters(), 5, None, signer_seed, false, Some(message)).unwrap();
     ChainLink {
         signers: ex.registration.commitment(),
         next_registration: next,
         application,
+        epoch,
         certificate: ex.certificate,
     }
 }
@@ -39,7 +40,7 @@ fn honest() -> (ChainStatement, Vec<ChainLink>) {
     let links: Vec<ChainLink> = (0..EPOCHS as u64)
         .map(|e| {
             let next = registration(101 + e).commitment().digest();
-            link(100 + e, next, Fr::from(1000 + e))
+            link(100 + e, next, Fr::from(1000 + e), e)
         })
         .collect();
     let statement = ChainStatement {
@@ -66,7 +67,7 @@ fn a_certificate_signed_by_another_registration_is_refused() {
     let (statement, mut links) = honest();
     // Epoch 2 re-signed, on the same link message, by a registration epoch 1 did not name.
     let (next, application) = (links[2].next_registration, links[2].application);
-    links[2] = link(999, next, application);
+    links[2] = link(999, next, application, 2);
     assert!(matches!(
         verify_chain(&statement, &links),
         Err(MithrilError::ChainSignedByOther { epoch: 2 })
@@ -140,5 +141,61 @@ fn a_truncated_chain_claimed_complete_is_refused() {
     assert!(matches!(
         verify_chain(&statement, &[]),
         Err(MithrilError::EmptyChain)
+    ));
+}
+
+/// A registration that repeats (epochs 1 and 2 signed by the same keys and stakes, each handing
+/// over to itself): epoch 1's certificate says `R -> R`, so without the epoch in its message it
+/// could be appended again, or end the chain with its stale application message.
+fn repeated_registration() -> (Fr, Vec<ChainLink>) {
+    let same = registration(101).commitment().digest();
+    let links = vec![
+        link(100, same, Fr::from(1000u64), 0),
+        link(101, same, Fr::from(1001u64), 1),
+        link(101, same, Fr::from(1002u64), 2),
+    ];
+    (registration(100).commitment().digest(), links)
+}
+
+#[test]
+fn a_repeated_registrations_certificate_appended_again_is_refused() {
+    let (genesis, links) = repeated_registration();
+    assert_eq!(chain_statement(genesis, &links).unwrap().epochs, 3);
+    // Epoch 2's certificate appended a second time, as epoch 3.
+    let mut appended = links.clone();
+    appended.push(links[2].clone());
+    assert!(matches!(
+        chain_statement(genesis, &appended),
+        Err(MithrilError::ChainEpoch {
+            epoch: 3,
+            signed: 2
+        })
+    ));
+    // Relabelled as epoch 3, its certificate no longer verifies.
+    appended[3].epoch = 3;
+    assert!(matches!(
+        chain_statement(genesis, &appended),
+        Err(MithrilError::ChainCertificate { epoch: 3, .. })
+    ));
+}
+
+#[test]
+fn a_chain_ending_on_an_older_certificate_is_refused() {
+    let (genesis, links) = repeated_registration();
+    // [e0, e1, e2, e1]: four epochs claimed, ending on epoch 1's stale application message.
+    let mut stale = links.clone();
+    stale.push(links[1].clone());
+    let claimed = ChainStatement {
+        genesis,
+        last_registration: links[1].next_registration,
+        last_application: links[1].application,
+        epochs: 4,
+    };
+    assert!(matches!(
+        verify_chain(&claimed, &stale),
+        Err(MithrilError::ChainEpoch {
+            epoch: 3,
+            signed: 1
+        })
     ));
 }

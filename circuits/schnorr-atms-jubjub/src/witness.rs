@@ -111,9 +111,13 @@ impl AtmsInstance {
         }
     }
 
-    /// Checks the statement is meaningful for `shape`: the threshold is at most the number of
-    /// slots (a larger one could never be met).
+    /// Checks the statement is meaningful for `shape`: the threshold is at least 1 (a threshold
+    /// of 0 is met by a certificate of no signature, so it would certify anything) and at most
+    /// the number of slots (a larger one could never be met).
     pub fn validate(&self, shape: &AtmsShape) -> Result<(), AtmsError> {
+        if self.threshold == 0 {
+            return Err(AtmsError::ThresholdZero);
+        }
         if self.threshold > shape.slots() as u64 {
             return Err(AtmsError::ThresholdTooLarge {
                 threshold: self.threshold,

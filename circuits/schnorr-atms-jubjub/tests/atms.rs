@@ -162,7 +162,11 @@ fn merkle_mode_accepts_a_valid_certificate() {
 #[test]
 fn threshold_edge_cases() {
     let s = setting(3);
-    mock(&s.witness(FLAT, &[], 0)).assert_satisfied(); // t = 0
+    // t = 0 is refused where statements are made (a certificate of no signature would certify
+    // anything); the circuit itself proves the vacuous "at least 0", so no verifier may ask it.
+    let mut vacuous = s.witness(FLAT, &[0], 1);
+    vacuous.instance.threshold = 0;
+    mock(&vacuous).assert_satisfied();
     mock(&s.witness(FLAT, &[0, 1, 2], 3)).assert_satisfied(); // t = n
     mock(&s.witness(FLAT, &[1], 1)).assert_satisfied(); // t = count
     mock(&s.witness(FLAT, &[0, 1], 1)).assert_satisfied(); // t < count
@@ -180,13 +184,14 @@ fn circuit_agrees_with_the_native_twin_on_random_inputs() {
         let message = Base::random(&mut rng);
         let mut members: Vec<usize> = (0..n).collect();
         members.shuffle(&mut rng);
-        let signers = &members[..rng.gen_range(0..=n)];
+        // At least one signer: a threshold is at least 1.
+        let signers = &members[..rng.gen_range(1..=n)];
         let sigs: Vec<_> = signers
             .iter()
             .map(|&i| (sks[i].verifying_key(), sks[i].sign(message)))
             .collect();
         let cert = Certificate::aggregate(&committee, message, &sigs).unwrap();
-        let threshold = rng.gen_range(0..=signers.len()) as u64;
+        let threshold = rng.gen_range(1..=signers.len()) as u64;
         // Flat mode, and Merkle mode with a random number of slots that holds the signers.
         let slots = rng.gen_range(signers.len().max(1)..=n);
         for mode in [FLAT, CommitmentMode::Merkle { slots }] {

@@ -153,6 +153,10 @@ fn native_builders_refuse_bad_input() {
         }
     );
     assert_eq!(
+        AtmsWitness::new(shape, &committee, &cert, 0).unwrap_err(),
+        AtmsError::ThresholdZero
+    );
+    assert_eq!(
         AtmsWitness::new(shape, &committee, &cert, 4).unwrap_err(),
         AtmsError::ThresholdTooLarge {
             threshold: 4,

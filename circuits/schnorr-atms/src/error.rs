@@ -39,6 +39,9 @@ pub enum AtmsError {
         /// Committee's size.
         got: usize,
     },
+    /// A threshold of 0: met by no signature at all, it would certify any message.
+    #[error("a threshold of 0 certifies anything: the threshold must be at least 1")]
+    ThresholdZero,
     /// The threshold exceeds the slots.
     #[error("threshold {threshold} is above the {slots} signature slots")]
     ThresholdTooLarge {

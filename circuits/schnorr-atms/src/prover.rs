@@ -29,7 +29,7 @@ use tms_gadgets::{
 use crate::{
     error::AtmsError,
     native::{Certificate, Committee},
-    witness::{AtmsInstance, AtmsShape, AtmsWitness},
+    witness::{AtmsInstance, AtmsShape, AtmsWitness, SlotWitness},
 };
 
 /// Proving and verifying keys of one circuit shape, with the layout the prover must reproduce.
@@ -144,19 +144,35 @@ pub fn min_k(shape: &AtmsShape, max_columns: usize) -> Result<u32, AtmsError> {
         .ok_or(AtmsError::CircuitTooLarge(26))
 }
 
-/// A witness of the right shape with no signatures, for keygen.
+/// A witness of the right shape with no signatures, for keygen: every slot disabled and the
+/// threshold 0, a statement [`AtmsWitness::new`] refuses to make for a proof (the keys depend on
+/// the shape only, not on the statement's values).
 fn keygen_witness(shape: AtmsShape) -> Result<AtmsWitness, AtmsError> {
+    shape.validate()?;
     let mut rng = rand::rngs::StdRng::seed_from_u64(shape.n as u64);
     let committee = Committee::new(
         (0..shape.n)
             .map(|_| SigningKey::random(&mut rng).verifying_key())
             .collect(),
     )?;
-    let certificate = Certificate {
-        message: tms_gadgets::Fr::zero(),
-        signatures: vec![],
-    };
-    AtmsWitness::new(shape, &committee, &certificate, 0)
+    let slots = atms_core::slot_indices(shape.mode, shape.n, &[])
+        .ok_or(AtmsError::ShapeMismatch)?
+        .into_iter()
+        .map(|index| SlotWitness {
+            index,
+            signature: None,
+        })
+        .collect();
+    Ok(AtmsWitness {
+        shape,
+        instance: AtmsInstance {
+            commitment: committee.commitment(shape.mode),
+            message: tms_gadgets::Fr::zero(),
+            threshold: 0,
+        },
+        committee,
+        slots,
+    })
 }
 
 /// A committee of `n` members with keys drawn from `seed`, of which the first `t` sign `message`

@@ -167,7 +167,11 @@ fn merkle_mode_accepts_a_valid_certificate() {
 #[test]
 fn threshold_edge_cases() {
     let s = setting(3);
-    mock(&s.witness(FLAT, &[], 0)).assert_satisfied(); // t = 0
+    // t = 0 is refused where statements are made (a certificate of no signature would certify
+    // anything); the circuit itself proves the vacuous "at least 0", so no verifier may ask it.
+    let mut vacuous = s.witness(FLAT, &[0], 1);
+    vacuous.instance.threshold = 0;
+    mock(&vacuous).assert_satisfied();
     mock(&s.witness(FLAT, &[0, 1, 2], 3)).assert_satisfied(); // t = n
     mock(&s.witness(FLAT, &[1], 1)).assert_satisfied(); // t = count
                                                         // Merkle mode with one signer and one disabled slot, t = count.
@@ -203,6 +207,10 @@ fn native_builder_refuses_bad_certificates() {
             count: 2,
             threshold: 3
         }
+    );
+    assert_eq!(
+        AtmsWitness::new(shape, &s.committee, &cert, 0).unwrap_err(),
+        AtmsError::ThresholdZero
     );
     assert_eq!(
         AtmsWitness::new(shape, &s.committee, &cert, 4).unwrap_err(),
