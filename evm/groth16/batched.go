@@ -216,6 +216,10 @@ type batchedKey struct {
 	BetaNeg, DeltaNeg, GammaNeg, GSigmaNeg bn254.G2Affine
 	K                                      []bn254.G1Affine
 	Committed                              []int
+	// PokNeg: the Pedersen key's G is +γ (gnark's mpcsetup ceremony), not
+	// -γ (shareCommitmentG2). Then e(ρ Pok, G) = e(-ρ Pok, -γ), so -ρ Pok
+	// joins L in the pair with -γ: the same product X · Y^ρ, no re-keying.
+	PokNeg bool
 }
 
 // newBatchedKey checks that vk has exactly one commitment whose Pedersen G
@@ -234,8 +238,12 @@ func newBatchedKey(vk groth16.VerifyingKey) (*batchedKey, error) {
 	k.BetaNeg.Neg(&v.G2.Beta)
 	k.DeltaNeg.Neg(&v.G2.Delta)
 	k.GammaNeg.Neg(&v.G2.Gamma)
-	if !v.CommitmentKeys[0].G.Equal(&k.GammaNeg) {
-		return nil, errors.New("the Pedersen key's G is not -γ: not a shared-G2 setup (program-prove -shared-g2)")
+	switch g := &v.CommitmentKeys[0].G; {
+	case g.Equal(&k.GammaNeg): // shareCommitmentG2
+	case g.Equal(&v.G2.Gamma): // gnark's mpcsetup
+		k.PokNeg = true
+	default:
+		return nil, errors.New("the Pedersen key's G is neither -γ (program-prove -shared-g2) nor γ (a ceremony): gnark's random G needs a pair of its own")
 	}
 	k.GSigmaNeg = v.CommitmentKeys[0].GSigmaNeg
 	if len(k.K) < 2 {
@@ -370,14 +378,15 @@ func (k *batchedKey) parts(w *proofWords) (*batchedParts, error) {
 
 // VerifyBatched is the native twin of Groth16Verifier.sol's verifyProof:
 // the same checks in the same order, the same errors, and the one 5-pair
-// pairing check e(A, B) e(C, -δ) e(α, -β) e(L + ρ Pok, -γ) e(ρ Com, GSigmaNeg) == 1.
+// pairing check e(A, B) e(C, -δ) e(α, -β) e(L ± ρ Pok, -γ) e(ρ Com, GSigmaNeg) == 1
+// (+ for G = -γ, - for G = γ: pokScalar).
 func (k *batchedKey) VerifyBatched(w *proofWords) error {
 	bp, err := k.parts(w)
 	if err != nil {
 		return err
 	}
 	var lp bn254.G1Affine
-	rp := mul(&bp.Pok, bp.Rho)
+	rp := mul(&bp.Pok, k.pokScalar(bp.Rho))
 	lp.Add(&bp.L, &rp)
 	rc := mul(&bp.Com, bp.Rho)
 	ok, err := bn254.PairingCheck(
@@ -389,9 +398,27 @@ func (k *batchedKey) VerifyBatched(w *proofWords) error {
 	return nil
 }
 
+// pokScalar is what Pok is multiplied by before it joins L: ρ when G = -γ,
+// r - ρ (that is -ρ; ρ != 0) when G = γ.
+func (k *batchedKey) pokScalar(rho *big.Int) *big.Int {
+	if k.PokNeg {
+		return new(big.Int).Sub(fr.Modulus(), rho)
+	}
+	return rho
+}
+
+// g is the Pedersen key's G: -γ, or γ (PokNeg).
+func (k *batchedKey) g() bn254.G2Affine {
+	if k.PokNeg {
+		var g bn254.G2Affine
+		return *g.Neg(&k.GammaNeg)
+	}
+	return k.GammaNeg
+}
+
 // equations reports the two equations apart (diagnostics and tests): the
 // Groth16 equation e(A, B) e(C, -δ) e(α, -β) e(L, -γ) == 1 and the PoK
-// equation e(Com, GSigmaNeg) e(Pok, -γ) == 1.
+// equation e(Com, GSigmaNeg) e(Pok, G) == 1.
 func (k *batchedKey) equations(w *proofWords) (groth16Holds, pokHolds bool, err error) {
 	bp, err := k.parts(w)
 	if err != nil {
@@ -402,6 +429,6 @@ func (k *batchedKey) equations(w *proofWords) (groth16Holds, pokHolds bool, err 
 		[]bn254.G2Affine{bp.B, k.DeltaNeg, k.BetaNeg, k.GammaNeg}); err != nil {
 		return
 	}
-	pokHolds, err = bn254.PairingCheck([]bn254.G1Affine{bp.Com, bp.Pok}, []bn254.G2Affine{k.GSigmaNeg, k.GammaNeg})
+	pokHolds, err = bn254.PairingCheck([]bn254.G1Affine{bp.Com, bp.Pok}, []bn254.G2Affine{k.GSigmaNeg, k.g()})
 	return
 }
