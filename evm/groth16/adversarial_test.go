@@ -19,10 +19,15 @@ import (
 	"github.com/consensys/gnark/constraint/solver"
 	"github.com/consensys/gnark/frontend"
 	"github.com/consensys/gnark/frontend/cs/r1cs"
+	"github.com/consensys/gnark/std/algebra/emulated/fields_bn254"
 	"github.com/consensys/gnark/std/algebra/emulated/sw_bn254"
 	"github.com/consensys/gnark/std/algebra/emulated/sw_emulated"
+	sha3hash "github.com/consensys/gnark/std/hash/sha3"
 	"github.com/consensys/gnark/std/math/bits"
 	"github.com/consensys/gnark/std/math/emulated"
+	"github.com/consensys/gnark/std/math/uints"
+	"github.com/consensys/gnark/std/rangecheck"
+	"github.com/consensys/gnark/test"
 )
 
 // msm2Circuit: a 2-term complete MSM whose result is public.
@@ -96,12 +101,16 @@ func bumpHint(h solver.Hint) solver.Hint {
 }
 
 // gadgetHints: every hint of the gadgets the replay circuit uses (emulated
-// MSM and unified addition, emulated field arithmetic, bit decompositions,
-// our 64-bit limbs).
+// MSM and unified addition, emulated field arithmetic, the pairing, bit
+// decompositions and range checks, our 64-bit limbs, the hashed statement's
+// bytes and Keccak).
 func gadgetHints() []solver.Hint {
-	hs := append([]solver.Hint{limbs64Hint}, sw_emulated.GetHints()...)
-	hs = append(hs, emulated.GetHints()...)
-	return append(hs, bits.GetHints()...)
+	var hs []solver.Hint
+	for _, l := range [][]solver.Hint{{limbs64Hint}, sw_emulated.GetHints(), emulated.GetHints(), bits.GetHints(),
+		sw_bn254.GetHints(), fields_bn254.GetHints(), rangecheck.GetHints(), uints.GetHints(), sha3hash.GetHints()} {
+		hs = append(hs, l...)
+	}
+	return hs
 }
 
 // hintsCalled solves wit honestly with every hint of hs wrapped by a counter
@@ -155,25 +164,35 @@ func hintByName(hs []solver.Hint, suffix string) solver.Hint {
 	return nil
 }
 
-// msmForger: the forger of issue 45. Every scalar decomposition hint
+// msmForgerHints: the forger of issue 45. Every scalar decomposition hint
 // returns zeros (u = v = 0 satisfies u + s v = 0 for any s) and every
 // hinted scalar multiple is q. The decomposition hint is halfGCDEisenstein
 // in gnark v0.14.0, rationalReconstructExt in v0.16.1 (v0.16 also checks
 // v != 0: the fix).
-func msmForger(t *testing.T, q bn254.G1Affine) []solver.Option {
+func msmForgerHints(t *testing.T, q bn254.G1Affine) map[solver.HintID]solver.Hint {
 	t.Helper()
 	hs := sw_emulated.GetHints()
-	var opts []solver.Option
+	forged := map[solver.HintID]solver.Hint{}
 	for _, name := range []string{".halfGCDEisenstein", ".rationalReconstructExt", ".rationalReconstruct", ".halfGCD", ".decomposeScalarG1"} {
 		if h := hintByName(hs, name); h != nil {
-			opts = append(opts, solver.OverrideHint(solver.GetHintID(h), zeroHint))
+			forged[solver.GetHintID(h)] = zeroHint
 		}
 	}
 	mul := hintByName(hs, ".scalarMulHint")
-	if len(opts) == 0 || mul == nil {
+	if len(forged) == 0 || mul == nil {
 		t.Fatal("sw_emulated's decomposition or scalar multiplication hint not found: the forger needs updating")
 	}
-	return append(opts, solver.OverrideHint(solver.GetHintID(mul), pointHint(q)))
+	forged[solver.GetHintID(mul)] = pointHint(q)
+	return forged
+}
+
+// msmForger: msmForgerHints as solver options.
+func msmForger(t *testing.T, q bn254.G1Affine) []solver.Option {
+	var opts []solver.Option
+	for id, fn := range msmForgerHints(t, q) {
+		opts = append(opts, solver.OverrideHint(id, fn))
+	}
+	return opts
 }
 
 func compileR1CS(t *testing.T, c frontend.Circuit) constraint.ConstraintSystem {
@@ -295,4 +314,142 @@ func TestAddUnifiedEndomorphism(t *testing.T) {
 	used := hintsCalled(t, ccs, assign(sum), gadgetHints())
 	t.Logf("%d constraints; gadget hints called: %s", ccs.GetNbConstraints(), hintNames(used))
 	refuseEachHintForged(t, "AddUnified(P, -Phi(P)) claiming (0, 0)", ccs, assign(zero), used)
+}
+
+// replayForged solves the replay circuit of p with the test engine and the
+// hints replaced as opts say.
+func replayForged(p *Program, a *VerifierCircuit, opts ...test.TestEngineOption) error {
+	return test.IsSolved(NewVerifierCircuit(p, VerifierOptions{}), a, ecc.BN254.ScalarField(), opts...)
+}
+
+// TestReplayForgedHints: the whole replay circuit of the synthetic program
+// (3 MSMs of prover-chosen points, an accumulator from limbs, the pairing)
+// with a wrong statement word or a forged accumulator: no forger's hints
+// solve it. The forgers: issue 45's (every scalar decomposition zero, every
+// hinted multiple the generator), and each hint the circuit calls returning
+// zeros; our limb hint also returning the value + r (non-canonical limbs).
+func TestReplayForgedHints(t *testing.T) {
+	p := syntheticProgram(t)
+	w := SyntheticWitness(p)
+	var one fr.Element
+	one.SetOne()
+	wrongStatement := copyWitness(w)
+	wrongStatement.Instances[13].Add(&wrongStatement.Instances[13], &one)
+	forgedAcc := copyWitness(w)
+	q := mulG1(derive("forged accumulator", 0))
+	copy(forgedAcc.Instances[0:3], limbs88Fr(q.X.BigInt(new(big.Int))))
+	copy(forgedAcc.Instances[3:6], limbs88Fr(q.Y.BigInt(new(big.Int))))
+	claims := map[string]*VerifierCircuit{
+		"wrong statement":    NewVerifierAssignment(p, VerifierOptions{}, wrongStatement),
+		"forged accumulator": NewVerifierAssignment(p, VerifierOptions{}, forgedAcc),
+	}
+
+	// the hints the honest solve calls
+	hs := gadgetHints()
+	calls := make([]int, len(hs))
+	var count []test.TestEngineOption
+	for i, h := range hs {
+		i, h := i, h
+		count = append(count, test.WithReplacementHint(solver.GetHintID(h), func(mod *big.Int, in, out []*big.Int) error {
+			calls[i]++
+			return h(mod, in, out)
+		}))
+	}
+	if err := replayForged(p, NewVerifierAssignment(p, VerifierOptions{}, w), count...); err != nil {
+		t.Fatalf("honest witness refused: %v", err)
+	}
+	var used []solver.Hint
+	for i, h := range hs {
+		if calls[i] > 0 {
+			used = append(used, h)
+		}
+	}
+	t.Logf("gadget hints called: %s", hintNames(used))
+	if hintByName(used, ".limbs64Hint") == nil || hintByName(used, ".scalarMulHint") == nil {
+		t.Fatal("the replay no longer calls limbs64Hint and scalarMulHint: update the forgers")
+	}
+
+	_, _, g, _ := bn254.Generators()
+	var issue45 []test.TestEngineOption
+	for id, fn := range msmForgerHints(t, g) {
+		issue45 = append(issue45, test.WithReplacementHint(id, fn))
+	}
+	// limbs of v + r: congruent, not canonical (4 limbs of 64 bits hold it)
+	limbsPlusR := func(mod *big.Int, in, out []*big.Int) error {
+		return limbs64Hint(mod, []*big.Int{new(big.Int).Add(in[0], fr.Modulus())}, out)
+	}
+	for name, a := range claims {
+		if err := replayForged(p, a); err == nil {
+			t.Errorf("%s: solved with honest hints", name)
+		}
+		if err := replayForged(p, a, issue45...); err == nil {
+			t.Errorf("%s: FORGED with issue 45's hints", name)
+		}
+		if err := replayForged(p, a, test.WithReplacementHint(solver.GetHintID(limbs64Hint), limbsPlusR)); err == nil {
+			t.Errorf("%s: FORGED with limbs of v + r", name)
+		}
+	}
+	for _, h := range used {
+		if err := replayForged(p, claims["wrong statement"], test.WithReplacementHint(solver.GetHintID(h), zeroHint)); err == nil {
+			t.Errorf("wrong statement: FORGED with %s returning zeros", solver.GetHintName(h))
+		}
+	}
+}
+
+// hashedStatementCircuit: the hashed statement alone (hashed.go).
+type hashedStatementCircuit struct {
+	Words [2]frontend.Variable
+	Hash  frontend.Variable `gnark:",public"`
+}
+
+func (c *hashedStatementCircuit) Define(api frontend.API) error {
+	h, err := statementKeccakCircuit(api, c.Words[:])
+	if err != nil {
+		return err
+	}
+	api.AssertIsEqual(h, c.Hash)
+	return nil
+}
+
+// TestHashedStatementForgedHints: the public hash of words (1, 2) with the
+// words (1, 3), or with word 0 decomposed as the 254 bits of 1 + r (the same
+// field element, another byte string), is refused whatever the bit, byte
+// and Keccak hints return (each zeroed or bumped in turn).
+func TestHashedStatementForgedHints(t *testing.T) {
+	ccs := compileR1CS(t, &hashedStatementCircuit{})
+	h := statementKeccak([]fr.Element{fr.NewElement(1), fr.NewElement(2)})
+	assign := func(w0, w1 uint64, hash fr.Element) witness.Witness {
+		return fullWitness(t, &hashedStatementCircuit{Words: [2]frontend.Variable{w0, w1}, Hash: hash})
+	}
+	if err := isSolvedR1CS(ccs, assign(1, 2, h)); err != nil {
+		t.Fatalf("honest hash refused: %v", err)
+	}
+	wrong := assign(1, 3, h)
+	if isSolvedR1CS(ccs, wrong) == nil {
+		t.Fatal("another word accepted")
+	}
+	used := hintsCalled(t, ccs, assign(1, 2, h), gadgetHints())
+	t.Logf("%d constraints; gadget hints called: %s", ccs.GetNbConstraints(), hintNames(used))
+	refuseEachHintForged(t, "hashed statement of another word", ccs, wrong, used)
+
+	// keccak256 of the 32-byte word 1 + r (not canonical) and 2: a forger
+	// decomposing word 0 = 1 as 1 + r would get this hash
+	var buf [64]byte
+	new(big.Int).Add(big.NewInt(1), fr.Modulus()).FillBytes(buf[:32])
+	buf[63] = 2
+	var hr fr.Element
+	hr.SetBigInt(new(big.Int).SetBytes(keccak256(buf[:])))
+	plusR := func(mod *big.Int, in, out []*big.Int) error {
+		v := new(big.Int).Set(in[0])
+		if v.Cmp(big.NewInt(1)) == 0 && len(out) == 254 {
+			v.Add(v, fr.Modulus())
+		}
+		for i := range out {
+			out[i].SetUint64(uint64(v.Bit(i)))
+		}
+		return nil
+	}
+	if err := isSolvedR1CS(ccs, assign(1, 2, hr), solver.OverrideHint(solver.GetHintID(hintByName(bits.GetHints(), ".nBits")), plusR)); err == nil {
+		t.Fatal("FORGED: word 1 decomposed as 1 + r hashes to the non-canonical bytes")
+	}
 }
