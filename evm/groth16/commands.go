@@ -45,7 +45,7 @@ type programFlags struct {
 	incomplete, scalarBits   *bool
 	noCommit, writeSynthetic *bool
 	sharedG2, insecureKey    *bool
-	keepVK                   *string
+	keepVK, pkIn, vkIn       *string
 }
 
 func newProgramFlags(name string) *programFlags {
@@ -63,6 +63,8 @@ func newProgramFlags(name string) *programFlags {
 		seed:        fs.String("seed", "", "program-prove: seed of the INSECURE setup's toxic waste (empty: random)"),
 		sharedG2:    fs.Bool("shared-g2", true, "program-prove: re-make the commitment keys with the Pedersen G2 point G = -gamma, for the batched Groth16Verifier.sol (-shared-g2=false: gnark's keys as they are, Verifier.sol only)"),
 		keepVK:      fs.String("keep-vk", "", "program-prove: also write the verifying key (gnark's binary encoding) to this file, and its setup description to FILE.setup (for program-export)"),
+		pkIn:        fs.String("pk", "", "program-prove: prove with this proving key (ceremony-extract's) instead of an INSECURE setup; needs -vk"),
+		vkIn:        fs.String("vk", "", "program-prove: the verifying key of -pk; its FILE.setup names the setup"),
 		insecureKey: fs.Bool("insecure-test-key", false, "program-prove: export verifier contracts although the key is INSECURE (every program-prove key is): for tests only"),
 	}
 }
@@ -358,9 +360,12 @@ func programProve(args []string) error {
 	say("program-prove program=%s witness=%s", *f.program, *f.witness)
 	say("program-prove %s", programSummary(p))
 	say("program-prove date=%s GOMAXPROCS=%d go=%s", time.Now().UTC().Format(time.RFC3339), runtime.GOMAXPROCS(0), runtime.Version())
-	if *f.seed == "" {
+	switch {
+	case *f.pkIn != "":
+		say("program-prove: keys from %s and %s", *f.pkIn, *f.vkIn)
+	case *f.seed == "":
 		say("program-prove: INSECURE setup: random toxic waste (crypto/rand), known to this process, then discarded; for testing only")
-	} else {
+	default:
 		say("program-prove: INSECURE setup: toxic waste derived from the seed %q (anyone with the seed can forge proofs); for testing only", *f.seed)
 	}
 	r, err := p.Replay(w)
@@ -398,7 +403,12 @@ func programProve(args []string) error {
 	var vk groth16.VerifyingKey
 	var proof groth16.Proof
 	var origVK []pedersen.VerifyingKey
-	if err := withSetupRandomness(*f.seed, func() error {
+	setup := setupDescription(*f.seed)
+	if *f.pkIn != "" {
+		if pk, vk, setup, err = readKeys(*f.pkIn, *f.vkIn); err != nil {
+			return err
+		}
+	} else if err := withSetupRandomness(*f.seed, func() error {
 		if err := step("setup", func() (err error) { pk, vk, err = groth16.Setup(ccs); return }); err != nil {
 			return err
 		}
@@ -411,7 +421,6 @@ func programProve(args []string) error {
 	}); err != nil {
 		return err
 	}
-	setup := setupDescription(*f.seed)
 	if *f.keepVK != "" {
 		if err := writeVK(*f.keepVK, vk); err != nil {
 			return err
@@ -454,7 +463,7 @@ func programProve(args []string) error {
 	case o.Incomplete:
 		// a circuit that does not bind its MSMs: never a verifier of it
 		say("program-prove -incomplete: no verifier exported (the circuit is not sound)")
-	case !*f.insecureKey:
+	case isInsecureSetup(setup) && !*f.insecureKey:
 		say("program-prove: no verifier exported: the key is INSECURE (%s); -insecure-test-key exports it for tests", setup)
 	default:
 		if files, err = exportVerifiers("program-prove", vk, call, setup, say); err != nil {
@@ -526,6 +535,26 @@ func writeFiles(dir string, files map[string][]byte) error {
 		}
 	}
 	return nil
+}
+
+// readKeys reads a proving key and its verifying key (ceremony-extract's
+// files) and the setup description beside the latter (FILE.setup).
+func readKeys(pkPath, vkPath string) (groth16.ProvingKey, groth16.VerifyingKey, string, error) {
+	if vkPath == "" {
+		return nil, nil, "", errors.New("-pk needs -vk")
+	}
+	pk, vk := groth16.NewProvingKey(ecc.BN254), groth16.NewVerifyingKey(ecc.BN254)
+	if err := readFrom(pkPath, pk); err != nil {
+		return nil, nil, "", err
+	}
+	if err := readFrom(vkPath, vk); err != nil {
+		return nil, nil, "", err
+	}
+	setup, err := os.ReadFile(vkPath + ".setup")
+	if err != nil {
+		return nil, nil, "", err
+	}
+	return pk, vk, strings.TrimSpace(string(setup)), nil
 }
 
 func writeVK(path string, vk groth16.VerifyingKey) error {

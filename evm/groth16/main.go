@@ -127,8 +127,9 @@ func usage() {
   groth16 prove [-shape all|full|small]
   groth16 program-count -program F [options]
   groth16 program-check -program F -witness W [-engine test|r1cs] [options]
-  groth16 program-prove -program F -witness W -out DIR [-seed S] [-shared-g2=true|false] [-keep-vk FILE] [options]
-  groth16 program-export -vk FILE -out DIR   (Verifier.sol, Groth16Verifier.sol again from a kept key; checks DIR/proof.json)
+  groth16 program-prove -program F -witness W -out DIR [-seed S] [-shared-g2=true|false] [-keep-vk FILE] [-insecure-test-key] [options]
+  groth16 program-prove -program F -witness W -out DIR -pk FILE -vk FILE   (keys from ceremony-extract)
+  groth16 program-export -vk FILE -out DIR [-setup S] [-insecure-test-key]   (Groth16Verifier.sol again from a kept key; checks DIR/proof.json)
   groth16 program-synth -out DIR    (the synthetic program of synthetic.go and its witness)
   groth16 ceremony-init -program F -dir D          (a multi-party setup: ceremony.go, README.md "The ceremony")
   groth16 ceremony-contribute -dir D               (one contribution to the current phase)
