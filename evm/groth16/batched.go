@@ -2,7 +2,7 @@ package main
 
 // The shared-G2 commitment keys and the batched verifier's native twin.
 //
-// gnark v0.14's Groth16 proof with one BSB22 commitment carries the
+// gnark's (v0.14, v0.16) Groth16 proof with one BSB22 commitment carries the
 // commitment Com and a proof of knowledge Pok of its opening; gnark's
 // verifier checks two pairing equations:
 //
@@ -44,6 +44,18 @@ package main
 // over exactly gnark's σ-free setup elements (sharing -γ adds no σ-free
 // element, whereas gnark's random G adds [τ]_2), so its knowledge argument
 // is unchanged.
+//
+// gnark's mpcsetup ceremony (ceremony.go) gives G = +γ instead, with σ
+// contributed like δ. Then e(ρ Pok, γ) = e(-ρ Pok, -γ), and the verifier
+// checks
+//
+//	e(A, B) e(C, -δ) e(α, -β) e(L - ρ Pok, -γ) e(ρ Com, GSigmaNeg) == 1,
+//
+// the same product X·Y^ρ (Y = e(Com, GSigmaNeg) e(Pok, γ), gnark's own PoK
+// equation for that key), so the batching argument above holds word for
+// word; the keys are used as the ceremony made them (no re-keying, so the
+// ceremony's transcript is what vouches for them). batchedKey.PokNeg selects
+// the sign; the contract multiplies Pok by R - ρ.
 
 import (
 	"errors"
