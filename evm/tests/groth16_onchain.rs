@@ -237,8 +237,7 @@ fn through_groth16(dir: &str, file: &str, contract: &str, path: &str) {
     assert_eq!(verifier.signature(inputs.len()), proof.signature);
     // Every fixture's key is INSECURE (seeded): refused unless the caller says it is a test.
     let refusal = Contracts::for_groth16(&verifier, case.words.len())
-        .err()
-        .expect("an INSECURE key is refused without the test flag");
+        .expect_err("an INSECURE key is refused without the test flag");
     assert!(
         refusal.to_string().to_lowercase().contains("setup"),
         "{refusal}"
