@@ -324,10 +324,13 @@ func replayForged(p *Program, a *VerifierCircuit, opts ...test.TestEngineOption)
 
 // TestReplayForgedHints: the whole replay circuit of the synthetic program
 // (3 MSMs of prover-chosen points, an accumulator from limbs, the pairing)
-// with a wrong statement word or a forged accumulator: no forger's hints
-// solve it. The forgers: issue 45's (every scalar decomposition zero, every
-// hinted multiple the generator), and each hint the circuit calls returning
-// zeros; our limb hint also returning the value + r (non-canonical limbs).
+// with a forged accumulator (or a wrong statement word, which the program's
+// native check refuses before any MSM): no forger's hints solve it. The
+// forgers: issue 45's (every scalar decomposition zero, every hinted
+// multiple G); the true accumulator's multiples swapped in for the forged
+// one's (which solves under gnark v0.14.0: README.md, "Adversarial
+// hints"); each hint the circuit calls returning zeros; our limb hint
+// returning the value + r (non-canonical limbs).
 func TestReplayForgedHints(t *testing.T) {
 	p := syntheticProgram(t)
 	w := SyntheticWitness(p)
@@ -336,9 +339,12 @@ func TestReplayForgedHints(t *testing.T) {
 	wrongStatement := copyWitness(w)
 	wrongStatement.Instances[13].Add(&wrongStatement.Instances[13], &one)
 	forgedAcc := copyWitness(w)
-	q := mulG1(derive("forged accumulator", 0))
+	// (A_l', A_r') on the curve, unrelated: e(A_l', 1) != e(A_r', tau)
+	q, qr := mulG1(derive("forged accumulator", 0)), mulG1(derive("forged accumulator", 1))
 	copy(forgedAcc.Instances[0:3], limbs88Fr(q.X.BigInt(new(big.Int))))
 	copy(forgedAcc.Instances[3:6], limbs88Fr(q.Y.BigInt(new(big.Int))))
+	copy(forgedAcc.Instances[6:9], limbs88Fr(qr.X.BigInt(new(big.Int))))
+	copy(forgedAcc.Instances[9:12], limbs88Fr(qr.Y.BigInt(new(big.Int))))
 	claims := map[string]*VerifierCircuit{
 		"wrong statement":    NewVerifierAssignment(p, VerifierOptions{}, wrongStatement),
 		"forged accumulator": NewVerifierAssignment(p, VerifierOptions{}, forgedAcc),
@@ -390,10 +396,72 @@ func TestReplayForgedHints(t *testing.T) {
 		}
 	}
 	for _, h := range used {
-		if err := replayForged(p, claims["wrong statement"], test.WithReplacementHint(solver.GetHintID(h), zeroHint)); err == nil {
-			t.Errorf("wrong statement: FORGED with %s returning zeros", solver.GetHintName(h))
+		if err := replayForged(p, claims["forged accumulator"], test.WithReplacementHint(solver.GetHintID(h), zeroHint)); err == nil {
+			t.Errorf("forged accumulator: FORGED with %s returning zeros", solver.GetHintName(h))
 		}
 	}
+
+	// The forger that beats gnark v0.14.0 on this circuit: every hinted
+	// multiple honest except [1]A_l' := A_l and [1]A_r' := A_r (the true
+	// accumulator), so that lhs = A_l + r P2 = tau rhs and the pairing holds
+	// for the forged accumulator whatever the challenge r; the scalar
+	// decompositions zero (what v0.14.0 let through), or honest.
+	trueL, trueR := accumulatorOf(w)
+	swap := accumulatorSwapHint(map[bn254.G1Affine]bn254.G1Affine{q: trueL, forgedR(forgedAcc): trueR})
+	mulID := solver.GetHintID(hintByName(sw_emulated.GetHints(), ".scalarMulHint"))
+	withZero := []test.TestEngineOption{test.WithReplacementHint(mulID, swap)}
+	for id, fn := range msmForgerHints(t, g) {
+		if id != mulID {
+			withZero = append(withZero, test.WithReplacementHint(id, fn))
+		}
+	}
+	if err := replayForged(p, claims["forged accumulator"], withZero...); err == nil {
+		t.Error("forged accumulator: FORGED with the true accumulator's multiples and zero decompositions")
+	}
+	if err := replayForged(p, claims["forged accumulator"], test.WithReplacementHint(mulID, swap)); err == nil {
+		t.Error("forged accumulator: FORGED with the true accumulator's multiples and honest decompositions")
+	}
+}
+
+// accumulatorOf decodes the synthetic witness's accumulator (A_l, A_r) from
+// its 88-bit limbs.
+func accumulatorOf(w *Witness) (bn254.G1Affine, bn254.G1Affine) {
+	coord := func(l []fr.Element) *big.Int {
+		v := new(big.Int)
+		for i := len(l) - 1; i >= 0; i-- {
+			v.Lsh(v, uint(accLimbBits[i]))
+			v.Add(v, l[i].BigInt(new(big.Int)))
+		}
+		return v
+	}
+	var a, b bn254.G1Affine
+	a.X.SetBigInt(coord(w.Instances[0:3]))
+	a.Y.SetBigInt(coord(w.Instances[3:6]))
+	b.X.SetBigInt(coord(w.Instances[6:9]))
+	b.Y.SetBigInt(coord(w.Instances[9:12]))
+	return a, b
+}
+
+func forgedR(w *Witness) bn254.G1Affine { _, r := accumulatorOf(w); return r }
+
+// accumulatorSwapHint: sw_emulated's scalarMulHint, honest ([s]P) except
+// for the points of swap, for which it returns swap[P].
+func accumulatorSwapHint(swap map[bn254.G1Affine]bn254.G1Affine) solver.Hint {
+	return emulatedHint(func(hc emulated.HintContext) error {
+		m := hc.EmulatedModuli()
+		base, outs := hc.InputsOutputs(m[0])
+		sc, _ := hc.InputsOutputs(m[1])
+		var pt bn254.G1Affine
+		pt.X.SetBigInt(base[0])
+		pt.Y.SetBigInt(base[1])
+		res, ok := swap[pt]
+		if !ok {
+			res.ScalarMultiplication(&pt, sc[0])
+		}
+		res.X.BigInt(outs[0])
+		res.Y.BigInt(outs[1])
+		return nil
+	})
 }
 
 // hashedStatementCircuit: the hashed statement alone (hashed.go).
