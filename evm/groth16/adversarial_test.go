@@ -407,7 +407,7 @@ func TestReplayForgedHints(t *testing.T) {
 	// for the forged accumulator whatever the challenge r; the scalar
 	// decompositions zero (what v0.14.0 let through), or honest.
 	trueL, trueR := accumulatorOf(w)
-	swap := accumulatorSwapHint(map[bn254.G1Affine]bn254.G1Affine{q: trueL, forgedR(forgedAcc): trueR})
+	swap := accumulatorSwapHint(map[bn254.G1Affine]bn254.G1Affine{q: trueL, qr: trueR})
 	mulID := solver.GetHintID(hintByName(sw_emulated.GetHints(), ".scalarMulHint"))
 	withZero := []test.TestEngineOption{test.WithReplacementHint(mulID, swap)}
 	for id, fn := range msmForgerHints(t, g) {
@@ -441,8 +441,6 @@ func accumulatorOf(w *Witness) (bn254.G1Affine, bn254.G1Affine) {
 	b.Y.SetBigInt(coord(w.Instances[9:12]))
 	return a, b
 }
-
-func forgedR(w *Witness) bn254.G1Affine { _, r := accumulatorOf(w); return r }
 
 // accumulatorSwapHint: sw_emulated's scalarMulHint, honest ([s]P) except
 // for the points of swap, for which it returns swap[P].
