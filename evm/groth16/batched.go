@@ -2,7 +2,7 @@ package main
 
 // The shared-G2 commitment keys and the batched verifier's native twin.
 //
-// gnark v0.14's Groth16 proof with one BSB22 commitment carries the
+// gnark's (v0.14, v0.16) Groth16 proof with one BSB22 commitment carries the
 // commitment Com and a proof of knowledge Pok of its opening; gnark's
 // verifier checks two pairing equations:
 //
@@ -44,6 +44,18 @@ package main
 // over exactly gnark's σ-free setup elements (sharing -γ adds no σ-free
 // element, whereas gnark's random G adds [τ]_2), so its knowledge argument
 // is unchanged.
+//
+// gnark's mpcsetup ceremony (ceremony.go) gives G = +γ instead, with σ
+// contributed like δ. Then e(ρ Pok, γ) = e(-ρ Pok, -γ), and the verifier
+// checks
+//
+//	e(A, B) e(C, -δ) e(α, -β) e(L - ρ Pok, -γ) e(ρ Com, GSigmaNeg) == 1,
+//
+// the same product X·Y^ρ (Y = e(Com, GSigmaNeg) e(Pok, γ), gnark's own PoK
+// equation for that key), so the batching argument above holds word for
+// word; the keys are used as the ceremony made them (no re-keying, so the
+// ceremony's transcript is what vouches for them). batchedKey.PokNeg selects
+// the sign; the contract multiplies Pok by R - ρ.
 
 import (
 	"errors"
@@ -216,6 +228,10 @@ type batchedKey struct {
 	BetaNeg, DeltaNeg, GammaNeg, GSigmaNeg bn254.G2Affine
 	K                                      []bn254.G1Affine
 	Committed                              []int
+	// PokNeg: the Pedersen key's G is +γ (gnark's mpcsetup ceremony), not
+	// -γ (shareCommitmentG2). Then e(ρ Pok, G) = e(-ρ Pok, -γ), so -ρ Pok
+	// joins L in the pair with -γ: the same product X · Y^ρ, no re-keying.
+	PokNeg bool
 }
 
 // newBatchedKey checks that vk has exactly one commitment whose Pedersen G
@@ -234,8 +250,12 @@ func newBatchedKey(vk groth16.VerifyingKey) (*batchedKey, error) {
 	k.BetaNeg.Neg(&v.G2.Beta)
 	k.DeltaNeg.Neg(&v.G2.Delta)
 	k.GammaNeg.Neg(&v.G2.Gamma)
-	if !v.CommitmentKeys[0].G.Equal(&k.GammaNeg) {
-		return nil, errors.New("the Pedersen key's G is not -γ: not a shared-G2 setup (program-prove -shared-g2)")
+	switch g := &v.CommitmentKeys[0].G; {
+	case g.Equal(&k.GammaNeg): // shareCommitmentG2
+	case g.Equal(&v.G2.Gamma): // gnark's mpcsetup
+		k.PokNeg = true
+	default:
+		return nil, errors.New("the Pedersen key's G is neither -γ (program-prove -shared-g2) nor γ (a ceremony): gnark's random G needs a pair of its own")
 	}
 	k.GSigmaNeg = v.CommitmentKeys[0].GSigmaNeg
 	if len(k.K) < 2 {
@@ -370,14 +390,15 @@ func (k *batchedKey) parts(w *proofWords) (*batchedParts, error) {
 
 // VerifyBatched is the native twin of Groth16Verifier.sol's verifyProof:
 // the same checks in the same order, the same errors, and the one 5-pair
-// pairing check e(A, B) e(C, -δ) e(α, -β) e(L + ρ Pok, -γ) e(ρ Com, GSigmaNeg) == 1.
+// pairing check e(A, B) e(C, -δ) e(α, -β) e(L ± ρ Pok, -γ) e(ρ Com, GSigmaNeg) == 1
+// (+ for G = -γ, - for G = γ: pokScalar).
 func (k *batchedKey) VerifyBatched(w *proofWords) error {
 	bp, err := k.parts(w)
 	if err != nil {
 		return err
 	}
 	var lp bn254.G1Affine
-	rp := mul(&bp.Pok, bp.Rho)
+	rp := mul(&bp.Pok, k.pokScalar(bp.Rho))
 	lp.Add(&bp.L, &rp)
 	rc := mul(&bp.Com, bp.Rho)
 	ok, err := bn254.PairingCheck(
@@ -389,9 +410,27 @@ func (k *batchedKey) VerifyBatched(w *proofWords) error {
 	return nil
 }
 
+// pokScalar is what Pok is multiplied by before it joins L: ρ when G = -γ,
+// r - ρ (that is -ρ; ρ != 0) when G = γ.
+func (k *batchedKey) pokScalar(rho *big.Int) *big.Int {
+	if k.PokNeg {
+		return new(big.Int).Sub(fr.Modulus(), rho)
+	}
+	return rho
+}
+
+// g is the Pedersen key's G: -γ, or γ (PokNeg).
+func (k *batchedKey) g() bn254.G2Affine {
+	if k.PokNeg {
+		var g bn254.G2Affine
+		return *g.Neg(&k.GammaNeg)
+	}
+	return k.GammaNeg
+}
+
 // equations reports the two equations apart (diagnostics and tests): the
 // Groth16 equation e(A, B) e(C, -δ) e(α, -β) e(L, -γ) == 1 and the PoK
-// equation e(Com, GSigmaNeg) e(Pok, -γ) == 1.
+// equation e(Com, GSigmaNeg) e(Pok, G) == 1.
 func (k *batchedKey) equations(w *proofWords) (groth16Holds, pokHolds bool, err error) {
 	bp, err := k.parts(w)
 	if err != nil {
@@ -402,6 +441,6 @@ func (k *batchedKey) equations(w *proofWords) (groth16Holds, pokHolds bool, err 
 		[]bn254.G2Affine{bp.B, k.DeltaNeg, k.BetaNeg, k.GammaNeg}); err != nil {
 		return
 	}
-	pokHolds, err = bn254.PairingCheck([]bn254.G1Affine{bp.Com, bp.Pok}, []bn254.G2Affine{k.GSigmaNeg, k.GammaNeg})
+	pokHolds, err = bn254.PairingCheck([]bn254.G1Affine{bp.Com, bp.Pok}, []bn254.G2Affine{k.GSigmaNeg, k.g()})
 	return
 }

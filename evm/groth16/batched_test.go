@@ -3,7 +3,10 @@ package main
 import (
 	"bytes"
 	"errors"
+	"io"
 	"math/big"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -345,7 +348,7 @@ func TestGroth16VerifierSolidity(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := newSharedSetup(t, c.circuit, c.assignment, "solidity "+c.name)
 			var ours, stock bytes.Buffer
-			if err := ExportBatchedSolidity(&ours, s.vk); err != nil {
+			if err := ExportBatchedSolidity(&ours, s.vk, setupDescription("test")); err != nil {
 				t.Fatal(err)
 			}
 			if err := s.vk.ExportSolidity(&stock); err != nil {
@@ -357,11 +360,20 @@ func TestGroth16VerifierSolidity(t *testing.T) {
 			if !strings.Contains(ours.String(), want+" external view {") {
 				t.Fatalf("Groth16Verifier.sol: verifyProof's parameters differ from\n%s", want)
 			}
-			if !strings.Contains(stock.String(), strings.TrimPrefix(want, "    ")+" public view {") {
-				t.Fatalf("gnark's Verifier.sol: verifyProof's parameters differ from\n%s", want)
+			// gnark v0.16's own template takes the proof as bytes: not our ABI
+			stockWant := "function verifyProof(\n        bytes calldata proof,\n        uint256[" +
+				big.NewInt(int64(n)).String() + "] calldata input\n    ) public view {"
+			if !strings.Contains(stock.String(), stockWant) {
+				t.Fatalf("gnark's Verifier.sol: verifyProof's parameters differ from\n%s", stockWant)
 			}
 			if got := verifyProofSignature(n); got != s.call.Signature || selector(got) != s.call.Selector {
 				t.Fatalf("signature %s selector %s, the call's %s %s", got, selector(got), s.call.Signature, s.call.Selector)
+			}
+			if !strings.Contains(ours.String(), `string public constant SETUP = "INSECURE seeded: test";`) {
+				t.Fatalf("Groth16Verifier.sol does not name its setup")
+			}
+			if ExportBatchedSolidity(io.Discard, s.vk, `a "quoted" setup`) == nil {
+				t.Fatalf("a setup description with quotes accepted")
 			}
 			if !strings.Contains(ours.String(), "contract Groth16Verifier {") || strings.Count(ours.String(), "staticcall(gas(), PRECOMPILE_PAIRING") != 1 {
 				t.Fatalf("Groth16Verifier.sol: not one contract Groth16Verifier with one pairing call")
@@ -376,11 +388,24 @@ func TestGroth16VerifierSolidity(t *testing.T) {
 				t.Fatal(err)
 			}
 			var again bytes.Buffer
-			if err := ExportBatchedSolidity(&again, back); err != nil {
+			if err := ExportBatchedSolidity(&again, back, setupDescription("test")); err != nil {
 				t.Fatal(err)
 			}
 			if again.String() != ours.String() {
 				t.Fatalf("Groth16Verifier.sol from the re-read key differs")
+			}
+			// program-export refuses the INSECURE key (its FILE.setup says so)
+			// without -insecure-test-key
+			vkPath := filepath.Join(t.TempDir(), "vk")
+			if err := writeVK(vkPath, s.vk); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(vkPath+".setup", []byte(setupDescription("test")+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			err := programExport([]string{"-vk", vkPath, "-out", t.TempDir()})
+			if err == nil || !strings.Contains(err.Error(), "INSECURE") {
+				t.Fatalf("program-export of an INSECURE key without -insecure-test-key: %v", err)
 			}
 		})
 	}

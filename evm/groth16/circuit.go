@@ -49,8 +49,9 @@ type Shape struct {
 	// MSMConstPoints points are circuit constants (verifying-key commitments).
 	MSMTerms       int
 	MSMConstPoints int
-	// MSMComplete: algopts.WithCompleteArithmetic() (what the replay circuit
-	// uses; the measured parts above use the default, incomplete formulas).
+	// MSMComplete: gnark's complete formulas (v0.16's default, what the
+	// replay circuit uses); otherwise algopts.WithIncompleteArithmetic(), the
+	// formulas the parts were first measured with (v0.14's default).
 	MSMComplete bool
 	// (c) points given as 3 x 88-bit limbs per coordinate: limbs range-checked,
 	// recomposed into emulated Fq, checked canonical (< q) and on the curve.
@@ -237,8 +238,8 @@ func (c *Circuit) Define(api frontend.API) error {
 			scs[i] = &c.MSMScalars[i]
 		}
 		var opts []algopts.AlgebraOption
-		if s.MSMComplete {
-			opts = append(opts, algopts.WithCompleteArithmetic())
+		if !s.MSMComplete {
+			opts = append(opts, algopts.WithIncompleteArithmetic())
 		}
 		res, err := cv.MultiScalarMul(pts, scs, opts...)
 		if err != nil {

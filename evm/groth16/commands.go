@@ -28,6 +28,7 @@ import (
 	"github.com/consensys/gnark/backend/groth16"
 	groth16bn254 "github.com/consensys/gnark/backend/groth16/bn254"
 	"github.com/consensys/gnark/backend/solidity"
+	"github.com/consensys/gnark/backend/witness"
 	"github.com/consensys/gnark/constraint"
 	"github.com/consensys/gnark/constraint/solver"
 	"github.com/consensys/gnark/frontend"
@@ -43,25 +44,28 @@ type programFlags struct {
 	commit, engine, seed     *string
 	incomplete, scalarBits   *bool
 	noCommit, writeSynthetic *bool
-	sharedG2                 *bool
-	keepVK                   *string
+	sharedG2, insecureKey    *bool
+	keepVK, pkIn, vkIn       *string
 }
 
 func newProgramFlags(name string) *programFlags {
 	fs := flag.NewFlagSet(name, flag.ExitOnError)
 	return &programFlags{
-		fs:         fs,
-		program:    fs.String("program", "", "program JSON (PROGRAM.md)"),
-		witness:    fs.String("witness", "", "witness JSON (PROGRAM.md)"),
-		out:        fs.String("out", "", "output directory"),
-		commit:     fs.String("commit", "bsb22", "bsb22 (default), plain-range or none: see README.md, \"Without the BSB22 commitment\""),
-		noCommit:   fs.Bool("no-commit", false, "the same as -commit none"),
-		incomplete: fs.Bool("incomplete", false, "incomplete MSM formulas (NOT SOUND against a prover choosing the points; measurement only)"),
-		scalarBits: fs.Bool("scalar-bits", false, "native-to-emulated scalars by 254-bit decomposition instead of 64-bit limbs"),
-		engine:     fs.String("engine", "test", "program-check: test (gnark's test engine) or r1cs (compile, then the R1CS solver)"),
-		seed:       fs.String("seed", "", "program-prove: seed of the INSECURE setup's toxic waste (empty: random)"),
-		sharedG2:   fs.Bool("shared-g2", true, "program-prove: re-make the commitment keys with the Pedersen G2 point G = -gamma, for the batched Groth16Verifier.sol (-shared-g2=false: gnark's keys as they are, Verifier.sol only)"),
-		keepVK:     fs.String("keep-vk", "", "program-prove: also write the verifying key (gnark's binary encoding) to this file (for program-export)"),
+		fs:          fs,
+		program:     fs.String("program", "", "program JSON (PROGRAM.md)"),
+		witness:     fs.String("witness", "", "witness JSON (PROGRAM.md)"),
+		out:         fs.String("out", "", "output directory"),
+		commit:      fs.String("commit", "bsb22", "bsb22 (default), plain-range or none: see README.md, \"Without the BSB22 commitment\""),
+		noCommit:    fs.Bool("no-commit", false, "the same as -commit none"),
+		incomplete:  fs.Bool("incomplete", false, "incomplete MSM formulas (NOT SOUND against a prover choosing the points; measurement only)"),
+		scalarBits:  fs.Bool("scalar-bits", false, "native-to-emulated scalars by 254-bit decomposition instead of 64-bit limbs"),
+		engine:      fs.String("engine", "test", "program-check: test (gnark's test engine) or r1cs (compile, then the R1CS solver)"),
+		seed:        fs.String("seed", "", "program-prove: seed of the INSECURE setup's toxic waste (empty: random)"),
+		sharedG2:    fs.Bool("shared-g2", true, "program-prove: re-make the commitment keys with the Pedersen G2 point G = -gamma, for the batched Groth16Verifier.sol (-shared-g2=false: gnark's keys as they are, Verifier.sol only)"),
+		keepVK:      fs.String("keep-vk", "", "program-prove: also write the verifying key (gnark's binary encoding) to this file, and its setup description to FILE.setup (for program-export)"),
+		pkIn:        fs.String("pk", "", "program-prove: prove with this proving key (ceremony-extract's) instead of an INSECURE setup; needs -vk"),
+		vkIn:        fs.String("vk", "", "program-prove: the verifying key of -pk; its FILE.setup names the setup"),
+		insecureKey: fs.Bool("insecure-test-key", false, "program-prove: export verifier contracts although the key is INSECURE (every program-prove key is): for tests only"),
 	}
 }
 
@@ -174,21 +178,7 @@ func programCheck(args []string) error {
 		if err != nil {
 			return err
 		}
-		// the BSB22 commitment is computed by the Groth16 prover (a
-		// placeholder hint in the R1CS); for a satisfiability check any value
-		// derived from the committed values will do: SHA-256 of them, mod r
-		serr = ccs.IsSolved(wit, solver.OverrideHint(solver.GetHintID(cs.Bsb22CommitmentComputePlaceholder),
-			func(_ *big.Int, in, out []*big.Int) error {
-				h := sha256.New()
-				for _, v := range in {
-					var b [32]byte
-					v.FillBytes(b[:])
-					h.Write(b[:])
-				}
-				out[0].SetBytes(h.Sum(nil))
-				out[0].Mod(out[0], fr.Modulus())
-				return nil
-			}))
+		serr = isSolvedR1CS(ccs, wit)
 	default:
 		return fmt.Errorf("-engine %q: want test or r1cs", *f.engine)
 	}
@@ -202,6 +192,27 @@ func programCheck(args []string) error {
 		return errors.New("program-check: witness refused")
 	}
 	return nil
+}
+
+// isSolvedR1CS runs gnark's R1CS solver on a full witness. The BSB22
+// commitment is computed by the Groth16 prover (a placeholder hint in the
+// R1CS); for a satisfiability check any value derived from the committed
+// values will do: SHA-256 of them, mod r. opts may override hints (the
+// adversarial tests).
+func isSolvedR1CS(ccs constraint.ConstraintSystem, wit witness.Witness, opts ...solver.Option) error {
+	commit := solver.OverrideHint(solver.GetHintID(cs.Bsb22CommitmentComputePlaceholder),
+		func(_ *big.Int, in, out []*big.Int) error {
+			h := sha256.New()
+			for _, v := range in {
+				var b [32]byte
+				v.FillBytes(b[:])
+				h.Write(b[:])
+			}
+			out[0].SetBytes(h.Sum(nil))
+			out[0].Mod(out[0], fr.Modulus())
+			return nil
+		})
+	return ccs.IsSolved(wit, append([]solver.Option{commit}, opts...)...)
 }
 
 // seededReader is a deterministic byte stream (SHA-256 in counter mode) from
@@ -349,9 +360,12 @@ func programProve(args []string) error {
 	say("program-prove program=%s witness=%s", *f.program, *f.witness)
 	say("program-prove %s", programSummary(p))
 	say("program-prove date=%s GOMAXPROCS=%d go=%s", time.Now().UTC().Format(time.RFC3339), runtime.GOMAXPROCS(0), runtime.Version())
-	if *f.seed == "" {
+	switch {
+	case *f.pkIn != "":
+		say("program-prove: keys from %s and %s", *f.pkIn, *f.vkIn)
+	case *f.seed == "":
 		say("program-prove: INSECURE setup: random toxic waste (crypto/rand), known to this process, then discarded; for testing only")
-	} else {
+	default:
 		say("program-prove: INSECURE setup: toxic waste derived from the seed %q (anyone with the seed can forge proofs); for testing only", *f.seed)
 	}
 	r, err := p.Replay(w)
@@ -389,7 +403,12 @@ func programProve(args []string) error {
 	var vk groth16.VerifyingKey
 	var proof groth16.Proof
 	var origVK []pedersen.VerifyingKey
-	if err := withSetupRandomness(*f.seed, func() error {
+	setup := setupDescription(*f.seed)
+	if *f.pkIn != "" {
+		if pk, vk, setup, err = readKeys(*f.pkIn, *f.vkIn); err != nil {
+			return err
+		}
+	} else if err := withSetupRandomness(*f.seed, func() error {
 		if err := step("setup", func() (err error) { pk, vk, err = groth16.Setup(ccs); return }); err != nil {
 			return err
 		}
@@ -406,7 +425,10 @@ func programProve(args []string) error {
 		if err := writeVK(*f.keepVK, vk); err != nil {
 			return err
 		}
-		say("program-prove verifying key written to %s", *f.keepVK)
+		if err := os.WriteFile(*f.keepVK+".setup", []byte(setup+"\n"), 0o644); err != nil {
+			return err
+		}
+		say("program-prove verifying key written to %s (its setup description to %s.setup)", *f.keepVK, *f.keepVK)
 	}
 	if err := step("prove", func() (err error) {
 		proof, err = groth16.Prove(ccs, pk, wit, solidity.WithProverTargetSolidityVerifier(backend.GROTH16))
@@ -436,9 +458,17 @@ func programProve(args []string) error {
 	if err != nil {
 		return err
 	}
-	files, err := exportVerifiers("program-prove", vk, call, say)
-	if err != nil {
-		return err
+	files := map[string][]byte{}
+	switch {
+	case o.Incomplete:
+		// a circuit that does not bind its MSMs: never a verifier of it
+		say("program-prove -incomplete: no verifier exported (the circuit is not sound)")
+	case isInsecureSetup(setup) && !*f.insecureKey:
+		say("program-prove: no verifier exported: the key is INSECURE (%s); -insecure-test-key exports it for tests", setup)
+	default:
+		if files, err = exportVerifiers("program-prove", vk, call, setup, say); err != nil {
+			return err
+		}
 	}
 	pj, err := json.MarshalIndent(call, "", "  ")
 	if err != nil {
@@ -449,26 +479,29 @@ func programProve(args []string) error {
 	if err := writeFiles(*f.out, files); err != nil {
 		return err
 	}
-	say("program-prove solidity: %s selector=%s calldata_bytes=%d (function verifyProof of contract Verifier in Verifier.sol, gnark v0.14's template, and of contract Groth16Verifier in Groth16Verifier.sol, ours, where written: the same parameters; view, revert on an invalid proof)",
+	say("program-prove solidity: %s selector=%s calldata_bytes=%d (function verifyProof of contract Groth16Verifier in Groth16Verifier.sol, where written: gnark v0.14's parameters; view, revert on an invalid proof)",
 		call.Signature, call.Selector, (len(call.Calldata)-2)/2)
 	say("program-prove ok peak_rss_mib=%.0f", peakRSSMiB())
 	return os.WriteFile(filepath.Join(*f.out, "report.txt"), []byte(report.String()), 0o644)
 }
 
-// exportVerifiers makes Verifier.sol (gnark's template) and, for a
-// shared-G2 key with one commitment, Groth16Verifier.sol (ours), after
-// checking the call with the batched verifier's native twin (VerifyBatched)
-// and its two equations apart.
-func exportVerifiers(cmd string, vk groth16.VerifyingKey, call *solidityCall, say func(string, ...any)) (map[string][]byte, error) {
+// exportVerifiers makes, for a shared-G2 key with one commitment,
+// Groth16Verifier.sol (ours, SETUP = setup), after checking the call with
+// the batched verifier's native twin (VerifyBatched) and its two equations
+// apart; for any other key gnark's Verifier.sol (gnark v0.16's template:
+// verifyProof(bytes proof, uint256[N] input), not the ABI of proof.json's
+// signature, which is gnark v0.14's and ours). The caller has refused an
+// INSECURE setup unless told it is a test.
+func exportVerifiers(cmd string, vk groth16.VerifyingKey, call *solidityCall, setup string, say func(string, ...any)) (map[string][]byte, error) {
 	files := map[string][]byte{}
-	var sol bytes.Buffer
-	if err := vk.ExportSolidity(&sol); err != nil {
-		return nil, err
-	}
-	files["Verifier.sol"] = sol.Bytes()
 	k, err := newBatchedKey(vk)
 	if err != nil {
-		say("%s Groth16Verifier.sol not written: %v", cmd, err)
+		say("%s Groth16Verifier.sol not written (%v); gnark's Verifier.sol instead", cmd, err)
+		var sol bytes.Buffer
+		if err := vk.ExportSolidity(&sol); err != nil {
+			return nil, err
+		}
+		files["Verifier.sol"] = sol.Bytes()
 		return files, nil
 	}
 	w, err := call.words()
@@ -485,7 +518,7 @@ func exportVerifiers(cmd string, vk groth16.VerifyingKey, call *solidityCall, sa
 	say("%s batched native twin: accepted (one 5-pair pairing check; Groth16 equation %v, PoK equation %v; h=%s rho=%s)",
 		cmd, g16, pok, k.commitmentHash(w), batchingScalar(w))
 	var ours bytes.Buffer
-	if err := ExportBatchedSolidity(&ours, vk); err != nil {
+	if err := ExportBatchedSolidity(&ours, vk, setup); err != nil {
 		return nil, err
 	}
 	files["Groth16Verifier.sol"] = ours.Bytes()
@@ -504,6 +537,26 @@ func writeFiles(dir string, files map[string][]byte) error {
 	return nil
 }
 
+// readKeys reads a proving key and its verifying key (ceremony-extract's
+// files) and the setup description beside the latter (FILE.setup).
+func readKeys(pkPath, vkPath string) (groth16.ProvingKey, groth16.VerifyingKey, string, error) {
+	if vkPath == "" {
+		return nil, nil, "", errors.New("-pk needs -vk")
+	}
+	pk, vk := groth16.NewProvingKey(ecc.BN254), groth16.NewVerifyingKey(ecc.BN254)
+	if err := readFrom(pkPath, pk); err != nil {
+		return nil, nil, "", err
+	}
+	if err := readFrom(vkPath, vk); err != nil {
+		return nil, nil, "", err
+	}
+	setup, err := os.ReadFile(vkPath + ".setup")
+	if err != nil {
+		return nil, nil, "", err
+	}
+	return pk, vk, strings.TrimSpace(string(setup)), nil
+}
+
 func writeVK(path string, vk groth16.VerifyingKey) error {
 	var b bytes.Buffer
 	if _, err := vk.WriteTo(&b); err != nil {
@@ -512,16 +565,29 @@ func writeVK(path string, vk groth16.VerifyingKey) error {
 	return os.WriteFile(path, b.Bytes(), 0o644)
 }
 
-// programExport re-writes Verifier.sol and Groth16Verifier.sol from a
-// verifying key saved by program-prove -keep-vk, checking DIR/proof.json
-// with the batched verifier's native twin.
+// programExport re-writes Groth16Verifier.sol from a verifying key saved by
+// program-prove -keep-vk (or ceremony-extract), checking DIR/proof.json with
+// the batched verifier's native twin; an INSECURE key only with
+// -insecure-test-key.
 func programExport(args []string) error {
 	fs := flag.NewFlagSet("program-export", flag.ExitOnError)
 	vkPath := fs.String("vk", "", "verifying key written by program-prove -keep-vk")
-	out := fs.String("out", "", "directory holding proof.json; Verifier.sol and Groth16Verifier.sol are written there")
+	out := fs.String("out", "", "directory holding proof.json; Groth16Verifier.sol (or gnark's Verifier.sol) is written there")
+	setup := fs.String("setup", "", "where the key comes from, the contract's SETUP constant (default: the -vk FILE.setup that program-prove -keep-vk wrote)")
+	insecureKey := fs.Bool("insecure-test-key", false, "export although the key is INSECURE: for tests only")
 	fs.Parse(args)
 	if *vkPath == "" || *out == "" {
 		return errors.New("-vk and -out are required")
+	}
+	if *setup == "" {
+		b, err := os.ReadFile(*vkPath + ".setup")
+		if err != nil {
+			return fmt.Errorf("-setup not given and %w", err)
+		}
+		*setup = strings.TrimSpace(string(b))
+	}
+	if isInsecureSetup(*setup) && !*insecureKey {
+		return fmt.Errorf("program-export: the key is INSECURE (%s): -insecure-test-key exports it for tests", *setup)
 	}
 	data, err := os.ReadFile(*vkPath)
 	if err != nil {
@@ -540,7 +606,7 @@ func programExport(args []string) error {
 		return err
 	}
 	say := func(format string, a ...any) { fmt.Printf(format+"\n", a...) }
-	files, err := exportVerifiers("program-export", vk, &call, say)
+	files, err := exportVerifiers("program-export", vk, &call, *setup, say)
 	if err != nil {
 		return err
 	}

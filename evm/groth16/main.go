@@ -104,6 +104,11 @@ func main() {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
+	case "ceremony-init", "ceremony-contribute", "ceremony-verify", "ceremony-extract":
+		if err := ceremonyCommand(os.Args[1], os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
 	case "program-count", "program-check", "program-prove", "program-synth", "program-export":
 		run := map[string]func([]string) error{"program-count": programCount, "program-check": programCheck,
 			"program-prove": programProve, "program-synth": programSynth, "program-export": programExport}[os.Args[1]]
@@ -122,9 +127,14 @@ func usage() {
   groth16 prove [-shape all|full|small]
   groth16 program-count -program F [options]
   groth16 program-check -program F -witness W [-engine test|r1cs] [options]
-  groth16 program-prove -program F -witness W -out DIR [-seed S] [-shared-g2=true|false] [-keep-vk FILE] [options]
-  groth16 program-export -vk FILE -out DIR   (Verifier.sol, Groth16Verifier.sol again from a kept key; checks DIR/proof.json)
+  groth16 program-prove -program F -witness W -out DIR [-seed S] [-shared-g2=true|false] [-keep-vk FILE] [-insecure-test-key] [options]
+  groth16 program-prove -program F -witness W -out DIR -pk FILE -vk FILE   (keys from ceremony-extract)
+  groth16 program-export -vk FILE -out DIR [-setup S] [-insecure-test-key]   (Groth16Verifier.sol again from a kept key; checks DIR/proof.json)
   groth16 program-synth -out DIR    (the synthetic program of synthetic.go and its witness)
+  groth16 ceremony-init -program F -dir D          (a multi-party setup: ceremony.go, README.md "The ceremony")
+  groth16 ceremony-contribute -dir D               (one contribution to the current phase)
+  groth16 ceremony-verify -program F -dir D -beacon1 B1   (verify; the first time after phase 1, start phase 2)
+  groth16 ceremony-extract -program F -dir D -beacon1 B1 -beacon2 B2 -vk FILE [-pk FILE]
 options: -commit bsb22|plain-range|none (-no-commit), -incomplete, -scalar-bits (see README.md)`)
 	os.Exit(2)
 }

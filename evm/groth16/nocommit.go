@@ -114,7 +114,20 @@ type commitCompiler struct {
 
 func (c *commitCompiler) Defer(cb func(frontend.API) error) {
 	mode := c.w.mode
-	c.Compiler.Defer(func(api frontend.API) error { return cb(WrapAPI(api, mode)) })
+	c.Compiler.Defer(func(api frontend.API) error {
+		return cb(&committingAPI{WrapAPI(api, mode).(*commitAPI)})
+	})
+}
+
+// committingAPI is what deferred callbacks get: gnark v0.16's
+// std/multicommit asks the API (v0.14 asked its Compiler) for
+// frontend.Committer, and rangecheck.New asks the same of the API it is
+// given; the gadgets' range checkers are made before (at NewField, on
+// commitAPI: plain), so only the multiplication checks' commitment sees this.
+type committingAPI struct{ *commitAPI }
+
+func (a *committingAPI) Commit(v ...frontend.Variable) (frontend.Variable, error) {
+	return a.comp.Commit(v...)
 }
 
 func (c *commitCompiler) SetKeyValue(key, value any) { c.Compiler.(kvStore).SetKeyValue(key, value) }

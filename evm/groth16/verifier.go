@@ -26,9 +26,10 @@ type VerifierOptions struct {
 	// How the emulated gadgets get their randomness (nocommit.go). Default:
 	// gnark's BSB22 commitment (CommitNone is about 30 times larger).
 	Commit CommitMode
-	// Incomplete uses sw_emulated's default (incomplete) MSM formulas instead
-	// of algopts.WithCompleteArithmetic(). NOT SOUND for a prover choosing the
-	// proof's points (see README.md): for measurement only.
+	// Incomplete uses sw_emulated's incomplete MSM formulas
+	// (algopts.WithIncompleteArithmetic) instead of its complete default. NOT
+	// SOUND for a prover choosing the proof's points (see README.md): for
+	// measurement only.
 	Incomplete bool
 	// ScalarBits converts a native scalar to emulated Fr by a 254-bit
 	// decomposition (api.ToBinary) instead of four hinted, range-checked
@@ -325,9 +326,12 @@ func (r *replay) op(op *Op) error {
 			}
 			scs[k] = e
 		}
+		// gnark v0.16's MSM is complete by default (constant points through
+		// its fixed-base comb, complete too); the MSM's points are the
+		// prover's, so only -incomplete (measurement) opts out.
 		var opts []algopts.AlgebraOption
-		if !r.c.Opts.Incomplete {
-			opts = append(opts, algopts.WithCompleteArithmetic())
+		if r.c.Opts.Incomplete {
+			opts = append(opts, algopts.WithIncompleteArithmetic())
 		}
 		res, err := r.curve.MultiScalarMul(pts, scs, opts...)
 		if err != nil {

@@ -66,9 +66,39 @@ pub struct Groth16Verifier {
     /// Its one public input is `keccak256(statement) mod r` (the statement's 32-byte words
     /// hashed in the circuit), not the statement's words.
     pub hashed_statement: bool,
+    /// Accept a verifier whose key is INSECURE (its `SETUP` constant says so, or it has none):
+    /// a seeded or single-process setup, whose toxic waste someone knows. Tests only.
+    pub insecure_test_key: bool,
 }
 
+/// The `SETUP` constant the Groth16 exporter (`evm/groth16`) writes into a verifier: where
+/// its key comes from (`"INSECURE seeded: <seed>"`, `"INSECURE single-process"`, or a
+/// ceremony's description).
+pub const GROTH16_SETUP_CONSTANT: &str = "string public constant SETUP = \"";
+
 impl Groth16Verifier {
+    /// The verifier's `SETUP` constant, if it has one.
+    pub fn setup(&self) -> Option<&str> {
+        let at = self.source.find(GROTH16_SETUP_CONSTANT)? + GROTH16_SETUP_CONSTANT.len();
+        let len = self.source[at..].find('"')?;
+        Some(&self.source[at..at + len])
+    }
+
+    /// Refuses an INSECURE key (or one of unknown origin: no `SETUP` constant) unless
+    /// [`Self::insecure_test_key`].
+    pub fn check_setup(&self) -> Result<(), EvmError> {
+        match self.setup() {
+            Some(setup) if !setup.starts_with("INSECURE") => Ok(()),
+            _ if self.insecure_test_key => Ok(()),
+            Some(setup) => Err(EvmError::Input(format!(
+                "the Groth16 verifier's key is from an insecure setup ({setup}): for tests only"
+            ))),
+            None => Err(EvmError::Input(
+                "the Groth16 verifier has no SETUP constant: its key's origin is unknown".into(),
+            )),
+        }
+    }
+
     /// The call's full signature for `num_inputs` statement words.
     pub fn signature(&self, num_inputs: usize) -> String {
         format!("{}uint256[{num_inputs}])", self.signature_prefix)
@@ -404,7 +434,10 @@ impl Contracts {
     /// Ties the contracts to a Groth16 verifier of a halo2 proof ([`crate::groth16`]) whose
     /// public inputs are the statement of `num_inputs` words alone, or its hash (the halo2
     /// proof's accumulator, if any, is checked inside the Groth16 circuit).
+    /// Refuses a verifier of an insecure setup unless the caller says it is a test
+    /// ([`Groth16Verifier::insecure_test_key`]).
     pub fn for_groth16(verifier: &Groth16Verifier, num_inputs: usize) -> Result<Self, EvmError> {
+        verifier.check_setup()?;
         let compiled = compile(
             &[(GROTH16_FILE, &verifier.source)],
             GROTH16_FILE,

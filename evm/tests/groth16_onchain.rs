@@ -3,7 +3,9 @@
 //! Each fixture is one run of the whole path (`go run . program-prove`, evm/groth16/README.md):
 //! a halo2 verifier recorded by `tms_evm::groth16` (`groth16_program.rs`), replayed in a gnark
 //! circuit, an INSECURE seeded Groth16 setup, one proof, and the verifier contracts of that
-//! setup (gnark's exported `Verifier.sol` and our batched `Groth16Verifier.sol`). The fixtures:
+//! setup (our batched `Groth16Verifier.sol`; gnark's exported `Verifier.sol` where the fixture
+//! has one of gnark v0.14's ABI). Every key is INSECURE: `Contracts::for_groth16` refuses it
+//! unless the test says so (`insecure_test_key`), which each test checks first. The fixtures:
 //! a Schnorr ATMS 4-of-6 certificate proof itself (`groth16-schnorr-atms`), and the final
 //! wrapper's twin with a Schnorr ATMS statement (`groth16/testdata/twin_k10.insecure`), and with
 //! Schnorr ATMS, SNARK-Mithril and chain statements hashed into one public input
@@ -230,8 +232,20 @@ fn through_groth16(dir: &str, file: &str, contract: &str, path: &str) {
             .expect("the signature ends with the public inputs")
             .to_string(),
         hashed_statement: hashed,
+        insecure_test_key: false,
     };
     assert_eq!(verifier.signature(inputs.len()), proof.signature);
+    // Every fixture's key is INSECURE (seeded): refused unless the caller says it is a test.
+    let refusal = Contracts::for_groth16(&verifier, case.words.len())
+        .expect_err("an INSECURE key is refused without the test flag");
+    assert!(
+        refusal.to_string().to_lowercase().contains("setup"),
+        "{refusal}"
+    );
+    let verifier = Groth16Verifier {
+        insecure_test_key: true,
+        ..verifier
+    };
 
     let contracts = Contracts::for_groth16(&verifier, case.words.len()).unwrap();
     let mut mainnet = Machine::new(true);
@@ -359,23 +373,24 @@ fn through_groth16(dir: &str, file: &str, contract: &str, path: &str) {
 }
 
 /// The final wrapper's twin (`groth16_program.rs`'s fixture: the final wrapper's layout, a
-/// carried accumulator, the statement `[0xc0ffee, m, 3]`) through Groth16.
+/// carried accumulator, the statement `[0xc0ffee, m, 3]`) through Groth16, gnark v0.16.1's
+/// circuit. Only our batched verifier: gnark v0.16's own `Verifier.sol` takes the proof as
+/// `bytes`, another ABI than the one `CertificateVerifier.sol` calls. Its `SETUP` constant
+/// names the seed.
 #[test]
 fn final_wrapper_twin_through_groth16() {
-    for (file, contract, path) in [
-        (
-            "Verifier.sol",
-            "Verifier",
-            "final-wrapper-twin groth16 gnark-verifier AtmsCertificateVerifier",
-        ),
-        (
-            "Groth16Verifier.sol",
-            "Groth16Verifier",
-            "final-wrapper-twin groth16 batched-verifier AtmsCertificateVerifier",
-        ),
-    ] {
-        through_groth16("groth16/testdata/twin_k10.insecure", file, contract, path);
-    }
+    let dir = "groth16/testdata/twin_k10.insecure";
+    let source = fs::read_to_string(fixture(dir, "Groth16Verifier.sol")).unwrap();
+    assert!(
+        source.contains(r#"string public constant SETUP = "INSECURE seeded: insecure-test-seed";"#),
+        "the verifier names its seeded setup"
+    );
+    through_groth16(
+        dir,
+        "Groth16Verifier.sol",
+        "Groth16Verifier",
+        "final-wrapper-twin groth16 batched-verifier AtmsCertificateVerifier",
+    );
 }
 
 /// A Schnorr ATMS certificate (4 of 6, flat committee) verified directly by a Groth16 circuit
