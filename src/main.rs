@@ -419,6 +419,10 @@ enum Command {
         /// Regenerate the verifying key from its shape and refuse a file that differs.
         #[arg(long)]
         regenerate_vk: bool,
+        /// Accept the INSECURE seeded test parameters (refused otherwise): the script is then
+        /// written as `validator.INSECURE-TEST.cbor` beside a note; never deploy it.
+        #[arg(long)]
+        insecure_test: bool,
         /// Directory to write.
         #[arg(long)]
         out: PathBuf,
@@ -1322,6 +1326,7 @@ fn run(command: Command) -> Result<()> {
             message,
             vk_fingerprint,
             regenerate_vk,
+            insecure_test,
             out,
         } => {
             let proof = match (&proof, &message) {
@@ -1341,6 +1346,7 @@ fn run(command: Command) -> Result<()> {
                 threshold,
                 protocol_version,
                 proof,
+                insecure_test,
                 out: &out,
             };
             match scheme {

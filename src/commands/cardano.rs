@@ -665,13 +665,14 @@ pub(crate) fn validator(
     statement: &[Option<Base>],
     mode: MsmMode,
     certificate: Option<(&[u8], &[u8])>,
-) -> Evaluated {
+) -> Result<Evaluated> {
     plutus::with_big_stack(|| {
         let entries: Vec<Entry> = statement
             .iter()
             .map(|e| e.map_or(Entry::Message, Entry::Param))
             .collect();
-        let program = plutus::validator(vp, vk, &entries, mode);
+        let program = plutus::validator(vp, vk, &entries, mode)
+            .map_err(|e| usage(format!("the Plutus validator: {e}")))?;
         let script = plutus::script_bytes(&program);
         let run = certificate.map(|(message, proof)| {
             let m = message_to_field(message);
@@ -688,9 +689,15 @@ pub(crate) fn validator(
                 bytes_from_hex(&format!("0x{red_bytes}"), "redeemer").expect("uplc writes hex");
             (budget, red_bytes)
         });
-        Evaluated { script, run }
+        Ok(Evaluated { script, run })
     })
 }
+
+/// The file name of a script made from the INSECURE test parameters, and the note beside it.
+pub const INSECURE_SCRIPT: &str = "validator.INSECURE-TEST.cbor";
+/// The note written beside [`INSECURE_SCRIPT`].
+pub const INSECURE_NOTE: &str = "INSECURE-TEST-PARAMETERS.txt";
+const INSECURE_NOTE_TEXT: &str = "This script was made from the INSECURE seeded test parameters (tms setup --insecure-test): anyone can forge proofs under them, so it accepts forged certificates. For tests only: never deploy it. Export from a ceremony SRS (tms setup --backend cardano --srs) for a deployable script.\n";
 
 /// One `plutus-budget` line (README's format).
 pub(crate) fn budget_line(
@@ -733,6 +740,8 @@ pub struct ExportPlutusArgs<'a> {
     pub protocol_version: u16,
     /// A proof and its message bytes, to evaluate the honest case.
     pub proof: Option<(&'a Path, Vec<u8>)>,
+    /// Whether the INSECURE seeded test parameters are accepted (then said in the file name).
+    pub insecure_test: bool,
     /// The folder to write.
     pub out: &'a Path,
 }
@@ -743,6 +752,12 @@ pub fn export_plutus(a: &ExportPlutusArgs) -> Result<()> {
     let threshold = a
         .threshold
         .ok_or_else(|| usage("--threshold: give the threshold the script requires"))?;
+    if threshold == 0 {
+        // A threshold-0 certificate needs no signature: the script would accept anyone's.
+        return Err(usage(
+            "--threshold: 0 accepts a certificate without signatures",
+        ));
+    }
     let params = load_params(a.params)?;
     let vk_file = a.trust.read()?;
     let (shape, vk) = read_vk(a.vk, &vk_file)?;
@@ -777,6 +792,20 @@ pub(crate) fn write_plutus_export(
     statement: &[Option<Base>],
 ) -> Result<()> {
     let mode = msm_mode(a.protocol_version)?;
+    // Anyone can forge proofs under the seeded test parameters, so a script made from them
+    // accepts forged certificates: exported only on request, and named so.
+    let insecure = is_insecure_test(params);
+    if insecure && !a.insecure_test {
+        return Err(usage(format!(
+            "{}: the INSECURE seeded test parameters (anyone can forge proofs under them, so              the script would accept forged certificates); use a ceremony SRS (tms setup              --backend cardano --srs), or --insecure-test to export a test script",
+            a.params.display()
+        )));
+    }
+    let script_name = if insecure {
+        INSECURE_SCRIPT
+    } else {
+        "validator.cbor"
+    };
     let vp = params.verifier_params();
     let proof = match &a.proof {
         Some((path, message)) => {
@@ -801,10 +830,13 @@ pub(crate) fn write_plutus_export(
         statement,
         mode,
         proof.as_ref().map(|(m, p)| (*m, p.as_slice())),
-    );
+    )?;
     bar.finish_and_clear();
     fs::create_dir_all(a.out).map_err(|err| at(a.out, format!("cannot create: {err}")))?;
-    write_atomic(&a.out.join("validator.cbor"), &e.script)?;
+    write_atomic(&a.out.join(script_name), &e.script)?;
+    if insecure {
+        write_atomic(&a.out.join(INSECURE_NOTE), INSECURE_NOTE_TEXT.as_bytes())?;
+    }
     println!(
         "Plutus V3 validator ({}, {what}, protocol version {}, MSM {}): {} script bytes ({}); \
          verifying key sha256 {}",
@@ -1193,7 +1225,7 @@ pub(crate) fn print_plutus_budgets(
     let vp = params.verifier_params();
     let mut rows = vec![];
     for pv in [10u16, 11] {
-        let e = validator(&vp, vk, statement, msm_mode(pv)?, Some((message, proof)));
+        let e = validator(&vp, vk, statement, msm_mode(pv)?, Some((message, proof)))?;
         let (budget, redeemer) = e.run.expect("a certificate was given");
         if !budget.accepted {
             return Err(CliError(format!(
