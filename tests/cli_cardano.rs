@@ -225,6 +225,35 @@ fn cardano_flow_verifies_only_the_trusted_statement() {
     );
     assert!(!d.join("unpinned").exists());
     assert!(d.join("plutus11/validator.INSECURE-TEST.cbor").exists());
+    // The bridge forms: the state thread (its script and genesis datum) and the observer.
+    let bridge = format!(
+        "export-plutus --vk atms.vk --params params.srs --commitment {commitment} --threshold 3 \
+         --regenerate-vk --insecure-test"
+    );
+    let policy = format!("0x{}", "ab".repeat(28));
+    let out = ok(
+        &d,
+        &format!(
+            "{bridge} --form state-thread --thread-policy {policy} --thread-name 0x74686d73 \
+             --out st"
+        ),
+    );
+    assert!(out.contains("state-thread validator"), "{out}");
+    assert!(d.join("st/state-thread.INSECURE-TEST.cbor").exists());
+    assert!(d.join("st/genesis-datum.cbor").exists());
+    assert!(d.join("st/INSECURE-TEST-PARAMETERS.txt").exists());
+    ok(&d, &format!("{bridge} --form observer --out obs"));
+    assert!(d.join("obs/observer.INSECURE-TEST.cbor").exists());
+    fails(
+        &d,
+        &format!("{bridge} --form state-thread --out st2"),
+        "give --thread-policy and --thread-name",
+    );
+    fails(
+        &d,
+        &format!("{bridge} --form observer --proof proof.bin --message {MSG} --out obs2"),
+        "--form example only",
+    );
     fails(
         &d,
         &format!(

@@ -733,5 +733,6 @@ pub fn export_plutus(a: &ExportPlutusArgs) -> Result<()> {
         &params,
         (&vk_file, &vk),
         &[Some(digest), None],
+        None,
     )
 }
