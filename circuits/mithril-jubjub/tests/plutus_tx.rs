@@ -1,12 +1,13 @@
 //! The bridge validators of SNARK-Mithril (m = 40, k = 3, phi_f = 0.7, five parties, one signer
 //! slot; insecure test parameters) in real Conway transactions, evaluated as a node's phase two
-//! does under mainnet's Plutus V3 cost model and limits (PV 10): the state thread (datum
-//! `(registration digest, epoch, payload)`, the payload a 32-byte application digest the
-//! certificate also signs; a handover to another registration) and the withdraw-zero observer.
+//! does under mainnet's Plutus V3 cost model and limits (PV 10; PV 11 a projection): the state
+//! thread (datum `(registration digest, epoch, payload)`, the payload a 32-byte application
+//! digest the certificate also signs; a handover to another registration) and the withdraw-zero
+//! observer.
 //! The honest transactions are accepted; every attack of `tms_cardano::plutus::scenario` is
 //! refused; the script context's work stays within 3% of a transaction's CPU steps over the bare
 //! verifier. Each case prints `plutus-tx scheme=mithril validator=.. case=.. accepted=.. cpu=..
-//! mem=.. tx_bytes=.. pv=10`.
+//! mem=.. tx_bytes=.. pv=..`.
 
 use mithril_jubjub::{
     aggregate,
@@ -76,38 +77,41 @@ fn mithril_plutus_tx_state_thread_and_observer() {
             .to_vec()
     };
     plutus::with_big_stack(|| {
-        let b = Bridge {
-            scheme: "mithril",
-            vp: &vp,
-            vk,
-            mode: MsmMode::Fold,
-        };
-        let thread = Thread {
-            layout: ThreadLayout {
-                statement_len: 1,
-                instance: vec![Slot::State(0), Slot::Message],
-                thresholds: vec![],
-            },
-            token: ThreadToken {
-                policy: [0x3c; 28],
-                name: b"registration".to_vec(),
-            },
-            genesis: ThreadState {
-                statement: vec![digest],
-                epoch: 7,
-                payload: payload(b"snapshot 7"),
-            },
-            next_statement: vec![next_digest],
-            next_payload: payload(b"snapshot 8"),
-        };
-        let (cases, bare) = scenario::state_thread_cases(&b, &thread, &mut certify).unwrap();
-        let observer = scenario::observer_cases(
-            &b,
-            &[Entry::Param(digest), Entry::Message],
-            &|m| MithrilInstance::public_inputs(digest, m),
-            &mut certify,
-        )
-        .unwrap();
-        scenario::verdict("mithril", &cases, &observer, &bare).unwrap();
+        // PV 10 (mainnet today) and PV 11 (the MSM builtin; a projection).
+        for mode in [MsmMode::Fold, MsmMode::Builtin] {
+            let b = Bridge {
+                scheme: "mithril",
+                vp: &vp,
+                vk,
+                mode,
+            };
+            let thread = Thread {
+                layout: ThreadLayout {
+                    statement_len: 1,
+                    instance: vec![Slot::State(0), Slot::Message],
+                    thresholds: vec![],
+                },
+                token: ThreadToken {
+                    policy: [0x3c; 28],
+                    name: b"registration".to_vec(),
+                },
+                genesis: ThreadState {
+                    statement: vec![digest],
+                    epoch: 7,
+                    payload: payload(b"snapshot 7"),
+                },
+                next_statement: vec![next_digest],
+                next_payload: payload(b"snapshot 8"),
+            };
+            let (cases, bare) = scenario::state_thread_cases(&b, &thread, &mut certify).unwrap();
+            let observer = scenario::observer_cases(
+                &b,
+                &[Entry::Param(digest), Entry::Message],
+                &|m| MithrilInstance::public_inputs(digest, m),
+                &mut certify,
+            )
+            .unwrap();
+            scenario::verdict("mithril", &cases, &observer, &bare).unwrap();
+        }
     });
 }

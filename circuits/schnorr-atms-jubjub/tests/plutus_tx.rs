@@ -1,11 +1,12 @@
 //! The bridge validators of the Schnorr ATMS (6 members, 3 sign, t = 3, flat; insecure test
 //! parameters) in real Conway transactions, evaluated as a node's phase two does under mainnet's
-//! Plutus V3 cost model and limits (PV 10): the state thread (datum `(commitment, threshold,
-//! epoch, payload)`, a handover to another committee) and the withdraw-zero observer. The honest
+//! Plutus V3 cost model and limits (PV 10; PV 11 a projection): the state thread (datum
+//! `(commitment, threshold, epoch, payload)`, a handover to another committee) and the
+//! withdraw-zero observer. The honest
 //! transactions are accepted; every attack of `tms_cardano::plutus::scenario` is refused; the
 //! script context's work stays within 3% of a transaction's CPU steps over the bare verifier.
 //! Each case prints `plutus-tx scheme=schnorr-atms validator=.. case=.. accepted=.. cpu=.. mem=..
-//! tx_bytes=.. pv=10`.
+//! tx_bytes=.. pv=..`.
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -59,42 +60,45 @@ fn schnorr_atms_plutus_tx_state_thread_and_observer() {
     };
     let vk = keys.vk();
     plutus::with_big_stack(|| {
-        let b = Bridge {
-            scheme: "schnorr-atms",
-            vp: &vp,
-            vk,
-            mode: MsmMode::Fold,
-        };
-        let thread = Thread {
-            layout: ThreadLayout {
-                statement_len: 2,
-                instance: vec![Slot::State(0), Slot::Message, Slot::State(1)],
-                thresholds: vec![1],
-            },
-            token: ThreadToken {
-                policy: [0x5a; 28],
-                name: b"committee".to_vec(),
-            },
-            genesis: ThreadState {
-                statement: vec![commitment, Base::from(t)],
-                epoch: 1,
-                payload: vec![],
-            },
-            next_statement: vec![next_commitment, Base::from(t)],
-            next_payload: vec![],
-        };
-        let (cases, bare) = scenario::state_thread_cases(&b, &thread, &mut certify).unwrap();
-        let observer = scenario::observer_cases(
-            &b,
-            &[
-                Entry::Param(commitment),
-                Entry::Message,
-                Entry::Threshold(t),
-            ],
-            &|m| vec![commitment, m, Base::from(t)],
-            &mut certify,
-        )
-        .unwrap();
-        scenario::verdict("schnorr-atms", &cases, &observer, &bare).unwrap();
+        // PV 10 (mainnet today) and PV 11 (the MSM builtin; a projection).
+        for mode in [MsmMode::Fold, MsmMode::Builtin] {
+            let b = Bridge {
+                scheme: "schnorr-atms",
+                vp: &vp,
+                vk,
+                mode,
+            };
+            let thread = Thread {
+                layout: ThreadLayout {
+                    statement_len: 2,
+                    instance: vec![Slot::State(0), Slot::Message, Slot::State(1)],
+                    thresholds: vec![1],
+                },
+                token: ThreadToken {
+                    policy: [0x5a; 28],
+                    name: b"committee".to_vec(),
+                },
+                genesis: ThreadState {
+                    statement: vec![commitment, Base::from(t)],
+                    epoch: 1,
+                    payload: vec![],
+                },
+                next_statement: vec![next_commitment, Base::from(t)],
+                next_payload: vec![],
+            };
+            let (cases, bare) = scenario::state_thread_cases(&b, &thread, &mut certify).unwrap();
+            let observer = scenario::observer_cases(
+                &b,
+                &[
+                    Entry::Param(commitment),
+                    Entry::Message,
+                    Entry::Threshold(t),
+                ],
+                &|m| vec![commitment, m, Base::from(t)],
+                &mut certify,
+            )
+            .unwrap();
+            scenario::verdict("schnorr-atms", &cases, &observer, &bare).unwrap();
+        }
     });
 }
