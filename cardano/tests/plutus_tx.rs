@@ -8,7 +8,7 @@ use tms_cardano::{
     backend::{self, Fr},
     plutus::{
         self,
-        bridge::{self, message_field, Slot, ThreadLayout, ThreadState, ThreadToken},
+        bridge::{self, message_field, ThreadLayout, ThreadState, ThreadToken},
         scenario::{self, Bridge, Thread},
         uplc::MsmMode,
         Entry, Error,
@@ -39,11 +39,7 @@ fn toy_plutus_tx_state_thread_and_observer() {
                 mode,
             };
             let thread = Thread {
-                layout: ThreadLayout {
-                    statement_len: 2,
-                    instance: vec![Slot::State(0), Slot::Message, Slot::State(1)],
-                    thresholds: vec![1],
-                },
+                layout: ThreadLayout::commitment_message_threshold(),
                 token: ThreadToken {
                     policy: [7; 28],
                     name: b"tms-thread".to_vec(),

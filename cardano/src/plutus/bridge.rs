@@ -180,6 +180,27 @@ pub struct ThreadLayout {
     pub thresholds: Vec<usize>,
 }
 
+impl ThreadLayout {
+    /// The datum `(commitment, threshold)` for the instance `[commitment, message, threshold]`
+    /// (the Schnorr ATMS's, and the toy circuit's).
+    pub fn commitment_message_threshold() -> Self {
+        Self {
+            statement_len: 2,
+            instance: vec![Slot::State(0), Slot::Message, Slot::State(1)],
+            thresholds: vec![1],
+        }
+    }
+
+    /// The datum `(digest)` for the instance `[digest, message]` (SNARK-Mithril's).
+    pub fn digest_message() -> Self {
+        Self {
+            statement_len: 1,
+            instance: vec![Slot::State(0), Slot::Message],
+            thresholds: vec![],
+        }
+    }
+}
+
 /// The instance column the state thread builds: the current statement and the next state's
 /// message (what a certificate's hints are computed for).
 pub fn thread_instance(

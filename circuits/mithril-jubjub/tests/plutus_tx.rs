@@ -19,7 +19,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use tms_cardano::plutus::{
     self,
-    bridge::{message_field, Slot, ThreadLayout, ThreadState, ThreadToken},
+    bridge::{message_field, ThreadLayout, ThreadState, ThreadToken},
     scenario::{self, Bridge, Thread},
     uplc::MsmMode,
     Entry,
@@ -86,11 +86,7 @@ fn mithril_plutus_tx_state_thread_and_observer() {
                 mode,
             };
             let thread = Thread {
-                layout: ThreadLayout {
-                    statement_len: 1,
-                    instance: vec![Slot::State(0), Slot::Message],
-                    thresholds: vec![],
-                },
+                layout: ThreadLayout::digest_message(),
                 token: ThreadToken {
                     policy: [0x3c; 28],
                     name: b"registration".to_vec(),

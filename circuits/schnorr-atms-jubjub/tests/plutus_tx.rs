@@ -17,7 +17,7 @@ use schnorr_atms_jubjub::{
 };
 use tms_cardano::plutus::{
     self,
-    bridge::{message_field, Slot, ThreadLayout, ThreadState, ThreadToken},
+    bridge::{message_field, ThreadLayout, ThreadState, ThreadToken},
     scenario::{self, Bridge, Thread},
     uplc::MsmMode,
     Entry,
@@ -69,11 +69,7 @@ fn schnorr_atms_plutus_tx_state_thread_and_observer() {
                 mode,
             };
             let thread = Thread {
-                layout: ThreadLayout {
-                    statement_len: 2,
-                    instance: vec![Slot::State(0), Slot::Message, Slot::State(1)],
-                    thresholds: vec![1],
-                },
+                layout: ThreadLayout::commitment_message_threshold(),
                 token: ThreadToken {
                     policy: [0x5a; 28],
                     name: b"committee".to_vec(),
