@@ -2,7 +2,8 @@
 //! [`super::tx::evaluate`] (a node's phase two, mainnet's cost model and limits). Any circuit on
 //! this backend runs them: the caller certifies message bytes (a proof under the thread's
 //! current statement, or the observer's) and each case prints one line
-//! `plutus-tx scheme=.. validator=.. case=.. accepted=.. cpu=.. mem=.. tx_bytes=.. pv=..`.
+//! `plutus-tx scheme=.. validator=.. case=.. accepted=.. cpu=.. mem=.. tx_bytes=.. script_bytes=..
+//! pv=..`.
 //!
 //! State thread: `honest` (the handover); `replayed-later-tx` (the same certificate spending the
 //! thread's next UTxO); `copied-redeemer-other-outputs` (the honest redeemer in a transaction
@@ -73,15 +74,16 @@ fn pv(mode: MsmMode) -> u16 {
     super::protocol_version(mode)
 }
 
+/// Prints a case's line; `script` is the reference script's size (not in the transaction).
 fn report(
     b: &Bridge,
-    validator: &'static str,
+    (validator, script): (&'static str, usize),
     case: &'static str,
     expected: bool,
     o: TxOutcome,
 ) -> Case {
     println!(
-        "plutus-tx scheme={} validator={validator} case={case} accepted={} cpu={} mem={} tx_bytes={} pv={}",
+        "plutus-tx scheme={} validator={validator} case={case} accepted={} cpu={} mem={} tx_bytes={} script_bytes={script} pv={}",
         b.scheme,
         o.accepted,
         o.cpu,
@@ -252,7 +254,7 @@ pub fn state_thread_cases(
         let (t, resolved) = parts.build();
         Ok(report(
             b,
-            "state-thread",
+            ("state-thread", script.len()),
             case,
             expected,
             tx::evaluate(&t, &resolved, pv(b.mode)),
@@ -495,7 +497,7 @@ pub fn observer_cases(
         let (t, resolved) = parts.build();
         Ok(report(
             b,
-            "observer",
+            ("observer", script.len()),
             case,
             expected,
             tx::evaluate(&t, &resolved, pv(b.mode)),
