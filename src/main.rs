@@ -40,7 +40,7 @@ use tms::{
     },
     interface::{CertifyArgs, CommitteeArgs, KeygenArgs, ProveArgs, ShapeOptions, SignArgs},
     io::{message_bytes, usage, Result},
-    options::{Backend, HashMode, HashName, Mode, Preset, Scheme, TranscriptName},
+    options::{Backend, HashMode, HashName, Mode, PlutusForm, Preset, Scheme, TranscriptName},
 };
 
 /// The largest committee `tms committee` makes.
@@ -427,6 +427,19 @@ enum Command {
         /// Regenerate the verifying key from its shape and refuse a file that differs.
         #[arg(long)]
         regenerate_vk: bool,
+        /// Accept the INSECURE seeded test parameters (refused otherwise): the script is then
+        /// written as `validator.INSECURE-TEST.cbor` beside a note; never deploy it.
+        #[arg(long)]
+        insecure_test: bool,
+        /// The script: example, state-thread (with --thread-policy) or observer.
+        #[arg(long, value_enum, default_value_t)]
+        form: PlutusForm,
+        /// The state thread's token: its policy id (0x + 56 hex digits) and asset name (0x-hex).
+        #[arg(long, requires = "thread_name")]
+        thread_policy: Option<String>,
+        /// The state thread's token's asset name (0x-hex, at most 32 bytes).
+        #[arg(long, requires = "thread_policy")]
+        thread_name: Option<String>,
         /// Directory to write.
         #[arg(long)]
         out: PathBuf,
@@ -1349,6 +1362,10 @@ fn run(command: Command) -> Result<()> {
             message,
             vk_fingerprint,
             regenerate_vk,
+            insecure_test,
+            form,
+            thread_policy,
+            thread_name,
             out,
         } => {
             let proof = match (&proof, &message) {
@@ -1368,6 +1385,9 @@ fn run(command: Command) -> Result<()> {
                 threshold,
                 protocol_version,
                 proof,
+                insecure_test,
+                form,
+                thread: thread_policy.as_deref().zip(thread_name.as_deref()),
                 out: &out,
             };
             match scheme {

@@ -2,6 +2,21 @@
 
 use clap::ValueEnum;
 
+/// Which Plutus script `tms export-plutus` writes.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum PlutusForm {
+    /// The statement as script parameters, the message in the redeemer; reads nothing of the
+    /// transaction (a budget yardstick: any certificate spends everything at its address).
+    #[default]
+    Example,
+    /// A state thread: the thread token's UTxO moves to the next (statement, epoch) signed by
+    /// the current statement (also writes the genesis datum).
+    StateThread,
+    /// A withdraw-zero (or minting) observer: the certificate signs the transaction's least
+    /// input and its outputs.
+    Observer,
+}
+
 /// The scheme a command is for.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Scheme {

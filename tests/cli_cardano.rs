@@ -175,16 +175,29 @@ fn cardano_flow_verifies_only_the_trusted_statement() {
         "differs from --vk-fingerprint",
     );
 
-    // export-plutus: the validator, and the honest certificate accepted with its budget.
-    let out = ok(
+    // export-plutus: test parameters are refused unless asked for, and a threshold of 0.
+    let export = format!(
+        "export-plutus --vk atms.vk --params params.srs --committee committee.json \
+         --threshold 3 --proof proof.bin --message {MSG} --vk-fingerprint {fp} --out plutus"
+    );
+    fails(&d, &export, "INSECURE seeded test parameters");
+    assert!(!d.join("plutus").exists());
+    fails(
         &d,
         &format!(
-            "export-plutus --vk atms.vk --params params.srs --committee committee.json \
-             --threshold 3 --proof proof.bin --message {MSG} --vk-fingerprint {fp} --out plutus"
+            "{} --insecure-test",
+            export.replace("--threshold 3", "--threshold 0")
         ),
+        "--threshold: 0 accepts a certificate without signatures",
     );
+    // The validator, named insecure with a note beside it, and the honest certificate
+    // accepted with its budget.
+    let out = ok(&d, &format!("{export} --insecure-test"));
     assert!(out.contains("verifying key pinned"), "{out}");
-    let script = std::fs::read(d.join("plutus/validator.cbor")).unwrap();
+    assert!(!d.join("plutus/validator.cbor").exists());
+    let note = std::fs::read_to_string(d.join("plutus/INSECURE-TEST-PARAMETERS.txt")).unwrap();
+    assert!(note.contains("never deploy"), "{note}");
+    let script = std::fs::read(d.join("plutus/validator.INSECURE-TEST.cbor")).unwrap();
     assert!(
         out.contains(&format!("{} script bytes", script.len())),
         "{out}"
@@ -200,7 +213,7 @@ fn cardano_flow_verifies_only_the_trusted_statement() {
         &d,
         &format!(
             "export-plutus --vk atms.vk --params params.srs --commitment {commitment} \
-             --threshold 3 --protocol-version 11 --regenerate-vk --out plutus11"
+             --threshold 3 --protocol-version 11 --regenerate-vk --insecure-test --out plutus11"
         ),
     );
     // A script is made only from a key the exporter pinned or regenerated, as for verify.
@@ -211,12 +224,42 @@ fn cardano_flow_verifies_only_the_trusted_statement() {
         "--vk-fingerprint",
     );
     assert!(!d.join("unpinned").exists());
-    assert!(d.join("plutus11/validator.cbor").exists());
+    assert!(d.join("plutus11/validator.INSECURE-TEST.cbor").exists());
+    // The bridge forms: the state thread (its script and genesis datum) and the observer.
+    let bridge = format!(
+        "export-plutus --vk atms.vk --params params.srs --commitment {commitment} --threshold 3 \
+         --regenerate-vk --insecure-test"
+    );
+    let policy = format!("0x{}", "ab".repeat(28));
+    let out = ok(
+        &d,
+        &format!(
+            "{bridge} --form state-thread --thread-policy {policy} --thread-name 0x74686d73 \
+             --out st"
+        ),
+    );
+    assert!(out.contains("state-thread validator"), "{out}");
+    assert!(d.join("st/state-thread.INSECURE-TEST.cbor").exists());
+    assert!(d.join("st/genesis-datum.cbor").exists());
+    assert!(d.join("st/INSECURE-TEST-PARAMETERS.txt").exists());
+    ok(&d, &format!("{bridge} --form observer --out obs"));
+    assert!(d.join("obs/observer.INSECURE-TEST.cbor").exists());
+    fails(
+        &d,
+        &format!("{bridge} --form state-thread --out st2"),
+        "give --thread-policy and --thread-name",
+    );
+    fails(
+        &d,
+        &format!("{bridge} --form observer --proof proof.bin --message {MSG} --out obs2"),
+        "--form example only",
+    );
     fails(
         &d,
         &format!(
             "export-plutus --vk atms.vk --params params.srs --committee committee.json \
-             --threshold 3 --proof proof.bin --message 0x00 --vk-fingerprint {fp} --out bad"
+             --threshold 3 --proof proof.bin --message 0x00 --vk-fingerprint {fp} \
+             --insecure-test --out bad"
         ),
         "proof.bin: the proof does not verify",
     );
@@ -377,12 +420,12 @@ fn mithril_on_cardano_flows_through_the_tool() {
     fails(&d, &format!("prove {s} --committee reg.json --certificate cert.json --threshold 3 --params p.srs --pk m.pk --proof x.proof --public x.json"), "quorum k");
     fails(&d, &format!("verify {s} --committee stakes.json --message {MSG} --params p.srs --vk m.vk --proof m.proof --vk-fingerprint {fp}"), "malformed JSON");
 
-    let out = ok(&d, &format!("export-plutus --scheme mithril --vk m.vk --params p.srs --committee reg.json --proof m.proof --message {MSG} --vk-fingerprint {fp} --out plutus"));
+    let out = ok(&d, &format!("export-plutus --scheme mithril --vk m.vk --params p.srs --committee reg.json --proof m.proof --message {MSG} --vk-fingerprint {fp} --insecure-test --out plutus"));
     assert!(
         out.contains("plutus-budget scheme=mithril case=honest"),
         "{out}"
     );
-    assert!(d.join("plutus/validator.cbor").exists());
+    assert!(d.join("plutus/validator.INSECURE-TEST.cbor").exists());
 }
 
 /// Cardano committee files carry each key's proof of possession, as BN254's do: a proof moved

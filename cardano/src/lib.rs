@@ -12,7 +12,7 @@
 //! let vp = backend::verifier_params(&params);
 //! assert!(backend::verify(&vp, &vk, &proof, &[&public]));
 //! // The Plutus validator for a statement [commitment, message, threshold]:
-//! let script = plutus::validator(&vp, &vk, &[Entry::Param(c), Entry::Message, Entry::Param(t)], MsmMode::Fold);
+//! let script = plutus::validator(&vp, &vk, &[Entry::Param(c), Entry::Message, Entry::Threshold(t)], MsmMode::Fold)?;
 //! let (_, hints) = plutus::hints(&vp, &vk, &proof, &[&public]);
 //! let redeemer = plutus::redeemer(message_bytes, &proof, &hints);
 //! ```

@@ -46,9 +46,10 @@ fn toy_validator_budgets() {
                 plutus::validator(
                     &vp,
                     &vk,
-                    &[Entry::Param(c), Entry::Message, Entry::Param(Fr::from(t))],
+                    &[Entry::Param(c), Entry::Message, Entry::Threshold(t)],
                     mode,
                 )
+                .unwrap()
             };
             let honest_v = make(commitment, t);
             let script = plutus::script_bytes(&honest_v).len();
@@ -145,6 +146,9 @@ fn uplc_verifier_agrees_with_native() {
         let mut bad_hints = hints.clone();
         bad_hints[0] ^= 1;
         assert!(!eval(&proof, &bad_hints));
+        // Hints with a byte more: the script checks their length (a redeemer anyone could
+        // change in the mempool otherwise).
+        assert!(!eval(&proof, &[&hints[..], &[0]].concat()));
         assert!(!eval(&proof[..proof.len() - 32], &hints));
         let mut checked = 0;
         for pos in (5..proof.len()).step_by(97) {
@@ -200,14 +204,16 @@ fn uplc_verifier_on_phases() {
         assert!(eval(&proof, a));
         assert!(!eval(&proof, b));
 
-        // The pinned cost model is uplc 1.1.24's default V3 model: same spend.
+        // The pinned default file is uplc 1.1.24's default V3 model (same spend), and mainnet's
+        // model (what `evaluate` uses) differs from it in exactly the seven parameters README
+        // names, and spends less here (a field product's `modInteger` is cheaper).
         let (_, hints) = plutus::hints(&vp, &vk, &proof, &[&[a]]);
         let args = vec![
             uplc::ast::Term::byte_string(proof.clone()),
             uplc::ast::Term::byte_string(hints),
             uplc::ast::Term::integer(BigInt::from_bytes_le(num_bigint::Sign::Plus, &a.to_repr())),
         ];
-        let pinned = plutus::evaluate(&program, args.clone(), 10);
+        let mainnet = plutus::evaluate(&program, args.clone(), 10);
         let mut p = program.clone();
         for t in args {
             p = p.apply_term(&t);
@@ -218,9 +224,49 @@ fn uplc_verifier_on_phases() {
             mem: 10_000_000_000,
         };
         let default = p
+            .clone()
             .eval_version_with_protocol(budget, &uplc::Language::PlutusV3, 10)
             .cost();
-        assert_eq!((pinned.cpu, pinned.mem), (default.cpu, default.mem));
+        let pinned_default = p
+            .eval_as_with_protocol(
+                &uplc::Language::PlutusV3,
+                10,
+                &plutus::uplc_default_cost_model_v3(),
+                Some(&budget),
+            )
+            .cost();
+        assert_eq!(
+            (pinned_default.cpu, pinned_default.mem),
+            (default.cpu, default.mem)
+        );
+        assert!(mainnet.accepted && mainnet.cpu < default.cpu && mainnet.mem == default.mem);
+        let (mainnet_params, default_params) = (
+            plutus::cost_model_v3(10),
+            plutus::uplc_default_cost_model_v3(),
+        );
+        assert_eq!(mainnet_params.len(), 297);
+        let differing: Vec<String> = uplc::machine::cost_model::ParamName::V3
+            .iter()
+            .zip(mainnet_params.iter().zip(&default_params))
+            .filter(|(_, (m, d))| m != d)
+            .map(|(name, (m, d))| format!("{name:?} {m} {d}"))
+            .collect();
+        assert_eq!(
+            differing,
+            [
+                "DivideInteger_cpu_arguments_model_arguments_c11 549 960",
+                "EqualsByteString_cpu_arguments_constant 24548 30623",
+                "EqualsByteString_cpu_arguments_intercept 29498 28755",
+                "EqualsByteString_cpu_arguments_slope 38 75",
+                "ModInteger_cpu_arguments_model_arguments_c11 549 960",
+                "QuotientInteger_cpu_arguments_model_arguments_c11 549 960",
+                "RemainderInteger_cpu_arguments_model_arguments_c11 549 960",
+            ]
+        );
+        // PV 11 (a projection): mainnet's parameters, then the defaults of the new builtins.
+        let pv11 = plutus::cost_model_v3(11);
+        assert_eq!(&pv11[..297], &mainnet_params[..]);
+        assert_eq!(&pv11[297..], &default_params[297..]);
         let mut bad = proof.clone();
         bad[proof.len() - 100] ^= 4;
         assert!(!eval(&bad, a));

@@ -58,7 +58,7 @@ use crate::{
         at, read_bytes, read_json_on, sha_path, spinner, usage, write_atomic, write_json, CliError,
         Result, INSECURE_WARNING,
     },
-    options::Scheme,
+    options::{PlutusForm, Scheme},
 };
 
 const SCHEME: Scheme = Scheme::SchnorrAtms;
@@ -648,6 +648,14 @@ pub fn msm_mode(pv: u16) -> Result<MsmMode> {
     }
 }
 
+/// A statement's entries: each a script parameter, `None` the message.
+fn entries(statement: &[Option<Base>]) -> Vec<Entry> {
+    statement
+        .iter()
+        .map(|e| e.map_or(Entry::Message, Entry::Param))
+        .collect()
+}
+
 /// The validator's script bytes and, for a proof, the honest evaluation.
 pub(crate) struct Evaluated {
     /// The script bytes (flat UPLC in CBOR).
@@ -665,13 +673,10 @@ pub(crate) fn validator(
     statement: &[Option<Base>],
     mode: MsmMode,
     certificate: Option<(&[u8], &[u8])>,
-) -> Evaluated {
+) -> Result<Evaluated> {
     plutus::with_big_stack(|| {
-        let entries: Vec<Entry> = statement
-            .iter()
-            .map(|e| e.map_or(Entry::Message, Entry::Param))
-            .collect();
-        let program = plutus::validator(vp, vk, &entries, mode);
+        let program = plutus::validator(vp, vk, &entries(statement), mode)
+            .map_err(|e| usage(format!("the Plutus validator: {e}")))?;
         let script = plutus::script_bytes(&program);
         let run = certificate.map(|(message, proof)| {
             let m = message_to_field(message);
@@ -688,9 +693,125 @@ pub(crate) fn validator(
                 bytes_from_hex(&format!("0x{red_bytes}"), "redeemer").expect("uplc writes hex");
             (budget, red_bytes)
         });
-        Evaluated { script, run }
+        Ok(Evaluated { script, run })
     })
 }
+
+/// `tms export-plutus --form state-thread|observer`: the bridge validator of `vk` (the
+/// statement's parameters are the observer's script parameters, or the state thread's genesis
+/// datum, written beside it as `genesis-datum.cbor` with epoch 0 and an empty payload).
+/// `threshold_at` is the threshold's place in the statement.
+fn write_bridge_export(
+    a: &ExportPlutusArgs,
+    scheme: Scheme,
+    vp: &VerifierParams,
+    vk: &Vk,
+    statement: &[Option<Base>],
+    threshold_at: Option<usize>,
+    insecure: bool,
+) -> Result<()> {
+    use tms_cardano::plutus::bridge::{self, Slot, ThreadLayout, ThreadState, ThreadToken};
+    if a.proof.is_some() {
+        return Err(usage(
+            "--proof: evaluated for --form example only (a bridge form's budget needs a \
+             transaction: tms_cardano::plutus::scenario)",
+        ));
+    }
+    let mode = msm_mode(a.protocol_version)?;
+    let params: Vec<Base> = statement.iter().flatten().copied().collect();
+    let stem = match a.form {
+        PlutusForm::StateThread => "state-thread",
+        _ => "observer",
+    };
+    let bar = spinner("generating the Plutus validator");
+    let program = plutus::with_big_stack(|| match a.form {
+        PlutusForm::StateThread => {
+            let (policy, name) = a.thread.ok_or_else(|| {
+                usage("--form state-thread: give --thread-policy and --thread-name")
+            })?;
+            let policy: [u8; 28] = bytes_from_hex(policy, "--thread-policy")
+                .map_err(usage)?
+                .try_into()
+                .map_err(|_| usage("--thread-policy: 28 bytes (0x + 56 hex digits)"))?;
+            let token = ThreadToken {
+                policy,
+                name: bytes_from_hex(name, "--thread-name").map_err(usage)?,
+            };
+            // Each parameter becomes a datum entry, in order; the message stays the message.
+            let mut k = 0;
+            let instance = statement
+                .iter()
+                .map(|e| match e {
+                    Some(_) => {
+                        k += 1;
+                        Slot::State(k - 1)
+                    }
+                    None => Slot::Message,
+                })
+                .collect();
+            let thresholds = threshold_at
+                .map(|t| statement[..t].iter().flatten().count())
+                .into_iter()
+                .collect();
+            let layout = ThreadLayout {
+                statement_len: params.len(),
+                instance,
+                thresholds,
+            };
+            let genesis = ThreadState {
+                statement: params.clone(),
+                epoch: 0,
+                payload: vec![],
+            };
+            let p = bridge::state_thread(vp, vk, &layout, &token, mode)
+                .map_err(|e| usage(format!("--form state-thread: {e}")))?;
+            Ok((plutus::script_bytes(&p), Some(genesis.to_data())))
+        }
+        _ => {
+            let p = bridge::observer(vp, vk, &entries(statement), mode)
+                .map_err(|e| usage(format!("--form observer: {e}")))?;
+            Ok((plutus::script_bytes(&p), None))
+        }
+    });
+    bar.finish_and_clear();
+    let (script, datum) = program?;
+    let name = if insecure {
+        format!("{stem}.INSECURE-TEST.cbor")
+    } else {
+        format!("{stem}.cbor")
+    };
+    fs::create_dir_all(a.out).map_err(|err| at(a.out, format!("cannot create: {err}")))?;
+    write_atomic(&a.out.join(&name), &script)?;
+    if insecure {
+        write_atomic(&a.out.join(INSECURE_NOTE), INSECURE_NOTE_TEXT.as_bytes())?;
+    }
+    if let Some(d) = datum {
+        write_atomic(
+            &a.out.join("genesis-datum.cbor"),
+            &uplc::plutus_data_to_bytes(&d),
+        )?;
+    }
+    println!(
+        "Plutus V3 {stem} validator ({}, protocol version {}): {} script bytes (deploy it as a \
+         reference script); {name}{}",
+        scheme.name(),
+        a.protocol_version,
+        script.len(),
+        if a.form == PlutusForm::StateThread {
+            ", genesis-datum.cbor (epoch 0)"
+        } else {
+            ""
+        }
+    );
+    println!("written to {}", a.out.display());
+    Ok(())
+}
+
+/// The file name of a script made from the INSECURE test parameters, and the note beside it.
+pub const INSECURE_SCRIPT: &str = "validator.INSECURE-TEST.cbor";
+/// The note written beside [`INSECURE_SCRIPT`].
+pub const INSECURE_NOTE: &str = "INSECURE-TEST-PARAMETERS.txt";
+const INSECURE_NOTE_TEXT: &str = "This script was made from the INSECURE seeded test parameters (tms setup --insecure-test): anyone can forge proofs under them, so it accepts forged certificates. For tests only: never deploy it. Export from a ceremony SRS (tms setup --backend cardano --srs) for a deployable script.\n";
 
 /// One `plutus-budget` line (README's format).
 pub(crate) fn budget_line(
@@ -733,6 +854,12 @@ pub struct ExportPlutusArgs<'a> {
     pub protocol_version: u16,
     /// A proof and its message bytes, to evaluate the honest case.
     pub proof: Option<(&'a Path, Vec<u8>)>,
+    /// Whether the INSECURE seeded test parameters are accepted (then said in the file name).
+    pub insecure_test: bool,
+    /// Which script.
+    pub form: PlutusForm,
+    /// The state thread's token: policy id and asset name (hex).
+    pub thread: Option<(&'a str, &'a str)>,
     /// The folder to write.
     pub out: &'a Path,
 }
@@ -743,6 +870,12 @@ pub fn export_plutus(a: &ExportPlutusArgs) -> Result<()> {
     let threshold = a
         .threshold
         .ok_or_else(|| usage("--threshold: give the threshold the script requires"))?;
+    if threshold == 0 {
+        // A threshold-0 certificate needs no signature: the script would accept anyone's.
+        return Err(usage(
+            "--threshold: 0 accepts a certificate without signatures",
+        ));
+    }
     let params = load_params(a.params)?;
     let vk_file = a.trust.read()?;
     let (shape, vk) = read_vk(a.vk, &vk_file)?;
@@ -761,6 +894,7 @@ pub fn export_plutus(a: &ExportPlutusArgs) -> Result<()> {
         &params,
         (&vk_file, &vk),
         &[Some(commitment), None, Some(Base::from(threshold))],
+        Some(2),
     )
 }
 
@@ -775,8 +909,36 @@ pub(crate) fn write_plutus_export(
     params: &ParamsKZG<Bls12>,
     (vk_file, vk): (&[u8], &Vk),
     statement: &[Option<Base>],
+    threshold_at: Option<usize>,
 ) -> Result<()> {
     let mode = msm_mode(a.protocol_version)?;
+    // Anyone can forge proofs under the seeded test parameters, so a script made from them
+    // accepts forged certificates: exported only on request, and named so.
+    let insecure = is_insecure_test(params);
+    if insecure && !a.insecure_test {
+        return Err(usage(format!(
+            "{}: the INSECURE seeded test parameters (anyone can forge proofs under them, so \
+             the script would accept forged certificates); use a ceremony SRS (tms setup \
+             --backend cardano --srs), or --insecure-test to export a test script",
+            a.params.display()
+        )));
+    }
+    if a.form != PlutusForm::Example {
+        return write_bridge_export(
+            a,
+            scheme,
+            &params.verifier_params(),
+            vk,
+            statement,
+            threshold_at,
+            insecure,
+        );
+    }
+    let script_name = if insecure {
+        INSECURE_SCRIPT
+    } else {
+        "validator.cbor"
+    };
     let vp = params.verifier_params();
     let proof = match &a.proof {
         Some((path, message)) => {
@@ -801,10 +963,13 @@ pub(crate) fn write_plutus_export(
         statement,
         mode,
         proof.as_ref().map(|(m, p)| (*m, p.as_slice())),
-    );
+    )?;
     bar.finish_and_clear();
     fs::create_dir_all(a.out).map_err(|err| at(a.out, format!("cannot create: {err}")))?;
-    write_atomic(&a.out.join("validator.cbor"), &e.script)?;
+    write_atomic(&a.out.join(script_name), &e.script)?;
+    if insecure {
+        write_atomic(&a.out.join(INSECURE_NOTE), INSECURE_NOTE_TEXT.as_bytes())?;
+    }
     println!(
         "Plutus V3 validator ({}, {what}, protocol version {}, MSM {}): {} script bytes ({}); \
          verifying key sha256 {}",
@@ -1193,7 +1358,7 @@ pub(crate) fn print_plutus_budgets(
     let vp = params.verifier_params();
     let mut rows = vec![];
     for pv in [10u16, 11] {
-        let e = validator(&vp, vk, statement, msm_mode(pv)?, Some((message, proof)));
+        let e = validator(&vp, vk, statement, msm_mode(pv)?, Some((message, proof)))?;
         let (budget, redeemer) = e.run.expect("a certificate was given");
         if !budget.accepted {
             return Err(CliError(format!(

@@ -735,5 +735,6 @@ pub fn export_plutus(a: &ExportPlutusArgs) -> Result<()> {
         &params,
         (&vk_file, &vk),
         &[Some(digest), None],
+        None,
     )
 }

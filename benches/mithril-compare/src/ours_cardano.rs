@@ -246,7 +246,8 @@ fn plutus_cost(
             keys.vk(),
             &[Entry::Param(public[0]), Entry::Message],
             mode,
-        );
+        )
+        .map_err(|e| e.to_string())?;
         let script_bytes = plutus::script_bytes(&validator).len();
         let (_, hints) = plutus::hints(vp, keys.vk(), proof, &[&public]);
         let redeemer = plutus::redeemer(message, proof, &hints);

@@ -93,8 +93,9 @@ fn what(system: System) -> &'static str {
              as mithril-stm's does: from the collected signatures (aggregation, witness, proof). \
              The Plutus column is its generated verifier (`tms_cardano::plutus`, registration \
              digest a script parameter, message bytes and proof in the redeemer) evaluated \
-             offline with `uplc` at protocol version 11 (builtin MSM); a changed proof byte is \
-             refused."
+             offline with `uplc` at protocol version 11 (builtin MSM; a projection: mainnet's \
+             PV 10 cost model, `uplc`'s defaults for PV 11's new builtins); a changed proof byte \
+             is refused."
         }
     }
 }

@@ -6,14 +6,21 @@
 //! `CertificateVerifier.sol`: the trusted statement entries are script parameters, the message
 //! bytes, proof and hints come in the redeemer, and the message enters the statement as
 //! `blake2b-256(bytes)` read big-endian mod r. [`evaluate`] runs a program with the `uplc` crate's
-//! CEK machine under the Plutus V3 cost model pinned in `plutus/cost_model_v3.json`.
+//! CEK machine under mainnet's Plutus V3 cost model, pinned in `plutus/cost_model_v3_mainnet.json`
+//! ([`cost_model_v3`]). [`bridge`] holds the validators a bridge deploys (a state thread and an
+//! observer, both reading the script context), [`tx`] builds Conway transactions and evaluates
+//! them as a node's phase two does, and [`scenario`] the honest and attacking transactions the
+//! tests evaluate.
 //!
 //! Why UPLC from Rust rather than Aiken: no network or Aiken stdlib at build time, and the
 //! program is a flat chain of builtin calls, so nothing a compiler adds (no list traversals,
 //! no closures) is paid for.
 
+pub mod bridge;
 pub mod native;
 pub mod program;
+pub mod scenario;
+pub mod tx;
 pub mod uplc;
 
 use ::uplc::{
@@ -32,18 +39,41 @@ use self::{
 };
 use crate::backend::{Fr, VerifierParams, Vk};
 
-/// The Plutus V3 cost model the budgets assume (`uplc` 1.1.24's defaults, pinned).
-pub const COST_MODEL_V3: &str = include_str!("../../plutus/cost_model_v3.json");
+/// `uplc` 1.1.24's default Plutus V3 cost model (350 parameters), pinned. It is not mainnet's:
+/// budgets use [`cost_model_v3`]; this file supplies only the parameters of the builtins that
+/// protocol version 11 adds (a projection until mainnet publishes them).
+pub const UPLC_DEFAULT_COST_MODEL_V3: &str = include_str!("../../plutus/cost_model_v3.json");
 
-/// The pinned cost model's parameters.
-pub fn cost_model_v3() -> Vec<i64> {
-    COST_MODEL_V3
-        .trim()
+/// Mainnet's Plutus V3 cost model at protocol version 10 (297 parameters), pinned. It differs
+/// from `uplc`'s default in seven: `divideInteger`, `modInteger`, `quotientInteger` and
+/// `remainderInteger` c11 (549, not 960) and `equalsByteString` (24548/29498/38, not
+/// 30623/28755/75).
+pub const MAINNET_COST_MODEL_V3: &str = include_str!("../../plutus/cost_model_v3_mainnet.json");
+
+fn parse_cost_model(text: &str) -> Vec<i64> {
+    text.trim()
         .trim_start_matches('[')
         .trim_end_matches(']')
         .split(',')
         .map(|v| v.trim().parse().expect("a pinned cost model entry"))
         .collect()
+}
+
+/// The Plutus V3 cost model every budget here assumes at protocol version `pv`: mainnet's
+/// (PV 10); from PV 11 on a **projection**: mainnet's PV 10 parameters for the builtins it has,
+/// `uplc` 1.1.24's defaults for the builtins PV 11 adds (the G1/G2 MSM of CIP-0133 and the rest).
+pub fn cost_model_v3(pv: u16) -> Vec<i64> {
+    let mut costs = parse_cost_model(MAINNET_COST_MODEL_V3);
+    if pv >= 11 {
+        let default = parse_cost_model(UPLC_DEFAULT_COST_MODEL_V3);
+        costs.extend_from_slice(&default[costs.len()..]);
+    }
+    costs
+}
+
+/// The pinned default cost model's parameters (`uplc` 1.1.24's V3 default).
+pub fn uplc_default_cost_model_v3() -> Vec<i64> {
+    parse_cost_model(UPLC_DEFAULT_COST_MODEL_V3)
 }
 
 /// The protocol version a figure assumes: 10 is mainnet today (Conway); 11 brings the G1 MSM
@@ -75,6 +105,7 @@ pub fn hints(vp: &VerifierParams, vk: &Vk, proof: &[u8], instances: &[&[Fr]]) ->
 pub fn verifier_term(vp: &VerifierParams, vk: &Vk, shape: &Shape, mode: MsmMode) -> Term<Name> {
     let mut m = UplcMachine::new(&shape.instance_lens, mode, vp.s_g2().to_affine());
     run(&mut m, vk, shape);
+    m.end_of_hints();
     m.finish(Term::unit())
 }
 
@@ -83,11 +114,79 @@ pub fn verifier_term(vp: &VerifierParams, vk: &Vk, shape: &Shape, mode: MsmMode)
 pub enum Entry {
     /// A script parameter (trusted: fixed when the script is made).
     Param(Fr),
-    /// The redeemer's message: `blake2b-256(bytes)` read big-endian, mod r.
+    /// A threshold, a script parameter: 0 is refused (a threshold-0 certificate needs no
+    /// signature, so the script would accept anyone's).
+    Threshold(u64),
+    /// The message: `blake2b-256(bytes)` read big-endian, mod r (the example validator: the
+    /// redeemer's bytes; the bridge validators: bytes they build from the transaction).
     Message,
 }
 
-fn app(f: F, args: Vec<Term<Name>>) -> Term<Name> {
+/// Why a validator is not generated.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Error {
+    /// A threshold of 0 (any certificate, even one with no signature, would satisfy it).
+    #[error("a threshold of 0 accepts a certificate without signatures: refused")]
+    ZeroThreshold,
+    /// A statement without exactly one message entry.
+    #[error("the statement must hold the message exactly once")]
+    Message,
+    /// A thread token's asset name longer than the ledger's 32 bytes.
+    #[error("asset names are at most 32 bytes")]
+    AssetName,
+}
+
+/// The integer a field element is in a script.
+pub(crate) fn fr_term(v: &Fr) -> Term<Name> {
+    Term::integer(BigInt::from_bytes_le(
+        num_bigint::Sign::Plus,
+        &ff::PrimeField::to_repr(v),
+    ))
+}
+
+/// The verifier of `vk` applied to `[proof, hints]` and `statement`'s entries (the message entry
+/// being `message`): refused for a threshold of 0 or a statement without one message.
+pub(crate) fn verifier_call(
+    vp: &VerifierParams,
+    vk: &Vk,
+    statement: &[Entry],
+    mode: MsmMode,
+    [proof, hints]: [Term<Name>; 2],
+    message: Term<Name>,
+) -> Result<Term<Name>, Error> {
+    check_statement(statement)?;
+    let shape = Shape {
+        instance_lens: vec![statement.len()],
+    };
+    let call = verifier_term(vp, vk, &shape, mode)
+        .apply(proof)
+        .apply(hints);
+    Ok(statement.iter().fold(call, |call, e| {
+        call.apply(match e {
+            Entry::Param(v) => fr_term(v),
+            Entry::Threshold(t) => Term::integer((*t).into()),
+            Entry::Message => message.clone(),
+        })
+    }))
+}
+
+/// Checks a statement: no threshold of 0, one message.
+pub(crate) fn check_statement(statement: &[Entry]) -> Result<(), Error> {
+    if statement.iter().any(|e| matches!(e, Entry::Threshold(0))) {
+        return Err(Error::ZeroThreshold);
+    }
+    if statement
+        .iter()
+        .filter(|e| matches!(e, Entry::Message))
+        .count()
+        != 1
+    {
+        return Err(Error::Message);
+    }
+    Ok(())
+}
+
+pub(crate) fn app(f: F, args: Vec<Term<Name>>) -> Term<Name> {
     let mut t = Term::Builtin(f);
     let forces = match f {
         F::HeadList | F::TailList => 1,
@@ -101,21 +200,15 @@ fn app(f: F, args: Vec<Term<Name>>) -> Term<Name> {
 }
 
 /// A Plutus V3 validator for `vk` over one instance column built from `statement`. It takes the
-/// script context; its redeemer is `Constr 0 [B message, B proof, B hints]`.
+/// script context; its redeemer is `Constr 0 [B message, B proof, B hints]`. It reads nothing
+/// else of the transaction, so a certificate satisfies it in any transaction: an example, not a
+/// bridge ([`bridge`] has those). A threshold of 0 is refused.
 pub fn validator(
     vp: &VerifierParams,
     vk: &Vk,
     statement: &[Entry],
     mode: MsmMode,
-) -> Program<Name> {
-    let verifier = verifier_term(
-        vp,
-        vk,
-        &Shape {
-            instance_lens: vec![statement.len()],
-        },
-        mode,
-    );
+) -> Result<Program<Name>, Error> {
     let name = |t: &str, u: isize| {
         std::rc::Rc::new(Name {
             text: t.into(),
@@ -130,20 +223,10 @@ pub fn validator(
         }
         app(F::UnBData, vec![app(F::HeadList, vec![l])])
     };
-    let mut call = verifier.apply(field(1)).apply(field(2));
-    for e in statement {
-        call = call.apply(match e {
-            Entry::Param(v) => Term::integer(BigInt::from_bytes_le(
-                num_bigint::Sign::Plus,
-                &ff::PrimeField::to_repr(v),
-            )),
-            Entry::Message => {
-                let h = app(F::Blake2b_256, vec![field(0)]);
-                let m = app(F::ByteStringToInteger, vec![Term::bool(true), h]);
-                app(F::ModInteger, vec![m, Term::integer(modulus())])
-            }
-        });
-    }
+    let h = app(F::Blake2b_256, vec![field(0)]);
+    let m = app(F::ByteStringToInteger, vec![Term::bool(true), h]);
+    let message = app(F::ModInteger, vec![m, Term::integer(modulus())]);
+    let call = verifier_call(vp, vk, statement, mode, [field(1), field(2)], message)?;
     // The redeemer is the context's second field.
     let redeemer = app(
         F::HeadList,
@@ -161,13 +244,13 @@ pub fn validator(
         body: call.into(),
     }
     .apply(red_fields);
-    Program {
+    Ok(Program {
         version: (1, 1, 0),
         term: Term::Lambda {
             parameter_name: ctx,
             body: body.into(),
         },
-    }
+    })
 }
 
 /// The redeemer `Constr 0 [B message, B proof, B hints]`.
@@ -209,7 +292,8 @@ pub fn script_bytes(program: &Program<Name>) -> Vec<u8> {
     p.to_cbor().expect("flat encodes")
 }
 
-/// Evaluates `program` applied to `args` under the pinned V3 cost model at protocol `pv`, with
+/// Evaluates `program` applied to `args` under mainnet's V3 cost model at protocol `pv` (PV 11: a
+/// projection, [`cost_model_v3`]), with
 /// a budget far above the limits (so the spend is measured even past them).
 pub fn evaluate(program: &Program<Name>, args: Vec<Term<Name>>, pv: u16) -> Budget {
     let mut p = program.clone();
@@ -221,7 +305,7 @@ pub fn evaluate(program: &Program<Name>, args: Vec<Term<Name>>, pv: u16) -> Budg
         cpu: 1_000_000_000_000,
         mem: 10_000_000_000,
     };
-    let r = p.eval_as_with_protocol(&Language::PlutusV3, pv, &cost_model_v3(), Some(&budget));
+    let r = p.eval_as_with_protocol(&Language::PlutusV3, pv, &cost_model_v3(pv), Some(&budget));
     let cost = r.cost();
     Budget {
         accepted: !r.failed(false, &Language::PlutusV3),

@@ -243,6 +243,14 @@ impl UplcMachine {
         })
     }
 
+    /// Binds the check that the hints are exactly the bytes the program reads: extra bytes
+    /// would let anyone change a pending transaction's redeemer without changing its outcome.
+    pub fn end_of_hints(&mut self) {
+        let len = Self::app(F::LengthOfByteString, vec![self.hints.clone()]);
+        let cond = Self::app(F::EqualsInteger, vec![len, int(32 * self.n_hints as u64)]);
+        self.check(cond);
+    }
+
     /// How many inverse hints the program reads.
     pub fn n_hints(&self) -> usize {
         self.n_hints

@@ -101,7 +101,8 @@ fn measure_quorums() {
         plutus::with_big_stack(|| {
             for mode in [MsmMode::Fold, MsmMode::Builtin] {
                 let pv = plutus::protocol_version(mode);
-                let v = plutus::validator(&vp, vk, &[Entry::Param(pi[0]), Entry::Message], mode);
+                let v = plutus::validator(&vp, vk, &[Entry::Param(pi[0]), Entry::Message], mode)
+                    .unwrap();
                 let script = plutus::script_bytes(&v).len();
                 let (_, hints) = plutus::hints(&vp, vk, &proof, &[&pi]);
                 let red = plutus::redeemer(bytes.as_bytes(), &proof, &hints);

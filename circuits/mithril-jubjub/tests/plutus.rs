@@ -111,8 +111,9 @@ fn mithril_round_trip_and_validator_budgets() {
     plutus::with_big_stack(|| {
         for mode in [MsmMode::Fold, MsmMode::Builtin] {
             let pv = plutus::protocol_version(mode);
-            let make =
-                |d: Base| plutus::validator(&vp, vk, &[Entry::Param(d), Entry::Message], mode);
+            let make = |d: Base| {
+                plutus::validator(&vp, vk, &[Entry::Param(d), Entry::Message], mode).unwrap()
+            };
             let honest_v = make(digest);
             let script = plutus::script_bytes(&honest_v).len();
             let run = |case: &str, v: &Program<Name>, m: &[u8], p: &[u8], stmt: &[Base]| {

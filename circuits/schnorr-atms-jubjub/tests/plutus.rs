@@ -57,9 +57,10 @@ fn schnorr_atms_validator_budgets() {
                 plutus::validator(
                     &vp,
                     vk,
-                    &[Entry::Param(c), Entry::Message, Entry::Param(Base::from(t))],
+                    &[Entry::Param(c), Entry::Message, Entry::Threshold(t)],
                     mode,
                 )
+                .unwrap()
             };
             let honest_v = make(commitment, t);
             let script = plutus::script_bytes(&honest_v).len();
