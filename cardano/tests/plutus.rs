@@ -1,7 +1,9 @@
 //! The generated Plutus validator on the toy circuit (the ATMS's statement shape), evaluated
 //! with `uplc` under the pinned V3 cost model: the honest certificate is accepted; a changed
 //! proof byte, another message, another committee and a stricter threshold are refused. Each
-//! evaluation prints one `plutus-budget` line.
+//! evaluation prints one `plutus-budget` line. Then the checks only an attacker's proof reaches:
+//! wrong inverse hints (an honest proof's, and the forged all-zero proof of an unsatisfiable
+//! circuit that only zero "inverses" make pass) and trailing proof bytes, in both MSM modes.
 
 use ff::PrimeField;
 use num_bigint::BigInt;
@@ -270,5 +272,232 @@ fn uplc_verifier_on_phases() {
         let mut bad = proof.clone();
         bad[proof.len() - 100] ^= 4;
         assert!(!eval(&bad, a));
+    });
+}
+
+/// The validator of `vk` over `statement` in `mode`, run on `(proof, hints)`.
+fn validator_accepts(
+    v: &uplc::ast::Program<uplc::ast::Name>,
+    mode: MsmMode,
+    proof: &[u8],
+    hints: &[u8],
+) -> bool {
+    let red = plutus::redeemer(b"", proof, hints);
+    plutus::evaluate(
+        v,
+        vec![plutus::data_arg(plutus::context(red))],
+        plutus::protocol_version(mode),
+    )
+    .accepted
+}
+
+/// An honest toy certificate: the verifier's parameters, key, statement and the proof made with
+/// randomness `seed`.
+fn honest_toy(seed: u64) -> (backend::VerifierParams, backend::Vk, Vec<Fr>, Vec<u8>) {
+    let params = backend::kzg_params(6);
+    let (pk, vk) = backend::keygen(&params, &ToyCircuit::default()).unwrap();
+    let (circuit, pi) = ToyCircuit::new(5, 3, message_to_field(b"sidechain epoch 42"));
+    let proof = backend::prove(&params, &pk, circuit, &[&pi], seed).unwrap();
+    (backend::verifier_params(&params), vk, pi, proof)
+}
+
+/// A statement of script parameters only.
+fn params_of(pi: &[Fr]) -> Vec<Entry> {
+    pi.iter().copied().map(Entry::Param).collect()
+}
+
+/// `hints` with hint `k` (32 bytes, little-endian) replaced by `value`.
+fn with_hint(hints: &[u8], k: usize, value: Fr) -> Vec<u8> {
+    let mut out = hints.to_vec();
+    out[32 * k..32 * (k + 1)].copy_from_slice(&value.to_repr());
+    out
+}
+
+/// An honest toy certificate with one inverse hint replaced by another value (its product with
+/// the denominator is not 1) is refused by the validator in both MSM modes; the honest hints
+/// pass.
+#[test]
+fn a_wrong_inverse_hint_is_refused() {
+    use ff::Field;
+    let (vp, vk, pi, proof) = honest_toy(4);
+    let (ok, hints) = plutus::hints(&vp, &vk, &proof, &[&pi]);
+    assert!(ok);
+    // One hint per batch: at x (x^n - 1, the Lagrange denominators, x) and in the multi-open.
+    assert_eq!(hints.len(), 64);
+    plutus::with_big_stack(|| {
+        for mode in [MsmMode::Fold, MsmMode::Builtin] {
+            let v = plutus::validator(&vp, &vk, &params_of(&pi), mode);
+            assert!(validator_accepts(&v, mode, &proof, &hints), "{mode:?}");
+            for k in 0..2 {
+                let mut repr = [0u8; 32];
+                repr.copy_from_slice(&hints[32 * k..32 * (k + 1)]);
+                let hint = Fr::from_repr(repr).unwrap();
+                for wrong in [hint + Fr::ONE, hint.double(), Fr::ZERO] {
+                    let bad = with_hint(&hints, k, wrong);
+                    assert!(
+                        !validator_accepts(&v, mode, &proof, &bad),
+                        "{mode:?} hint {k}"
+                    );
+                }
+            }
+        }
+    });
+}
+
+/// An honest toy certificate with a byte appended to its proof is refused by the validator in
+/// both MSM modes: the program reads at fixed offsets, so only its length check sees the byte
+/// (midnight-proofs refuses trailing bytes too).
+#[test]
+fn a_proof_with_trailing_bytes_is_refused() {
+    let (vp, vk, pi, proof) = honest_toy(5);
+    let (_, hints) = plutus::hints(&vp, &vk, &proof, &[&pi]);
+    let mut long = proof.clone();
+    long.push(0);
+    assert!(!backend::verify(&vp, &vk, &long, &[&pi]));
+    plutus::with_big_stack(|| {
+        for mode in [MsmMode::Fold, MsmMode::Builtin] {
+            let v = plutus::validator(&vp, &vk, &params_of(&pi), mode);
+            assert!(validator_accepts(&v, mode, &proof, &hints), "{mode:?}");
+            assert!(!validator_accepts(&v, mode, &long, &hints), "{mode:?}");
+        }
+    });
+}
+
+/// A circuit no witness satisfies: one advice column `a`, one instance column `pi`, and the gate
+/// `a^2 = 7 pi` on every row, with the public input `pi = 1` (7 generates Fr's multiplicative
+/// group, so it is no square). It has no fixed, permuted or lookup columns: every commitment of
+/// a proof is the prover's, so the all-zero proof (identity points, zero scalars) opens them
+/// all, and only the vanishing argument is false.
+#[derive(Clone, Debug, Default)]
+struct NoSquareRoot;
+
+impl midnight_proofs::plonk::Circuit<Fr> for NoSquareRoot {
+    type Config = (
+        midnight_proofs::plonk::Column<midnight_proofs::plonk::Advice>,
+        midnight_proofs::plonk::Column<midnight_proofs::plonk::Instance>,
+    );
+    type FloorPlanner = midnight_proofs::circuit::SimpleFloorPlanner;
+    type Params = ();
+
+    fn without_witnesses(&self) -> Self {
+        Self
+    }
+
+    fn configure(meta: &mut midnight_proofs::plonk::ConstraintSystem<Fr>) -> Self::Config {
+        use midnight_proofs::{
+            plonk::{Constraints, Expression},
+            poly::Rotation,
+        };
+        let (a, pi) = (meta.advice_column(), meta.instance_column());
+        meta.create_gate("a^2 = 7 pi", |m| {
+            let a = m.query_advice(a, Rotation::cur());
+            let pi = m.query_instance(pi, Rotation::cur());
+            Constraints::without_selector(vec![
+                a.clone() * a - Expression::Constant(Fr::from(7u64)) * pi,
+            ])
+        });
+        (a, pi)
+    }
+
+    fn synthesize(
+        &self,
+        _: Self::Config,
+        _: impl midnight_proofs::circuit::Layouter<Fr>,
+    ) -> Result<(), midnight_proofs::plonk::Error> {
+        Ok(())
+    }
+}
+
+/// The bytes of the all-zero proof of `vk`: the verifier program run on a machine that, at each
+/// read, writes the identity point or the scalar 0.
+fn all_zero_proof(vk: &backend::Vk, shape: &tms_cardano::plutus::program::Shape) -> Vec<u8> {
+    use group::{Group, GroupEncoding};
+    use tms_cardano::plutus::program::{run, Machine};
+    struct Writer(Vec<u8>);
+    impl Machine for Writer {
+        type S = ();
+        type P = ();
+        fn konst(&mut self, _: Fr) {}
+        fn add(&mut self, _: &(), _: &()) {}
+        fn sub(&mut self, _: &(), _: &()) {}
+        fn mul(&mut self, _: &(), _: &()) {}
+        fn inv(&mut self, _: &()) {}
+        fn instance(&mut self, _: usize, _: usize) {}
+        fn absorb_bytes(&mut self, _: &[u8]) {}
+        fn absorb_scalar(&mut self, _: &()) {}
+        fn read_point(&mut self) {
+            let identity = midnight_curves::G1Projective::identity();
+            self.0.extend_from_slice(identity.to_bytes().as_ref());
+        }
+        fn read_scalar(&mut self) {
+            self.0.extend_from_slice(&[0; 32]);
+        }
+        fn squeeze(&mut self) {}
+        fn const_point(&mut self, _: &midnight_curves::G1Projective) {}
+        fn end_of_proof(&mut self) {}
+        fn pairing_check(&mut self, _: &(), _: &[((), ())]) {}
+    }
+    let mut w = Writer(vec![]);
+    run(&mut w, vk, shape);
+    w.0
+}
+
+/// A forged proof of a false statement that only wrong inverse hints make pass: the all-zero
+/// proof of [`NoSquareRoot`]. With the true inverses the multi-open's value is the vanishing
+/// argument's nonzero `h(x)` and the pairing fails; with hint 0 at x (every Lagrange value and
+/// `1 / (x^n - 1)` then 0) or hint 0 in the multi-open (`f(x3)` then 0) every claimed value is 0
+/// and the pairing of identities holds. The validator refuses both in both MSM modes (its check
+/// `a h = 1 mod r`); the native program and midnight-proofs refuse the proof too.
+#[test]
+fn a_forged_proof_that_only_wrong_hints_pass_is_refused() {
+    use ff::Field;
+    use tms_cardano::plutus::{native::NativeMachine, program::Shape};
+    assert!(
+        bool::from(Fr::from(7u64).sqrt().is_none()),
+        "7 is no square"
+    );
+    let params = backend::kzg_params(6);
+    let vp = backend::verifier_params(&params);
+    let (_, vk) = backend::keygen(&params, &NoSquareRoot).unwrap();
+    let cs = vk.cs();
+    assert_eq!(
+        (
+            cs.num_fixed_columns(),
+            cs.permutation().get_columns().len(),
+            cs.lookups().len()
+        ),
+        (0, 0, 0),
+        "only the prover's commitments"
+    );
+    let shape = Shape {
+        instance_lens: vec![1],
+    };
+    let proof = all_zero_proof(&vk, &shape);
+    let pi = [Fr::ONE];
+    assert!(!backend::verify(&vp, &vk, &proof, &[&pi]));
+    let s_g2 = {
+        use group::Curve;
+        vp.s_g2().to_affine()
+    };
+    let mut native = NativeMachine::new(&proof, &[&pi], s_g2);
+    tms_cardano::plutus::program::run(&mut native, &vk, &shape);
+    assert!(!native.ok, "the native program refuses the forgery");
+    let (ok, hints) = plutus::hints(&vp, &vk, &proof, &[&pi]);
+    assert!(!ok);
+    assert_eq!(hints.len(), 64);
+    plutus::with_big_stack(|| {
+        for mode in [MsmMode::Fold, MsmMode::Builtin] {
+            let v = plutus::validator(&vp, &vk, &[Entry::Param(Fr::ONE)], mode);
+            // The true inverses: refused by the pairing.
+            assert!(!validator_accepts(&v, mode, &proof, &hints), "{mode:?}");
+            // A zero "inverse" in either batch: refused by the hint's check alone.
+            for k in 0..2 {
+                let zero = with_hint(&hints, k, Fr::ZERO);
+                assert!(
+                    !validator_accepts(&v, mode, &proof, &zero),
+                    "{mode:?} hint {k}"
+                );
+            }
+        }
     });
 }

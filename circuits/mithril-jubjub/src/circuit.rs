@@ -194,6 +194,10 @@ pub struct MithrilCircuit {
     /// A cheating prover's changes to signer slots' ladders `(slot, step, change)`: for the
     /// negative tests only.
     forged_ladder: Vec<(usize, usize, LadderForgery)>,
+    /// A cheating prover's DLEQ table entries `(slot, table, w, point)` written in place of the
+    /// slot's own (the copy constraints kept), the ladder adding them: for the negative tests
+    /// only.
+    forged_dleq: Vec<(usize, usize, usize, Xy)>,
 }
 
 impl MithrilCircuit {
@@ -204,11 +208,13 @@ impl MithrilCircuit {
             witness: Some(witness),
             forged_row: None,
             forged_ladder: Vec::new(),
+            forged_dleq: Vec::new(),
         }
     }
 
     /// This circuit with signer slot `slot`'s table row holding `values` instead of copies of the
     /// slot's cells (the copy constraints stay): a cheating prover, for the negative tests.
+    #[cfg(any(test, feature = "test-utils"))]
     pub fn with_forged_table_row(mut self, slot: usize, values: [Base; TABLE_COLUMNS]) -> Self {
         self.forged_row = Some((slot, values));
         self
@@ -217,8 +223,25 @@ impl MithrilCircuit {
     /// This circuit with signer slot `slot`'s ladder changed by `forgery` at `step` (counted from
     /// the most significant bit), everything else computed honestly from it: a cheating prover,
     /// for the negative tests.
+    #[cfg(any(test, feature = "test-utils"))]
     pub fn with_ladder_forgery(mut self, slot: usize, step: usize, forgery: LadderForgery) -> Self {
         self.forged_ladder.push((slot, step, forgery));
+        self
+    }
+
+    /// This circuit with entry `w` of signer slot `slot`'s DLEQ table `table` (0: `[O, G, -pk,
+    /// G - pk]`, 1: `[O, H, -sigma, H - sigma]`) holding `point` instead of copies of the cells
+    /// the Jubjub chip computed (the copy constraints stay), and the ladder adding it: a cheating
+    /// prover, for the negative tests.
+    #[cfg(any(test, feature = "test-utils"))]
+    pub fn with_forged_dleq_entry(
+        mut self,
+        slot: usize,
+        table: usize,
+        w: usize,
+        point: Xy,
+    ) -> Self {
+        self.forged_dleq.push((slot, table, w, point));
         self
     }
 
@@ -229,6 +252,7 @@ impl MithrilCircuit {
             witness: None,
             forged_row: None,
             forged_ladder: Vec::new(),
+            forged_dleq: Vec::new(),
         }
     }
 
@@ -612,6 +636,12 @@ impl MithrilCircuit {
             .map(|w| native.assign_fixed(layouter, tag * Base::from(w)))
             .collect::<Result<Vec<AssignedNative<Base>>, Error>>()?;
         let zero: AssignedNative<Base> = native.assign_fixed(layouter, Base::ZERO)?;
+        let forged_entry = |k: usize, w: usize| {
+            self.forged_dleq
+                .iter()
+                .find(|(s, fk, fw, _)| (*s, *fk, *fw) == (slot, k, w))
+                .map(|(.., point)| *point)
+        };
         let [c0, c1, c2] = table.columns;
         layouter.assign_region(
             || "dleq table",
@@ -619,15 +649,25 @@ impl MithrilCircuit {
                 for w in 0..4 {
                     let top = 2 * w;
                     region.assign_fixed(|| "tag", table.table, top, || Value::known(tag))?;
-                    // scaled = [table1 entries (x, y) .., table2 entries ..]
-                    let first = &scaled[2 * w..2 * w + 2];
-                    let second = &scaled[8 + 2 * w..8 + 2 * w + 2];
-                    first[0].copy_advice(|| "t1x", &mut region, c0, top)?;
-                    first[1].copy_advice(|| "t1y", &mut region, c1, top)?;
-                    scaled_w[w].copy_advice(|| "w", &mut region, c2, top)?;
-                    second[0].copy_advice(|| "t2x", &mut region, c0, top + 1)?;
-                    second[1].copy_advice(|| "t2y", &mut region, c1, top + 1)?;
-                    zero.copy_advice(|| "zero", &mut region, c2, top + 1)?;
+                    // scaled = [table1 entries (x, y) .., table2 entries ..]; table k's entry
+                    // on row top + k. Copies of the chip's cells: what binds the lookup's
+                    // entries to the slot's points (a forged entry keeps the copies).
+                    for k in 0..2 {
+                        let cells = &scaled[8 * k + 2 * w..8 * k + 2 * w + 2];
+                        let forged = forged_entry(k, w);
+                        for (i, (cell, column)) in cells.iter().zip([c0, c1]).enumerate() {
+                            let value = match forged {
+                                Some(p) => Value::known(tag * [p.0, p.1][i]),
+                                None => cell.value().copied(),
+                            };
+                            let entry =
+                                region.assign_advice(|| "entry", column, top + k, || value)?;
+                            region.constrain_equal(entry.cell(), cell.cell())?;
+                        }
+                        // (In this order, as before the hook: the copies' order is the key's.)
+                        let third = if k == 0 { &scaled_w[w] } else { &zero };
+                        third.copy_advice(|| "w or zero", &mut region, c2, top + k)?;
+                    }
                 }
                 Ok(())
             },
@@ -635,7 +675,20 @@ impl MithrilCircuit {
         let xy = |cells: &[AssignedNative<Base>; 2]| {
             cells[0].value().copied().zip(cells[1].value().copied())
         };
-        let values: Value<Vec<Xy>> = tables.iter().flatten().map(xy).collect();
+        let values: Value<Vec<Xy>> = tables
+            .iter()
+            .enumerate()
+            .flat_map(|(k, table)| {
+                table
+                    .iter()
+                    .enumerate()
+                    .map(move |(w, cells)| (k, w, cells))
+            })
+            .map(|(k, w, cells)| match forged_entry(k, w) {
+                Some(point) => Value::known(point),
+                None => xy(cells),
+            })
+            .collect();
         let forgeries: Vec<(usize, LadderForgery)> = self
             .forged_ladder
             .iter()

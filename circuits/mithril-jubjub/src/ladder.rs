@@ -45,12 +45,16 @@ pub const LADDER_GATE: &str = "dleq ladder step";
 /// `s` a Jubjub scalar (252 bits, padded with zeros).
 pub const LADDER_BITS: usize = 255;
 
-/// Columns of a ladder row (module docs).
+// Columns of a ladder row (module docs): the ladder's nine columns are the circuit's first nine
+// advice columns, so these are also the columns' indices MockProver reports.
 const T_X: usize = 0;
 const T_Y: usize = 1;
-const BIT: usize = 2;
-const ACC_X: usize = 3;
-const ACC_Y: usize = 4;
+/// The column of the bits `s_i` (even rows) and the copies of `c_i` (odd rows).
+pub const BIT: usize = 2;
+/// The column of the accumulators' x-coordinates (their start `O` copied into rows 0 and 1).
+pub const ACC_X: usize = 3;
+/// The column of the accumulators' y-coordinates.
+pub const ACC_Y: usize = 4;
 const S_X: usize = 5;
 const S_Y: usize = 6;
 const DPI: usize = 7;
@@ -104,6 +108,13 @@ pub enum LadderForgery {
     /// This point written as the first sum `S`, the ladder continuing from it (only the gate's
     /// addition can refuse it).
     Sum(Xy),
+    /// These points written as the accumulators' start in place of `O` (at step 0; the copies of
+    /// `O`'s cells kept, so only they can refuse it): a start `P` ends the ladder at
+    /// `2^254 P` plus the honest sum.
+    Start([Xy; 2]),
+    /// This value written in place of the copy of `c`'s bit (the copy kept, so only it can
+    /// refuse it): the ladder then runs on another challenge.
+    CBit(Base),
 }
 
 /// The first of `forgeries` at `step` that `pick` takes.
@@ -207,12 +218,22 @@ impl LadderConfig {
         rows: &LadderRows<'_>,
     ) -> Result<[[AssignedNative<Base>; 2]; 2], Error> {
         let col = |c: usize| self.columns[c];
-        let mut acc: [Value<Xy>; 2] = [Value::known(IDENTITY); 2];
+        let start = forged(rows.forgeries, 0, |f| match f {
+            LadderForgery::Start(points) => Some(*points),
+            _ => None,
+        });
+        // Both accumulators start as copies of O's cells (a forged start keeps the copies).
         for (k, cell) in rows.identity.iter().enumerate() {
             for row in 0..2 {
-                cell.copy_advice(|| "identity", region, col(ACC_X + k), row)?;
+                let value = match start {
+                    Some(points) => Value::known([points[row].0, points[row].1][k]),
+                    None => cell.value().copied(),
+                };
+                let a = region.assign_advice(|| "identity", col(ACC_X + k), row, || value)?;
+                region.constrain_equal(a.cell(), cell.cell())?;
             }
         }
+        let mut acc: [Value<Xy>; 2] = start.unwrap_or([IDENTITY; 2]).map(Value::known);
         let mut sums = None;
         for step in 0..LADDER_BITS {
             let bit = LADDER_BITS - 1 - step;
@@ -237,7 +258,16 @@ impl LadderConfig {
                 _ => None,
             });
             let s = region.assign_advice(|| "s bit", col(BIT), top, || s_bit)?;
-            let c = rows.c_bits[bit].copy_advice(|| "c bit", region, col(BIT), top + 1)?;
+            let c_bit = match forged(rows.forgeries, step, |f| match f {
+                LadderForgery::CBit(value) => Some(*value),
+                _ => None,
+            }) {
+                Some(value) => Value::known(value),
+                None => rows.c_bits[bit].value().copied(),
+            };
+            // A copy of c's canonical bit: what ties the ladder to the challenge.
+            let c = region.assign_advice(|| "c bit", col(BIT), top + 1, || c_bit)?;
+            region.constrain_equal(c.cell(), rows.c_bits[bit].cell())?;
             let w = s
                 .value()
                 .zip(c.value())

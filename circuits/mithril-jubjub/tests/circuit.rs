@@ -16,14 +16,17 @@ use midnight_proofs::{
 use mithril_jubjub::{
     aggregate,
     circuit::{limbs, TABLE_LOOKUP},
-    ladder::{ladder_bits, ladder_sums, LadderForgery, Xy, IDENTITY, LADDER_BITS, LADDER_GATE},
+    ladder::{
+        ladder_bits, ladder_sums, LadderForgery, Xy, ACC_X, ACC_Y, BIT, IDENTITY, LADDER_BITS,
+        LADDER_GATE,
+    },
     native::{
         dleq_challenge, hash_to_jubjub, lottery_value_at, sign, to_biguint, wins, Base,
         JubjubScalar, SigningKey, Tag,
     },
     witness::PreparedIndex,
     MithrilCircuit, MithrilInstance, MithrilShape, MithrilWitness, Parameters, PhiF, Registration,
-    Signer, SingleSignature,
+    Signer, SingleSignature, UniqueSignature,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
@@ -850,4 +853,251 @@ fn a_ladder_sum_that_is_not_the_addition_is_rejected() {
         LadderForgery::Sum(xy(&(g + g + g))),
     );
     assert_gate_refuses_not_the_lookup(&circuit, w, "sx (1 + dpi)");
+}
+
+/// MockProver on `circuit` against `w`'s honest statement.
+fn mock_circuit(circuit: &MithrilCircuit, w: &MithrilWitness) -> Run {
+    Run(
+        MockProver::run(circuit, vec![w.instance.to_public_inputs()])
+            .unwrap()
+            .verify(),
+    )
+}
+
+/// `run` is refused by copy constraints alone, among them one at each advice `(column, offset)`
+/// of `expected` in a region named `region`.
+fn assert_refused_by_copies_at(run: &Run, region: &str, expected: &[(usize, usize)]) {
+    run.assert_rejected_only_by(Rejection::Copy);
+    let Err(failures) = &run.0 else {
+        unreachable!("refused")
+    };
+    let name = format!("('{region}')");
+    let found: Vec<(usize, usize)> = failures
+        .iter()
+        .filter_map(|f| match f {
+            VerifyFailure::Permutation {
+                column,
+                location: FailureLocation::InRegion { region, offset },
+            } if matches!(column.column_type(), Any::Advice(_))
+                && region.to_string().ends_with(&name) =>
+            {
+                Some((column.index(), *offset))
+            }
+            _ => None,
+        })
+        .collect();
+    for cell in expected {
+        assert!(
+            found.contains(cell),
+            "no copy failure at {cell:?} in {found:?}"
+        );
+    }
+}
+
+/// `(G, H, signed message)` of `w`'s statement: what a DLEQ proof is over.
+fn dleq_basis(w: &MithrilWitness) -> (JubjubSubgroup, JubjubSubgroup, Base) {
+    let signed = w.instance.commitment.message(w.instance.message);
+    (
+        schnorr_atms_jubjub::generator(),
+        hash_to_jubjub(signed),
+        signed,
+    )
+}
+
+/// A signer slot's ladder started at points other than `O`: a forged signature (`A` moved, so
+/// `s G - c pk != A`) whose starts `P` are solved so that the ladder ends at `A` and `B`
+/// (`2^254 P` plus the honest sums). The gate, the lookups and the final equalities hold; only
+/// the start's copies of `O` refuse it.
+#[test]
+fn a_ladder_started_off_the_identity_is_rejected() {
+    let (_, _, w) = example();
+    let (g, h, signed) = dleq_basis(w);
+    let slot = &w.signers[0];
+    let sig = slot.signature;
+    let a = sig.a + g;
+    let forged_sig = UniqueSignature { a, ..sig };
+    assert!(!forged_sig.verify(&slot.key, signed), "a false DLEQ proof");
+    let pk = slot.key.0;
+    let c = schnorr_atms_jubjub::challenge_scalar(dleq_challenge(&pk, &h, &sig.sigma, &a, &sig.b));
+    let unscale = Field::pow_vartime(&JubjubScalar::from(2u64), [254])
+        .invert()
+        .unwrap();
+    let start = [
+        (a - (g * sig.s - pk * c)) * unscale,
+        (sig.b - (h * sig.s - sig.sigma * c)) * unscale,
+    ];
+    let mut forged = w.clone();
+    forged.signers[0].signature = forged_sig;
+    let circuit = MithrilCircuit::new(forged.clone()).with_ladder_forgery(
+        0,
+        0,
+        LadderForgery::Start(start.map(|p| xy(&p))),
+    );
+    assert_refused_by_copies_at(
+        &mock_circuit(&circuit, w),
+        "dleq ladder",
+        &[(ACC_X, 0), (ACC_Y, 0), (ACC_X, 1), (ACC_Y, 1)],
+    );
+    // Without the forged start, the ladder's sums are not A: the final equalities refuse it.
+    mock(&forged).assert_rejected_only_by(Rejection::Copy);
+    // The hook with O is the honest ladder.
+    let honest = MithrilCircuit::new(w.clone()).with_ladder_forgery(
+        0,
+        0,
+        LadderForgery::Start([IDENTITY; 2]),
+    );
+    mock_circuit(&honest, w).assert_satisfied();
+}
+
+/// A signature made without the key: `s` and a challenge `c*` drawn first, `A = s G - c* pk` and
+/// `B = s H - c* sigma` solved for (sigma the slot's own, so the lottery still holds), the ladder
+/// run on `c*`'s bits where they differ from those of the challenge `c` the circuit computes.
+/// Gate, lookups and final equalities hold; only the copies of `c`'s bits refuse it.
+#[test]
+fn a_ladder_on_bits_other_than_the_challenges_is_rejected() {
+    use ff::PrimeField;
+    let (_, _, w) = example();
+    let (g, h, signed) = dleq_basis(w);
+    let mut rng = ChaCha20Rng::seed_from_u64(51);
+    let slot = &w.signers[0];
+    let (pk, sigma) = (slot.key.0, slot.signature.sigma);
+    let (s, c_star) = (JubjubScalar::random(&mut rng), Base::random(&mut rng));
+    let c_scalar = schnorr_atms_jubjub::challenge_scalar(c_star);
+    let forged_sig = UniqueSignature {
+        sigma,
+        a: g * s - pk * c_scalar,
+        b: h * s - sigma * c_scalar,
+        s,
+    };
+    assert!(!forged_sig.verify(&slot.key, signed), "a false DLEQ proof");
+    let c = dleq_challenge(&pk, &h, &sigma, &forged_sig.a, &forged_sig.b);
+    let (c_bits, star_bits) = (
+        ladder_bits(c.to_repr().as_ref()),
+        ladder_bits(c_star.to_repr().as_ref()),
+    );
+    let mut forged = w.clone();
+    forged.signers[0].signature = forged_sig;
+    let mut circuit = MithrilCircuit::new(forged.clone());
+    let mut expected = vec![];
+    for bit in (0..LADDER_BITS).filter(|&i| c_bits[i] != star_bits[i]) {
+        let step = LADDER_BITS - 1 - bit;
+        let value = Base::from(u64::from(star_bits[bit]));
+        circuit = circuit.with_ladder_forgery(0, step, LadderForgery::CBit(value));
+        expected.push((BIT, 2 * step + 1));
+    }
+    assert!(!expected.is_empty());
+    assert_refused_by_copies_at(&mock_circuit(&circuit, w), "dleq ladder", &expected);
+    // Without the forged bits the sums are not A and B: the final equalities refuse it.
+    mock(&forged).assert_rejected_only_by(Rejection::Copy);
+    // The hook with c's own bits is the honest ladder.
+    let bits = slot_bit_pairs(w, 0);
+    let mut honest = MithrilCircuit::new(w.clone());
+    for (bit, &(_, c_bit)) in bits.iter().enumerate() {
+        let step = LADDER_BITS - 1 - bit;
+        honest =
+            honest.with_ladder_forgery(0, step, LadderForgery::CBit(Base::from(u64::from(c_bit))));
+    }
+    mock_circuit(&honest, w).assert_satisfied();
+}
+
+/// A DLEQ table whose `-pk` and `G - pk` entries are the attacker's key's: an extra signer slot
+/// holding a registered (victim's) key and leaf, signed with the attacker's key `sk*` (`sigma* =
+/// sk* H`, `c` over the victim's `pk`). The ladder adds the forged entries, so gate, lookups and
+/// final equalities hold; only the table cells' copies of the chip's points refuse it.
+#[test]
+fn a_dleq_table_entry_that_is_not_the_chips_point_is_rejected() {
+    let (_, _, w) = example();
+    let (g, h, signed) = dleq_basis(w);
+    let mut rng = ChaCha20Rng::seed_from_u64(52);
+    let (sk, r) = (
+        JubjubScalar::random(&mut rng),
+        JubjubScalar::random(&mut rng),
+    );
+    let victim = &w.signers[0];
+    let (sigma, a, b) = (h * sk, g * r, h * r);
+    let c =
+        schnorr_atms_jubjub::challenge_scalar(dleq_challenge(&victim.key.0, &h, &sigma, &a, &b));
+    let forged_sig = UniqueSignature {
+        sigma,
+        a,
+        b,
+        s: r + c * sk,
+    };
+    assert!(
+        !forged_sig.verify(&victim.key, signed),
+        "not the victim's signature"
+    );
+    let mut forged = w.clone();
+    let slot = forged.signers.len();
+    forged.shape.signer_slots += 1;
+    forged.signers.push(victim.clone());
+    forged.signers[slot].signature = forged_sig;
+    let pk = g * sk;
+    let circuit = MithrilCircuit::new(forged.clone())
+        .with_forged_dleq_entry(slot, 0, 2, xy(&-pk))
+        .with_forged_dleq_entry(slot, 0, 3, xy(&(g - pk)));
+    // Table 0's entry w lies on row 2 w of the slot's table region, x and y in columns 0 and 1.
+    assert_refused_by_copies_at(
+        &mock_circuit(&circuit, w),
+        "dleq table",
+        &[(0, 4), (1, 4), (0, 6), (1, 6)],
+    );
+    // Without the forged entries the ladder's sums are not A and B.
+    mock(&forged).assert_rejected_only_by(Rejection::Copy);
+    // The hook with the slot's own points is the honest table.
+    let own = victim.key.0;
+    let honest = MithrilCircuit::new(w.clone())
+        .with_forged_dleq_entry(0, 0, 2, xy(&-own))
+        .with_forged_dleq_entry(0, 0, 3, xy(&(g - own)))
+        .with_forged_dleq_entry(0, 1, 1, xy(&h));
+    mock_circuit(&honest, w).assert_satisfied();
+}
+
+/// A DLEQ proof whose first equation holds up to sign, `s G - c pk = -A` (`A = k G`, `B = -k H`,
+/// `s = c sk - k`): the ladder ends at `-A = (-A.x, A.y)`, so only the equality of the
+/// x-coordinates refuses it (the y-coordinates agree).
+#[test]
+fn a_dleq_proof_that_holds_only_up_to_sign_is_rejected() {
+    let (_, sks, w) = example();
+    let (g, h, signed) = dleq_basis(w);
+    let slot = &w.signers[0];
+    let sk = sks
+        .iter()
+        .find(|sk| sk.verifying_key() == slot.key)
+        .expect("the slot's key");
+    let k = JubjubScalar::random(&mut ChaCha20Rng::seed_from_u64(53));
+    let (a, b) = (g * k, -(h * k));
+    let sigma = slot.signature.sigma;
+    let c = schnorr_atms_jubjub::challenge_scalar(dleq_challenge(&slot.key.0, &h, &sigma, &a, &b));
+    let forged_sig = UniqueSignature {
+        sigma,
+        a,
+        b,
+        s: c * sk.0 - k,
+    };
+    assert!(!forged_sig.verify(&slot.key, signed), "a false DLEQ proof");
+    assert_eq!(g * forged_sig.s - slot.key.0 * c, -a);
+    let mut forged = w.clone();
+    forged.signers[0].signature = forged_sig;
+    mock(&forged).assert_rejected_only_by(Rejection::Copy);
+}
+
+/// An unregistered key in a signer slot past the first: the attacker's own key, signature and
+/// the largest target (every index won), its leaf under another root. The index slots naming
+/// it hold; only the equality of its root with the first slot's refuses it.
+#[test]
+fn an_unregistered_key_in_a_later_signer_slot_is_rejected() {
+    let w = two_signers();
+    let (_, _, signed) = dleq_basis(w);
+    let sk = SigningKey::random(&mut ChaCha20Rng::seed_from_u64(54));
+    let mut forged = w.clone();
+    let slot = &mut forged.signers[1];
+    slot.key = sk.verifying_key();
+    slot.signature = sign(&sk, signed).unwrap();
+    slot.target = -Base::ONE;
+    let (sigma, target) = (slot.signature.sigma, slot.target);
+    for index in forged.indices.iter_mut().filter(|i| i.signer == 1) {
+        (index.sigma, index.target) = (sigma, target);
+    }
+    mock(&forged).assert_rejected_only_by(Rejection::Copy);
 }

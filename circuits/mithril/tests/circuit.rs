@@ -654,3 +654,24 @@ fn real_round_trip() {
     )
     .unwrap();
 }
+
+/// An unregistered key in a signer slot past the first: the attacker's own key, signature and
+/// the largest target (every index won), its leaf under another root. The index slots naming
+/// it hold; only the equality of its root with the first slot's refuses it (the twin of
+/// mithril-jubjub's test).
+#[test]
+fn an_unregistered_key_in_a_later_signer_slot_is_rejected() {
+    let (w, _) = two_signers();
+    let sk = SigningKey::random(&mut ChaCha20Rng::seed_from_u64(54));
+    let signed = w.instance.commitment.message(w.instance.message);
+    let mut forged = w.clone();
+    let slot = &mut forged.signers[1];
+    slot.key = sk.verifying_key().0;
+    slot.signature = signature::sign(&sk, signed).unwrap();
+    slot.target = -Fr::one();
+    let (sigma, target) = (slot.signature.sigma, slot.target);
+    for index in forged.indices.iter_mut().filter(|i| i.signer == 1) {
+        (index.sigma, index.target) = (sigma, target);
+    }
+    mock_two(&forged).assert_rejected_only_by(Rejection::AdviceCopy);
+}
