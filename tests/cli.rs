@@ -1349,6 +1349,30 @@ fn aggregation_keys_the_prover_hands_over_are_refused() {
     }
 }
 
+/// A chain step key gets no contract: its proofs carry the step key's digest as their last
+/// public input, which a bare verifier does not check (a stand-in of the step's shape makes a
+/// base case for any genesis). Refused from the key file's header, pinned or not, pointing to
+/// `tms chain wrap`; the file here is a header on a stand-in body.
+#[test]
+fn export_verifier_refuses_a_chain_step_key() {
+    let d = workdir("cli-step-key");
+    ok_s(&d, "setup --k 10 --insecure-test --out p.srs");
+    let header = br#"{"format":"tms-aggregation-vk-v1","statement":"mithril-chain-step","config":{"degree":16,"num_advice":1,"num_lookup_advice":1,"num_fixed":1,"lookup_bits":15},"num_instances":17,"chain":null}"#;
+    let mut step = (header.len() as u32).to_le_bytes().to_vec();
+    step.extend_from_slice(header);
+    step.extend_from_slice(&[7u8; 64]);
+    std::fs::write(d.join("step.vk"), &step).unwrap();
+    fails_s(
+        &d,
+        &format!(
+            "export-verifier --vk step.vk --vk-fingerprint {} --params p.srs --out contracts",
+            sha256_hex(&step)
+        ),
+        "step.vk: a chain step key: its proofs carry the step key's digest",
+        Some("contracts"),
+    );
+}
+
 /// A SNARK-Mithril chain extended one epoch at a time by the CLI (the genesis epoch, then a
 /// second), the step key the same at both, each chain verified under the pinned step key, and
 /// the one-change refusals; then wrapped for contracts (`tms chain wrap`), verified under the

@@ -520,6 +520,28 @@ impl AggregationKeys {
 /// Reads a verifying key file of [`AggregationKeys::vk_file`]; refuses a malformed file or a
 /// layout no aggregation circuit here has (before configuring a circuit from it).
 pub fn read_vk_file(bytes: &[u8]) -> Result<(VkHeader, VerifyingKey<G1Affine>), AggregationError> {
+    let (header, body) = read_vk_header(bytes)?;
+    let bad = |m: &str| AggregationError::Input(format!("malformed aggregation key file: {m}"));
+    let mut body = body;
+    let vk = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        VerifyingKey::<G1Affine>::read::<_, AggregationCircuit>(
+            &mut body,
+            SerdeFormat::RawBytes,
+            header.config,
+        )
+    }))
+    .map_err(|_| bad("the key does not match its header"))?
+    .map_err(|e| bad(&e.to_string()))?;
+    if !body.is_empty() {
+        return Err(bad("bytes after the key"));
+    }
+    Ok((header, vk))
+}
+
+/// The header of a verifying key file of [`AggregationKeys::vk_file`] (checked as
+/// [`read_vk_file`] checks it) and the key's bytes after it, unread: what the file says it
+/// proves, before any key is parsed.
+pub fn read_vk_header(bytes: &[u8]) -> Result<(VkHeader, &[u8]), AggregationError> {
     let bad = |m: &str| AggregationError::Input(format!("malformed aggregation key file: {m}"));
     let len = bytes
         .get(..4)
@@ -547,16 +569,7 @@ pub fn read_vk_file(bytes: &[u8]) -> Result<(VkHeader, VerifyingKey<G1Affine>), 
     {
         return Err(bad("a layout no aggregation circuit here has"));
     }
-    let mut body = &bytes[4 + len..];
-    let vk = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        VerifyingKey::<G1Affine>::read::<_, AggregationCircuit>(&mut body, SerdeFormat::RawBytes, c)
-    }))
-    .map_err(|_| bad("the key does not match its header"))?
-    .map_err(|e| bad(&e.to_string()))?;
-    if !body.is_empty() {
-        return Err(bad("bytes after the key"));
-    }
-    Ok((header, vk))
+    Ok((header, &bytes[4 + len..]))
 }
 
 /// An aggregation proof file: the accumulator limbs as 32-byte big-endian words (what an

@@ -326,7 +326,7 @@ fn a_wrong_inverse_hint_is_refused() {
     assert_eq!(hints.len(), 64);
     plutus::with_big_stack(|| {
         for mode in [MsmMode::Fold, MsmMode::Builtin] {
-            let v = plutus::validator(&vp, &vk, &params_of(&pi), mode);
+            let v = plutus::validator(&vp, &vk, &params_of(&pi), mode).unwrap();
             assert!(validator_accepts(&v, mode, &proof, &hints), "{mode:?}");
             for k in 0..2 {
                 let mut repr = [0u8; 32];
@@ -356,7 +356,7 @@ fn a_proof_with_trailing_bytes_is_refused() {
     assert!(!backend::verify(&vp, &vk, &long, &[&pi]));
     plutus::with_big_stack(|| {
         for mode in [MsmMode::Fold, MsmMode::Builtin] {
-            let v = plutus::validator(&vp, &vk, &params_of(&pi), mode);
+            let v = plutus::validator(&vp, &vk, &params_of(&pi), mode).unwrap();
             assert!(validator_accepts(&v, mode, &proof, &hints), "{mode:?}");
             assert!(!validator_accepts(&v, mode, &long, &hints), "{mode:?}");
         }
@@ -487,7 +487,7 @@ fn a_forged_proof_that_only_wrong_hints_pass_is_refused() {
     assert_eq!(hints.len(), 64);
     plutus::with_big_stack(|| {
         for mode in [MsmMode::Fold, MsmMode::Builtin] {
-            let v = plutus::validator(&vp, &vk, &[Entry::Param(Fr::ONE)], mode);
+            let v = plutus::validator(&vp, &vk, &[Entry::Param(Fr::ONE)], mode).unwrap();
             // The true inverses: refused by the pairing.
             assert!(!validator_accepts(&v, mode, &proof, &hints), "{mode:?}");
             // A zero "inverse" in either batch: refused by the hint's check alone.

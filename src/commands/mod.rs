@@ -173,6 +173,7 @@ pub fn export_verifier(
     let vk_path = trust.vk;
     let params = load_params(params_path)?;
     let vk_file = trust.read()?;
+    refuse_step_key(vk_path, &vk_file)?;
     // What regenerating the key takes: a certificate key's shape (an aggregation key needs its
     // inner keys: its own keygen command prints the fingerprint to pin).
     let mut regenerate: Option<Regenerate> = None;
@@ -185,18 +186,6 @@ pub fn export_verifier(
     };
     let (what, k, vk, num_instances, accumulator, trusted) =
         if let Ok((header, vk)) = tms_aggregation::read_vk_file(&vk_file) {
-            if header.statement == chain::STEP_STATEMENT {
-                // A step proof's last public input is the digest of the key it was verified
-                // under: a bare verifier accepts any genesis (a stand-in circuit of the step's
-                // shape makes the base case), so no contract is made for it.
-                return Err(at(
-                    vk_path,
-                    "a chain step key: its proofs carry the step key's digest, which a bare \
-                     verifier does not check; wrap the chain for contracts (`tms chain wrap`) \
-                     and export the wrapped key (`tms chain keygen --wrapped` makes it from \
-                     the certificate key)",
-                ));
-            }
             let trusted = if header.statement == chain::STATEMENT
                 || header.statement == chain::WRAPPED_STATEMENT
             {
@@ -337,6 +326,22 @@ pub fn export_verifier(
     println!("  {}", trust.describe(&vk_file));
     println!("written to {}", out.display());
     Ok(())
+}
+
+/// Refuses a chain step key (from its header alone): a step proof's last public input is the
+/// digest of the key it was verified under, which a bare verifier does not check (a stand-in
+/// circuit of the step's shape makes the base case, so any genesis would pass), so no contract
+/// is made for it.
+fn refuse_step_key(vk_path: &Path, vk_file: &[u8]) -> Result<()> {
+    match tms_aggregation::snark::read_vk_header(vk_file) {
+        Ok((header, _)) if header.statement == chain::STEP_STATEMENT => Err(at(
+            vk_path,
+            "a chain step key: its proofs carry the step key's digest, which a bare verifier \
+             does not check; wrap the chain for contracts (`tms chain wrap`) and export the \
+             wrapped key (`tms chain keygen --wrapped` makes it from the certificate key)",
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// KZG over BN254 (halo2-base): proofs a Solidity verifier checks in the EVM transcript.
