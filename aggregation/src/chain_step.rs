@@ -459,3 +459,46 @@ pub fn wrap_chain(
     let step = node_snark(step_params, step_vk, public_inputs, proof)?;
     aggregation_prove(params, keys, vec![step], &wrap, transcript)
 }
+
+#[cfg(test)]
+mod tests {
+    use halo2_base::{
+        gates::{
+            circuit::{builder::BaseCircuitBuilder, CircuitBuilderStage},
+            RangeInstructions,
+        },
+        halo2_proofs::plonk::keygen_vk,
+    };
+    use rand_chacha::rand_core::SeedableRng;
+
+    use super::*;
+
+    /// The protocol of one small circuit with a lookup (as the step has) at `2^k` rows.
+    fn tiny_protocol(k: u32) -> PlonkProtocol<G1Affine> {
+        let params =
+            ParamsKZG::<Bn256>::setup(k, rand_chacha::ChaCha20Rng::seed_from_u64(k as u64));
+        let mut builder = BaseCircuitBuilder::<Fr>::from_stage(CircuitBuilderStage::Keygen)
+            .use_k(k as usize)
+            .use_lookup_bits(k as usize - 1)
+            .use_instance_columns(1);
+        let range = builder.range_chip();
+        let ctx = builder.main(0);
+        let x = ctx.load_witness(Fr::from(3));
+        range.range_check(ctx, x, 8);
+        let y = range.gate().mul(ctx, x, x);
+        builder.assigned_instances = vec![vec![y; STEP_PROOF_INPUTS]];
+        builder.calculate_params(Some(9));
+        let vk = keygen_vk(&params, &builder).expect("keygen of a small circuit");
+        node_protocol(&params, &vk, STEP_PROOF_INPUTS)
+    }
+
+    /// The step's self-check compares a stand-in's protocol at `STAND_IN_K` with its own at its
+    /// `k`: what it compares (the quotient's expression included) must not depend on `k`, or
+    /// every step keygen would fail.
+    #[test]
+    fn the_protocol_shape_does_not_depend_on_k() {
+        let (small, large) = (tiny_protocol(9), tiny_protocol(11));
+        assert_ne!(small.domain.k, large.domain.k);
+        assert_eq!(protocol_shape(&small), protocol_shape(&large));
+    }
+}
