@@ -291,19 +291,20 @@ fn validator_accepts(
     .accepted
 }
 
-/// An honest toy certificate: the verifier's parameters, key, statement and the proof made with
-/// randomness `seed`.
+/// An honest toy certificate on the message [`validator_accepts`]' redeemer carries (empty):
+/// the verifier's parameters, key, statement and the proof made with randomness `seed`.
 fn honest_toy(seed: u64) -> (backend::VerifierParams, backend::Vk, Vec<Fr>, Vec<u8>) {
     let params = backend::kzg_params(6);
     let (pk, vk) = backend::keygen(&params, &ToyCircuit::default()).unwrap();
-    let (circuit, pi) = ToyCircuit::new(5, 3, message_to_field(b"sidechain epoch 42"));
+    let (circuit, pi) = ToyCircuit::new(5, 3, message_to_field(b""));
     let proof = backend::prove(&params, &pk, circuit, &[&pi], seed).unwrap();
     (backend::verifier_params(&params), vk, pi, proof)
 }
 
-/// A statement of script parameters only.
-fn params_of(pi: &[Fr]) -> Vec<Entry> {
-    pi.iter().copied().map(Entry::Param).collect()
+/// The toy's statement as a script holds it: committee and threshold as parameters, the message
+/// from the redeemer.
+fn toy_statement(pi: &[Fr]) -> Vec<Entry> {
+    vec![Entry::Param(pi[0]), Entry::Message, Entry::Param(pi[2])]
 }
 
 /// `hints` with hint `k` (32 bytes, little-endian) replaced by `value`.
@@ -326,7 +327,7 @@ fn a_wrong_inverse_hint_is_refused() {
     assert_eq!(hints.len(), 64);
     plutus::with_big_stack(|| {
         for mode in [MsmMode::Fold, MsmMode::Builtin] {
-            let v = plutus::validator(&vp, &vk, &params_of(&pi), mode).unwrap();
+            let v = plutus::validator(&vp, &vk, &toy_statement(&pi), mode).unwrap();
             assert!(validator_accepts(&v, mode, &proof, &hints), "{mode:?}");
             for k in 0..2 {
                 let mut repr = [0u8; 32];
@@ -356,7 +357,7 @@ fn a_proof_with_trailing_bytes_is_refused() {
     assert!(!backend::verify(&vp, &vk, &long, &[&pi]));
     plutus::with_big_stack(|| {
         for mode in [MsmMode::Fold, MsmMode::Builtin] {
-            let v = plutus::validator(&vp, &vk, &params_of(&pi), mode).unwrap();
+            let v = plutus::validator(&vp, &vk, &toy_statement(&pi), mode).unwrap();
             assert!(validator_accepts(&v, mode, &proof, &hints), "{mode:?}");
             assert!(!validator_accepts(&v, mode, &long, &hints), "{mode:?}");
         }
@@ -364,8 +365,8 @@ fn a_proof_with_trailing_bytes_is_refused() {
 }
 
 /// A circuit no witness satisfies: one advice column `a`, one instance column `pi`, and the gate
-/// `a^2 = 7 pi` on every row, with the public input `pi = 1` (7 generates Fr's multiplicative
-/// group, so it is no square). It has no fixed, permuted or lookup columns: every commitment of
+/// `a^2 = 7 pi` on every row, with a public input `pi` for which `7 pi` is no square (the test
+/// takes the empty message's field element and checks it). It has no fixed, permuted or lookup columns: every commitment of
 /// a proof is the prover's, so the all-zero proof (identity points, zero scalars) opens them
 /// all, and only the vanishing argument is false.
 #[derive(Clone, Debug, Default)]
@@ -452,10 +453,6 @@ fn all_zero_proof(vk: &backend::Vk, shape: &tms_cardano::plutus::program::Shape)
 fn a_forged_proof_that_only_wrong_hints_pass_is_refused() {
     use ff::Field;
     use tms_cardano::plutus::{native::NativeMachine, program::Shape};
-    assert!(
-        bool::from(Fr::from(7u64).sqrt().is_none()),
-        "7 is no square"
-    );
     let params = backend::kzg_params(6);
     let vp = backend::verifier_params(&params);
     let (_, vk) = backend::keygen(&params, &NoSquareRoot).unwrap();
@@ -473,7 +470,10 @@ fn a_forged_proof_that_only_wrong_hints_pass_is_refused() {
         instance_lens: vec![1],
     };
     let proof = all_zero_proof(&vk, &shape);
-    let pi = [Fr::ONE];
+    // The redeemer's (empty) message as the public input: 7 pi is no square, so the statement
+    // is false.
+    let pi = [message_to_field(b"")];
+    assert!(bool::from((Fr::from(7u64) * pi[0]).sqrt().is_none()));
     assert!(!backend::verify(&vp, &vk, &proof, &[&pi]));
     let s_g2 = {
         use group::Curve;
@@ -487,7 +487,7 @@ fn a_forged_proof_that_only_wrong_hints_pass_is_refused() {
     assert_eq!(hints.len(), 64);
     plutus::with_big_stack(|| {
         for mode in [MsmMode::Fold, MsmMode::Builtin] {
-            let v = plutus::validator(&vp, &vk, &[Entry::Param(Fr::ONE)], mode).unwrap();
+            let v = plutus::validator(&vp, &vk, &[Entry::Message], mode).unwrap();
             // The true inverses: refused by the pairing.
             assert!(!validator_accepts(&v, mode, &proof, &hints), "{mode:?}");
             // A zero "inverse" in either batch: refused by the hint's check alone.
