@@ -372,7 +372,9 @@ fn trusted_inputs(
             *m,
             Some(
                 t.parse::<u64>()
-                    .map_err(|_| bad("the threshold is not a number"))?,
+                    .ok()
+                    .filter(|&t| t > 0)
+                    .ok_or_else(|| bad("the threshold is not a number of at least 1"))?,
             ),
         ),
         _ => return Err(bad("wrong number of fields")),

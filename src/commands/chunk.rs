@@ -629,6 +629,11 @@ pub fn verify(
     proof_path: &Path,
     evm: bool,
 ) -> Result<()> {
+    if threshold == 0 {
+        return Err(usage(
+            "--threshold 0: a certificate needs at least one signature",
+        ));
+    }
     let vk_path = key.vk;
     let vk_file = key.read()?;
     // A malformed file is refused before any regeneration (minutes).

@@ -95,6 +95,10 @@ impl AtmsInstance {
                 got: committee.keys().len(),
             });
         }
+        // A threshold of 0 is met by a certificate of no signature: it certifies anything.
+        if threshold == 0 {
+            return Err(AtmsError::ThresholdZero);
+        }
         let instance =
             Self::from_trusted_commitment(committee.commitment(shape.mode), message, threshold);
         instance.validate(shape)?;
@@ -111,13 +115,11 @@ impl AtmsInstance {
         }
     }
 
-    /// Checks the statement is meaningful for `shape`: the threshold is at least 1 (a threshold
-    /// of 0 is met by a certificate of no signature, so it would certify anything) and at most
-    /// the number of slots (a larger one could never be met).
+    /// Checks the statement is meaningful for `shape`: the threshold is at most the number of
+    /// slots (a larger one could never be met). A threshold of 0 is a statement a prover may
+    /// make (a committee chunk without signers, joined with others); a verifier never asks for
+    /// it ([`AtmsInstance::from_trusted`]).
     pub fn validate(&self, shape: &AtmsShape) -> Result<(), AtmsError> {
-        if self.threshold == 0 {
-            return Err(AtmsError::ThresholdZero);
-        }
         if self.threshold > shape.slots() as u64 {
             return Err(AtmsError::ThresholdTooLarge {
                 threshold: self.threshold,

@@ -162,11 +162,9 @@ fn merkle_mode_accepts_a_valid_certificate() {
 #[test]
 fn threshold_edge_cases() {
     let s = setting(3);
-    // t = 0 is refused where statements are made (a certificate of no signature would certify
-    // anything); the circuit itself proves the vacuous "at least 0", so no verifier may ask it.
-    let mut vacuous = s.witness(FLAT, &[0], 1);
-    vacuous.instance.threshold = 0;
-    mock(&vacuous).assert_satisfied();
+    // t = 0 (a chunk without signers): the circuit proves the vacuous "at least 0", which a
+    // prover may claim and a verifier never asks for (`AtmsInstance::from_trusted` refuses it).
+    mock(&s.witness(FLAT, &[], 0)).assert_satisfied();
     mock(&s.witness(FLAT, &[0, 1, 2], 3)).assert_satisfied(); // t = n
     mock(&s.witness(FLAT, &[1], 1)).assert_satisfied(); // t = count
     mock(&s.witness(FLAT, &[0, 1], 1)).assert_satisfied(); // t < count

@@ -152,8 +152,10 @@ fn native_builders_refuse_bad_input() {
             threshold: 3
         }
     );
+    // A prover may claim t = 0 (a chunk without signers); a verifier never asks for it.
+    assert!(AtmsWitness::new(shape, &committee, &cert, 0).is_ok());
     assert_eq!(
-        AtmsWitness::new(shape, &committee, &cert, 0).unwrap_err(),
+        AtmsInstance::from_trusted(&shape, &committee, b"epoch 7", 0).unwrap_err(),
         AtmsError::ThresholdZero
     );
     assert_eq!(

@@ -8,8 +8,8 @@ use halo2_base::halo2_proofs::halo2curves::{ff::Field, group::Curve};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use schnorr_atms::{
-    keygen, layout_stats, placeholder_signature, prove, setup, verify, AtmsError, AtmsShape,
-    AtmsWitness, Certificate, CommitmentMode, Committee, Verification,
+    keygen, layout_stats, placeholder_signature, prove, setup, verify, AtmsError, AtmsInstance,
+    AtmsShape, AtmsWitness, Certificate, CommitmentMode, Committee, Verification,
 };
 use tms_gadgets::{
     curve::{
@@ -167,11 +167,9 @@ fn merkle_mode_accepts_a_valid_certificate() {
 #[test]
 fn threshold_edge_cases() {
     let s = setting(3);
-    // t = 0 is refused where statements are made (a certificate of no signature would certify
-    // anything); the circuit itself proves the vacuous "at least 0", so no verifier may ask it.
-    let mut vacuous = s.witness(FLAT, &[0], 1);
-    vacuous.instance.threshold = 0;
-    mock(&vacuous).assert_satisfied();
+    // t = 0 (a chunk without signers): the circuit proves the vacuous "at least 0", which a
+    // prover may claim and a verifier never asks for (`AtmsInstance::from_trusted` refuses it).
+    mock(&s.witness(FLAT, &[], 0)).assert_satisfied();
     mock(&s.witness(FLAT, &[0, 1, 2], 3)).assert_satisfied(); // t = n
     mock(&s.witness(FLAT, &[1], 1)).assert_satisfied(); // t = count
                                                         // Merkle mode with one signer and one disabled slot, t = count.
@@ -208,8 +206,10 @@ fn native_builder_refuses_bad_certificates() {
             threshold: 3
         }
     );
+    // A prover may claim t = 0 (a chunk without signers); a verifier never asks for it.
+    assert!(AtmsWitness::new(shape, &s.committee, &cert, 0).is_ok());
     assert_eq!(
-        AtmsWitness::new(shape, &s.committee, &cert, 0).unwrap_err(),
+        AtmsInstance::from_trusted(&shape, &s.committee, b"message", 0).unwrap_err(),
         AtmsError::ThresholdZero
     );
     assert_eq!(
