@@ -74,16 +74,6 @@ pub enum Place {
     Inner,
 }
 
-impl Place {
-    /// The public inputs its segment has after the accumulator.
-    pub fn segment_inputs(self) -> usize {
-        match self {
-            Place::Root => SEGMENT_INPUTS,
-            Place::Inner => INNER_SEGMENT_INPUTS,
-        }
-    }
-}
-
 /// What one aggregation circuit of the tree verifies.
 #[derive(Clone, Debug)]
 pub enum ChainNode {
@@ -198,12 +188,16 @@ impl Statement for ChainNode {
                     .collect()
             }
         };
+        let leaf = matches!(self, ChainNode::Certificates { .. });
         for pair in segments.windows(2) {
             // The next segment is signed by the registration the previous one hands over to...
             ctx.constrain_equal(&pair[1][0], &pair[0][1]);
-            // ...and starts at the epoch after the previous one's last.
-            let follows = gate.add(ctx, pair[0][4], pair[0][3]);
-            ctx.constrain_equal(&pair[1][4], &follows);
+            // ...and starts at the epoch after the previous one's last (in a leaf, the epochs
+            // are computed so).
+            if !leaf {
+                let follows = gate.add(ctx, pair[0][4], pair[0][3]);
+                ctx.constrain_equal(&pair[1][4], &follows);
+            }
         }
         let (Some(&first), Some(&last)) = (segments.first(), segments.last()) else {
             return Err(AggregationError::Input(

@@ -565,15 +565,16 @@ pub struct ChainKeygenArgs<'a> {
 /// `tms chain prove`, `extend` or `wrap` make it; writes the key and prints its fingerprint.
 pub fn keygen(args: &ChainKeygenArgs) -> Result<()> {
     let chain_params = load_params(args.chain_params)?;
-    let shape = match args.key {
-        ChainKey::Root(tree) => Some(parse_tree(tree, chain_params.k())?),
+    // The tree first: a bad shape fails before the certificate key is read or regenerated.
+    let root = match args.key {
+        ChainKey::Root(tree) => Some((tree, parse_tree(tree, chain_params.k())?)),
         ChainKey::Step | ChainKey::Wrapped => None,
     };
     let params = load_params(args.params)?;
     let certificate_vk = trusted_certificate_key(&params, args.certificate_key)?;
     let start = Instant::now();
-    let (bytes, what) = match (&args.key, shape) {
-        (ChainKey::Root(tree), Some(shape)) => {
+    let (bytes, what) = match root {
+        Some((tree, shape)) => {
             let keys = chain_keygen(
                 &chain_params,
                 shape,
@@ -588,11 +589,11 @@ pub fn keygen(args: &ChainKeygenArgs) -> Result<()> {
             );
             (root_key_file(&keys), what)
         }
-        (key, _) => {
+        None => {
             eprintln!("keygen: the step circuit at k = {}", chain_params.k());
             let step = step_keygen(&chain_params, chain_params.k(), (&params, &certificate_vk))
                 .map_err(|e| CliError(e.to_string()))?;
-            if matches!(key, ChainKey::Step) {
+            if matches!(args.key, ChainKey::Step) {
                 let what = format!("step key (k = {})", chain_params.k());
                 (step_key_file(&step), what)
             } else {
