@@ -69,8 +69,13 @@ fn measure(c: &mut Criterion, group: &str, case: Case, prove: impl Fn(Transcript
         Transcript::Evm
     ));
     let verify_ms = start.elapsed().as_secs_f64() * 1e3;
-    let contracts =
-        Contracts::build(case.params, case.vk, case.public_inputs.len()).expect("contracts");
+    let contracts = Contracts::build(
+        case.params,
+        case.vk,
+        case.public_inputs.len(),
+        case.trusted.kind(),
+    )
+    .expect("contracts");
     let report = GasReport::measure(
         &contracts,
         &case.trusted,

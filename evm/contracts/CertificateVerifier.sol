@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 pragma solidity 0.8.19;
 
-// A template: `tms export-verifier` (tms_evm::certificate::wrapper_source) writes the four
+// A template: `tms export-verifier` (tms_evm::certificate::wrapper_source) writes the
 // constants in double braces below from the verifying key it exports Halo2Verifier.sol for. The
 // file it writes is tied to that one verifier; this template does not compile.
 
@@ -41,6 +41,15 @@ abstract contract BoundVerifier {
     /// For a Groth16 verifier: its one public input is `keccak256(statement) mod r` (the
     /// statement's words hashed in the Groth16 circuit) instead of the statement's words.
     bool public constant GROTH16_STATEMENT_HASHED = {{GROTH16_STATEMENT_HASHED}};
+    /// What the verifier's key proves, written by the exporter from the key file's header (a
+    /// Groth16 verifier's from its own STATEMENT_KIND): the one contract below that may stand in
+    /// front of it (`KIND_*`; 0: none). Word counts alone coincide: a MithrilBatchVerifier of
+    /// two certificates and a ChainVerifier both take four words.
+    uint256 public constant STATEMENT_KIND = {{STATEMENT_KIND}};
+    uint256 internal constant KIND_ATMS = 1;
+    uint256 internal constant KIND_MITHRIL = 2;
+    uint256 internal constant KIND_MITHRIL_BATCH = 3;
+    uint256 internal constant KIND_CHAIN = 4;
 
     /// The generated Halo2 verifier (its verifying key is in its code).
     address public immutable verifier;
@@ -53,6 +62,8 @@ abstract contract BoundVerifier {
     error WrongVerifier();
     /// This contract's statement, after the accumulator words, is not the verifier's inputs.
     error LayoutMismatch(uint256 statementWords, uint256 numInstances);
+    /// This contract's statement kind is not the verifier's key's.
+    error WrongStatementKind(uint256 contractKind, uint256 verifierKind);
     /// `proof` (accumulator words included) is not exactly the verifier's length.
     error WrongProofLength(uint256 given, uint256 expected);
     /// A value that must be a canonical field element (below r) is not.
@@ -65,12 +76,13 @@ abstract contract BoundVerifier {
     /// A statement was accepted for the first time.
     event Consumed(bytes32 indexed statement);
 
-    constructor(address verifier_, uint256 statementWords) {
+    constructor(address verifier_, uint256 statementWords, uint256 kind) {
         if (verifier_.code.length == 0) revert NoVerifierCode();
         if (verifier_.codehash != VERIFIER_CODEHASH) revert WrongVerifier();
         if (ACCUMULATOR_WORDS + statementWords != NUM_INSTANCES) {
             revert LayoutMismatch(statementWords, NUM_INSTANCES);
         }
+        if (kind != STATEMENT_KIND) revert WrongStatementKind(kind, STATEMENT_KIND);
         verifier = verifier_;
     }
 
@@ -122,7 +134,7 @@ contract AtmsCertificateVerifier is BoundVerifier {
     /// A threshold of 0 is met by a certificate of no signature: it would certify anything.
     error ZeroThreshold();
 
-    constructor(address verifier_, uint256 committee_, uint256 threshold_) BoundVerifier(verifier_, 3) {
+    constructor(address verifier_, uint256 committee_, uint256 threshold_) BoundVerifier(verifier_, 3, KIND_ATMS) {
         if (committee_ >= R || threshold_ >= R) revert NotAFieldElement();
         if (threshold_ == 0) revert ZeroThreshold();
         committee = committee_;
@@ -155,7 +167,7 @@ contract MithrilCertificateVerifier is BoundVerifier {
     /// The trusted registration digest, below r.
     uint256 public immutable registration;
 
-    constructor(address verifier_, uint256 registration_) BoundVerifier(verifier_, 2) {
+    constructor(address verifier_, uint256 registration_) BoundVerifier(verifier_, 2, KIND_MITHRIL) {
         if (registration_ >= R) revert NotAFieldElement();
         registration = registration_;
     }
@@ -200,7 +212,7 @@ contract MithrilBatchVerifier is BoundVerifier {
         return words == 0 ? 1 : 2 * (words / 2);
     }
 
-    constructor(address verifier_, uint256 registration_) BoundVerifier(verifier_, _batchWords()) {
+    constructor(address verifier_, uint256 registration_) BoundVerifier(verifier_, _batchWords(), KIND_MITHRIL_BATCH) {
         if (registration_ >= R) revert NotAFieldElement();
         registration = registration_;
         certificates = (NUM_INSTANCES - ACCUMULATOR_WORDS) / 2;
@@ -243,7 +255,7 @@ contract ChainVerifier is BoundVerifier {
     /// The digest of the registration that signs epoch 0, below r.
     uint256 public immutable genesis;
 
-    constructor(address verifier_, uint256 genesis_) BoundVerifier(verifier_, 4) {
+    constructor(address verifier_, uint256 genesis_) BoundVerifier(verifier_, 4, KIND_CHAIN) {
         if (genesis_ >= R) revert NotAFieldElement();
         genesis = genesis_;
     }

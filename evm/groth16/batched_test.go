@@ -348,7 +348,7 @@ func TestGroth16VerifierSolidity(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := newSharedSetup(t, c.circuit, c.assignment, "solidity "+c.name)
 			var ours, stock bytes.Buffer
-			if err := ExportBatchedSolidity(&ours, s.vk, setupDescription("test")); err != nil {
+			if err := ExportBatchedSolidity(&ours, s.vk, setupDescription("test"), "atms"); err != nil {
 				t.Fatal(err)
 			}
 			if err := s.vk.ExportSolidity(&stock); err != nil {
@@ -372,8 +372,18 @@ func TestGroth16VerifierSolidity(t *testing.T) {
 			if !strings.Contains(ours.String(), `string public constant SETUP = "INSECURE seeded: test";`) {
 				t.Fatalf("Groth16Verifier.sol does not name its setup")
 			}
-			if ExportBatchedSolidity(io.Discard, s.vk, `a "quoted" setup`) == nil {
+			if ExportBatchedSolidity(io.Discard, s.vk, `a "quoted" setup`, "atms") == nil {
 				t.Fatalf("a setup description with quotes accepted")
+			}
+			if !strings.Contains(ours.String(), `string public constant STATEMENT_KIND = "atms";`) {
+				t.Fatalf("Groth16Verifier.sol does not say what its key proves")
+			}
+			// a verifier that does not say what its key proves could stand behind
+			// any contract of the same word count: never exported
+			for _, kind := range []string{"", "batch", `atms"; uint x = 1; "`} {
+				if ExportBatchedSolidity(io.Discard, s.vk, setupDescription("test"), kind) == nil {
+					t.Fatalf("statement kind %q accepted", kind)
+				}
 			}
 			if !strings.Contains(ours.String(), "contract Groth16Verifier {") || strings.Count(ours.String(), "staticcall(gas(), PRECOMPILE_PAIRING") != 1 {
 				t.Fatalf("Groth16Verifier.sol: not one contract Groth16Verifier with one pairing call")
@@ -388,7 +398,7 @@ func TestGroth16VerifierSolidity(t *testing.T) {
 				t.Fatal(err)
 			}
 			var again bytes.Buffer
-			if err := ExportBatchedSolidity(&again, back, setupDescription("test")); err != nil {
+			if err := ExportBatchedSolidity(&again, back, setupDescription("test"), "atms"); err != nil {
 				t.Fatal(err)
 			}
 			if again.String() != ours.String() {
@@ -403,7 +413,7 @@ func TestGroth16VerifierSolidity(t *testing.T) {
 			if err := os.WriteFile(vkPath+".setup", []byte(setupDescription("test")+"\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			err := programExport([]string{"-vk", vkPath, "-out", t.TempDir()})
+			err := programExport([]string{"-vk", vkPath, "-program", "testdata/twin_k10.program.json", "-out", t.TempDir()})
 			if err == nil || !strings.Contains(err.Error(), "INSECURE") {
 				t.Fatalf("program-export of an INSECURE key without -insecure-test-key: %v", err)
 			}

@@ -116,7 +116,7 @@ func TestCeremony(t *testing.T) {
 	}
 	var sol bytes.Buffer
 	setup := ceremonySetup(dir, string(beacon1), string(beacon2))
-	if err := ExportBatchedSolidity(&sol, vk, setup); err != nil {
+	if err := ExportBatchedSolidity(&sol, vk, setup, "atms"); err != nil {
 		t.Fatal(err)
 	}
 	if isInsecureSetup(setup) || !strings.Contains(sol.String(), `SETUP = "mpcsetup ceremony: 3 phase-1 and 3 phase-2 contributions`) ||

@@ -357,6 +357,10 @@ func programProve(args []string) error {
 		fmt.Println(s)
 		report.WriteString(s + "\n")
 	}
+	if p.StatementKind == "" && !o.Incomplete && (*f.insecureKey || *f.pkIn != "") {
+		// refused now rather than after the setup: the verifier would carry no STATEMENT_KIND
+		return errors.New("program-prove: the program has no statement_kind (record it with one): its verifier could stand behind any contract of the same word count")
+	}
 	say("program-prove program=%s witness=%s", *f.program, *f.witness)
 	say("program-prove %s", programSummary(p))
 	say("program-prove date=%s GOMAXPROCS=%d go=%s", time.Now().UTC().Format(time.RFC3339), runtime.GOMAXPROCS(0), runtime.Version())
@@ -466,7 +470,7 @@ func programProve(args []string) error {
 	case isInsecureSetup(setup) && !*f.insecureKey:
 		say("program-prove: no verifier exported: the key is INSECURE (%s); -insecure-test-key exports it for tests", setup)
 	default:
-		if files, err = exportVerifiers("program-prove", vk, call, setup, say); err != nil {
+		if files, err = exportVerifiers("program-prove", vk, call, setup, p.StatementKind, say); err != nil {
 			return err
 		}
 	}
@@ -492,7 +496,7 @@ func programProve(args []string) error {
 // verifyProof(bytes proof, uint256[N] input), not the ABI of proof.json's
 // signature, which is gnark v0.14's and ours). The caller has refused an
 // INSECURE setup unless told it is a test.
-func exportVerifiers(cmd string, vk groth16.VerifyingKey, call *solidityCall, setup string, say func(string, ...any)) (map[string][]byte, error) {
+func exportVerifiers(cmd string, vk groth16.VerifyingKey, call *solidityCall, setup, kind string, say func(string, ...any)) (map[string][]byte, error) {
 	files := map[string][]byte{}
 	k, err := newBatchedKey(vk)
 	if err != nil {
@@ -518,7 +522,7 @@ func exportVerifiers(cmd string, vk groth16.VerifyingKey, call *solidityCall, se
 	say("%s batched native twin: accepted (one 5-pair pairing check; Groth16 equation %v, PoK equation %v; h=%s rho=%s)",
 		cmd, g16, pok, k.commitmentHash(w), batchingScalar(w))
 	var ours bytes.Buffer
-	if err := ExportBatchedSolidity(&ours, vk, setup); err != nil {
+	if err := ExportBatchedSolidity(&ours, vk, setup, kind); err != nil {
 		return nil, err
 	}
 	files["Groth16Verifier.sol"] = ours.Bytes()
@@ -572,12 +576,13 @@ func writeVK(path string, vk groth16.VerifyingKey) error {
 func programExport(args []string) error {
 	fs := flag.NewFlagSet("program-export", flag.ExitOnError)
 	vkPath := fs.String("vk", "", "verifying key written by program-prove -keep-vk")
+	programPath := fs.String("program", "", "the program the key was made for (its statement_kind becomes STATEMENT_KIND)")
 	out := fs.String("out", "", "directory holding proof.json; Groth16Verifier.sol (or gnark's Verifier.sol) is written there")
 	setup := fs.String("setup", "", "where the key comes from, the contract's SETUP constant (default: the -vk FILE.setup that program-prove -keep-vk wrote)")
 	insecureKey := fs.Bool("insecure-test-key", false, "export although the key is INSECURE: for tests only")
 	fs.Parse(args)
-	if *vkPath == "" || *out == "" {
-		return errors.New("-vk and -out are required")
+	if *vkPath == "" || *out == "" || *programPath == "" {
+		return errors.New("-vk, -program and -out are required")
 	}
 	if *setup == "" {
 		b, err := os.ReadFile(*vkPath + ".setup")
@@ -588,6 +593,10 @@ func programExport(args []string) error {
 	}
 	if isInsecureSetup(*setup) && !*insecureKey {
 		return fmt.Errorf("program-export: the key is INSECURE (%s): -insecure-test-key exports it for tests", *setup)
+	}
+	p, err := LoadProgram(*programPath)
+	if err != nil {
+		return err
 	}
 	data, err := os.ReadFile(*vkPath)
 	if err != nil {
@@ -606,7 +615,7 @@ func programExport(args []string) error {
 		return err
 	}
 	say := func(format string, a ...any) { fmt.Printf(format+"\n", a...) }
-	files, err := exportVerifiers("program-export", vk, &call, *setup, say)
+	files, err := exportVerifiers("program-export", vk, &call, *setup, p.StatementKind, say)
 	if err != nil {
 		return err
 	}

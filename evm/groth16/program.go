@@ -74,7 +74,11 @@ type Program struct {
 	// "keccak256": the circuit's one public input is keccak256 of the public
 	// instances' 32-byte big-endian words, mod r (PROGRAM.md); "": the public
 	// instances themselves.
-	StatementHash   string
+	StatementHash string
+	// What the public instances are: the name of the contract statement kind
+	// (statementKinds), written into the exported verifier's STATEMENT_KIND;
+	// "" when the recorder did not say (no verifier is exported then).
+	StatementKind   string
 	NumProofScalars int
 	NumProofPoints  int
 	G2One, G2Tau    bn254.G2Affine
@@ -97,6 +101,7 @@ type rawProgram struct {
 	NumProofScalars int    `json:"num_proof_scalars"`
 	NumProofPoints  int    `json:"num_proof_points"`
 	StatementHash   string `json:"statement_hash"`
+	StatementKind   string `json:"statement_kind"`
 	G2              struct {
 		One []json.Number `json:"one"`
 		Tau []json.Number `json:"tau"`
@@ -204,7 +209,10 @@ func ParseProgram(data []byte) (*Program, error) {
 	}
 	p := &Program{Version: rp.Version, Description: rp.Description, NumInstances: rp.NumInstances,
 		PublicInstances: rp.PublicInstances, NumProofScalars: rp.NumProofScalars, NumProofPoints: rp.NumProofPoints,
-		StatementHash: rp.StatementHash}
+		StatementHash: rp.StatementHash, StatementKind: rp.StatementKind}
+	if p.StatementKind != "" && !knownStatementKind(p.StatementKind) {
+		return nil, fmt.Errorf("program: statement_kind %q: not one of %v", p.StatementKind, statementKinds)
+	}
 	if p.StatementHash != "" && p.StatementHash != StatementKeccak256 {
 		return nil, fmt.Errorf("program: statement_hash %q: only %q is known", p.StatementHash, StatementKeccak256)
 	}

@@ -58,6 +58,7 @@ func TestProgramParseErrors(t *testing.T) {
 		"version":        strings.Replace(good, `"version": 1`, `"version": 2`, 1),
 		"unknown field":  strings.Replace(good, `"version": 1`, `"version": 1, "extra": 0`, 1),
 		"register order": strings.Replace(good, "\"out\": 1\n", "\"out\": 2\n", 1),
+		"statement kind": strings.Replace(good, `"version": 1`, `"version": 1, "statement_kind": "batch"`, 1),
 	} {
 		if bad == good {
 			t.Fatalf("%s: the replacement did not apply", name)

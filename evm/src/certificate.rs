@@ -12,8 +12,11 @@
 //! | `ChainVerifier` | `[genesis, last registration, keccak256(message) mod r, epochs]` | [`Trusted::Chain`] |
 //!
 //! A constructor reverts on an address without code (`NoVerifierCode`), on code other than the
-//! exported verifier's (`WrongVerifier`) and on a statement that does not fill the verifier's
-//! public inputs (`LayoutMismatch`); a call with a proof of any other length reverts with
+//! exported verifier's (`WrongVerifier`), on a statement that does not fill the verifier's
+//! public inputs (`LayoutMismatch`) and on a contract of another statement kind than the key's
+//! (`WrongStatementKind`: the exporter writes [`StatementKind`] from the key file's header, so
+//! a `MithrilBatchVerifier` of two certificates cannot stand in front of a chain key although
+//! both statements have four words); a call with a proof of any other length reverts with
 //! `WrongProofLength`. Proof bytes stay malleable (scalar words are reduced mod r), so the
 //! `consume*` functions key replay protection on `keccak256(statement)`.
 //!
@@ -41,7 +44,7 @@ use crate::{
 };
 use tms_gadgets::proving::MultiOpen;
 
-/// The contracts' Solidity template: [`wrapper_source`] fills in the four verifier constants.
+/// The contracts' Solidity template: [`wrapper_source`] fills in the verifier's constants.
 pub const TEMPLATE: &str = include_str!("../contracts/CertificateVerifier.sol");
 /// Its file name (the exported file's too).
 pub const FILE: &str = "CertificateVerifier.sol";
@@ -99,11 +102,94 @@ impl Groth16Verifier {
         }
     }
 
+    /// The verifier's `STATEMENT_KIND` (what its program proves); an error if it has none or
+    /// an unknown one.
+    pub fn statement_kind(&self) -> Result<StatementKind, EvmError> {
+        let at = self
+            .source
+            .find(GROTH16_STATEMENT_KIND_CONSTANT)
+            .map(|at| at + GROTH16_STATEMENT_KIND_CONSTANT.len())
+            .ok_or_else(|| {
+                EvmError::Input(
+                    "the Groth16 verifier has no STATEMENT_KIND constant: what its key proves is \
+                     unknown (re-export it from a program with its statement_kind)"
+                        .into(),
+                )
+            })?;
+        let len = self.source[at..]
+            .find('"')
+            .ok_or_else(|| EvmError::Input("STATEMENT_KIND is not a string".into()))?;
+        StatementKind::from_name(&self.source[at..at + len])
+    }
+
     /// The call's full signature for `num_inputs` statement words.
     pub fn signature(&self, num_inputs: usize) -> String {
         format!("{}uint256[{num_inputs}])", self.signature_prefix)
     }
 }
+
+/// What a verifying key proves, as the contracts of [`FILE`] name it: the exporter writes it
+/// into their `STATEMENT_KIND` constant from the key file's header (a Groth16 verifier's from
+/// its own `STATEMENT_KIND`, which `evm/groth16` writes from the program's `statement_kind`),
+/// and each contract's constructor refuses a verifier of another kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StatementKind {
+    /// No contract of [`FILE`] builds this key's statement (every constructor refuses it); a
+    /// caller builds the public inputs itself.
+    Unbound,
+    /// `AtmsCertificateVerifier`: `[commitment, m, t]`.
+    Atms,
+    /// `MithrilCertificateVerifier`: `[registration, m]`.
+    Mithril,
+    /// `MithrilBatchVerifier`: `[registration, m_i]` for each of N certificates.
+    MithrilBatch,
+    /// `ChainVerifier`: `[genesis, last registration, m, epochs]`.
+    Chain,
+}
+
+impl StatementKind {
+    /// Every kind, in code order.
+    pub const ALL: [Self; 5] = [
+        Self::Unbound,
+        Self::Atms,
+        Self::Mithril,
+        Self::MithrilBatch,
+        Self::Chain,
+    ];
+
+    /// The `KIND_*` constant of [`FILE`] (`STATEMENT_KIND`'s value).
+    pub fn code(self) -> u8 {
+        match self {
+            Self::Unbound => 0,
+            Self::Atms => 1,
+            Self::Mithril => 2,
+            Self::MithrilBatch => 3,
+            Self::Chain => 4,
+        }
+    }
+
+    /// Its name in a Groth16 program and verifier (`statement_kind`, `STATEMENT_KIND`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Unbound => "unbound",
+            Self::Atms => "atms",
+            Self::Mithril => "mithril",
+            Self::MithrilBatch => "mithril-batch",
+            Self::Chain => "chain",
+        }
+    }
+
+    /// The kind named `name` ([`Self::name`]).
+    pub fn from_name(name: &str) -> Result<Self, EvmError> {
+        Self::ALL
+            .into_iter()
+            .find(|kind| kind.name() == name)
+            .ok_or_else(|| EvmError::Input(format!("unknown statement kind {name:?}")))
+    }
+}
+
+/// The `STATEMENT_KIND` constant the Groth16 exporter (`evm/groth16`) writes into a verifier.
+pub const GROTH16_STATEMENT_KIND_CONSTANT: &str = "string public constant STATEMENT_KIND = \"";
 
 /// What ties the contracts to one generated verifier: written into their source as constants.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,6 +207,8 @@ pub struct Binding {
     pub groth16_selector: Option<[u8; 4]>,
     /// For a Groth16 verifier: its one public input is `keccak256(statement) mod r`.
     pub groth16_statement_hashed: bool,
+    /// What the verifier's key proves: the one contract that may stand in front of it.
+    pub statement_kind: StatementKind,
 }
 
 /// The template with `binding`'s constants written in; an error if the template lacks one of
@@ -145,6 +233,7 @@ pub fn wrapper_source(binding: &Binding) -> Result<String, EvmError> {
             "GROTH16_STATEMENT_HASHED",
             binding.groth16_statement_hashed.to_string(),
         ),
+        ("STATEMENT_KIND", binding.statement_kind.code().to_string()),
     ];
     let mut source = TEMPLATE.to_string();
     for (name, value) in values {
@@ -202,6 +291,16 @@ impl Trusted {
             Self::Mithril { .. } => "MithrilCertificateVerifier",
             Self::MithrilBatch { .. } => "MithrilBatchVerifier",
             Self::Chain { .. } => "ChainVerifier",
+        }
+    }
+
+    /// Its statement kind: the contract's `KIND_*`.
+    pub fn kind(&self) -> StatementKind {
+        match self {
+            Self::Atms { .. } => StatementKind::Atms,
+            Self::Mithril { .. } => StatementKind::Mithril,
+            Self::MithrilBatch { .. } => StatementKind::MithrilBatch,
+            Self::Chain { .. } => StatementKind::Chain,
         }
     }
 
@@ -369,13 +468,14 @@ pub struct Contracts {
 
 impl Contracts {
     /// Generates the verifier of `vk` for `num_instances` public inputs, ties the contracts to
-    /// it and compiles them.
+    /// it and to `kind` (what the key proves, from its key file) and compiles them.
     pub fn build(
         params: &ParamsKZG<Bn256>,
         vk: &VerifyingKey<G1Affine>,
         num_instances: usize,
+        kind: StatementKind,
     ) -> Result<Self, EvmError> {
-        Self::build_with_accumulator(params, vk, num_instances, 0)
+        Self::build_with_accumulator(params, vk, num_instances, 0, kind)
     }
 
     /// [`Self::build`] for an outer proof whose first `accumulator_limbs` public inputs are a
@@ -385,6 +485,7 @@ impl Contracts {
         vk: &VerifyingKey<G1Affine>,
         num_instances: usize,
         accumulator_limbs: usize,
+        kind: StatementKind,
     ) -> Result<Self, EvmError> {
         Self::build_for(
             params,
@@ -392,6 +493,7 @@ impl Contracts {
             num_instances,
             accumulator_limbs,
             MultiOpen::Shplonk,
+            kind,
         )
     }
 
@@ -403,6 +505,7 @@ impl Contracts {
         num_instances: usize,
         accumulator_limbs: usize,
         open: MultiOpen,
+        kind: StatementKind,
     ) -> Result<Self, EvmError> {
         let verifier_source =
             verifier_source_for(params, vk, num_instances, accumulator_limbs, open)?;
@@ -419,6 +522,7 @@ impl Contracts {
             proof_length: proof_length_for(params, vk, num_instances, accumulator_limbs, open)?,
             groth16_selector: None,
             groth16_statement_hashed: false,
+            statement_kind: kind,
         };
         let wrapper_source = wrapper_source(&binding)?;
         let wrappers = compile_all(&[(FILE, &wrapper_source)], FILE, true)?;
@@ -436,8 +540,11 @@ impl Contracts {
     /// proof's accumulator, if any, is checked inside the Groth16 circuit).
     /// Refuses a verifier of an insecure setup unless the caller says it is a test
     /// ([`Groth16Verifier::insecure_test_key`]).
+    /// The statement kind is the verifier's own `STATEMENT_KIND` (written by the exporter from
+    /// its program): one without it is refused.
     pub fn for_groth16(verifier: &Groth16Verifier, num_inputs: usize) -> Result<Self, EvmError> {
         verifier.check_setup()?;
+        let statement_kind = verifier.statement_kind()?;
         let compiled = compile(
             &[(GROTH16_FILE, &verifier.source)],
             GROTH16_FILE,
@@ -456,6 +563,7 @@ impl Contracts {
             proof_length: 32 * verifier.proof_words,
             groth16_selector: Some(selector(&signature)),
             groth16_statement_hashed: verifier.hashed_statement,
+            statement_kind,
         };
         let wrapper_source = wrapper_source(&binding)?;
         let wrappers = compile_all(&[(FILE, &wrapper_source)], FILE, true)?;
@@ -700,14 +808,49 @@ mod tests {
             proof_length: 4800,
             groth16_selector: None,
             groth16_statement_hashed: false,
+            statement_kind: StatementKind::Chain,
         })
         .unwrap();
+        assert!(source.contains("STATEMENT_KIND = 4;"));
         assert!(source.contains("GROTH16_SELECTOR = 0x00000000;"));
         assert!(source.contains("GROTH16_STATEMENT_HASHED = false;"));
         assert!(source.contains(&format!("VERIFIER_CODEHASH = 0x{};", "ab".repeat(32))));
         assert!(source.contains("NUM_INSTANCES = 15;"));
         assert!(source.contains("ACCUMULATOR_WORDS = 12;"));
         assert!(source.contains("PROOF_LENGTH = 4800;"));
+    }
+
+    #[test]
+    fn statement_kinds_match_the_template_constants() {
+        for kind in StatementKind::ALL {
+            assert_eq!(StatementKind::from_name(kind.name()).unwrap(), kind);
+            if kind != StatementKind::Unbound {
+                let constant = format!(
+                    "uint256 internal constant KIND_{} = {};",
+                    kind.name().to_uppercase().replace('-', "_"),
+                    kind.code()
+                );
+                assert!(TEMPLATE.contains(&constant), "{constant}");
+            }
+        }
+        assert!(StatementKind::from_name("batch").is_err());
+        let verifier = |source: &str| Groth16Verifier {
+            source: source.into(),
+            contract: "Groth16Verifier".into(),
+            proof_words: 12,
+            signature_prefix: String::new(),
+            hashed_statement: true,
+            insecure_test_key: true,
+        };
+        assert_eq!(
+            verifier(r#"string public constant STATEMENT_KIND = "chain";"#)
+                .statement_kind()
+                .unwrap(),
+            StatementKind::Chain
+        );
+        assert!(verifier("contract Groth16Verifier {}")
+            .statement_kind()
+            .is_err());
     }
 
     #[test]

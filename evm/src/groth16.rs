@@ -206,6 +206,12 @@ pub struct Program {
     /// builds; one public input instead of one each). `None`: the public instances themselves.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub statement_hash: Option<String>,
+    /// Which contract's statement the public instances are
+    /// ([`crate::certificate::StatementKind::name`]): the exporter writes it into the Groth16
+    /// verifier (`STATEMENT_KIND`), and the contracts in front of that verifier refuse another
+    /// kind. Set by whoever records the program from a key that says what it proves.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub statement_kind: Option<String>,
     /// Scalars the proof holds.
     pub num_proof_scalars: usize,
     /// Points the proof holds.
@@ -970,6 +976,7 @@ fn record_with(
         num_instances: instances.len(),
         public_instances: public_instances.to_vec(),
         statement_hash: None,
+        statement_kind: None,
         num_proof_scalars: tape.proof_scalars.len(),
         num_proof_points: tape.proof_points.len(),
         g2: G2Points {
@@ -1004,6 +1011,15 @@ fn coordinate_from_limbs(limbs: &[Fr]) -> Option<Fq> {
 }
 
 impl Program {
+    /// The program labelled with what its statement is (the contract kind in front of its
+    /// Groth16 verifier): the recorder knows it from the key file's header.
+    pub fn with_statement_kind(self, kind: crate::certificate::StatementKind) -> Self {
+        Self {
+            statement_kind: Some(kind.name().to_string()),
+            ..self
+        }
+    }
+
     /// Replays the program natively on `witness` (the twin of the gnark circuit): `Ok` when
     /// every assertion and the pairing check hold, otherwise the first op that fails. The
     /// witness's register values are not trusted: they are only compared, to name the first op

@@ -47,7 +47,7 @@ use tms_aggregation::{
     ExposeAll, Snark, ACCUMULATOR_LIMBS,
 };
 use tms_evm::{
-    certificate::{is_error, Contracts, Deployment, Trusted},
+    certificate::{is_error, Contracts, Deployment, StatementKind, Trusted},
     gas_line,
     machine::Machine,
     verifier::calldata,
@@ -198,9 +198,10 @@ fn gas_on_chain(
     vk: &VerifyingKey<G1Affine>,
     public_inputs: &[Fr],
     proof: &[u8],
+    kind: StatementKind,
 ) -> (Contracts, u64) {
     let contracts =
-        Contracts::build_with_accumulator(params, vk, public_inputs.len(), ACCUMULATOR_LIMBS)
+        Contracts::build_with_accumulator(params, vk, public_inputs.len(), ACCUMULATOR_LIMBS, kind)
             .unwrap();
     let mut machine = Machine::new(false);
     let deployed = machine.deploy(contracts.verifier.creation.clone()).unwrap();
@@ -234,7 +235,7 @@ fn chain_root_on_chain(
     mainnet: bool,
 ) {
     let epochs = statement.epochs as u64;
-    let (contracts, gas) = gas_on_chain(params, vk, public_inputs, proof);
+    let (contracts, gas) = gas_on_chain(params, vk, public_inputs, proof, StatementKind::Chain);
     println!(
         "record: {path} verifier_bytes={} gas={gas}",
         contracts.verifier.runtime.len()
@@ -372,7 +373,13 @@ fn aggregate_mithril_certificates() {
             proof.len(),
             verify.as_secs_f64() * 1e3,
         );
-        let (contracts, gas) = gas_on_chain(&params, agg.vk(), &public_inputs, &proof);
+        let (contracts, gas) = gas_on_chain(
+            &params,
+            agg.vk(),
+            &public_inputs,
+            &proof,
+            StatementKind::MithrilBatch,
+        );
         println!(
             "record: aggregate n={n} verifier_bytes={} gas={gas}",
             contracts.verifier.runtime.len()
@@ -496,6 +503,7 @@ fn aggregated_mithril_certificates_through_the_final_wrapper() {
         wrap.vk(),
         public_inputs.len(),
         ACCUMULATOR_LIMBS,
+        StatementKind::MithrilBatch,
     )
     .unwrap();
     let carried = proof_file(&public_inputs[..ACCUMULATOR_LIMBS], &proof);
@@ -976,9 +984,14 @@ fn a_corrupted_inner_proof_is_refused_natively_and_on_chain() {
     }
 
     // On chain: the generated verifier folds the accumulator limbs into its pairing check.
-    let contracts =
-        Contracts::build_with_accumulator(&params, agg.vk(), bad_inputs.len(), ACCUMULATOR_LIMBS)
-            .unwrap();
+    let contracts = Contracts::build_with_accumulator(
+        &params,
+        agg.vk(),
+        bad_inputs.len(),
+        ACCUMULATOR_LIMBS,
+        StatementKind::Unbound,
+    )
+    .unwrap();
     let mut machine = Machine::new(false);
     let deployed = machine.deploy(contracts.verifier.creation.clone()).unwrap();
     let mut call = |inputs: &[Fr], proof: &[u8]| {

@@ -24,7 +24,7 @@ use tms_aggregation::{
     ACCUMULATOR_LIMBS,
 };
 use tms_evm::{
-    certificate::{is_error, Contracts, Deployment, Trusted},
+    certificate::{is_error, Contracts, Deployment, StatementKind, Trusted},
     gas_line,
     machine::Machine,
 };
@@ -76,9 +76,14 @@ fn stand_in_contracts(statement: &[Fr]) -> (Contracts, Vec<u8>) {
         Transcript::Evm,
         MultiOpen::Shplonk
     ));
-    let contracts =
-        Contracts::build_with_accumulator(&params, &twin.vk, inputs.len(), ACCUMULATOR_LIMBS)
-            .unwrap();
+    let contracts = Contracts::build_with_accumulator(
+        &params,
+        &twin.vk,
+        inputs.len(),
+        ACCUMULATOR_LIMBS,
+        StatementKind::MithrilBatch,
+    )
+    .unwrap();
     (contracts, proof_file(&accumulator, &twin.proof))
 }
 

@@ -26,7 +26,9 @@ use mithril_snark::{Parameters, PhiF};
 use revm::primitives::Address;
 use schnorr_atms::{AtmsInstance, AtmsShape, CommitmentMode, Verification};
 use tms_evm::{
-    certificate::{is_error, word_fr, word_u64, Contracts, Deployment, GasReport, Trusted},
+    certificate::{
+        is_error, word_fr, word_u64, Contracts, Deployment, GasReport, StatementKind, Trusted,
+    },
     gas_line,
     machine::Machine,
     verifier::calldata,
@@ -40,6 +42,7 @@ use tms_gadgets::{
 const NO_CODE: &str = "NoVerifierCode()";
 const WRONG_VERIFIER: &str = "WrongVerifier()";
 const LAYOUT: &str = "LayoutMismatch(uint256,uint256)";
+const WRONG_KIND: &str = "WrongStatementKind(uint256,uint256)";
 const ZERO_THRESHOLD: &str = "ZeroThreshold()";
 const LENGTH: &str = "WrongProofLength(uint256,uint256)";
 const REJECTED: &str = "ProofRejected()";
@@ -121,6 +124,7 @@ fn check_on_chain(name: &str, proved: &Proved) -> (Contracts, u64) {
         &proved.vk,
         proved.public_inputs.len(),
         proved.accumulator_words,
+        proved.trusted.kind(),
     )
     .unwrap();
     // The length written into the contracts is the prover's, computed from the key alone.
@@ -251,10 +255,10 @@ fn check_on_chain(name: &str, proved: &Proved) -> (Contracts, u64) {
         ),
         "{name}: another contract's code"
     );
-    // Every other statement layout in front of this verifier. `MithrilBatchVerifier` takes N
+    // Every other statement kind in front of this verifier. `MithrilBatchVerifier` takes N
     // from the verifier, so it fits any even statement (a batch of one is a Mithril
-    // certificate's statement, of two a chain's word count: words alone cannot tell those
-    // apart).
+    // certificate's statement, of two a chain's word count): words alone cannot tell those
+    // apart, the key's statement kind does (`WrongStatementKind`).
     let digest = Fr::from(5);
     let words = proved.trusted.statement_words();
     let fits = |other: &Trusted| match other {
@@ -275,11 +279,12 @@ fn check_on_chain(name: &str, proved: &Proved) -> (Contracts, u64) {
         },
         Trusted::Chain { genesis: digest },
     ] {
-        if fits(&other) {
+        if other.kind() == proved.trusted.kind() {
             continue;
         }
+        let error = if fits(&other) { WRONG_KIND } else { LAYOUT };
         assert!(
-            construction_refused(&mut machine, &contracts, &other, honest.verifier, LAYOUT),
+            construction_refused(&mut machine, &contracts, &other, honest.verifier, error),
             "{name}: {} in front of this verifier",
             other.contract()
         );
@@ -430,7 +435,8 @@ fn schnorr_atms_certificate_on_chain() {
     // The old `accumulatorWords = 12` in front of this (certificate) verifier: contracts
     // exported for a 12-limb verifier are tied to that verifier's code, not this one's, and
     // this verifier's contracts to this one's.
-    let outer = Contracts::build_with_accumulator(&params, keys.vk(), 15, 12).unwrap();
+    let outer =
+        Contracts::build_with_accumulator(&params, keys.vk(), 15, 12, StatementKind::Atms).unwrap();
     assert_eq!(outer.binding.accumulator_words, 12);
     assert_ne!(
         outer.binding.verifier_codehash,

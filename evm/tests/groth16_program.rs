@@ -24,7 +24,7 @@ use tms_aggregation::{
     stand_in::{stand_in, trivial_accumulator},
     ACCUMULATOR_LIMBS,
 };
-use tms_evm::certificate::word_fr;
+use tms_evm::certificate::{word_fr, StatementKind};
 use tms_evm::groth16::{program_of_key, record, Op, Program, ProgramError, ProgramWitness};
 use tms_gadgets::{
     message::message_to_field,
@@ -114,6 +114,7 @@ fn the_recorded_verifier_replays_and_refuses_every_one_change_witness() {
         "final-wrapper twin, k = 10, Schnorr ATMS statement",
     )
     .unwrap();
+    let program = program.with_statement_kind(StatementKind::Atms);
     let count = |f: fn(&Op) -> bool| program.ops.iter().filter(|op| f(op)).count();
     println!(
         "record: groth16-program ops={} muls={} invs={} msms={} msm_terms={} proof_scalars={} proof_points={}",
@@ -148,7 +149,10 @@ fn the_recorded_verifier_replays_and_refuses_every_one_change_witness() {
         "final-wrapper twin, k = 10, Schnorr ATMS statement",
     )
     .unwrap();
-    assert_eq!(program, program_again);
+    assert_eq!(
+        program,
+        program_again.with_statement_kind(StatementKind::Atms)
+    );
     // And the key alone gives it: what a verifier regenerates from the key it trusts.
     let of_key = program_of_key(
         &twin.params,
@@ -159,7 +163,7 @@ fn the_recorded_verifier_replays_and_refuses_every_one_change_witness() {
         "final-wrapper twin, k = 10, Schnorr ATMS statement",
     )
     .unwrap();
-    assert_eq!(of_key, program);
+    assert_eq!(of_key.with_statement_kind(StatementKind::Atms), program);
     assert_ne!(witness.proof_scalars, witness_again.proof_scalars);
     program.replay(&witness_again).unwrap();
 
@@ -315,7 +319,8 @@ fn schnorr_atms_certificate_program() {
         fs::create_dir_all(&dir).unwrap();
         fs::write(
             dir.join("program.json"),
-            serde_json::to_string(&program).unwrap(),
+            serde_json::to_string(&program.clone().with_statement_kind(StatementKind::Atms))
+                .unwrap(),
         )
         .unwrap();
         fs::write(
@@ -340,6 +345,7 @@ fn schnorr_atms_certificate_program() {
 /// `$TMS_GROTH16_OUT/name` when that variable is set: the input of `go run . program-prove`.
 fn write_for_groth16(
     name: &str,
+    kind: StatementKind,
     program: &Program,
     witness: &ProgramWitness,
     statement: serde_json::Value,
@@ -349,7 +355,7 @@ fn write_for_groth16(
     };
     let dir = PathBuf::from(out).join(name);
     fs::create_dir_all(&dir).unwrap();
-    let mut hashed = program.clone();
+    let mut hashed = program.clone().with_statement_kind(kind);
     hashed.statement_hash = Some("keccak256".into());
     fs::write(
         dir.join("program.json"),
@@ -384,9 +390,10 @@ fn twin_programs_with_hashed_statements() {
             bytes.iter().map(|b| format!("{b:02x}")).collect::<String>()
         )
     };
-    for (name, statement, described) in [
+    for (name, kind, statement, described) in [
         (
             "atms-twin-hashed",
+            StatementKind::Atms,
             vec![
                 Fr::from(0xc0ffee),
                 message_to_field(&atms_message),
@@ -400,6 +407,7 @@ fn twin_programs_with_hashed_statements() {
         ),
         (
             "mithril-twin-hashed",
+            StatementKind::Mithril,
             vec![Fr::from(0x5eed), message_to_field(&mithril_message)],
             serde_json::json!({
                 "registration": format!("0x{}", hex::encode(word_fr(&Fr::from(0x5eed)))),
@@ -408,6 +416,7 @@ fn twin_programs_with_hashed_statements() {
         ),
         (
             "chain-twin-hashed",
+            StatementKind::Chain,
             vec![
                 Fr::from(0x9e4e5),
                 Fr::from(0x1a57),
@@ -435,6 +444,6 @@ fn twin_programs_with_hashed_statements() {
         )
         .unwrap();
         program.replay(&witness).unwrap();
-        write_for_groth16(name, &program, &witness, described);
+        write_for_groth16(name, kind, &program, &witness, described);
     }
 }

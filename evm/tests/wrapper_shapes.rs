@@ -25,7 +25,7 @@ use tms_aggregation::{
     ACCUMULATOR_LIMBS,
 };
 use tms_evm::{
-    certificate::{Contracts, Deployment, GasReport, Trusted},
+    certificate::{Contracts, Deployment, GasReport, StatementKind, Trusted},
     gas_line,
     machine::Machine,
     verifier::proof_cost,
@@ -124,6 +124,7 @@ fn measure(shape: Shape) -> Measured {
         inputs.len(),
         ACCUMULATOR_LIMBS,
         shape.open,
+        StatementKind::Atms,
     )
     .unwrap();
     assert_eq!(contracts.binding.proof_length, proof.len(), "{shape:?}");

@@ -693,6 +693,7 @@ pub fn verify(
             &vk,
             header.num_instances,
             ACCUMULATOR_LIMBS,
+            trusted.kind(),
         )
         .map_err(|e| CliError(e.to_string()))?;
         let gas = GasReport::measure(&contracts, &trusted, &public_inputs, message, &proof_file)

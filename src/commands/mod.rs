@@ -251,8 +251,13 @@ pub fn export_verifier(
     }
     let bar = crate::io::spinner("generating and compiling the verifier");
     // Not the key file's fault when solc-js is missing: the error names what to install.
-    let contracts = Contracts::build_with_accumulator(&params, &vk, num_instances, accumulator)
-        .map_err(|e| CliError(e.to_string()))?;
+    // The key's statement kind, from its header: the one contract that may stand in front.
+    let kind = trusted
+        .as_ref()
+        .map_or(certificate::StatementKind::Unbound, Trusted::kind);
+    let contracts =
+        Contracts::build_with_accumulator(&params, &vk, num_instances, accumulator, kind)
+            .map_err(|e| CliError(e.to_string()))?;
     bar.finish_and_clear();
     std::fs::create_dir_all(out).map_err(|e| at(out, e))?;
     let mut files: Vec<(String, Vec<u8>)> = vec![

@@ -118,6 +118,8 @@ fn timed<E: std::fmt::Debug>(
 struct EvmFlow<'a, K, E> {
     vk: fn(&K) -> &VerifyingKey<G1Affine>,
     public_inputs: Vec<Fr>,
+    /// What the key proves (the contracts' statement kind).
+    kind: tms_evm::certificate::StatementKind,
     prove: TranscriptProver<'a, K, E>,
 }
 
@@ -137,7 +139,7 @@ fn evm_cost<K, E: std::fmt::Debug>(
         .map_err(|e| format!("EVM-transcript prove failed: {e:?}"))?;
     let evm_prove_cpu_s = cpu_seconds() - cpu0;
     let vk = (flow.vk)(keys);
-    let contracts = Contracts::build(params, vk, flow.public_inputs.len())
+    let contracts = Contracts::build(params, vk, flow.public_inputs.len(), flow.kind)
         .map_err(|e| format!("verifier generation or solc-js (npm ci --prefix evm/solc): {e}"))?;
     let mut machine = Machine::new(false);
     let deployed = machine
@@ -297,6 +299,7 @@ fn schnorr(
     };
     let evm = gas.then(|| EvmFlow {
         vk: |keys: &schnorr_atms::AtmsKeys| keys.vk(),
+        kind: tms_evm::certificate::StatementKind::Atms,
         public_inputs: witness.instance.to_public_inputs(),
         prove: Box::new(|params, keys, transcript| {
             prove_with_transcript(params, keys, &witness, transcript)
@@ -369,6 +372,7 @@ fn bls(n: usize, t: usize, samples: usize, gas: bool) -> Result<SnarkRun, String
 
     let evm = gas.then(|| EvmFlow {
         vk: |keys: &bls_atms::AtmsKeys| keys.vk(),
+        kind: tms_evm::certificate::StatementKind::Atms,
         public_inputs: witness.instance.to_public_inputs(),
         prove: Box::new(|params, keys, transcript| {
             prove_with_transcript(params, keys, &witness, transcript)
@@ -425,6 +429,7 @@ fn mithril_snark_run(case: &MithrilCase, samples: usize, gas: bool) -> Result<Sn
     let instance = MithrilInstance::from_trusted(&example.registration, MESSAGE);
     let evm = gas.then(|| EvmFlow {
         vk: |keys: &mithril_snark::MithrilKeys| keys.vk(),
+        kind: tms_evm::certificate::StatementKind::Mithril,
         public_inputs: instance.to_public_inputs(),
         prove: Box::new(|params, keys, transcript| {
             prove_with_transcript(params, keys, &witness, transcript)
