@@ -225,6 +225,10 @@ func ParseProgram(data []byte) (*Program, error) {
 		if i < 0 || i >= p.NumInstances || p.instPublic[i] {
 			return nil, fmt.Errorf("program: public_instances[%d] = %d: out of range or repeated", k, i)
 		}
+		if k > 0 && i < p.PublicInstances[k-1] {
+			// the statement's words in the instances' order: the order a contract builds them
+			return nil, fmt.Errorf("program: public_instances[%d] = %d: not in increasing order", k, i)
+		}
 		p.instPublic[i] = true
 		p.instPos[i] = k
 	}
@@ -371,8 +375,39 @@ func ParseProgram(data []byte) (*Program, error) {
 	if readP != p.NumProofPoints {
 		return nil, fmt.Errorf("program: reads %d proof points, num_proof_points = %d", readP, p.NumProofPoints)
 	}
+	if err := p.checkPrivateInstances(); err != nil {
+		return nil, err
+	}
 	p.NumScalars, p.NumPoints = nextS, nextP
 	return p, nil
+}
+
+// checkPrivateInstances refuses a program in which an instance that is not a
+// public input is anything but a limb of a point (point_from_limbs: the
+// accumulator of an outer proof, bound by the pairing check). Any other
+// private instance would be the prover's free choice: a statement word the
+// Groth16 proof does not state.
+func (p *Program) checkPrivateInstances() error {
+	limb := map[int]bool{}
+	for _, op := range p.Ops {
+		if op.Kind == OpPointFromLimbs {
+			for _, r := range op.Limbs {
+				limb[r] = true
+			}
+		}
+	}
+	asLimb := make([]bool, p.NumInstances)
+	for _, op := range p.Ops {
+		if op.Kind == OpInstance && limb[op.Out] {
+			asLimb[op.I] = true
+		}
+	}
+	for i, public := range p.instPublic {
+		if !public && !asLimb[i] {
+			return fmt.Errorf("program: instance %d is neither a public input nor a limb of a point (point_from_limbs): the prover could choose it", i)
+		}
+	}
+	return nil
 }
 
 func need(v *int, what string) (int, error) {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/hex"
+	"encoding/json"
 	"math/big"
 	"os"
 	"strings"
@@ -331,4 +332,38 @@ func TestSeededSetupAndSolidityCall(t *testing.T) {
 		t.Errorf("Verifier.sol does not hash the commitment with keccak256")
 	}
 	t.Logf("%s selector %s, %d bytes of calldata", call.Signature, call.Selector, len(data))
+}
+
+// A program whose statement is not what the Groth16 proof states is refused:
+// public instances out of order (a contract builds the words in the
+// instances' order), or a private instance that is not a limb of a point (the
+// prover's free choice, bound by nothing).
+func TestProgramStatementIsPublic(t *testing.T) {
+	var raw map[string]any
+	if err := json.Unmarshal(SyntheticProgram(), &raw); err != nil {
+		t.Fatal(err)
+	}
+	for name, c := range map[string]struct {
+		public []int
+		want   string
+	}{
+		"honest":           {[]int{12, 13}, ""},
+		"a limb public":    {[]int{0, 12, 13}, ""},
+		"out of order":     {[]int{13, 12}, "increasing order"},
+		"a word private":   {[]int{12}, "instance 13 is neither a public input nor a limb"},
+		"no public inputs": {[]int{}, "instance 12 is neither a public input nor a limb"},
+	} {
+		raw["public_instances"] = c.public
+		data, err := json.Marshal(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = ParseProgram(data)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: refused: %v", name, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: want an error with %q, got %v", name, c.want, err)
+		}
+	}
 }
