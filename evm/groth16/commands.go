@@ -654,3 +654,52 @@ func programSynth(args []string) error {
 	fmt.Printf("program-synth wrote %s/synthetic.{program,witness}.json: %s\n", *f.out, programSummary(p))
 	return nil
 }
+
+// programBench measures the prove of a program without a setup: gnark's
+// DummySetup fills a proving key of the circuit's exact sizes (every base one
+// point), so groth16.Prove does the real key's work (the same MSMs and FFTs)
+// in minutes where a setup takes the better part of an hour. The proof does
+// not verify (there is no verifying key): a measurement, never a fixture.
+func programBench(args []string) error {
+	f := newProgramFlags("program-bench")
+	o, err := f.parse(args)
+	if err != nil {
+		return err
+	}
+	p, w, err := f.load(true)
+	if err != nil {
+		return err
+	}
+	say := func(format string, a ...any) { fmt.Printf(format+"\n", a...) }
+	say("program-bench program=%s %s", *f.program, programSummary(p))
+	say("program-bench date=%s GOMAXPROCS=%d go=%s", time.Now().UTC().Format(time.RFC3339), runtime.GOMAXPROCS(0), runtime.Version())
+	ccs, secs, err := compileProgram(p, o)
+	if err != nil {
+		return err
+	}
+	say("program-bench %s constraints=%d commitments=%d public=%d compile_s=%.1f peak_rss_mib=%.0f", o, ccs.GetNbConstraints(),
+		len(ccs.GetCommitments().CommitmentIndexes()), ccs.GetNbPublicVariables()-1, secs, peakRSSMiB())
+	wit, err := frontend.NewWitness(NewVerifierAssignment(p, o, w), ecc.BN254.ScalarField())
+	if err != nil {
+		return err
+	}
+	var pk groth16.ProvingKey
+	for _, s := range []struct {
+		name string
+		fn   func() error
+	}{
+		{"dummy-setup", func() (err error) { pk, err = groth16.DummySetup(ccs); return }},
+		{"prove", func() error {
+			_, err := groth16.Prove(ccs, pk, wit, solidity.WithProverTargetSolidityVerifier(backend.GROTH16))
+			return err
+		}},
+	} {
+		t, c := time.Now(), cpuSeconds()
+		if err := s.fn(); err != nil {
+			return fmt.Errorf("%s: %w", s.name, err)
+		}
+		say("program-bench step=%s wall_s=%.1f cpu_s=%.1f peak_rss_mib=%.0f", s.name, time.Since(t).Seconds(), cpuSeconds()-c, peakRSSMiB())
+	}
+	say("program-bench: DummySetup key (no proof that verifies): the prove's work is the real key's")
+	return nil
+}

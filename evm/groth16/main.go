@@ -4,7 +4,7 @@
 //
 //	go run . count [-parts name,name,...]   compile each part, print its R1CS constraint count
 //	go run . prove [-shape all|full|small]       INSECURE setup + prove + verify of one shape, timed
-//	go run . program-count|program-check|program-prove|program-synth|program-export ...   the replay circuit (commands.go)
+//	go run . program-count|program-check|program-prove|program-bench|program-synth|program-export ...   the replay circuit (commands.go)
 package main
 
 import (
@@ -109,9 +109,9 @@ func main() {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
-	case "program-count", "program-check", "program-prove", "program-synth", "program-export":
+	case "program-count", "program-check", "program-prove", "program-bench", "program-synth", "program-export":
 		run := map[string]func([]string) error{"program-count": programCount, "program-check": programCheck,
-			"program-prove": programProve, "program-synth": programSynth, "program-export": programExport}[os.Args[1]]
+			"program-prove": programProve, "program-bench": programBench, "program-synth": programSynth, "program-export": programExport}[os.Args[1]]
 		if err := run(os.Args[2:]); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
@@ -129,6 +129,7 @@ func usage() {
   groth16 program-check -program F -witness W [-engine test|r1cs] [options]
   groth16 program-prove -program F -witness W -out DIR [-seed S] [-shared-g2=true|false] [-keep-vk FILE] [-insecure-test-key] [options]
   groth16 program-prove -program F -witness W -out DIR -pk FILE -vk FILE   (keys from ceremony-extract)
+  groth16 program-bench -program F -witness W   (the prove's cost on gnark's DummySetup key: no setup, no proof that verifies)
   groth16 program-export -vk FILE -out DIR [-setup S] [-insecure-test-key]   (Groth16Verifier.sol again from a kept key; checks DIR/proof.json)
   groth16 program-synth -out DIR    (the synthetic program of synthetic.go and its witness)
   groth16 ceremony-init -program F -dir D          (a multi-party setup: ceremony.go, README.md "The ceremony")
