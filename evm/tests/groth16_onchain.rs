@@ -2,21 +2,20 @@
 //!
 //! Each fixture is one run of the whole path (`go run . program-prove`, evm/groth16/README.md):
 //! a halo2 verifier recorded by `tms_evm::groth16` (`groth16_program.rs`), replayed in a gnark
-//! circuit, an INSECURE seeded Groth16 setup, one proof, and the verifier contracts of that
-//! setup (our batched `Groth16Verifier.sol`; gnark's exported `Verifier.sol` where the fixture
-//! has one of gnark v0.14's ABI). Every key is INSECURE: `Contracts::for_groth16` refuses it
-//! unless the test says so (`insecure_test_key`), which each test checks first. The fixtures:
-//! a Schnorr ATMS 4-of-6 certificate proof itself (`groth16-schnorr-atms`), and the final
-//! wrapper's twin with a Schnorr ATMS statement (`groth16/testdata/twin_k10.insecure`), and with
-//! Schnorr ATMS, SNARK-Mithril and chain statements hashed into one public input
+//! v0.16.1 circuit, an INSECURE seeded Groth16 setup, one proof, and our batched verifier
+//! contract of that setup (`Groth16Verifier.sol`, its `SETUP` and `STATEMENT_KIND` constants).
+//! Every key is INSECURE: `Contracts::for_groth16` refuses it unless the test says so
+//! (`insecure_test_key`), which each test checks first. The fixtures: the final wrapper's twin
+//! with a Schnorr ATMS statement (`groth16/testdata/twin_k10.insecure`), and with Schnorr ATMS,
+//! SNARK-Mithril and chain statements hashed into one public input
 //! (`groth16-*-twin-hashed`). Each is checked against the program its key gives (pinned
-//! keccak-256), then its statement is built by `AtmsCertificateVerifier`, `MithrilCertificateVerifier` or
-//! `ChainVerifier` from what the contract trusts and the message bytes, the verifiers and the
-//! contract are deployed **with EIP-170 enforced**, the proof verifies (the `evm-gas` line is
-//! printed), and every one-change certificate is refused: each proof point changed, another
-//! message, another trusted value, a chain's other last registration or epoch count, a proof a
-//! word short or long; a certificate statement is consumed once; a contract of another
-//! statement length is refused at construction.
+//! keccak-256), then its statement is built by `AtmsCertificateVerifier`,
+//! `MithrilCertificateVerifier` or `ChainVerifier` from what the contract trusts and the message
+//! bytes, the verifiers and the contract are deployed **with EIP-170 enforced**, the proof
+//! verifies (the `evm-gas` line is printed), and every one-change certificate is refused: each
+//! proof point changed, another message, another trusted value, a chain's other last
+//! registration or epoch count, a proof a word short or long; a certificate statement is
+//! consumed once; every contract of another kind is refused at construction.
 //!
 //! `cargo test -p tms-evm --test groth16_onchain -- --nocapture` (in CI, seconds). Needs `npm ci
 //! --prefix evm/solc`.
@@ -417,61 +416,6 @@ fn final_wrapper_twin_through_groth16() {
         "Groth16Verifier",
         "final-wrapper-twin groth16 batched-verifier AtmsCertificateVerifier",
     );
-}
-
-/// A Schnorr ATMS certificate (4 of 6, flat committee) verified directly by a Groth16 circuit
-/// (no halo2 final wrapper): the fixture `tests/fixtures/groth16-schnorr-atms` holds the setup's
-/// verifier and one proof. The program it was set up for is the one the certificate key gives
-/// (`program.keccak256`, checked against `program_of_key` of a key regenerated here), so the
-/// contract verifies exactly that key's certificates, given the setup.
-#[test]
-#[ignore = "its fixture is gnark v0.14.0's (forgeable, no STATEMENT_KIND): being re-made with v0.16.1"]
-fn schnorr_atms_certificate_through_groth16() {
-    use schnorr_atms::{CommitmentMode, Verification};
-    let dir = "tests/fixtures/groth16-schnorr-atms";
-    let witness = schnorr_atms::example_witness(
-        (6, 4),
-        CommitmentMode::Flat,
-        Verification::PerSignature,
-        message_to_field(b"any message: the key does not depend on it"),
-        7,
-        4,
-    )
-    .unwrap();
-    let params = tms_gadgets::proving::params::kzg_params(witness.shape.k);
-    let keys = schnorr_atms::keygen(&params, witness.shape).unwrap();
-    let all: Vec<usize> = (0..3).collect();
-    let program = tms_evm::groth16::program_of_key(
-        &params,
-        keys.vk(),
-        3,
-        false,
-        &all,
-        "Schnorr ATMS 4 of 6 (flat), the certificate proof itself",
-    )
-    .unwrap()
-    .with_statement_kind(StatementKind::Atms);
-    let digest = program_keccak(&program);
-    let pinned = fs::read_to_string(fixture(dir, "program.keccak256")).unwrap();
-    assert_eq!(
-        digest,
-        pinned.trim(),
-        "the setup was made for another program"
-    );
-    for (file, contract, path) in [
-        (
-            "Verifier.sol",
-            "Verifier",
-            "schnorr-atms 4 of 6 groth16 gnark-verifier AtmsCertificateVerifier",
-        ),
-        (
-            "Groth16Verifier.sol",
-            "Groth16Verifier",
-            "schnorr-atms 4 of 6 groth16 batched-verifier AtmsCertificateVerifier",
-        ),
-    ] {
-        through_groth16(dir, file, contract, path);
-    }
 }
 
 /// The final wrapper's twin with its statement hashed (one public input,
