@@ -466,7 +466,6 @@ fn mithril_twin_with_a_hashed_statement_through_groth16() {
 /// `ChainVerifier` (a `MithrilBatchVerifier` of two certificates has its four words: refused by
 /// the statement kind).
 #[test]
-#[ignore = "its fixture is gnark v0.14.0's (forgeable, no STATEMENT_KIND): being re-made with v0.16.1"]
 fn chain_twin_with_a_hashed_statement_through_groth16() {
     hashed_twin_through_groth16(
         "chain-twin-hashed",
