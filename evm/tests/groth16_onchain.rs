@@ -439,7 +439,6 @@ fn hashed_twin_through_groth16(name: &str, words: usize, kind: StatementKind, pa
 
 /// The Schnorr ATMS statement `[c, m, t]`, hashed, through `AtmsCertificateVerifier`.
 #[test]
-#[ignore = "its fixture is gnark v0.14.0's (forgeable, no STATEMENT_KIND): being re-made with v0.16.1"]
 fn atms_twin_with_a_hashed_statement_through_groth16() {
     hashed_twin_through_groth16(
         "atms-twin-hashed",
@@ -452,7 +451,6 @@ fn atms_twin_with_a_hashed_statement_through_groth16() {
 /// A SNARK-Mithril statement `[registration, m]`, hashed, through
 /// `MithrilCertificateVerifier`.
 #[test]
-#[ignore = "its fixture is gnark v0.14.0's (forgeable, no STATEMENT_KIND): being re-made with v0.16.1"]
 fn mithril_twin_with_a_hashed_statement_through_groth16() {
     hashed_twin_through_groth16(
         "mithril-twin-hashed",
