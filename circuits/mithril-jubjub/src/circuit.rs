@@ -502,8 +502,7 @@ impl MithrilCircuit {
                 s,
                 (&g, &pk, &h, &sigma),
                 (s_bits, &c_bits),
-                &identity,
-                true,
+                (&identity, true),
             )?;
             // s G - c pk = A and s H - c sigma = B.
             for (sum, point) in sums.iter().zip([&a, &b]) {
@@ -615,8 +614,7 @@ impl Forgeries {
         slot: usize,
         (g, pk, h, sigma): (&Point, &Point, &Point, &Point),
         (s_bits, c_bits): (Value<Vec<bool>>, &[AssignedNative<Base>]),
-        identity: &[AssignedNative<Base>; 2],
-        subtract: bool,
+        (identity, subtract): (&[AssignedNative<Base>; 2], bool),
     ) -> Result<[[AssignedNative<Base>; 2]; 2], Error> {
         let Chips {
             native,

@@ -221,8 +221,7 @@ impl StmCircuit {
                 s,
                 (&g, &vk, &h, &sigma),
                 (s_bits, &c_bits),
-                &identity,
-                false,
+                (&identity, false),
             )?;
             let signature_tag = native.assign_fixed(layouter, dst(DST_UNIQUE_SIGNATURE))?;
             let mut input = vec![signature_tag];
