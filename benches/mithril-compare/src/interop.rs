@@ -14,7 +14,6 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use ciborium::Value;
-use midnight_proofs::poly::commitment::Params;
 use mithril_jubjub::{
     native::Base,
     stm::{
@@ -216,8 +215,13 @@ fn interop_refusals_agree() {
             <Base as ff::Field>::ZERO,
             -<Base as ff::Field>::ONE,
         ));
-    let translated = (ours.sigma + low).to_bytes();
-    let changed = with_schnorr_field(signature, "commitment_point", &translated);
+    let translated = StmSignature {
+        sigma: ours.sigma + low,
+        ..ours
+    }
+    .to_bytes();
+    let translated = &translated[..32];
+    let changed = with_schnorr_field(signature, "commitment_point", translated);
     assert!(!stm_accepts(&setup, &changed, &MESSAGE));
     assert!(!read_signature(&changed).1.verify(&key, &h));
 

@@ -9,7 +9,6 @@
 //! proof bytes: reading them, the aggregation (each signature checked, its won indices replayed,
 //! the k lowest chosen, the paths taken), the witness and the halo2 proof.
 
-use midnight_proofs::poly::commitment::Params;
 use mithril_jubjub::stm::{
     native::{aggregate, StmCertificate, StmSignature, StmTree},
     prover::{keygen, min_k, prove, verify},

@@ -164,7 +164,7 @@ pub fn run(config: &Config, srs_source: &SrsSource) -> Result<Measurement, Strin
         signing.timing.wall.as_secs_f64()
     );
     let clerk =
-        Clerk::<D>::new_clerk_from_closed_key_registration(&parameters, &closed_registration);
+        Clerk::<D>::new_clerk_from_closed_key_registration(&parameters, closed_registration);
     // Building the aggregate verification key hashes the same registration trees the aggregation
     // builds for its witness: its time bounds the non-prover share of the prove figure below.
     let (avk, avk_timing) = timed(|| clerk.compute_aggregate_verification_key());

@@ -354,3 +354,41 @@ fn circuit_refuses_forged_table_row() {
         StmCircuit::new(ex.witness.clone()).with_forged_table_row(ex.witness.indices[0].1, forged);
     assert_rejected(mock(&circuit), "forged table row");
 }
+
+/// Layout figures of the mithril-stm mode against this crate's own mode on the same slots
+/// (midnight's cost model, no proving): `cargo test -p mithril-jubjub --test stm -- --ignored
+/// --nocapture layout`.
+#[test]
+#[ignore = "a measurement: prints the cost model of both modes"]
+fn layout_of_both_modes() {
+    for (signers, quorum) in [(8usize, 32usize), (32, 32)] {
+        let stm = StmShape {
+            signer_slots: signers,
+            index_slots: quorum,
+            m: 10_000,
+            k: 10,
+        };
+        let stm = StmShape {
+            k: mithril_jubjub::stm::prover::min_k(&stm),
+            ..stm
+        };
+        let ours = mithril_jubjub::MithrilShape {
+            signer_slots: signers,
+            index_slots: quorum,
+            depth: 13,
+            k: 10,
+        };
+        let ours = mithril_jubjub::MithrilShape {
+            k: mithril_jubjub::prover::min_k(&ours),
+            ..ours
+        };
+        let (a, b) = (
+            tms_cardano::scheme::layout_stats(&stm),
+            mithril_jubjub::prover::layout_stats(&ours),
+        );
+        println!(
+            "layout signers {signers} quorum {quorum}: stm mode k = {} rows {}; own mode k = {} rows {}",
+            stm.k, a.rows, ours.k, b.rows
+        );
+    }
+}

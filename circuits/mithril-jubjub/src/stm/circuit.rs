@@ -52,12 +52,14 @@ use midnight_proofs::{
     plonk::{Circuit, ConstraintSystem, Error},
 };
 
+#[cfg(any(test, feature = "test-utils"))]
+use crate::ladder::{LadderForgery, Xy};
 use crate::{
     circuit::{
         fits_u32, limbs, synthesize_with, Chips, Forgeries, H2c, MithrilConfig, Point, SignerCells,
         TABLE_COLUMNS,
     },
-    ladder::{self, LadderForgery, Xy},
+    ladder,
     native::{Base, JubjubScalar},
     stm::{
         native::{dst, xy, DST_LOTTERY, DST_MERKLE_LEAF, DST_UNIQUE_SIGNATURE, TREE_DEPTH},
