@@ -392,3 +392,30 @@ fn layout_of_both_modes() {
         );
     }
 }
+
+/// The real prover and verifier on the example: the proof verifies for the statement a verifier
+/// builds from the root and the message bytes, and not for another message.
+#[test]
+fn real_proof_round_trip() {
+    use mithril_jubjub::stm::prover;
+    let ex = example();
+    let shape = StmShape {
+        k: prover::min_k(&ex.witness.shape),
+        ..ex.witness.shape
+    };
+    let witness = StmWitness {
+        shape,
+        ..ex.witness.clone()
+    };
+    let params = mithril_jubjub::prover::insecure_test_params(shape.k);
+    let keys = prover::keygen(&params, shape).unwrap();
+    let proof = prover::prove(&params, &keys, &witness, rand::rngs::OsRng).unwrap();
+    let vp = params.verifier_params();
+    let instance = StmInstance::from_trusted(ex.tree.root(), &MESSAGE);
+    prover::verify(&vp, keys.vk(), &instance, &proof).unwrap();
+    let other = StmInstance::from_trusted(ex.tree.root(), &[8; 32]);
+    assert!(prover::verify(&vp, keys.vk(), &other, &proof).is_err());
+    let mut changed = proof.clone();
+    changed[proof.len() / 2] ^= 1;
+    assert!(prover::verify(&vp, keys.vk(), &instance, &changed).is_err());
+}
