@@ -3,24 +3,30 @@
 //!
 //! ```text
 //! mithril-compare --quorum 32 [--parties 3000] [--depth 13] [--m 10000] [--phi-f 0.2]
-//!                 [--stakes zipf|uniform] [--seed 1] [--system stm|ours|ours-cardano|both|all]
+//!                 [--stakes zipf|uniform] [--seed 1] [--system stm|ours|ours-cardano|ours-stm|both|same|all]
 //!                 [--srs-dir DIR] [--srs-file FILE]
 //! ```
 //!
 //! Systems: `stm` (mithril-stm 0.13.0's SNARK, KZG over BLS12-381), `ours` (`mithril-snark`, KZG
 //! over BN254), `ours-cardano` (`mithril-jubjub`, on mithril-stm's own stack, with its Plutus
-//! verifier's budget); `both` is stm and ours, `all` every one.
+//! verifier's budget), `ours-stm` (`mithril-jubjub`'s mithril-stm mode proving mithril-stm's own
+//! registration and single signatures); `both` is stm and ours, `same` stm and ours-stm (one
+//! certificate: the same signers' signatures), `all` every one.
 //!
 //! Each system runs in its own child process (so CPU time and peak memory are its own) on the
 //! same certificate: the same parameters (m, k, phi_f), stake distribution, seed and message. One
 //! markdown table row per system goes to stdout, progress to stderr.
 #![deny(missing_docs)]
 
+#[cfg(test)]
+mod interop;
 mod ours;
 mod ours_cardano;
+mod ours_stm;
 mod report;
 mod stakes;
 mod stm;
+mod stm_read;
 mod usage;
 
 use std::path::PathBuf;
@@ -56,16 +62,25 @@ enum System {
     Ours,
     /// Our `mithril-jubjub` circuit on the midnight stack (BLS12-381), with its Plutus verifier.
     OursCardano,
+    /// Our `mithril-jubjub` circuit in its mithril-stm mode, on mithril-stm's own registration
+    /// and single signatures.
+    OursStm,
 }
 
 impl System {
-    const ALL: [System; 3] = [System::Stm, System::Ours, System::OursCardano];
+    const ALL: [System; 4] = [
+        System::Stm,
+        System::Ours,
+        System::OursCardano,
+        System::OursStm,
+    ];
 
     fn name(self) -> &'static str {
         match self {
             System::Stm => "stm",
             System::Ours => "ours",
             System::OursCardano => "ours-cardano",
+            System::OursStm => "ours-stm",
         }
     }
 
@@ -74,7 +89,9 @@ impl System {
             "stm" => Some(vec![System::Stm]),
             "ours" => Some(vec![System::Ours]),
             "ours-cardano" | "cardano" => Some(vec![System::OursCardano]),
+            "ours-stm" => Some(vec![System::OursStm]),
             "both" => Some(vec![System::Stm, System::Ours]),
+            "same" => Some(vec![System::Stm, System::OursStm]),
             "all" => Some(System::ALL.to_vec()),
             _ => None,
         }
@@ -94,7 +111,7 @@ struct Options {
 
 const USAGE: &str =
     "usage: mithril-compare --quorum K [--parties N] [--depth D] [--m M] [--phi-f F] \
-[--stakes zipf|uniform] [--seed S] [--system stm|ours|ours-cardano|both|all] [--srs-dir DIR] [--srs-file FILE] \
+[--stakes zipf|uniform] [--seed S] [--system stm|ours|ours-cardano|ours-stm|both|same|all] [--srs-dir DIR] [--srs-file FILE] \
 [--json]";
 
 fn parse_args(args: &[String]) -> Result<Options, String> {
@@ -202,6 +219,7 @@ fn run_here(options: &Options, system: System) -> Result<(), String> {
         }
         System::Ours => print(ours::run(&options.config)?),
         System::OursCardano => print(ours_cardano::run(&options.config)?),
+        System::OursStm => print(ours_stm::run(&options.config)?),
     };
     println!("{row}");
     Ok(())

@@ -152,8 +152,7 @@ pub fn run(config: &Config) -> Result<Measurement, String> {
     let (proved, prove_timing) = timed(|| {
         let (certificate, aggregation) = timed(|| aggregate(&registration, msg, &singles));
         let certificate = certificate.map_err(|e| format!("aggregation: {e}"))?;
-        let (witness, preparation) =
-            timed(|| MithrilWitness::new(shape, instance.clone(), &certificate));
+        let (witness, preparation) = timed(|| MithrilWitness::new(shape, instance, &certificate));
         let witness = witness.map_err(|e| format!("witness: {e}"))?;
         let (proof, proving) = timed(|| prove(&kzg, &keys, &witness, rand_core::OsRng));
         eprintln!(

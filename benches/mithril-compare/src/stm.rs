@@ -56,8 +56,24 @@ pub enum SrsSource {
     File(PathBuf),
 }
 
-/// Runs mithril-stm's non-recursive SNARK once on the certificate `config` describes.
-pub fn run(config: &Config, srs_source: &SrsSource) -> Result<Measurement, String> {
+/// mithril-stm's registration of the certificate `config` describes (keys from the seed) and its
+/// signers, ready to sign: what both the `stm` and the `ours-stm` columns start from.
+pub(crate) struct Registered {
+    /// The parameters.
+    pub parameters: Parameters,
+    /// The message bytes.
+    pub message: [u8; 32],
+    /// The closed registration.
+    pub closed: mithril_stm::ClosedKeyRegistration,
+    /// The parties, largest stake first.
+    pub initializers: Vec<Initializer>,
+    /// The total stake.
+    pub total_stake: u64,
+}
+
+/// Registers every party of `config` with mithril-stm (`Initializer::new` from the seed,
+/// `KeyRegistration::register`, `close_registration`).
+pub(crate) fn register(config: &Config, tag: &str) -> Result<Registered, String> {
     if config.depth != MERKLE_TREE_DEPTH_FOR_SNARK {
         return Err(format!(
             "mithril-stm 0.13.0 fixes its SNARK registration tree at depth {MERKLE_TREE_DEPTH_FOR_SNARK} \
@@ -102,11 +118,32 @@ pub fn run(config: &Config, srs_source: &SrsSource) -> Result<Measurement, Strin
     });
     let (initializers, closed_registration) = registered?;
     eprintln!(
-        "[stm] registered {} parties in {:.1} s",
+        "[{tag}] registered {} parties in {:.1} s",
         config.parties,
         registration.wall.as_secs_f64()
     );
 
+    let total_stake: u64 = stakes.iter().sum();
+    let mut initializers = initializers;
+    initializers.sort_by_key(|initializer| std::cmp::Reverse(initializer.stake));
+    Ok(Registered {
+        parameters,
+        message,
+        closed: closed_registration,
+        initializers,
+        total_stake,
+    })
+}
+
+/// Runs mithril-stm's non-recursive SNARK once on the certificate `config` describes.
+pub fn run(config: &Config, srs_source: &SrsSource) -> Result<Measurement, String> {
+    let registered = register(config, "stm")?;
+    let Registered {
+        parameters,
+        message,
+        closed: ref closed_registration,
+        ..
+    } = registered;
     // Signing: parties in decreasing stake order, a batch at a time. mithril-stm 0.13.0 computes
     // a SNARK signature's winning indices only at aggregation, so the bench stops when the
     // expected number of distinct indices won, m * (1 - (1 - phi_f)^(signed stake share)), reaches
@@ -116,20 +153,7 @@ pub fn run(config: &Config, srs_source: &SrsSource) -> Result<Measurement, Strin
     // each kind and each `try_create_signer` rebuilds the registration trees (seconds per party
     // here), so the bench does not have every party sign; the prover's cost does not depend on
     // how many distinct signers the k indices come from.
-    let total_stake: u64 = stakes.iter().sum();
-    let mut initializers = initializers;
-    initializers.sort_by_key(|initializer| std::cmp::Reverse(initializer.stake));
-    let mut signing = Signing {
-        pending: initializers.into_iter(),
-        closed_registration: &closed_registration,
-        message: &message,
-        signatures: Vec::new(),
-        tried: 0,
-        signed_stake: 0,
-        total_stake,
-        parameters,
-        timing: Default::default(),
-    };
+    let mut signing = Signing::new(&registered);
     signing.sign_until(1.25 * config.quorum as f64 + 8.0);
     eprintln!(
         "[stm] {} of {} parties tried made SNARK signatures (expected {:.0} distinct indices, quorum {}), signing {:.1} s",
@@ -140,7 +164,7 @@ pub fn run(config: &Config, srs_source: &SrsSource) -> Result<Measurement, Strin
         signing.timing.wall.as_secs_f64()
     );
     let clerk =
-        Clerk::<D>::new_clerk_from_closed_key_registration(&parameters, &closed_registration);
+        Clerk::<D>::new_clerk_from_closed_key_registration(&parameters, closed_registration);
     // Building the aggregate verification key hashes the same registration trees the aggregation
     // builds for its witness: its time bounds the non-prover share of the prove figure below.
     let (avk, avk_timing) = timed(|| clerk.compute_aggregate_verification_key());
@@ -299,32 +323,47 @@ pub fn run(config: &Config, srs_source: &SrsSource) -> Result<Measurement, Strin
 }
 
 /// Parties signing in turn, the largest stake first.
-struct Signing<'a> {
+pub(crate) struct Signing<'a> {
     pending: std::vec::IntoIter<Initializer>,
     closed_registration: &'a mithril_stm::ClosedKeyRegistration,
     message: &'a [u8; 32],
     /// The signatures that carry a SNARK signature.
-    signatures: Vec<SingleSignature>,
+    pub signatures: Vec<SingleSignature>,
     /// Parties asked so far.
-    tried: usize,
+    pub tried: usize,
     /// Stake of the parties whose signature carries a SNARK signature.
     signed_stake: u64,
     total_stake: u64,
     parameters: Parameters,
     /// Time spent signing, all rounds together.
-    timing: crate::usage::Timing,
+    pub timing: crate::usage::Timing,
 }
 
-impl Signing<'_> {
+impl<'a> Signing<'a> {
+    /// Nobody signed yet.
+    pub fn new(registered: &'a Registered) -> Self {
+        Self {
+            pending: registered.initializers.clone().into_iter(),
+            closed_registration: &registered.closed,
+            message: &registered.message,
+            signatures: Vec::new(),
+            tried: 0,
+            signed_stake: 0,
+            total_stake: registered.total_stake,
+            parameters: registered.parameters,
+            timing: Default::default(),
+        }
+    }
+
     /// Expected number of distinct lottery indices the SNARK signatures so far won.
-    fn expected_indices(&self) -> f64 {
+    pub fn expected_indices(&self) -> f64 {
         let share = self.signed_stake as f64 / self.total_stake as f64;
         self.parameters.m as f64 * (1.0 - (1.0 - self.parameters.phi_f).powf(share))
     }
 
     /// Has further parties sign, a batch (one per thread) at a time, until the expected number of
     /// distinct indices reaches `target` or every party has signed.
-    fn sign_until(&mut self, target: f64) {
+    pub fn sign_until(&mut self, target: f64) {
         let ((), timing) = timed(|| {
             let batch = rayon::current_num_threads().max(1);
             while self.expected_indices() < target {
@@ -366,7 +405,7 @@ impl Signing<'_> {
 }
 
 /// Whether mithril-stm refused to aggregate for want of distinct winning indices.
-fn not_enough_signatures(error: &anyhow::Error) -> bool {
+pub(crate) fn not_enough_signatures(error: &anyhow::Error) -> bool {
     error.chain().any(|cause| {
         matches!(
             cause.downcast_ref::<AggregationError>(),
@@ -377,7 +416,7 @@ fn not_enough_signatures(error: &anyhow::Error) -> bool {
 
 /// Returns the SRS file to use, the KZG verifier parameters derived from it and its degree,
 /// generating and caching an unsafe SRS of `degree` when none is given.
-fn prepare_srs(
+pub(crate) fn prepare_srs(
     source: &SrsSource,
     degree: u32,
 ) -> Result<(PathBuf, ParamsVerifierKZG<Bls12>, u32), String> {
@@ -423,7 +462,7 @@ fn prepare_srs(
 }
 
 /// SHA-256 of a file, hex encoded, as `TrustedSetupProvider` checks it.
-fn sha256_file(path: &Path) -> Result<String, String> {
+pub(crate) fn sha256_file(path: &Path) -> Result<String, String> {
     let mut file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut hasher = Sha256::new();
     let mut buffer = vec![0u8; 1 << 20];

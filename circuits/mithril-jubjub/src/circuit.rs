@@ -109,17 +109,17 @@ use num_bigint::BigUint;
 use crate::{
     ladder::{self, LadderConfig, LadderForgery, LadderRows, Xy},
     native::{from_biguint, to_biguint, Base, JubjubScalar, Tag},
-    witness::{MithrilShape, MithrilWitness},
+    witness::{MithrilShape, MithrilWitness, PreparedIndex},
 };
 
 /// The native gadget: arithmetic plus range checks through the power-of-two table.
-type Native = NativeGadget<Base, P2RDecompositionChip<Base>, NativeChip<Base>>;
+pub(crate) type Native = NativeGadget<Base, P2RDecompositionChip<Base>, NativeChip<Base>>;
 /// The Jubjub Edwards chip.
-type Jubjub = EccChip<JubjubExtended>;
+pub(crate) type Jubjub = EccChip<JubjubExtended>;
 /// An assigned Jubjub point.
-type Point = AssignedNativePoint<JubjubExtended>;
+pub(crate) type Point = AssignedNativePoint<JubjubExtended>;
 /// The in-circuit hash to Jubjub (the CPU side is [`crate::native::hash_to_jubjub`]).
-type H2c =
+pub(crate) type H2c =
     HashToCurveGadget<Base, JubjubExtended, AssignedNative<Base>, PoseidonChip<Base>, Jubjub>;
 
 /// The width of a signer-table row and of a looked-up tuple.
@@ -182,22 +182,28 @@ pub struct MithrilConfig {
     ladder: LadderConfig,
 }
 
+/// A cheating prover's changes, for the negative tests only (empty in production): shared by
+/// both relations' circuits, whose signer table and DLEQ ladders are laid out by the same code.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Forgeries {
+    /// A table row (signer slot, values) written in place of the slot's own values, the copy
+    /// constraints kept.
+    pub(crate) row: Option<(usize, [Base; TABLE_COLUMNS])>,
+    /// Changes to signer slots' ladders `(slot, step, change)`.
+    pub(crate) ladder: Vec<(usize, usize, LadderForgery)>,
+    /// DLEQ table entries `(slot, table, w, point)` written in place of the slot's own (the copy
+    /// constraints kept), the ladder adding them.
+    pub(crate) dleq: Vec<(usize, usize, usize, Xy)>,
+}
+
 /// The Mithril circuit of one shape; without a witness it lays out the same cells with unknown
 /// values (keygen).
 #[derive(Clone, Debug)]
 pub struct MithrilCircuit {
     shape: MithrilShape,
     witness: Option<MithrilWitness>,
-    /// A cheating prover's table row (signer slot, values) written in place of the slot's own
-    /// values, the copy constraints kept: for the negative tests only.
-    forged_row: Option<(usize, [Base; TABLE_COLUMNS])>,
-    /// A cheating prover's changes to signer slots' ladders `(slot, step, change)`: for the
-    /// negative tests only.
-    forged_ladder: Vec<(usize, usize, LadderForgery)>,
-    /// A cheating prover's DLEQ table entries `(slot, table, w, point)` written in place of the
-    /// slot's own (the copy constraints kept), the ladder adding them: for the negative tests
-    /// only.
-    forged_dleq: Vec<(usize, usize, usize, Xy)>,
+    /// A cheating prover's changes: for the negative tests only.
+    forgeries: Forgeries,
 }
 
 impl MithrilCircuit {
@@ -206,9 +212,7 @@ impl MithrilCircuit {
         Self {
             shape: witness.shape,
             witness: Some(witness),
-            forged_row: None,
-            forged_ladder: Vec::new(),
-            forged_dleq: Vec::new(),
+            forgeries: Forgeries::default(),
         }
     }
 
@@ -216,7 +220,7 @@ impl MithrilCircuit {
     /// slot's cells (the copy constraints stay): a cheating prover, for the negative tests.
     #[cfg(any(test, feature = "test-utils"))]
     pub fn with_forged_table_row(mut self, slot: usize, values: [Base; TABLE_COLUMNS]) -> Self {
-        self.forged_row = Some((slot, values));
+        self.forgeries.row = Some((slot, values));
         self
     }
 
@@ -225,7 +229,7 @@ impl MithrilCircuit {
     /// for the negative tests.
     #[cfg(any(test, feature = "test-utils"))]
     pub fn with_ladder_forgery(mut self, slot: usize, step: usize, forgery: LadderForgery) -> Self {
-        self.forged_ladder.push((slot, step, forgery));
+        self.forgeries.ladder.push((slot, step, forgery));
         self
     }
 
@@ -241,7 +245,7 @@ impl MithrilCircuit {
         w: usize,
         point: Xy,
     ) -> Self {
-        self.forged_dleq.push((slot, table, w, point));
+        self.forgeries.dleq.push((slot, table, w, point));
         self
     }
 
@@ -250,9 +254,7 @@ impl MithrilCircuit {
         Self {
             shape,
             witness: None,
-            forged_row: None,
-            forged_ladder: Vec::new(),
-            forged_dleq: Vec::new(),
+            forgeries: Forgeries::default(),
         }
     }
 
@@ -266,12 +268,12 @@ impl MithrilCircuit {
 }
 
 /// The chips of one synthesis.
-struct Chips {
-    native: Native,
-    jubjub: Jubjub,
-    poseidon: PoseidonChip<Base>,
-    table: TableConfig,
-    ladder: LadderConfig,
+pub(crate) struct Chips {
+    pub(crate) native: Native,
+    pub(crate) jubjub: Jubjub,
+    pub(crate) poseidon: PoseidonChip<Base>,
+    pub(crate) table: TableConfig,
+    pub(crate) ladder: LadderConfig,
 }
 
 /// The base field modulus `q`'s limbs `(q >> 128, q mod 2^128)`, as field elements.
@@ -288,13 +290,20 @@ fn integer_limbs(n: &BigUint) -> (Base, Base) {
 }
 
 /// `x`'s integer if it is below `2^32`.
-fn fits_u32(x: &Base) -> Option<u64> {
+pub(crate) fn fits_u32(x: &Base) -> Option<u64> {
     u32::try_from(to_biguint(x)).ok().map(u64::from)
 }
 
 /// `x`'s limbs `(x >> 128, x mod 2^128)`.
 pub fn limbs(x: Base) -> (Base, Base) {
     integer_limbs(&to_biguint(&x))
+}
+
+/// The signer-table tuple `(n, sigma.x, sigma.y, T_hi, T_lo)` an index slot claims.
+pub fn table_tuple(slot: &PreparedIndex) -> [Base; TABLE_COLUMNS] {
+    let [x, y] = schnorr_atms_jubjub::coordinates(&slot.sigma);
+    let (t_hi, t_lo) = limbs(slot.target);
+    [Base::from(slot.signer as u64), x, y, t_hi, t_lo]
 }
 
 impl Circuit<Base> for MithrilCircuit {
@@ -307,6 +316,24 @@ impl Circuit<Base> for MithrilCircuit {
     }
 
     fn configure(meta: &mut ConstraintSystem<Base>) -> MithrilConfig {
+        MithrilConfig::configure(meta)
+    }
+
+    fn synthesize(
+        &self,
+        config: MithrilConfig,
+        layouter: impl Layouter<Base>,
+    ) -> Result<(), Error> {
+        synthesize_with(&config, self.shape.k, layouter, |chips, layouter| {
+            self.layout(chips, layouter)
+        })
+    }
+}
+
+impl MithrilConfig {
+    /// The columns, gates and lookups of both relations' circuits (the same configuration: one
+    /// set of chips, the signer table and the DLEQ ladder).
+    pub(crate) fn configure(meta: &mut ConstraintSystem<Base>) -> Self {
         let n_advice = NB_ARITH_COLS
             .max(NB_EDWARDS_COLS)
             .max(NB_POSEIDON_ADVICE_COLS);
@@ -355,34 +382,35 @@ impl Circuit<Base> for MithrilCircuit {
             ladder,
         }
     }
+}
 
-    fn synthesize(
-        &self,
-        config: MithrilConfig,
-        mut layouter: impl Layouter<Base>,
-    ) -> Result<(), Error> {
-        let native_chip = NativeChip::new(&config.native, &());
-        // The range table has 2^(k-1) rows, as midnight's standard library sizes it.
-        let decomposition =
-            P2RDecompositionChip::new(&config.decomposition, &(self.shape.k as usize - 1));
-        let native = NativeGadget::new(decomposition.clone(), native_chip.clone());
-        let chips = Chips {
-            jubjub: Jubjub::new(&config.jubjub, &native),
-            poseidon: PoseidonChip::new(&config.poseidon, &native_chip),
-            native,
-            table: config.table.clone(),
-            ladder: config.ladder.clone(),
-        };
-        self.layout(&chips, &mut layouter)?;
-        decomposition.load(&mut layouter)
-    }
+/// Builds the chips of `config` for a circuit of `2^k` rows, lays out `layout` with them, then
+/// loads the range table (`2^(k-1)` rows, as midnight's standard library sizes it).
+pub(crate) fn synthesize_with<L: Layouter<Base>>(
+    config: &MithrilConfig,
+    k: u32,
+    mut layouter: L,
+    layout: impl FnOnce(&Chips, &mut L) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let native_chip = NativeChip::new(&config.native, &());
+    let decomposition = P2RDecompositionChip::new(&config.decomposition, &(k as usize - 1));
+    let native = NativeGadget::new(decomposition.clone(), native_chip.clone());
+    let chips = Chips {
+        jubjub: Jubjub::new(&config.jubjub, &native),
+        poseidon: PoseidonChip::new(&config.poseidon, &native_chip),
+        native,
+        table: config.table.clone(),
+        ladder: config.ladder.clone(),
+    };
+    layout(&chips, &mut layouter)?;
+    decomposition.load(&mut layouter)
 }
 
 /// A laid-out signer slot: what the table rows copy.
-struct SignerCells {
-    sigma: Point,
-    t_hi: AssignedNative<Base>,
-    t_lo: AssignedNative<Base>,
+pub(crate) struct SignerCells {
+    pub(crate) sigma: Point,
+    pub(crate) t_hi: AssignedNative<Base>,
+    pub(crate) t_lo: AssignedNative<Base>,
 }
 
 impl MithrilCircuit {
@@ -468,13 +496,13 @@ impl MithrilCircuit {
                 .collect::<Result<Vec<AssignedNative<Base>>, Error>>()?;
             // s's little-endian bits (its canonical repr is little-endian).
             let s_bits = sig.map(|x| ladder::ladder_bits(x.s.to_repr().as_ref()));
-            let sums = self.dleq_ladder(
+            let sums = self.forgeries.dleq_ladder(
                 chips,
                 layouter,
                 s,
                 (&g, &pk, &h, &sigma),
                 (s_bits, &c_bits),
-                &identity,
+                (&identity, true),
             )?;
             // s G - c pk = A and s H - c sigma = B.
             for (sum, point) in sums.iter().zip([&a, &b]) {
@@ -483,7 +511,7 @@ impl MithrilCircuit {
             }
             signers.push(SignerCells { sigma, t_hi, t_lo });
         }
-        self.load_table(chips, layouter, &signers)?;
+        self.forgeries.load_table(chips, layouter, &signers)?;
 
         // Index slots.
         let lottery_tag = tag(layouter, Tag::Lottery)?;
@@ -506,13 +534,11 @@ impl MithrilCircuit {
                 native.assert_equal_to_fixed(layouter, &increasing, true)?;
             }
             previous = Some(j_bounded);
-            let [_number, sx, sy, t_hi, t_lo] = self.lookup(chips, layouter, i)?;
+            let [_number, sx, sy, t_hi, t_lo] =
+                chips.lookup(layouter, self.value(|w| table_tuple(&w.indices[i])))?;
             let ev = poseidon.hash(layouter, &[lottery_tag.clone(), sx, sy, j])?;
-            // 8 chunks of 32 bits (midnight's chunks stay below 64 bits), regrouped by 128.
-            let chunks = native.assigned_to_le_chunks(layouter, &ev, 32, Some(8))?;
-            let ev_lo = self.regroup(chips, layouter, &chunks[..4])?;
-            let ev_hi = self.regroup(chips, layouter, &chunks[4..])?;
-            let wins = self.less_than(chips, layouter, (&ev_hi, &ev_lo), (&t_hi, &t_lo))?;
+            let (ev_hi, ev_lo) = chips.limbs(layouter, &ev)?;
+            let wins = chips.less_than(layouter, (&ev_hi, &ev_lo), (&t_hi, &t_lo))?;
             native.assert_equal_to_fixed(layouter, &wins, true)?;
         }
         let last = previous.expect("at least one index slot");
@@ -571,30 +597,24 @@ impl MithrilCircuit {
             None => *root = Some(node),
             Some(r) => native.assert_equal(layouter, r, &node)?,
         }
-        // T's integer: 32-bit chunks regrouped by 128 give X < 2^256 with X = T mod q, and
-        // X < q makes X canonical.
-        let chunks = native.assigned_to_le_chunks(layouter, &target, 32, Some(8))?;
-        let t_lo = self.regroup(chips, layouter, &chunks[..4])?;
-        let t_hi = self.regroup(chips, layouter, &chunks[4..])?;
-        let (q_hi, q_lo) = modulus_limbs();
-        let q_hi = native.assign_fixed(layouter, q_hi)?;
-        let q_lo = native.assign_fixed(layouter, q_lo)?;
-        let canonical = self.less_than(chips, layouter, (&t_hi, &t_lo), (&q_hi, &q_lo))?;
-        native.assert_equal_to_fixed(layouter, &canonical, true)?;
+        let (t_hi, t_lo) = chips.canonical_limbs(layouter, &target)?;
         Ok((pk, t_hi, t_lo))
     }
+}
 
+impl Forgeries {
     /// Signer slot `slot`'s DLEQ ladder ([`crate::ladder`]): its table `tag (w, table1[w],
     /// table2[w])` (two rows per entry, every value a copy of a cell computed from the slot's
-    /// points), then the ladder; returns `(s G - c pk, s H - c sigma)`'s coordinates.
-    fn dleq_ladder(
+    /// points), then the ladder; returns `(s G - c pk, s H - c sigma)`'s coordinates (`subtract`)
+    /// or `(s G + c pk, s H + c sigma)`'s (mithril-stm's `R2`, `R1`).
+    pub(crate) fn dleq_ladder(
         &self,
         chips: &Chips,
         layouter: &mut impl Layouter<Base>,
         slot: usize,
         (g, pk, h, sigma): (&Point, &Point, &Point, &Point),
         (s_bits, c_bits): (Value<Vec<bool>>, &[AssignedNative<Base>]),
-        identity: &[AssignedNative<Base>; 2],
+        (identity, subtract): (&[AssignedNative<Base>; 2], bool),
     ) -> Result<[[AssignedNative<Base>; 2]; 2], Error> {
         let Chips {
             native,
@@ -604,8 +624,15 @@ impl MithrilCircuit {
             ..
         } = chips;
         let tag = Base::from(2 + slot as u64);
-        let neg_pk = jubjub.negate(layouter, pk)?;
-        let neg_sigma = jubjub.negate(layouter, sigma)?;
+        // The added points: -pk, -sigma for this crate's DLEQ proof, pk, sigma for mithril-stm's.
+        let (neg_pk, neg_sigma) = if subtract {
+            (
+                jubjub.negate(layouter, pk)?,
+                jubjub.negate(layouter, sigma)?,
+            )
+        } else {
+            (pk.clone(), sigma.clone())
+        };
         let g_minus_pk = EccInstructions::add(jubjub, layouter, g, &neg_pk)?;
         let h_minus_sigma = EccInstructions::add(jubjub, layouter, h, &neg_sigma)?;
         let coordinates = |p: &Point| [jubjub.x_coordinate(p), jubjub.y_coordinate(p)];
@@ -637,7 +664,7 @@ impl MithrilCircuit {
             .collect::<Result<Vec<AssignedNative<Base>>, Error>>()?;
         let zero: AssignedNative<Base> = native.assign_fixed(layouter, Base::ZERO)?;
         let forged_entry = |k: usize, w: usize| {
-            self.forged_dleq
+            self.dleq
                 .iter()
                 .find(|(s, fk, fw, _)| (*s, *fk, *fw) == (slot, k, w))
                 .map(|(.., point)| *point)
@@ -690,7 +717,7 @@ impl MithrilCircuit {
             })
             .collect();
         let forgeries: Vec<(usize, LadderForgery)> = self
-            .forged_ladder
+            .ladder
             .iter()
             .filter(|(forged, _, _)| *forged == slot)
             .map(|(_, step, forgery)| (*step, *forgery))
@@ -714,7 +741,7 @@ impl MithrilCircuit {
 
     /// The signer table: entry `s` = a fixed `s` and copies of slot `s`'s `sigma` and `T` limbs
     /// over two rows, then the zero rows the unselected rows' inputs need (`f_table = 0`).
-    fn load_table(
+    pub(crate) fn load_table(
         &self,
         chips: &Chips,
         layouter: &mut impl Layouter<Base>,
@@ -757,7 +784,7 @@ impl MithrilCircuit {
                     for (c, (cell, column, offset)) in row.into_iter().enumerate() {
                         // The slot's value (a forged one in the negative tests), bound to the
                         // slot's cell by a copy constraint either way.
-                        let value = match self.forged_row {
+                        let value = match self.row {
                             Some((forged, values)) if forged == s => Value::known(values[c]),
                             _ => cell.value().copied(),
                         };
@@ -781,33 +808,58 @@ impl MithrilCircuit {
             },
         )
     }
+}
 
-    /// Index slot `i`'s tuple `(n, sigma.x, sigma.y, T_hi, T_lo)`: fresh cells of two rows
-    /// looked up in the signer table.
-    fn lookup(
+impl Chips {
+    /// `x`'s limbs `(X >> 128, X mod 2^128)` for an integer `X < 2^256` with `X = x mod q`: 8
+    /// chunks of 32 bits (midnight's chunks stay below 64 bits), regrouped by 128. Not
+    /// canonical by itself: a comparison with a canonical bound makes it so.
+    pub(crate) fn limbs(
         &self,
-        chips: &Chips,
         layouter: &mut impl Layouter<Base>,
-        i: usize,
+        x: &AssignedNative<Base>,
+    ) -> Result<(AssignedNative<Base>, AssignedNative<Base>), Error> {
+        let chunks = self
+            .native
+            .assigned_to_le_chunks(layouter, x, 32, Some(8))?;
+        let lo = self.regroup(layouter, &chunks[..4])?;
+        let hi = self.regroup(layouter, &chunks[4..])?;
+        Ok((hi, lo))
+    }
+
+    /// A target's canonical limbs: [`Self::limbs`] and `X < q`, which makes `X` the integer of
+    /// `x`.
+    pub(crate) fn canonical_limbs(
+        &self,
+        layouter: &mut impl Layouter<Base>,
+        x: &AssignedNative<Base>,
+    ) -> Result<(AssignedNative<Base>, AssignedNative<Base>), Error> {
+        let native = &self.native;
+        let (hi, lo) = self.limbs(layouter, x)?;
+        let (q_hi, q_lo) = modulus_limbs();
+        let q_hi = native.assign_fixed(layouter, q_hi)?;
+        let q_lo = native.assign_fixed(layouter, q_lo)?;
+        let canonical = self.less_than(layouter, (&hi, &lo), (&q_hi, &q_lo))?;
+        native.assert_equal_to_fixed(layouter, &canonical, true)?;
+        Ok((hi, lo))
+    }
+
+    /// An index slot's tuple `(n, sigma.x, sigma.y, T_hi, T_lo)`: fresh cells of two rows
+    /// looked up in the signer table.
+    pub(crate) fn lookup(
+        &self,
+        layouter: &mut impl Layouter<Base>,
+        tuple: Value<[Base; TABLE_COLUMNS]>,
     ) -> Result<[AssignedNative<Base>; TABLE_COLUMNS], Error> {
-        let table = &chips.table;
+        let table = &self.table;
         let [c0, c1, c2] = table.columns;
-        let slot = self.value(|w| w.indices[i]);
-        let values: [(Value<Base>, Column<Advice>, usize); TABLE_COLUMNS] = [
-            (slot.map(|x| Base::from(x.signer as u64)), c2, 0),
-            (
-                slot.map(|x| schnorr_atms_jubjub::coordinates(&x.sigma)[0]),
-                c0,
-                0,
-            ),
-            (
-                slot.map(|x| schnorr_atms_jubjub::coordinates(&x.sigma)[1]),
-                c1,
-                0,
-            ),
-            (slot.map(|x| limbs(x.target).0), c0, 1),
-            (slot.map(|x| limbs(x.target).1), c1, 1),
-        ];
+        let tuple = tuple.transpose_array();
+        let places = [(c2, 0), (c0, 0), (c1, 0), (c0, 1), (c1, 1)];
+        let values: Vec<(Value<Base>, Column<Advice>, usize)> = tuple
+            .into_iter()
+            .zip(places)
+            .map(|(v, (column, offset))| (v, column, offset))
+            .collect();
         layouter.assign_region(
             || "signer lookup",
             |mut region| {
@@ -825,9 +877,8 @@ impl MithrilCircuit {
     }
 
     /// `sum_i part_i 2^(32 i)`.
-    fn regroup(
+    pub(crate) fn regroup(
         &self,
-        chips: &Chips,
         layouter: &mut impl Layouter<Base>,
         part: &[AssignedNative<Base>],
     ) -> Result<AssignedNative<Base>, Error> {
@@ -836,20 +887,17 @@ impl MithrilCircuit {
             .enumerate()
             .map(|(i, c)| (Base::from(2).pow_vartime([32 * i as u64]), c.clone()))
             .collect();
-        chips
-            .native
-            .linear_combination(layouter, &terms, Base::ZERO)
+        self.native.linear_combination(layouter, &terms, Base::ZERO)
     }
 
     /// `(a_hi, a_lo) < (b_hi, b_lo)` lexicographically, every limb below `2^128`.
-    fn less_than(
+    pub(crate) fn less_than(
         &self,
-        chips: &Chips,
         layouter: &mut impl Layouter<Base>,
         (a_hi, a_lo): (&AssignedNative<Base>, &AssignedNative<Base>),
         (b_hi, b_lo): (&AssignedNative<Base>, &AssignedNative<Base>),
     ) -> Result<AssignedBit<Base>, Error> {
-        let native = &chips.native;
+        let native = &self.native;
         let bound = |layouter: &mut _, x| native.bounded_of_element(layouter, LO_BITS, x);
         let (ah, al, bh, bl) = (
             bound(layouter, a_hi)?,

@@ -46,6 +46,10 @@ pub enum MithrilError {
     /// The verifier rejected the proof.
     #[error("the proof does not verify for this statement")]
     ProofRejected,
+    /// A value in mithril-stm's encoding that does not decode, or breaks one of its rules
+    /// (the [`crate::stm`] mode).
+    #[error("mithril-stm: {0}")]
+    Stm(String),
 }
 
 impl From<tms_cardano::backend::BackendError> for MithrilError {

@@ -10,6 +10,7 @@
 //! | the circuit | [`circuit`] |
 //! | the DLEQ ladder: both equations of a signer slot's Chaum-Pedersen proof on shared bits | [`ladder`] |
 //! | setup, keygen, prove, verify (KZG over BLS12-381, the Plutus transcript) | [`prover`] |
+//! | the mithril-stm mode: mithril-stm 0.13.0's relation, encodings and tags on this layout | [`stm`] |
 //!
 //! Keys, Poseidon, the Merkle tree and the message rule (`blake2b-256(bytes) mod q`) are those
 //! of `schnorr-atms-jubjub`.
@@ -24,6 +25,7 @@ mod error;
 pub mod ladder;
 pub mod native;
 pub mod prover;
+pub mod stm;
 pub mod witness;
 
 pub use circuit::MithrilCircuit;

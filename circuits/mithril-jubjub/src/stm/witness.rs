@@ -1,0 +1,145 @@
+//! The mithril-stm mode's shape, statement and witness.
+
+use crate::{
+    native::Base,
+    stm::native::{message_to_field, StmCertificate, StmSigner, TREE_DEPTH},
+    MithrilError,
+};
+
+/// The circuit's shape: everything keygen depends on. mithril-stm fixes `m` and `k` in its
+/// circuit (its `CertificateCircuit { k, m, merkle_tree_depth }`); the depth is
+/// [`TREE_DEPTH`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct StmShape {
+    /// Signer slots (each: Merkle path, unique signature).
+    pub signer_slots: usize,
+    /// Index slots: exactly the quorum `k`.
+    pub index_slots: usize,
+    /// The number of lotteries `m` (a constant of the circuit).
+    pub m: u64,
+    /// log2 of the number of rows; the range-check table has `2^(k-1)` rows.
+    pub k: u32,
+}
+
+impl StmShape {
+    /// Checks the shape can be built: slots, `quorum < m < 2^16` (mithril-stm's bound) and `k`.
+    pub fn validate(&self) -> Result<(), MithrilError> {
+        if self.signer_slots == 0 || self.index_slots == 0 {
+            return Err(MithrilError::BadShape(
+                "at least one signer slot and one index slot".into(),
+            ));
+        }
+        if self.index_slots as u64 >= self.m || self.m >= 1 << 16 {
+            return Err(MithrilError::BadShape(format!(
+                "quorum {} and m = {}: mithril-stm needs quorum < m < 2^16",
+                self.index_slots, self.m
+            )));
+        }
+        if !(10..=25).contains(&self.k) {
+            return Err(MithrilError::BadShape(format!(
+                "k = {} is outside 10..=25",
+                self.k
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// The public statement, mithril-stm's `(merkle_tree_commitment, message)`: the registration
+/// root (what its `AggregateVerificationKeyForSnark` holds) and the message element.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StmInstance {
+    /// The registration tree's root.
+    pub root: Base,
+    /// The message element ([`message_to_field`] of the 32 signed bytes).
+    pub message: Base,
+}
+
+impl StmInstance {
+    /// Offset of the root in the instance column.
+    pub const ROOT: usize = 0;
+    /// Offset of the message.
+    pub const MESSAGE: usize = 1;
+
+    /// The statement a verifier builds from what it trusts: the registration root and the 32
+    /// message bytes.
+    pub fn from_trusted(root: Base, message: &[u8; 32]) -> Self {
+        Self {
+            root,
+            message: message_to_field(message),
+        }
+    }
+
+    /// The instance column `[root, message]`.
+    pub fn to_public_inputs(&self) -> Vec<Base> {
+        vec![self.root, self.message]
+    }
+}
+
+/// Everything the prover needs. The fields are public so that tests can play a cheating prover.
+#[derive(Clone, Debug)]
+pub struct StmWitness {
+    /// The circuit shape.
+    pub shape: StmShape,
+    /// The statement.
+    pub instance: StmInstance,
+    /// Exactly `shape.signer_slots` signer slots.
+    pub signers: Vec<StmSigner>,
+    /// Exactly `shape.index_slots` index slots `(index as the cell loaded, signer slot)`.
+    pub indices: Vec<(Base, usize)>,
+}
+
+impl StmWitness {
+    /// The witness of `certificate` for `instance` in `shape`: checks the sizes (the circuit
+    /// checks the rest) and pads unused signer slots with copies of the last one.
+    pub fn new(
+        shape: StmShape,
+        instance: StmInstance,
+        certificate: &StmCertificate,
+    ) -> Result<Self, MithrilError> {
+        shape.validate()?;
+        let mismatch = |m: String| Err(MithrilError::ShapeMismatch(m));
+        if certificate.indices.len() != shape.index_slots {
+            return mismatch(format!(
+                "{} indices for {} index slots",
+                certificate.indices.len(),
+                shape.index_slots
+            ));
+        }
+        if certificate.signers.is_empty() || certificate.signers.len() > shape.signer_slots {
+            return mismatch(format!(
+                "{} signers for {} signer slots",
+                certificate.signers.len(),
+                shape.signer_slots
+            ));
+        }
+        if let Some(slot) = certificate
+            .indices
+            .iter()
+            .find(|s| s.signer >= certificate.signers.len())
+        {
+            return Err(MithrilError::SignerSlotOutOfRange(slot.signer));
+        }
+        if let Some(n) = certificate
+            .signers
+            .iter()
+            .position(|s| s.path.siblings.len() != TREE_DEPTH)
+        {
+            return Err(MithrilError::NotInTree(n));
+        }
+        let mut signers = certificate.signers.clone();
+        while signers.len() < shape.signer_slots {
+            signers.push(signers.last().expect("non-empty").clone());
+        }
+        Ok(Self {
+            shape,
+            instance,
+            signers,
+            indices: certificate
+                .indices
+                .iter()
+                .map(|slot| (Base::from(slot.index), slot.signer))
+                .collect(),
+        })
+    }
+}
