@@ -247,13 +247,15 @@ const COMMAND_PAGES: &[(&str, &str, &[&str])] = &[
             "sign",
             "certify",
             "setup",
-            "keygen",
-            "prove",
             "check",
-            "verify",
             "hash",
             "demo",
         ],
+    ),
+    (
+        "reference/commands-proofs.md",
+        "Keys, proofs and verification: every option",
+        &["keygen", "prove", "verify"],
     ),
     (
         "reference/commands-onchain.md",
@@ -261,9 +263,19 @@ const COMMAND_PAGES: &[(&str, &str, &[&str])] = &[
         &["export-verifier", "export-plutus"],
     ),
     (
-        "reference/commands-aggregation.md",
-        "Aggregation, chains and chunks: every option",
-        &["aggregate", "chain", "chunk"],
+        "reference/commands-aggregate.md",
+        "Aggregation: every option",
+        &["aggregate"],
+    ),
+    (
+        "reference/commands-chain.md",
+        "Mithril chains: every option",
+        &["chain"],
+    ),
+    (
+        "reference/commands-chunk.md",
+        "Committees in chunks: every option",
+        &["chunk"],
     ),
 ];
 
@@ -284,6 +296,8 @@ fn subcommands(help: &str) -> Vec<String> {
         .skip_while(|l| !l.starts_with("Commands:"))
         .skip(1)
         .take_while(|l| l.starts_with("  "))
+        // A name is indented by two spaces; a wrapped description by more.
+        .filter(|l| !l.starts_with("   "))
         .filter_map(|l| l.split_whitespace().next())
         .filter(|name| *name != "help")
         .map(str::to_owned)
