@@ -1,5 +1,5 @@
 //! The files `tms` reads and writes. Every JSON file carries `"version": 1` and `"scheme"`
-//! (`schnorr-atms`, `bls-atms` or `mithril`); the README shows one example of each.
+//! (`schnorr-atms`, `bls-atms` or `mithril`); `docs/src/reference/formats.md` shows one example of each.
 //!
 //! Encodings (all `0x`-hex):
 //! - bytes (a message): `0x` + two hex digits per byte, any length;

@@ -352,6 +352,8 @@ pub struct VerifyArgs {
     pub regenerate_vk: bool,
     /// The transcript the proof was made in.
     pub transcript: Transcript,
+    /// Print the verdict as one JSON object.
+    pub json: bool,
 }
 
 impl VerifyArgs {

@@ -3,6 +3,7 @@
 
 use std::{
     fmt, fs,
+    io::IsTerminal,
     path::{Path, PathBuf},
     time::Duration,
 };
@@ -11,7 +12,7 @@ use halo2_base::halo2_proofs::{
     halo2curves::bn256::Bn256,
     poly::{commitment::Params, kzg::commitment::ParamsKZG},
 };
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{ProgressBar, ProgressFinish, ProgressStyle};
 use serde::{de::DeserializeOwned, Serialize};
 use tms_gadgets::proving::params::{is_insecure_test_params, read_params, sha256_hex};
 
@@ -138,15 +139,31 @@ pub fn write_json(path: &Path, value: &impl Serialize) -> Result<()> {
     write_atomic(path, text.as_bytes())
 }
 
-/// A spinner on stderr for a long step.
+/// A spinner on stderr for a long step, showing the elapsed time; cleared when the step ends
+/// (dropped or finished). Nothing is drawn when stderr is not a terminal (a pipe, a file, CI).
 pub fn spinner(message: &'static str) -> ProgressBar {
-    let bar = ProgressBar::new_spinner();
+    spinner_on(std::io::stderr().is_terminal(), message)
+}
+
+/// [`spinner`], drawn only on a `terminal`.
+fn spinner_on(terminal: bool, message: &'static str) -> ProgressBar {
+    if !terminal {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new_spinner().with_finish(ProgressFinish::AndClear);
     bar.set_style(
         ProgressStyle::with_template("{spinner} {msg} {elapsed}").expect("static template"),
     );
     bar.set_message(message);
     bar.enable_steady_tick(Duration::from_millis(200));
     bar
+}
+
+/// Moves a long command's spinner to its next stage, and logs the stage at `RUST_LOG=tms=info`
+/// (the spinner is silent off a terminal; the log is not, when asked for).
+pub fn stage(bar: &ProgressBar, message: String) {
+    tracing::info!("{message}");
+    bar.set_message(message);
 }
 
 /// `<path>.sha256`, the record `tms setup` writes beside parameters.
@@ -210,5 +227,19 @@ pub fn message_bytes(hex: Option<&str>, file: Option<&Path>) -> Result<Vec<u8>> 
         _ => Err(usage(
             "give the message as --message 0x... or --message-file FILE",
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::spinner_on;
+
+    #[test]
+    fn no_spinner_is_drawn_off_a_terminal() {
+        let bar = spinner_on(false, "a long step");
+        assert!(bar.is_hidden());
+        // Hidden, it takes every update silently.
+        bar.set_message("another step");
+        bar.finish_and_clear();
     }
 }

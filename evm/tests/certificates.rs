@@ -8,7 +8,7 @@
 //! Replay protection keys on the statement: a proof with a scalar word raised by r verifies,
 //! but its statement is consumed already. The gas of each verification is printed
 //! (`cargo test -p tms-evm -- --nocapture`), with the verifier's size against EIP-170's limit
-//! (measured with the limit lifted: see the README's gas table).
+//! (measured with the limit lifted: see the gas table of `docs/src/guides/evm.md`).
 //!
 //! Needs `npm ci --prefix evm/solc` (README set-up; `.ci/run` does it).
 
@@ -132,7 +132,7 @@ fn check_on_chain(name: &str, proved: &Proved) -> (Contracts, u64) {
     assert_eq!(contracts.binding.num_instances, proved.public_inputs.len());
     // The honest certificate passes, through the generated verifier alone (the calldata
     // `tms prove --transcript evm` writes) and through the contract. Measured with the EIP-170
-    // limit lifted: the README's gas table gives the sizes.
+    // limit lifted: the gas table of `docs/src/guides/evm.md` gives the sizes.
     let report = GasReport::measure(
         &contracts,
         &proved.trusted,

@@ -12,7 +12,7 @@
 //! of `[tau]G` and `G`, points of the parameters) followed by a Schnorr ATMS statement
 //! `[commitment, m, t]`. Its proof verifies natively (halo2 and the accumulator's pairing) and
 //! through `AtmsCertificateVerifier` with 12 accumulator words, deployed with EIP-170 enforced.
-//! The real outer proofs' gas (README, "On-chain verification (EVM)") checks the twin.
+//! The real outer proofs' gas (`docs/src/guides/evm.md`) checks the twin.
 //!
 //! Every layout prints `record:` and an `evm-gas` line; `cargo test -p tms-evm --test
 //! wrapper_shapes -- --nocapture` (in CI).

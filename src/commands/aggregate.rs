@@ -295,16 +295,28 @@ pub(crate) fn prove_and_write(
     vk_file: impl FnOnce(&tms_aggregation::AggregationKeys) -> Vec<u8>,
 ) -> Result<String> {
     let start = Instant::now();
-    eprintln!(
-        "aggregating {} proofs at k = {} (minutes, several GiB)",
-        snarks.len(),
-        aggregation.k()
+    let bar = crate::io::spinner("aggregating");
+    crate::io::stage(
+        &bar,
+        format!(
+            "aggregation keygen: {} proofs at k = {} (minutes, several GiB)",
+            snarks.len(),
+            aggregation.k()
+        ),
     );
     let keys = aggregation_keygen(aggregation, aggregation.k(), samples, statement)
         .map_err(|e| CliError(e.to_string()))?;
+    crate::io::stage(
+        &bar,
+        format!(
+            "aggregating ({:.0} s so far)",
+            start.elapsed().as_secs_f64()
+        ),
+    );
     let (public_inputs, proof) =
         aggregation_prove(aggregation, &keys, snarks, statement, transcript)
             .map_err(|e| CliError(e.to_string()))?;
+    bar.finish_and_clear();
     let vk_bytes = vk_file(&keys);
     let bytes = proof_file(&public_inputs[..tms_aggregation::ACCUMULATOR_LIMBS], &proof);
     write_atomic(out_vk, &vk_bytes)?;

@@ -3,7 +3,7 @@
 //! its files, `tms setup --backend cardano` and `tms export-plutus` (the Plutus V3 validator of
 //! crate `tms-cardano`).
 //!
-//! Encodings (README's Formats): a Jubjub key or nonce point is its 32-byte compressed form
+//! Encodings (guide, formats.md): a Jubjub key or nonce point is its 32-byte compressed form
 //! (midnight-curves' `GroupEncoding`; decoding checks the prime-order subgroup); a Jubjub scalar
 //! is its 32-byte little-endian `to_repr`, in byte order; a BLS12-381 scalar-field element (the
 //! commitment) is 64 hex digits, big-endian, as on BN254. Parameters are midnight-proofs'
@@ -446,6 +446,7 @@ pub fn setup(k: u32, srs: Option<&Path>, out: &Path) -> Result<()> {
     let (params, source) = match srs {
         None => {
             eprintln!("{INSECURE_WARNING}");
+            let _bar = spinner("making the parameters");
             (backend::insecure_test_params(k), "INSECURE test".to_owned())
         }
         Some(path) => {
@@ -813,7 +814,7 @@ pub const INSECURE_SCRIPT: &str = "validator.INSECURE-TEST.cbor";
 pub const INSECURE_NOTE: &str = "INSECURE-TEST-PARAMETERS.txt";
 const INSECURE_NOTE_TEXT: &str = "This script was made from the INSECURE seeded test parameters (tms setup --insecure-test): anyone can forge proofs under them, so it accepts forged certificates. For tests only: never deploy it. Export from a ceremony SRS (tms setup --backend cardano --srs) for a deployable script.\n";
 
-/// One `plutus-budget` line (README's format).
+/// One `plutus-budget` line (the format `.ci/run` greps).
 pub(crate) fn budget_line(
     scheme: Scheme,
     case: &str,

@@ -54,7 +54,7 @@ use super::{
 };
 use crate::{
     formats::{fr_from_str, fr_to_hex},
-    io::{at, load_params, read_bytes, usage, write_atomic, CliError, Result},
+    io::{at, load_params, read_bytes, spinner, stage, usage, write_atomic, CliError, Result},
 };
 
 /// What the root verifying key says it proves.
@@ -175,9 +175,10 @@ pub fn prove(args: &ChainProveArgs) -> Result<()> {
     check_params_k(args.params, params.k(), keys.shape.k)?;
 
     let start = Instant::now();
+    let bar = spinner("proving the certificates");
     let mut certificates = Vec::with_capacity(epochs);
     for (e, link) in links.iter().enumerate() {
-        eprintln!("proving certificate {} of {epochs}", e + 1);
+        stage(&bar, format!("proving certificate {} of {epochs}", e + 1));
         certificates.push(certificate_proof(
             (&params, &keys, args.pk),
             link,
@@ -192,14 +193,18 @@ pub fn prove(args: &ChainProveArgs) -> Result<()> {
         None,
         Transcript::Evm,
         &mut |level, index, count| {
-            eprintln!(
-                "aggregating: level {level}, proof {} of {count} ({:.0} s)",
-                index + 1,
-                start.elapsed().as_secs_f64()
+            stage(
+                &bar,
+                format!(
+                    "aggregating: level {level}, proof {} of {count} ({:.0} s)",
+                    index + 1,
+                    start.elapsed().as_secs_f64()
+                ),
             )
         },
     )
     .map_err(|e| CliError(e.to_string()))?;
+    bar.finish_and_clear();
     let vk_bytes = root_key_file(&chain_keys);
     let proof_bytes = proved.to_bytes();
     write_atomic(args.vk, &vk_bytes)?;
@@ -357,18 +362,24 @@ pub fn extend(args: &ChainExtendArgs) -> Result<()> {
     let keys = MithrilKeys::from_pk_bytes(&read_bytes(args.pk)?).map_err(|e| at(args.pk, e))?;
     check_params_k(args.params, params.k(), keys.shape.k)?;
     let start = Instant::now();
-    eprintln!("proving the certificate");
+    let bar = spinner("proving the certificate");
     let certificate = certificate_proof((&params, &keys, args.pk), &link, args.certificate)?;
-    eprintln!(
-        "step keys at k = {} (minutes, GiB; {:.0} s so far)",
-        chain_params.k(),
-        start.elapsed().as_secs_f64()
+    stage(
+        &bar,
+        format!(
+            "step keys at k = {} (minutes, GiB; {:.0} s so far)",
+            chain_params.k(),
+            start.elapsed().as_secs_f64()
+        ),
     );
     let step_keys = step_keygen(&chain_params, chain_params.k(), (&params, keys.vk()))
         .map_err(|e| CliError(e.to_string()))?;
-    eprintln!(
-        "extending the chain ({:.0} s so far)",
-        start.elapsed().as_secs_f64()
+    stage(
+        &bar,
+        format!(
+            "extending the chain ({:.0} s so far)",
+            start.elapsed().as_secs_f64()
+        ),
     );
     let previous_ref = previous
         .as_ref()
@@ -378,6 +389,7 @@ pub fn extend(args: &ChainExtendArgs) -> Result<()> {
             Some(path) => at(path, e),
             None => CliError(e.to_string()),
         })?;
+    bar.finish_and_clear();
     let vk_bytes = step_key_file(&step_keys);
     let proof_bytes = proof_file(&public_inputs, &proof);
     write_atomic(args.vk, &vk_bytes)?;
@@ -441,9 +453,16 @@ pub fn wrap(args: &ChainWrapArgs) -> Result<()> {
     let params = load_params(args.chain_params)?;
     check_params_k(args.chain_params, params.k(), header.config.degree)?;
     let start = Instant::now();
-    eprintln!("wrapper keys at k = {} (minutes, GiB)", params.k());
+    let bar = spinner("wrapping the chain");
+    stage(
+        &bar,
+        format!("wrapper keys at k = {} (minutes, GiB)", params.k()),
+    );
     let keys = wrap_keygen(&params, &step_vk)?;
-    eprintln!("wrapping ({:.0} s so far)", start.elapsed().as_secs_f64());
+    stage(
+        &bar,
+        format!("wrapping ({:.0} s so far)", start.elapsed().as_secs_f64()),
+    );
     let (public_inputs, wrapped) = wrap_chain(
         &params,
         &keys,
@@ -452,6 +471,7 @@ pub fn wrap(args: &ChainWrapArgs) -> Result<()> {
         Transcript::Evm,
     )
     .map_err(|e| at(args.proof, e))?;
+    bar.finish_and_clear();
     let vk_bytes = keys.vk_file(WRAPPED_STATEMENT, None);
     let proof_bytes = proof_file(&public_inputs[..ACCUMULATOR_LIMBS], &wrapped);
     write_atomic(args.out_vk, &vk_bytes)?;
@@ -573,13 +593,16 @@ pub fn keygen(args: &ChainKeygenArgs) -> Result<()> {
     let params = load_params(args.params)?;
     let certificate_vk = trusted_certificate_key(&params, args.certificate_key)?;
     let start = Instant::now();
+    let bar = spinner("chain keygen (minutes, GiB)");
     let (bytes, what) = match root {
         Some((tree, shape)) => {
             let keys = chain_keygen(
                 &chain_params,
                 shape,
                 (&params, &certificate_vk),
-                &mut |level, _, _| eprintln!("keygen: level {level} of {}", shape.levels),
+                &mut |level, _, _| {
+                    stage(&bar, format!("keygen: level {level} of {}", shape.levels))
+                },
             )
             .map_err(|e| CliError(e.to_string()))?;
             let what = format!(
@@ -590,20 +613,24 @@ pub fn keygen(args: &ChainKeygenArgs) -> Result<()> {
             (root_key_file(&keys), what)
         }
         None => {
-            eprintln!("keygen: the step circuit at k = {}", chain_params.k());
+            stage(
+                &bar,
+                format!("keygen: the step circuit at k = {}", chain_params.k()),
+            );
             let step = step_keygen(&chain_params, chain_params.k(), (&params, &certificate_vk))
                 .map_err(|e| CliError(e.to_string()))?;
             if matches!(args.key, ChainKey::Step) {
                 let what = format!("step key (k = {})", chain_params.k());
                 (step_key_file(&step), what)
             } else {
-                eprintln!("keygen: the wrapper");
+                stage(&bar, "keygen: the wrapper".into());
                 let wrapper = wrap_keygen(&chain_params, step.keys.vk())?;
                 let what = format!("wrapped chain key (k = {})", chain_params.k());
                 (wrapper.vk_file(WRAPPED_STATEMENT, None), what)
             }
         }
     };
+    bar.finish_and_clear();
     write_atomic(args.out_vk, &bytes)?;
     println!(
         "{what} ({:.0} s) written to {} (fingerprint {})",

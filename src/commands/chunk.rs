@@ -589,6 +589,7 @@ impl JoinTreeArgs<'_> {
         let chunk_params = load_params(self.chunk_params)?;
         let chunk_vk = trusted_chunk_key(&chunk_params, self.chunk_key)?;
         let aggregation = load_params(aggregation_params)?;
+        let bar = crate::io::spinner("join keygen (minutes, GiB)");
         join_tree_key(
             &JoinTree {
                 chunk_params: &chunk_params,
@@ -596,7 +597,12 @@ impl JoinTreeArgs<'_> {
                 aggregation_params: &aggregation,
                 levels: &levels,
             },
-            &mut |level| eprintln!("keygen: join level {} of {}", level + 1, levels.len()),
+            &mut |level| {
+                crate::io::stage(
+                    &bar,
+                    format!("keygen: join level {} of {}", level + 1, levels.len()),
+                )
+            },
         )
     }
 }

@@ -126,39 +126,43 @@ impl<S: CertificateScheme> Driver for Pair<S> {
     }
 
     fn verify(&self, args: &VerifyArgs) -> Result<()> {
-        S::Backend::check_transcript(args.transcript)?;
-        let params = S::Backend::load_params(&args.params)?;
-        let vk_file = args.vk_file()?;
-        let (shape, vk) = S::read_vk(&args.vk, &vk_file)?;
-        S::Backend::check_verifier_params(&args.params, &params, S::k(&shape))?;
-        let public: Option<PublicFile<S::ShapeFile>> = args
-            .public
-            .as_deref()
-            .map(|p| read_json_on(p, S::SCHEME, S::Backend::TAG))
-            .transpose()?;
-        let trusted = S::trusted(&shape, args, public.as_ref())?;
-        check_statement(args, public.as_ref(), &trusted.public)?;
-        args.key_trust()
-            .check_regenerated(&vk_file, "its shape", || {
-                S::regenerate_vk(&params, &shape, &args.vk)
-            })?;
-        let proof = read_bytes(&args.proof)?;
-        tracing::info!(scheme = S::SCHEME.name(), ?shape, "verifying");
-        S::verify(
-            &params,
-            &shape,
-            &vk,
-            &trusted.instance,
-            &proof,
-            args.transcript,
-        )
-        .map_err(|e| match e {
-            Rejection::Proof => S::Backend::rejected(args),
-            Rejection::Other(e) => e,
-        })?;
-        println!("{}", S::verdict(&shape, &trusted, args));
-        println!("  {}", args.key_trust().describe(&vk_file));
-        Ok(())
+        let start = Instant::now();
+        let verified = verify_pair::<S>(args);
+        let backend = S::Backend::TAG.unwrap_or("bn254");
+        match (&verified, args.json) {
+            (Ok(v), true) => {
+                let mut seconds = v.seconds.clone();
+                seconds["total"] = start.elapsed().as_secs_f64().into();
+                println!(
+                    "{}",
+                    serde_json::json!({
+                        "verified": true,
+                        "scheme": S::SCHEME.name(),
+                        "backend": backend,
+                        "verdict": v.verdict,
+                        "statement": v.statement,
+                        "key": v.key,
+                        "seconds": seconds,
+                    })
+                );
+            }
+            (Ok(v), false) => {
+                println!("{}", v.verdict);
+                println!("  {}", v.key);
+            }
+            (Err(e), true) => println!(
+                "{}",
+                serde_json::json!({
+                    "verified": false,
+                    "scheme": S::SCHEME.name(),
+                    "backend": backend,
+                    "error": e.0,
+                    "seconds": { "total": start.elapsed().as_secs_f64() },
+                })
+            ),
+            (Err(_), false) => {}
+        }
+        verified.map(|_| ())
     }
 
     fn demo(&self) -> Result<()> {
@@ -198,4 +202,64 @@ impl<S: CertificateScheme> Driver for Pair<S> {
         clock.print(&S::describe_circuit(&keys), proof.len());
         S::after_demo(&params, &keys, &demo, &proof)
     }
+}
+
+/// What `tms verify` found: the verdict line, the statement the verifier built, how the key was
+/// trusted, and the seconds each step took.
+struct Verified {
+    verdict: String,
+    statement: serde_json::Value,
+    key: String,
+    seconds: serde_json::Value,
+}
+
+/// `tms verify` for scheme `S`: the statement from what the verifier holds, the key pinned or
+/// regenerated, then the proof.
+fn verify_pair<S: CertificateScheme>(args: &VerifyArgs) -> Result<Verified> {
+    S::Backend::check_transcript(args.transcript)?;
+    let start = Instant::now();
+    let params = S::Backend::load_params(&args.params)?;
+    let parameters = start.elapsed().as_secs_f64();
+    let start = Instant::now();
+    let vk_file = args.vk_file()?;
+    let (shape, vk) = S::read_vk(&args.vk, &vk_file)?;
+    S::Backend::check_verifier_params(&args.params, &params, S::k(&shape))?;
+    let public: Option<PublicFile<S::ShapeFile>> = args
+        .public
+        .as_deref()
+        .map(|p| read_json_on(p, S::SCHEME, S::Backend::TAG))
+        .transpose()?;
+    let trusted = S::trusted(&shape, args, public.as_ref())?;
+    check_statement(args, public.as_ref(), &trusted.public)?;
+    args.key_trust()
+        .check_regenerated(&vk_file, "its shape", || {
+            S::regenerate_vk(&params, &shape, &args.vk)
+        })?;
+    let key = start.elapsed().as_secs_f64();
+    let proof = read_bytes(&args.proof)?;
+    tracing::info!(scheme = S::SCHEME.name(), ?shape, "verifying");
+    let start = Instant::now();
+    S::verify(
+        &params,
+        &shape,
+        &vk,
+        &trusted.instance,
+        &proof,
+        args.transcript,
+    )
+    .map_err(|e| match e {
+        Rejection::Proof => S::Backend::rejected(args),
+        Rejection::Other(e) => e,
+    })?;
+    let proof_seconds = start.elapsed().as_secs_f64();
+    Ok(Verified {
+        verdict: S::verdict(&shape, &trusted, args),
+        statement: serde_json::to_value(&trusted.public).expect("a statement serializes"),
+        key: args.key_trust().describe(&vk_file),
+        seconds: serde_json::json!({
+            "parameters": parameters,
+            "key": key,
+            "proof": proof_seconds,
+        }),
+    })
 }

@@ -52,6 +52,7 @@ pub fn setup(k: u32, ptau: Option<&Path>, halo2: Option<&Path>, out: &Path) -> R
     if !(10..=24).contains(&k) {
         return Err(usage(format!("--k: {k} is outside 10..=24")));
     }
+    let bar = crate::io::spinner("making the parameters");
     let params = match (ptau, halo2) {
         (Some(path), _) => params_from_ptau(&read_bytes(path)?, k).map_err(|e| at(path, e))?,
         (None, Some(path)) => {
@@ -65,11 +66,13 @@ pub fn setup(k: u32, ptau: Option<&Path>, halo2: Option<&Path>, out: &Path) -> R
             if params.k() > k && is_insecure_test_params(&params) {
                 // The powers a cut would keep, made in O(2^k) instead of by the FFT (a test
                 // pins the bytes equal).
-                eprintln!(
-                    "{}: insecure test parameters: made afresh for 2^{k} rows from the same \
-                     seed (the same powers as a cut, without its Lagrange basis FFT)",
-                    path.display()
-                );
+                bar.suspend(|| {
+                    eprintln!(
+                        "{}: insecure test parameters: made afresh for 2^{k} rows from the same \
+                         seed (the same powers as a cut, without its Lagrange basis FFT)",
+                        path.display()
+                    )
+                });
                 params = insecure_test_params(k);
             } else if params.k() > k {
                 // Downsizing recomputes the Lagrange basis (an FFT over curve points: 12
@@ -79,7 +82,7 @@ pub fn setup(k: u32, ptau: Option<&Path>, halo2: Option<&Path>, out: &Path) -> R
             params
         }
         (None, None) => {
-            eprintln!("{INSECURE_WARNING}");
+            bar.suspend(|| eprintln!("{INSECURE_WARNING}"));
             insecure_test_params(k)
         }
     };
@@ -92,6 +95,7 @@ pub fn setup(k: u32, ptau: Option<&Path>, halo2: Option<&Path>, out: &Path) -> R
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     write_atomic(&sha_path(out), format!("{digest}  {name}\n").as_bytes())?;
+    bar.finish_and_clear();
     println!(
         "parameters for 2^{k} rows written to {} (sha256 {digest})",
         out.display()

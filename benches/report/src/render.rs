@@ -259,7 +259,7 @@ fn onchain_section(s: &mut String, r: &Results) {
              code: measured here with the limit lifted, but mainnet would refuse to deploy it. \
              On chain such a certificate goes through an outer proof (snark-verifier's \
              aggregation circuit over the certificate proof, `tms-aggregation`), whose verifier \
-             fits; see the root README's on-chain section."
+             fits; see the guide's `docs/src/guides/evm.md`."
         );
     }
     let _ = writeln!(s);

@@ -1,0 +1,174 @@
+//! What scripts and terminals get from `tms`: `tms verify --json` prints the verdict, the
+//! trusted statement, how the key was trusted and the timings as one JSON object (a refused
+//! proof too, with exit code 1), and the progress spinners draw nothing when stderr is not a
+//! terminal but do on one.
+
+use std::{
+    path::{Path, PathBuf},
+    process::{Command, Output},
+};
+
+const MSG: &str = "0x68656c6c6f";
+
+fn tms(dir: &Path, args: &str) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tms"))
+        .current_dir(dir)
+        .args(args.split_whitespace())
+        .output()
+        .expect("run tms")
+}
+
+fn ok(dir: &Path, args: &str) -> Output {
+    let out = tms(dir, args);
+    assert!(
+        out.status.success(),
+        "tms {args}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+fn workdir(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(stdout.lines().count(), 1, "one JSON object: {stdout}");
+    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"))
+}
+
+#[test]
+fn verify_json_prints_the_verdict_the_statement_and_the_timings() {
+    let d = workdir("cli-json");
+    ok(
+        &d,
+        "committee --size 4 --seed 3 --out committee.json --keys-dir keys",
+    );
+    for i in [0, 1, 3] {
+        ok(
+            &d,
+            &format!("sign --key keys/member-{i}.json --message {MSG} --out s{i}.json"),
+        );
+    }
+    ok(
+        &d,
+        &format!(
+            "certify --committee committee.json --message {MSG} --out cert.json s0.json s1.json \
+             s3.json"
+        ),
+    );
+    let setup = ok(&d, "setup --k 13 --insecure-test --out params.srs");
+    // stderr is a pipe here: the warning, and no spinner.
+    let stderr = String::from_utf8_lossy(&setup.stderr);
+    assert!(stderr.contains("INSECURE"), "{stderr}");
+    assert!(!stderr.contains("making the parameters"), "{stderr}");
+    let keygen = ok(
+        &d,
+        "keygen --committee committee.json --params params.srs --pk atms.pk --vk atms.vk",
+    );
+    let keygen = String::from_utf8_lossy(&keygen.stdout).into_owned();
+    let fp = keygen.trim().rsplit(' ').next().unwrap();
+    let prove = ok(
+        &d,
+        "prove --committee committee.json --certificate cert.json --threshold 3 --params \
+         params.srs --pk atms.pk --proof proof.bin --public public.json",
+    );
+    // No terminal drawing (escape sequences) when stderr is a pipe.
+    for out in [&setup, &prove] {
+        assert!(!out.stderr.contains(&0x1b), "{out:?}");
+    }
+    let verify = format!(
+        "verify --committee committee.json --message {MSG} --params params.srs --vk atms.vk \
+         --proof proof.bin --vk-fingerprint {fp}"
+    );
+
+    // Without --json: the verdict lines, unchanged.
+    let plain = ok(&d, &format!("{verify} --threshold 3"));
+    let plain = String::from_utf8_lossy(&plain.stdout).into_owned();
+    assert!(
+        plain.starts_with("verified (schnorr-atms): at least 3 of 4"),
+        "{plain}"
+    );
+
+    let v = json(&ok(&d, &format!("{verify} --threshold 3 --json")));
+    assert_eq!(v["verified"], true, "{v}");
+    assert_eq!(v["scheme"], "schnorr-atms");
+    assert_eq!(v["backend"], "bn254");
+    assert_eq!(v["verdict"], plain.lines().next().unwrap(), "{v}");
+    assert_eq!(
+        v["key"],
+        format!("verifying key pinned (sha256 {fp})"),
+        "{v}"
+    );
+    // The statement is the verifier's: the prover's public.json says the same, and is not read.
+    let public: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("public.json")).unwrap()).unwrap();
+    let statement = &v["statement"];
+    assert_eq!(statement["threshold"], 3);
+    assert_eq!(statement["message"], MSG);
+    assert_eq!(statement["commitment"], public["commitment"]);
+    assert_eq!(statement["shape"], public["shape"]);
+    for step in ["parameters", "key", "proof", "total"] {
+        let s = v["seconds"][step]
+            .as_f64()
+            .unwrap_or_else(|| panic!("seconds.{step}: {v}"));
+        assert!(s >= 0.0, "{v}");
+    }
+    assert!(v["seconds"]["total"].as_f64() >= v["seconds"]["proof"].as_f64());
+
+    // A stronger claim than proved: "verified": false with the reason on stdout, the error
+    // line on stderr, exit code 1.
+    let refused = tms(&d, &format!("{verify} --threshold 4 --json"));
+    assert_eq!(refused.status.code(), Some(1));
+    let v = json(&refused);
+    assert_eq!(v["verified"], false, "{v}");
+    assert!(
+        v["error"].as_str().unwrap().contains("does not verify"),
+        "{v}"
+    );
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("error: "), "{stderr}");
+    // A key neither pinned nor regenerated: refused before any proof is read, in JSON too.
+    let unpinned = tms(
+        &d,
+        &format!(
+            "verify --committee committee.json --message {MSG} --params params.srs --vk \
+             atms.vk --proof proof.bin --threshold 3 --json"
+        ),
+    );
+    assert_eq!(unpinned.status.code(), Some(1));
+    let v = json(&unpinned);
+    assert_eq!(v["verified"], false, "{v}");
+    assert!(
+        v["error"].as_str().unwrap().contains("--vk-fingerprint"),
+        "{v}"
+    );
+}
+
+/// On a terminal (a pseudo-terminal made by util-linux's `script`), a long step draws its
+/// spinner on stderr.
+#[test]
+fn a_spinner_is_drawn_on_a_terminal() {
+    let d = workdir("cli-terminal");
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: util-linux's `script` is not installed");
+        return;
+    }
+    let command = format!(
+        "{} setup --k 16 --insecure-test --out params.srs",
+        env!("CARGO_BIN_EXE_tms")
+    );
+    let out = Command::new("script")
+        .current_dir(&d)
+        .args(["-qec", &command, "/dev/null"])
+        .output()
+        .expect("run script");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("making the parameters"), "{text}");
+    assert!(text.contains("parameters for 2^16 rows written"), "{text}");
+}
