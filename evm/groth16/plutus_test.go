@@ -1,0 +1,108 @@
+package main
+
+import (
+	"math/big"
+	"testing"
+
+	"github.com/consensys/gnark-crypto/ecc"
+	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark/backend/groth16"
+	groth16bls12381 "github.com/consensys/gnark/backend/groth16/bls12-381"
+	"github.com/consensys/gnark/backend/witness"
+	"github.com/consensys/gnark/frontend"
+)
+
+// TestPlutusVerifierTwin: the toy circuit's seeded BLS12-381 proof is
+// accepted by gnark (with the Plutus hash-to-field) and by the twin of the
+// Plutus verifier; the twin refuses a changed input, A, C or Com replaced by
+// another valid point, and a proof whose PoK is wrong while its Groth16
+// equation holds (Pok + G: gnark refuses it too); the key is refused before
+// re-keying (G random, not γ); the seeded setup is reproducible.
+func TestPlutusVerifierTwin(t *testing.T) {
+	ccs, pk, vk, err := plutusToySetup("plutus twin test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := newPlutusKey(vk, "INSECURE seeded: plutus twin test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, m, th := big.NewInt(5), big.NewInt(123456789), big.NewInt(3)
+	proof, err := plutusToyProve(ccs, pk, vk, w, m, th)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := plutusProofBytes(proof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	public := []*big.Int{big.NewInt(25), m, th}
+	if err := plutusVerify(key, b, public); err != nil {
+		t.Fatalf("honest proof refused: %v", err)
+	}
+	if err := plutusVerify(key, b, []*big.Int{big.NewInt(25), big.NewInt(123456790), th}); err == nil {
+		t.Fatal("another message accepted")
+	}
+	_, _, g1, _ := bls12381.Generators()
+	replace := func(off int) []byte {
+		var p bls12381.G1Affine
+		if _, err := p.SetBytes(b[off : off+48]); err != nil {
+			t.Fatal(err)
+		}
+		p.Add(&p, &g1)
+		c := append([]byte{}, b...)
+		e := p.Bytes()
+		copy(c[off:], e[:])
+		return c
+	}
+	for name, off := range map[string]int{"A": 0, "C": 144, "Com": 192} {
+		if err := plutusVerify(key, replace(off), public); err == nil {
+			t.Fatalf("%s replaced by another valid point accepted", name)
+		}
+	}
+	// Pok + G: the Groth16 equation does not read Pok, so only the folded
+	// PoK refuses it.
+	bad := replace(240)
+	if err := plutusVerify(key, bad, public); err == nil {
+		t.Fatal("a wrong proof of knowledge accepted")
+	}
+	gp := proof.(*groth16bls12381.Proof)
+	gp.CommitmentPok.Add(&gp.CommitmentPok, &g1)
+	pub, err := newToyPublic(t, public)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := groth16.Verify(gp, vk, pub, plutusVerifyOptions()...); err == nil {
+		t.Fatal("gnark accepts the wrong proof of knowledge")
+	}
+	// The key as gnark made it (G random) is refused.
+	_, _, vk2, err := func() (any, any, groth16.VerifyingKey, error) {
+		var vk groth16.VerifyingKey
+		err := withSetupRandomness("plutus twin test", func() error {
+			var err error
+			_, vk, err = groth16.Setup(ccs)
+			return err
+		})
+		return nil, nil, vk, err
+	}()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := newPlutusKey(vk2, "x"); err == nil {
+		t.Fatal("a key whose commitment G is not γ accepted")
+	}
+	_, _, vk3, err := plutusToySetup("plutus twin test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	key3, _ := newPlutusKey(vk3, "INSECURE seeded: plutus twin test")
+	if key3.Delta != key.Delta || key3.CommitmentSigma != key.CommitmentSigma {
+		t.Fatal("the seeded setup is not reproducible")
+	}
+}
+
+func newToyPublic(t *testing.T, public []*big.Int) (witness.Witness, error) {
+	t.Helper()
+	return frontend.NewWitness(&plutusToyCircuit{Commitment: public[0], Message: public[1], Threshold: public[2]},
+		ecc.BLS12_381.ScalarField(), frontend.PublicOnly())
+}
