@@ -320,7 +320,8 @@ func plutusFixtureCommand(args []string) error {
 	fx := plutusFixture{
 		Note: "TEST fixture: the toy circuit plutusToyCircuit (evm/groth16/plutus.go), INSECURE seeded setup; " +
 			"written by `go run . plutus-fixture`",
-		Key: key,
+		Key:    key,
+		Proofs: []plutusFixtureProof{},
 	}
 	wb, tb := big.NewInt(*w), big.NewInt(*threshold)
 	for _, m := range ms {
