@@ -175,3 +175,79 @@ fn groth16_key_refusals() {
         Err(Groth16Error::Format(_))
     ));
 }
+
+/// `proof` with the G1 point at `offset` moved by G1's generator (another valid point).
+fn moved(proof: &[u8], offset: usize) -> Vec<u8> {
+    use group::{prime::PrimeCurveAffine, Curve, GroupEncoding};
+    use midnight_curves::{G1Affine, G1Projective};
+    let mut repr = <G1Affine as GroupEncoding>::Repr::default();
+    repr.as_mut().copy_from_slice(&proof[offset..offset + 48]);
+    let p: G1Affine = Option::from(G1Affine::from_bytes(&repr)).expect("a point");
+    let q = (G1Projective::from(p) + G1Affine::generator()).to_affine();
+    let mut out = proof.to_vec();
+    out[offset..offset + 48].copy_from_slice(q.to_bytes().as_ref());
+    out
+}
+
+/// The bare Groth16 verifier on one fixture proof: accepted as made; refused with a proof of
+/// knowledge that is wrong while the Groth16 equation holds (Pok moved: only the folded check
+/// sees it), with A, C or Com moved, B replaced by another G2 point, each input changed, an input
+/// raised by r (the same value mod r), a byte missing or extra, and a non-empty hints argument.
+#[test]
+fn groth16_bare_verifier_refusals() {
+    use tms_cardano::plutus::{evaluate, groth16::verifier_term};
+    use uplc::ast::{Program, Term};
+    let key = Groth16Key::from_json(FIXTURE)
+        .and_then(|k| k.trusted(true))
+        .unwrap();
+    let (public, proof) = fixture_proofs().into_iter().next().expect("a proof");
+    let inputs: Vec<num_bigint::BigInt> = public.iter().map(|s| s.parse().unwrap()).collect();
+    let program = Program {
+        version: (1, 1, 0),
+        term: verifier_term(&key, inputs.len()),
+    };
+    let run = |proof: &[u8], hints: &[u8], inputs: &[num_bigint::BigInt]| {
+        let mut args = vec![
+            Term::byte_string(proof.to_vec()),
+            Term::byte_string(hints.to_vec()),
+        ];
+        args.extend(inputs.iter().map(|x| Term::integer(x.clone())));
+        evaluate(&program, args, 10).accepted
+    };
+    assert!(run(&proof, &[], &inputs), "honest proof refused");
+    for (what, offset) in [("A", 0), ("C", 144), ("Com", 192), ("Pok", 240)] {
+        assert!(
+            !run(&moved(&proof, offset), &[], &inputs),
+            "{what} moved accepted"
+        );
+    }
+    // B: the G2 generator instead.
+    let mut b = proof.clone();
+    b[48..144].copy_from_slice(
+        group::GroupEncoding::to_bytes(
+            &<midnight_curves::G2Affine as group::prime::PrimeCurveAffine>::generator(),
+        )
+        .as_ref(),
+    );
+    assert!(!run(&b, &[], &inputs), "B replaced accepted");
+    let r = num_bigint::BigInt::from_bytes_le(
+        num_bigint::Sign::Plus,
+        &ff::PrimeField::to_repr(&-Fr::from(1u64)),
+    ) + 1;
+    for i in 0..inputs.len() {
+        let mut x = inputs.clone();
+        x[i] += 1;
+        assert!(!run(&proof, &[], &x), "input {i} changed accepted");
+        let mut x = inputs.clone();
+        x[i] += &r;
+        assert!(!run(&proof, &[], &x), "input {i} + r accepted");
+    }
+    assert!(
+        !run(&proof[..PROOF_LEN - 1], &[], &inputs),
+        "a short proof accepted"
+    );
+    let mut long = proof.clone();
+    long.push(0);
+    assert!(!run(&long, &[], &inputs), "a long proof accepted");
+    assert!(!run(&proof, &[0], &inputs), "a hint byte accepted");
+}

@@ -1,7 +1,11 @@
 package main
 
 import (
+	"encoding/hex"
+	"encoding/json"
 	"math/big"
+	"os"
+	"reflect"
 	"testing"
 
 	"github.com/consensys/gnark-crypto/ecc"
@@ -105,4 +109,50 @@ func newToyPublic(t *testing.T, public []*big.Int) (witness.Witness, error) {
 	t.Helper()
 	return frontend.NewWitness(&plutusToyCircuit{Commitment: public[0], Message: public[1], Threshold: public[2]},
 		ecc.BLS12_381.ScalarField(), frontend.PublicOnly())
+}
+
+// TestPlutusFixture: tms-cardano's committed fixture
+// (cardano/tests/fixtures/groth16-toy.json) is what plutus-fixture makes: its
+// key is the seeded setup's, and each proof passes the Plutus verifier's twin
+// for its public inputs.
+func TestPlutusFixture(t *testing.T) {
+	data, err := os.ReadFile("../../cardano/tests/fixtures/groth16-toy.json")
+	if err != nil {
+		t.Skip("fixture absent: ", err)
+	}
+	var fx plutusFixture
+	if err := json.Unmarshal(data, &fx); err != nil {
+		t.Fatal(err)
+	}
+	_, _, vk, err := plutusToySetup("tms plutus groth16 toy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := newPlutusKey(vk, "INSECURE seeded: tms plutus groth16 toy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(key, fx.Key) {
+		t.Fatal("the fixture's key is not the seeded setup's: remake it with plutus-fixture")
+	}
+	if len(fx.Proofs) == 0 {
+		t.Fatal("the fixture has no proofs")
+	}
+	for i, p := range fx.Proofs {
+		b, err := hex.DecodeString(p.Proof)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var public []*big.Int
+		for _, s := range p.Public {
+			v, ok := new(big.Int).SetString(s, 10)
+			if !ok {
+				t.Fatalf("proof %d: input %q", i, s)
+			}
+			public = append(public, v)
+		}
+		if err := plutusVerify(key, b, public); err != nil {
+			t.Fatalf("proof %d refused: %v", i, err)
+		}
+	}
 }
