@@ -29,14 +29,16 @@ use tms_cardano::{
 };
 
 const FIXTURE: &str = include_str!("fixtures/groth16-toy.json");
+/// The same circuit with a hashed statement (one Groth16 input: keccak256 of the three words).
+const FIXTURE_HASHED: &str = include_str!("fixtures/groth16-toy-hashed.json");
 
 fn fr_decimal(v: &Fr) -> String {
     num_bigint::BigUint::from_bytes_le(&ff::PrimeField::to_repr(v)).to_string()
 }
 
 /// The fixture's proofs by their public inputs (decimal).
-fn fixture_proofs() -> HashMap<Vec<String>, Vec<u8>> {
-    let v: serde_json::Value = serde_json::from_str(FIXTURE).expect("the fixture is JSON");
+fn fixture_proofs(fixture: &str) -> HashMap<Vec<String>, Vec<u8>> {
+    let v: serde_json::Value = serde_json::from_str(fixture).expect("the fixture is JSON");
     v["proofs"]
         .as_array()
         .expect("a list of proofs")
@@ -56,11 +58,27 @@ fn fixture_proofs() -> HashMap<Vec<String>, Vec<u8>> {
 
 #[test]
 fn groth16_toy_plutus_tx_state_thread_and_observer() {
+    bridge_cases("toy", FIXTURE, "groth16-toy.json", "");
+}
+
+#[test]
+fn groth16_toy_hashed_plutus_tx_state_thread_and_observer() {
+    bridge_cases(
+        "toy-hashed",
+        FIXTURE_HASHED,
+        "groth16-toy-hashed.json",
+        " -hashed",
+    );
+}
+
+/// Every bridge case of both forms on the fixture `fixture` (file `name`, made with
+/// `plutus-fixture{flag}`).
+fn bridge_cases(scheme: &str, fixture: &str, name: &str, flag: &str) {
     // The fixture's key is INSECURE: accepted here only because this is a test.
-    let key = Groth16Key::from_json(FIXTURE)
+    let key = Groth16Key::from_json(fixture)
         .and_then(|k| k.trusted(true))
         .expect("the fixture's key");
-    let proofs = fixture_proofs();
+    let proofs = fixture_proofs(fixture);
     let (w, t) = (5u64, 3u64);
     let commitment = Fr::from(w * w);
     let missing = Mutex::new(vec![]);
@@ -84,10 +102,7 @@ fn groth16_toy_plutus_tx_state_thread_and_observer() {
         proof
     };
     plutus::with_big_stack(|| {
-        let v = Groth16Verifier {
-            scheme: "toy",
-            key: &key,
-        };
+        let v = Groth16Verifier { scheme, key: &key };
         let thread = Thread::toy(commitment, t);
         let (cases, bare) = scenario::state_thread_cases(&v, &thread, &mut certify).unwrap();
         let statement = [
@@ -107,22 +122,21 @@ fn groth16_toy_plutus_tx_state_thread_and_observer() {
             scenario::bare_verifier_fixed(&v, &statement, &proof, &[commitment, m, Fr::from(t)]);
         let missing = missing.lock().unwrap();
         if !missing.is_empty() {
-            let path = std::env::temp_dir().join("tms-groth16-toy.messages");
+            let path = std::env::temp_dir().join(format!("tms-{name}.messages"));
             std::fs::write(&path, missing.join("\n") + "\n").unwrap();
             panic!(
                 "the fixture lacks proofs for {} messages, written to {}: remake it with \
-                 `cd evm/groth16 && go run . plutus-fixture -messages {} -out \
-                 ../../cardano/tests/fixtures/groth16-toy.json`",
+                 `cd evm/groth16 && go run . plutus-fixture{flag} -messages {} -out \
+                 ../../cardano/tests/fixtures/{name}`",
                 missing.len(),
                 path.display(),
                 path.display()
             );
         }
-        scenario::verdict_per_form("toy-groth16", &cases, &observer, [&bare, &bare_observer])
-            .unwrap();
+        scenario::verdict_per_form(scheme, &cases, &observer, [&bare, &bare_observer]).unwrap();
         for c in cases.iter().chain(&observer).filter(|c| c.expected) {
             println!(
-                "plutus-tx-share scheme=toy validator={} cpu={} percent_of_tx={:.2} target_percent=25",
+                "plutus-tx-share scheme={scheme} validator={} cpu={} percent_of_tx={:.2} target_percent=25",
                 c.validator,
                 c.outcome.cpu,
                 100.0 * c.outcome.cpu as f64 / MAX_TX_CPU as f64
@@ -200,7 +214,7 @@ fn groth16_bare_verifier_refusals() {
     let key = Groth16Key::from_json(FIXTURE)
         .and_then(|k| k.trusted(true))
         .unwrap();
-    let (public, proof) = fixture_proofs().into_iter().next().expect("a proof");
+    let (public, proof) = fixture_proofs(FIXTURE).into_iter().next().expect("a proof");
     let inputs: Vec<num_bigint::BigInt> = public.iter().map(|s| s.parse().unwrap()).collect();
     let program = Program {
         version: (1, 1, 0),

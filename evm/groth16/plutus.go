@@ -44,6 +44,7 @@ import (
 	"github.com/consensys/gnark/constraint"
 	"github.com/consensys/gnark/frontend"
 	"github.com/consensys/gnark/frontend/cs/r1cs"
+	"github.com/consensys/gnark/std/multicommit"
 	"golang.org/x/crypto/blake2b"
 )
 
@@ -99,21 +100,53 @@ type plutusToyCircuit struct {
 }
 
 func (c *plutusToyCircuit) Define(api frontend.API) error {
-	api.AssertIsEqual(api.Mul(c.W, c.W), c.Commitment)
-	api.AssertIsEqual(api.Mul(c.Message, c.W), c.MW)
-	api.AssertIsDifferent(c.Threshold, 0)
-	committer, ok := api.(frontend.Committer)
-	if !ok {
-		return errors.New("the builder does not commit")
-	}
-	ch, err := committer.Commit(c.W, c.MW)
+	return plutusToyRelation(api, c.Commitment, c.Message, c.Threshold, c.W, c.MW)
+}
+
+// plutusToyHashedCircuit is plutusToyCircuit with a hashed statement: its one
+// public input is keccak256 of (commitment, message, threshold), 32 bytes
+// big-endian each, mod r (statementKeccakCircuit of hashed.go, over
+// BLS12-381's Fr), the words private. A TEST circuit as well.
+type plutusToyHashedCircuit struct {
+	StatementHash                  frontend.Variable `gnark:",public"`
+	Commitment, Message, Threshold frontend.Variable
+	W, MW                          frontend.Variable
+}
+
+func (c *plutusToyHashedCircuit) Define(api frontend.API) error {
+	h, err := statementKeccakCircuit(api, []frontend.Variable{c.Commitment, c.Message, c.Threshold})
 	if err != nil {
 		return err
 	}
-	// (W + ch)² = W² + 2 ch W + ch²: true for every ch, so the commitment
-	// enters a constraint without changing the relation.
-	s := api.Add(c.W, ch)
-	api.AssertIsEqual(api.Mul(s, s), api.Add(c.Commitment, api.Mul(2, ch, c.W), api.Mul(ch, ch)))
+	api.AssertIsEqual(h, c.StatementHash)
+	return plutusToyRelation(api, c.Commitment, c.Message, c.Threshold, c.W, c.MW)
+}
+
+// plutusStatementKeccak is statementKeccak over BLS12-381's Fr: keccak256 of
+// the words, 32 bytes big-endian each, read big-endian mod r.
+func plutusStatementKeccak(words []*big.Int) *big.Int {
+	var data []byte
+	for _, w := range words {
+		data = append(data, word32(w)...)
+	}
+	h := new(big.Int).SetBytes(keccak256(data))
+	return h.Mod(h, frbls.Modulus())
+}
+
+func plutusToyRelation(api frontend.API, commitment, message, threshold, w, mw frontend.Variable) error {
+	c := struct{ Commitment, Message, Threshold, W, MW frontend.Variable }{commitment, message, threshold, w, mw}
+	api.AssertIsEqual(api.Mul(c.W, c.W), c.Commitment)
+	api.AssertIsEqual(api.Mul(c.Message, c.W), c.MW)
+	api.AssertIsDifferent(c.Threshold, 0)
+	// One BSB22 commitment to W and MW, shared (std/multicommit) with any
+	// other committing gadget (the hashed circuit's keccak). (W + ch)² = W² +
+	// 2 ch W + ch²: true for every ch, so the commitment enters a constraint
+	// without changing the relation.
+	multicommit.WithCommitment(api, func(api frontend.API, ch frontend.Variable) error {
+		s := api.Add(c.W, ch)
+		api.AssertIsEqual(api.Mul(s, s), api.Add(c.Commitment, api.Mul(2, ch, c.W), api.Mul(ch, ch)))
+		return nil
+	}, c.W, c.MW)
 	return nil
 }
 
@@ -158,6 +191,10 @@ type plutusKey struct {
 	CommitmentSigma string   `json:"commitment_g_sigma_neg_g2"`
 	// 0-based indices into the public inputs hashed with the commitment.
 	PublicCommitted []int `json:"public_committed"`
+	// With a hashed statement: "keccak256" and the number of words hashed
+	// into the one public input (plutusStatementKeccak).
+	StatementHash  string `json:"statement_hash,omitempty"`
+	StatementWords int    `json:"statement_words,omitempty"`
 }
 
 // newPlutusKey checks that vk has one commitment with G = +γ and lays it out.
@@ -228,8 +265,12 @@ type plutusFixture struct {
 
 // plutusToySetup compiles the toy circuit and makes its INSECURE seeded keys
 // (re-keyed to G = γ).
-func plutusToySetup(seed string) (constraint.ConstraintSystem, groth16.ProvingKey, groth16.VerifyingKey, error) {
-	ccs, err := frontend.Compile(ecc.BLS12_381.ScalarField(), r1cs.NewBuilder, &plutusToyCircuit{})
+func plutusToySetup(seed string, hashed bool) (constraint.ConstraintSystem, groth16.ProvingKey, groth16.VerifyingKey, error) {
+	var circuit frontend.Circuit = &plutusToyCircuit{}
+	if hashed {
+		circuit = &plutusToyHashedCircuit{}
+	}
+	ccs, err := frontend.Compile(ecc.BLS12_381.ScalarField(), r1cs.NewBuilder, circuit)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -246,13 +287,17 @@ func plutusToySetup(seed string) (constraint.ConstraintSystem, groth16.ProvingKe
 
 // plutusToyProve proves the toy statement (w², message, threshold) and
 // verifies it with gnark's verifier before returning it.
-func plutusToyProve(ccs constraint.ConstraintSystem, pk groth16.ProvingKey, vk groth16.VerifyingKey, w, message, threshold *big.Int) (groth16.Proof, error) {
+func plutusToyProve(ccs constraint.ConstraintSystem, pk groth16.ProvingKey, vk groth16.VerifyingKey, hashed bool, w, message, threshold *big.Int) (groth16.Proof, error) {
 	r := frbls.Modulus()
 	commitment := new(big.Int).Mul(w, w)
 	commitment.Mod(commitment, r)
 	mw := new(big.Int).Mul(message, w)
 	mw.Mod(mw, r)
-	assignment := &plutusToyCircuit{Commitment: commitment, Message: message, Threshold: threshold, W: w, MW: mw}
+	var assignment frontend.Circuit = &plutusToyCircuit{Commitment: commitment, Message: message, Threshold: threshold, W: w, MW: mw}
+	if hashed {
+		assignment = &plutusToyHashedCircuit{StatementHash: plutusStatementKeccak([]*big.Int{commitment, message, threshold}),
+			Commitment: commitment, Message: message, Threshold: threshold, W: w, MW: mw}
+	}
 	full, err := frontend.NewWitness(assignment, ecc.BLS12_381.ScalarField())
 	if err != nil {
 		return nil, err
@@ -281,6 +326,7 @@ func plutusFixtureCommand(args []string) error {
 	out := fs.String("out", "", "output JSON file")
 	seed := fs.String("seed", "tms plutus groth16 toy", "INSECURE setup seed")
 	w := fs.Int64("w", 5, "the witness: commitment = w²")
+	hashed := fs.Bool("hashed", false, "the hashed-statement circuit (one public input: keccak256 of the three words)")
 	threshold := fs.Int64("threshold", 3, "the threshold")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -309,13 +355,16 @@ func plutusFixtureCommand(args []string) error {
 	if err := sc.Err(); err != nil {
 		return err
 	}
-	ccs, pk, vk, err := plutusToySetup(*seed)
+	ccs, pk, vk, err := plutusToySetup(*seed, *hashed)
 	if err != nil {
 		return err
 	}
 	key, err := newPlutusKey(vk, "INSECURE seeded: "+*seed)
 	if err != nil {
 		return err
+	}
+	if *hashed {
+		key.StatementHash, key.StatementWords = StatementKeccak256, 3
 	}
 	fx := plutusFixture{
 		Note: "TEST fixture: the toy circuit plutusToyCircuit (evm/groth16/plutus.go), INSECURE seeded setup; " +
@@ -325,7 +374,7 @@ func plutusFixtureCommand(args []string) error {
 	}
 	wb, tb := big.NewInt(*w), big.NewInt(*threshold)
 	for _, m := range ms {
-		proof, err := plutusToyProve(ccs, pk, vk, wb, m, tb)
+		proof, err := plutusToyProve(ccs, pk, vk, *hashed, wb, m, tb)
 		if err != nil {
 			return err
 		}
@@ -387,10 +436,21 @@ func plutusVerify(key *plutusKey, proof []byte, public []*big.Int) error {
 	if len(proof) != plutusProofLen {
 		return fmt.Errorf("a proof of %d bytes, want %d", len(proof), plutusProofLen)
 	}
+	r := frbls.Modulus()
+	if key.StatementHash != "" {
+		if key.StatementHash != StatementKeccak256 || len(public) != key.StatementWords {
+			return fmt.Errorf("%d statement words for a key hashing %d with %q", len(public), key.StatementWords, key.StatementHash)
+		}
+		for _, x := range public {
+			if x.Sign() < 0 || x.Cmp(r) >= 0 {
+				return errors.New("a statement word is not below r")
+			}
+		}
+		public = []*big.Int{plutusStatementKeccak(public)}
+	}
 	if len(key.K) != len(public)+2 {
 		return fmt.Errorf("%d public inputs for a key of %d", len(public), len(key.K)-2)
 	}
-	r := frbls.Modulus()
 	var a, c, com, pok bls12381.G1Affine
 	var b bls12381.G2Affine
 	for i, p := range []*bls12381.G1Affine{&a, &c, &com, &pok} {

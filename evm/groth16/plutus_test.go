@@ -23,7 +23,7 @@ import (
 // equation holds (Pok + G: gnark refuses it too); the key is refused before
 // re-keying (G random, not γ); the seeded setup is reproducible.
 func TestPlutusVerifierTwin(t *testing.T) {
-	ccs, pk, vk, err := plutusToySetup("plutus twin test")
+	ccs, pk, vk, err := plutusToySetup("plutus twin test", false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func TestPlutusVerifierTwin(t *testing.T) {
 		t.Fatal(err)
 	}
 	w, m, th := big.NewInt(5), big.NewInt(123456789), big.NewInt(3)
-	proof, err := plutusToyProve(ccs, pk, vk, w, m, th)
+	proof, err := plutusToyProve(ccs, pk, vk, false, w, m, th)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestPlutusVerifierTwin(t *testing.T) {
 	if _, err := newPlutusKey(vk2, "x"); err == nil {
 		t.Fatal("a key whose commitment G is not γ accepted")
 	}
-	_, _, vk3, err := plutusToySetup("plutus twin test")
+	_, _, vk3, err := plutusToySetup("plutus twin test", false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,12 +111,20 @@ func newToyPublic(t *testing.T, public []*big.Int) (witness.Witness, error) {
 		ecc.BLS12_381.ScalarField(), frontend.PublicOnly())
 }
 
-// TestPlutusFixture: tms-cardano's committed fixture
-// (cardano/tests/fixtures/groth16-toy.json) is what plutus-fixture makes: its
-// key is the seeded setup's, and each proof passes the Plutus verifier's twin
-// for its public inputs.
+// TestPlutusFixture: tms-cardano's committed fixtures
+// (cardano/tests/fixtures/groth16-toy{,-hashed}.json) are what plutus-fixture
+// makes: each proof passes the Plutus verifier's twin for its statement, and
+// the key is the seeded setup's (for the hashed circuit only with
+// TMS_PLUTUS_FIXTURE_SETUP=1: its setup takes minutes).
 func TestPlutusFixture(t *testing.T) {
-	data, err := os.ReadFile("../../cardano/tests/fixtures/groth16-toy.json")
+	for _, hashed := range []bool{false, true} {
+		name := map[bool]string{false: "groth16-toy.json", true: "groth16-toy-hashed.json"}[hashed]
+		t.Run(name, func(t *testing.T) { checkPlutusFixture(t, "../../cardano/tests/fixtures/"+name, hashed) })
+	}
+}
+
+func checkPlutusFixture(t *testing.T, path string, hashed bool) {
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Skip("fixture absent: ", err)
 	}
@@ -124,13 +132,25 @@ func TestPlutusFixture(t *testing.T) {
 	if err := json.Unmarshal(data, &fx); err != nil {
 		t.Fatal(err)
 	}
-	_, _, vk, err := plutusToySetup("tms plutus groth16 toy")
+	if hashed && os.Getenv("TMS_PLUTUS_FIXTURE_SETUP") == "" {
+		// The hashed circuit's setup (keccak in circuit, about 240 k
+		// constraints) takes minutes: its proofs are checked against the
+		// fixture's own key, the key against the setup only on request.
+		for i, p := range fx.Proofs {
+			checkPlutusFixtureProof(t, fx.Key, i, p)
+		}
+		return
+	}
+	_, _, vk, err := plutusToySetup("tms plutus groth16 toy", hashed)
 	if err != nil {
 		t.Fatal(err)
 	}
 	key, err := newPlutusKey(vk, "INSECURE seeded: tms plutus groth16 toy")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if hashed {
+		key.StatementHash, key.StatementWords = StatementKeccak256, 3
 	}
 	if !reflect.DeepEqual(key, fx.Key) {
 		t.Fatal("the fixture's key is not the seeded setup's: remake it with plutus-fixture")
@@ -139,20 +159,24 @@ func TestPlutusFixture(t *testing.T) {
 		t.Fatal("the fixture has no proofs")
 	}
 	for i, p := range fx.Proofs {
-		b, err := hex.DecodeString(p.Proof)
-		if err != nil {
-			t.Fatal(err)
+		checkPlutusFixtureProof(t, key, i, p)
+	}
+}
+
+func checkPlutusFixtureProof(t *testing.T, key *plutusKey, i int, p plutusFixtureProof) {
+	b, err := hex.DecodeString(p.Proof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var public []*big.Int
+	for _, s := range p.Public {
+		v, ok := new(big.Int).SetString(s, 10)
+		if !ok {
+			t.Fatalf("proof %d: input %q", i, s)
 		}
-		var public []*big.Int
-		for _, s := range p.Public {
-			v, ok := new(big.Int).SetString(s, 10)
-			if !ok {
-				t.Fatalf("proof %d: input %q", i, s)
-			}
-			public = append(public, v)
-		}
-		if err := plutusVerify(key, b, public); err != nil {
-			t.Fatalf("proof %d refused: %v", i, err)
-		}
+		public = append(public, v)
+	}
+	if err := plutusVerify(key, b, public); err != nil {
+		t.Fatalf("proof %d refused: %v", i, err)
 	}
 }

@@ -79,6 +79,8 @@ pub struct Groth16Key {
     k: Vec<[u8; 48]>,
     g_sigma_neg: [u8; 96],
     public_committed: Vec<usize>,
+    /// With a hashed statement: how many words are hashed into the one public input.
+    statement_words: Option<usize>,
     setup: String,
 }
 
@@ -158,6 +160,22 @@ impl Groth16Key {
                     .ok_or_else(|| Groth16Error::Format("a hashed input out of range".into()))
             })
             .collect::<Result<Vec<_>, _>>()?;
+        let statement_words = match v.get("statement_hash").and_then(|h| h.as_str()) {
+            None => None,
+            Some("keccak256") if k.len() == 3 => Some(
+                v.get("statement_words")
+                    .and_then(|n| n.as_u64())
+                    .filter(|n| *n > 0)
+                    .ok_or_else(|| Groth16Error::Format("statement_words missing".into()))?
+                    as usize,
+            ),
+            Some(h) => {
+                return Err(Groth16Error::Format(format!(
+                    "a statement hash {h:?} over a key of {} inputs",
+                    k.len() - 2
+                )))
+            }
+        };
         let gamma = g2_bytes(field("gamma_g2")?, "gamma")?;
         if g2_bytes(field("commitment_g_g2")?, "commitment G")? != gamma {
             return Err(Groth16Error::CommitmentG);
@@ -170,6 +188,7 @@ impl Groth16Key {
             k,
             g_sigma_neg: g2_bytes(field("commitment_g_sigma_neg_g2")?, "commitment GSigmaNeg")?,
             public_committed,
+            statement_words,
             setup: field("setup")?
                 .as_str()
                 .ok_or_else(|| Groth16Error::Format("setup is not a string".into()))?
@@ -190,9 +209,10 @@ impl Groth16Key {
         sum.to_affine().to_bytes().as_ref().to_vec()
     }
 
-    /// How many public inputs the key takes.
+    /// How many statement words the verifier takes: the Groth16 public inputs, or with a hashed
+    /// statement the words hashed into its one input.
     pub fn n_inputs(&self) -> usize {
-        self.k.len() - 2
+        self.statement_words.unwrap_or(self.k.len() - 2)
     }
 
     /// Where the key comes from (`INSECURE seeded: ..` for a test setup).
@@ -219,6 +239,9 @@ fn slice(of: &Term<Name>, (start, len): (usize, usize)) -> Term<Name> {
         vec![int(start as u64), int(len as u64), of.clone()],
     )
 }
+
+/// The Groth16 inputs as terms, their 32-byte words, and which are fixed.
+type GrothInputs = (Vec<Term<Name>>, Vec<Term<Name>>, Vec<Option<Fr>>);
 
 /// The verifier of `key` for `n` public inputs: `\proof \hints \x_0 .. \x_(n-1) -> ()`.
 /// Panics unless `n` is the key's input count (a validator is made for one key).
@@ -294,6 +317,37 @@ pub fn verifier_term_with_fixed(key: &Groth16Key, fixed: &[Option<Fr>]) -> Term<
         rest.into_iter()
             .fold(first, |acc, t| call(F::AppendByteString, vec![acc, t]))
     };
+    // A hashed statement: the one Groth16 input is keccak256 of the words, read BE mod r.
+    let (inputs, words, fixed): GrothInputs = match key.statement_words {
+        None => (
+            xs.iter().map(|x| Term::Var(x.clone())).collect(),
+            words,
+            fixed.to_vec(),
+        ),
+        Some(_) => {
+            let mut all = words.into_iter();
+            let first = all.next().expect("at least one word");
+            let digest = call(F::Keccak_256, vec![concat(first, all.collect())]);
+            let x = lets.bind(
+                "statement_hash",
+                call(
+                    F::ModInteger,
+                    vec![
+                        call(F::ByteStringToInteger, vec![Term::bool(true), digest]),
+                        r.clone(),
+                    ],
+                ),
+            );
+            let word = lets.bind(
+                "statement_hash_bytes",
+                call(
+                    F::IntegerToByteString,
+                    vec![Term::bool(true), int(32), x.clone()],
+                ),
+            );
+            (vec![x], vec![word], vec![None])
+        }
+    };
     let h_pre = concat(
         com_bytes,
         key.public_committed
@@ -319,11 +373,11 @@ pub fn verifier_term_with_fixed(key: &Groth16Key, fixed: &[Option<Fr>]) -> Term<
         48 => g1(lets, name, Term::byte_string(b.to_vec())),
         _ => g2(lets, name, Term::byte_string(b.to_vec())),
     };
-    let mut acc = konst(&mut lets, "k0", &key.start_point(fixed));
-    let scalars = xs
-        .iter()
-        .zip(fixed)
-        .map(|(x, f)| f.is_none().then(|| Term::Var(x.clone())))
+    let mut acc = konst(&mut lets, "k0", &key.start_point(&fixed));
+    let scalars = inputs
+        .into_iter()
+        .zip(&fixed)
+        .map(|(x, f)| f.is_none().then_some(x))
         .chain([Some(h)]);
     for (s, k) in scalars.zip(&key.k[1..]) {
         let Some(s) = s else { continue };
