@@ -8,7 +8,7 @@ use tms_cardano::{
     backend::{self, Fr},
     plutus::{
         self,
-        bridge::{self, message_field, ThreadLayout, ThreadState, ThreadToken},
+        bridge::{self, message_field},
         scenario::{self, Bridge, Thread},
         uplc::MsmMode,
         Entry, Error,
@@ -38,20 +38,7 @@ fn toy_plutus_tx_state_thread_and_observer() {
                 vk: &vk,
                 mode,
             };
-            let thread = Thread {
-                layout: ThreadLayout::commitment_message_threshold(),
-                token: ThreadToken {
-                    policy: [7; 28],
-                    name: b"tms-thread".to_vec(),
-                },
-                genesis: ThreadState {
-                    statement: vec![commitment, Fr::from(t)],
-                    epoch: 7,
-                    payload: vec![],
-                },
-                next_statement: vec![Fr::from(36u64), Fr::from(4u64)],
-                next_payload: vec![],
-            };
+            let thread = Thread::toy(commitment, t);
             let (cases, bare) = scenario::state_thread_cases(&b, &thread, &mut certify).unwrap();
             let observer = scenario::observer_cases(
                 &b,

@@ -116,6 +116,16 @@ func main() {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
+	case "program-count-bls":
+		if err := programCountBLS(os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	case "plutus-fixture":
+		if err := plutusFixtureCommand(os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
 	default:
 		usage()
 	}
@@ -125,6 +135,8 @@ func usage() {
 	fmt.Fprintln(os.Stderr, `usage:
   groth16 count [-parts a,b,...] [-commit bsb22|plain-range|none]
   groth16 prove [-shape all|full|small]
+  groth16 plutus-fixture -messages F -out FILE [-seed S] [-w W] [-threshold T]   (TEST: the BLS12-381 toy circuit's key and proofs for tms-cardano)
+  groth16 program-count-bls -program F   (the replay circuit over BLS12-381: BN254's Fr and Fq emulated)
   groth16 program-count -program F [options]
   groth16 program-check -program F -witness W [-engine test|r1cs] [options]
   groth16 program-prove -program F -witness W -out DIR [-seed S] [-shared-g2=true|false] [-keep-vk FILE] [-insecure-test-key] [options]

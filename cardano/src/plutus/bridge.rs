@@ -29,9 +29,8 @@ use num_bigint::BigInt;
 use pallas_primitives::conway::{TransactionInput, TransactionOutput};
 
 use super::{
-    program::Shape,
     uplc::{modulus, MsmMode},
-    verifier_call, verifier_term, Entry, Error,
+    verifier_call_with, Entry, Error, Halo2Verifier, ScriptVerifier,
 };
 use crate::backend::{Fr, VerifierParams, Vk};
 
@@ -257,7 +256,7 @@ fn token_only(token: &ThreadToken) -> PlutusData {
 }
 
 /// A `let` chain in front of the verifier: each binding strict, so each check runs.
-struct Lets {
+pub(super) struct Lets {
     binds: Vec<(Rc<Name>, Term<Name>)>,
     next: isize,
 }
@@ -277,7 +276,7 @@ fn forces(f: F) -> usize {
     }
 }
 
-fn call(f: F, args: Vec<Term<Name>>) -> Term<Name> {
+pub(super) fn call(f: F, args: Vec<Term<Name>>) -> Term<Name> {
     let mut t = Term::Builtin(f);
     for _ in 0..forces(f) {
         t = t.force();
@@ -317,13 +316,18 @@ fn append(a: Term<Name>, b: Term<Name>) -> Term<Name> {
 impl Lets {
     fn new() -> Self {
         // Negative uniques: the verifier's names are positive, the wrappers' from -1 down.
+        Self::from(-1000)
+    }
+
+    /// A chain whose names' uniques run down from `start` (kept apart from other chains').
+    pub(super) fn from(start: isize) -> Self {
         Self {
             binds: vec![],
-            next: -1000,
+            next: start,
         }
     }
 
-    fn name(&mut self, text: &str) -> Rc<Name> {
+    pub(super) fn name(&mut self, text: &str) -> Rc<Name> {
         self.next -= 1;
         Rc::new(Name {
             text: text.into(),
@@ -331,14 +335,14 @@ impl Lets {
         })
     }
 
-    fn bind(&mut self, text: &str, t: Term<Name>) -> Term<Name> {
+    pub(super) fn bind(&mut self, text: &str, t: Term<Name>) -> Term<Name> {
         let n = self.name(text);
         self.binds.push((n.clone(), t));
         Term::Var(n)
     }
 
     /// `error` unless `cond`.
-    fn check(&mut self, cond: Term<Name>) {
+    pub(super) fn check(&mut self, cond: Term<Name>) {
         let t = call(
             F::IfThenElse,
             vec![cond, Term::unit().delay(), Term::Error.delay()],
@@ -379,7 +383,7 @@ impl Lets {
         self.bind("drop", f)
     }
 
-    fn wrap(self, body: Term<Name>) -> Term<Name> {
+    pub(super) fn wrap(self, body: Term<Name>) -> Term<Name> {
         self.binds.into_iter().rev().fold(body, |t, (n, v)| {
             Term::Lambda {
                 parameter_name: n,
@@ -431,6 +435,15 @@ pub fn state_thread(
     token: &ThreadToken,
     mode: MsmMode,
 ) -> Result<Program<Name>, Error> {
+    state_thread_with(&Halo2Verifier { vp, vk, mode }, layout, token)
+}
+
+/// [`state_thread`] for any [`ScriptVerifier`] (the halo2 verifier, the Groth16 one).
+pub fn state_thread_with(
+    v: &dyn ScriptVerifier,
+    layout: &ThreadLayout,
+    token: &ThreadToken,
+) -> Result<Program<Name>, Error> {
     let n = layout.statement_len;
     if layout
         .instance
@@ -447,14 +460,7 @@ pub fn state_thread(
         return Err(Error::Message);
     }
     let prefix = thread_prefix(token)?;
-    let verifier = verifier_term(
-        vp,
-        vk,
-        &Shape {
-            instance_lens: vec![layout.instance.len()],
-        },
-        mode,
-    );
+    let verifier = v.term(layout.instance.len());
     let mut lets = Lets::new();
     let ctx = lets.name("ctx");
     let (tx, red, info) = context_parts(&mut lets, &ctx);
@@ -595,6 +601,11 @@ pub fn observer(
     statement: &[Entry],
     mode: MsmMode,
 ) -> Result<Program<Name>, Error> {
+    observer_with(&Halo2Verifier { vp, vk, mode }, statement)
+}
+
+/// [`observer`] for any [`ScriptVerifier`] (the halo2 verifier, the Groth16 one).
+pub fn observer_with(v: &dyn ScriptVerifier, statement: &[Entry]) -> Result<Program<Name>, Error> {
     let mut lets = Lets::new();
     let ctx = lets.name("ctx");
     let (tx, red, _) = context_parts(&mut lets, &ctx);
@@ -632,6 +643,6 @@ pub fn observer(
         call(F::UnBData, vec![head(red.clone())]),
         call(F::UnBData, vec![nth(&red, 1)]),
     ];
-    let call_v = verifier_call(vp, vk, statement, mode, proof_and_hints, m)?;
+    let call_v = verifier_call_with(v, statement, proof_and_hints, m)?;
     Ok(program(ctx, lets.wrap(call_v)))
 }

@@ -17,6 +17,7 @@
 //! no closures) is paid for.
 
 pub mod bridge;
+pub mod groth16;
 pub mod native;
 pub mod program;
 pub mod scenario;
@@ -109,6 +110,64 @@ pub fn verifier_term(vp: &VerifierParams, vk: &Vk, shape: &Shape, mode: MsmMode)
     m.finish(Term::unit())
 }
 
+/// A certificate verifier a validator embeds: the halo2 verifier of a key ([`Halo2Verifier`]) or
+/// the Groth16 verifier of a wrapper's key ([`groth16::Groth16Verifier`]). The bridge validators
+/// and the scenarios are written once over it.
+pub trait ScriptVerifier {
+    /// `\proof \hints \pi_0 .. \pi_(n-1) -> ()` for `n` public inputs: `()` or `error`.
+    fn term(&self, n: usize) -> Term<Name>;
+    /// The hints a redeemer carries with `proof` for `instance` (none for Groth16).
+    fn hints(&self, proof: &[u8], instance: &[Fr]) -> Vec<u8>;
+    /// [`ScriptVerifier::term`] for a statement whose entries `fixed[i]` are known when the
+    /// script is made (`None`: known only when it runs). The term still takes every entry as an
+    /// argument; a verifier may check a fixed one by equality and do its work in advance.
+    fn term_with_fixed(&self, fixed: &[Option<Fr>]) -> Term<Name> {
+        self.term(fixed.len())
+    }
+    /// The protocol version its budgets assume.
+    fn protocol_version(&self) -> u16;
+    /// The names of its forms in printed lines: the bare verifier, the state thread, the
+    /// observer.
+    fn forms(&self) -> [&'static str; 3];
+    /// `proof` with one word changed to another well-formed value the verifier must refuse
+    /// (a point replaced by another point of the group), where the verifier knows its layout.
+    fn tampered(&self, _proof: &[u8]) -> Option<Vec<u8>> {
+        None
+    }
+}
+
+/// The halo2 verifier of `vk` (midnight-proofs' KZG verifier, emitted by [`verifier_term`]).
+pub struct Halo2Verifier<'a> {
+    /// Verifier parameters.
+    pub vp: &'a VerifierParams,
+    /// The certificate circuit's key.
+    pub vk: &'a Vk,
+    /// How the final MSM is done (and so the protocol version).
+    pub mode: MsmMode,
+}
+
+impl ScriptVerifier for Halo2Verifier<'_> {
+    fn term(&self, n: usize) -> Term<Name> {
+        verifier_term(
+            self.vp,
+            self.vk,
+            &Shape {
+                instance_lens: vec![n],
+            },
+            self.mode,
+        )
+    }
+    fn hints(&self, proof: &[u8], instance: &[Fr]) -> Vec<u8> {
+        hints(self.vp, self.vk, proof, &[instance]).1
+    }
+    fn protocol_version(&self) -> u16 {
+        protocol_version(self.mode)
+    }
+    fn forms(&self) -> [&'static str; 3] {
+        ["bare-verifier", "state-thread", "observer"]
+    }
+}
+
 /// Where a public input of the validator's statement comes from.
 #[derive(Clone, Debug)]
 pub enum Entry {
@@ -151,14 +210,27 @@ pub(crate) fn verifier_call(
     vk: &Vk,
     statement: &[Entry],
     mode: MsmMode,
+    proof_and_hints: [Term<Name>; 2],
+    message: Term<Name>,
+) -> Result<Term<Name>, Error> {
+    verifier_call_with(
+        &Halo2Verifier { vp, vk, mode },
+        statement,
+        proof_and_hints,
+        message,
+    )
+}
+
+/// [`verifier_call`] for any [`ScriptVerifier`].
+pub(crate) fn verifier_call_with(
+    v: &dyn ScriptVerifier,
+    statement: &[Entry],
     [proof, hints]: [Term<Name>; 2],
     message: Term<Name>,
 ) -> Result<Term<Name>, Error> {
     check_statement(statement)?;
-    let shape = Shape {
-        instance_lens: vec![statement.len()],
-    };
-    let call = verifier_term(vp, vk, &shape, mode)
+    let call = v
+        .term_with_fixed(&fixed_entries(statement))
         .apply(proof)
         .apply(hints);
     Ok(statement.iter().fold(call, |call, e| {
@@ -168,6 +240,19 @@ pub(crate) fn verifier_call(
             Entry::Message => message.clone(),
         })
     }))
+}
+
+/// The entries of `statement` known when the script is made (parameters, thresholds), in order;
+/// `None` for the message.
+pub fn fixed_entries(statement: &[Entry]) -> Vec<Option<Fr>> {
+    statement
+        .iter()
+        .map(|e| match e {
+            Entry::Param(v) => Some(*v),
+            Entry::Threshold(t) => Some(Fr::from(*t)),
+            Entry::Message => None,
+        })
+        .collect()
 }
 
 /// Checks a statement: no threshold of 0, one message.

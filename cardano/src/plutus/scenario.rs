@@ -10,9 +10,13 @@
 //! that takes ADA from the thread to another output); `next-datum-changed`;
 //! `next-datum-extra-field` (the signed datum with a field appended); `token-missing`;
 //! `output-elsewhere`; `epoch-not-incremented` and `threshold-zero` (each with a certificate for
-//! exactly that datum, so only the script's check refuses it); `hints-extra-byte`.
+//! exactly that datum, so only the script's check refuses it); `other-statement` (the honest
+//! certificate and handover from a thread whose datum holds another statement);
+//! `proof-word-changed` (where the verifier knows its proof's layout: a point replaced by
+//! another point of the group); `hints-extra-byte`.
 //! Observer: `honest`; `replayed-later-tx` (the same outputs from other inputs);
-//! `copied-redeemer-other-outputs`; `hints-extra-byte`.
+//! `copied-redeemer-other-outputs`; `hints-extra-byte`; `other-statement` (the observer of
+//! another statement); `proof-word-changed`.
 
 use ::uplc::ast::{Name, Program, Term};
 
@@ -21,13 +25,13 @@ use super::{
         self, observer_message, thread_instance, thread_redeemer, ThreadLayout, ThreadState,
         ThreadToken,
     },
-    evaluate, hints, script_bytes,
+    evaluate, script_bytes,
     tx::{
         self, index_of, input, key_address, output, script_address, script_hash,
         script_reward_account, RedeemerTag, TxOutcome, TxParts, Utxo,
     },
     uplc::MsmMode,
-    verifier_term, Entry, Error,
+    Entry, Error, Halo2Verifier, ScriptVerifier,
 };
 use crate::backend::{Fr, VerifierParams, Vk};
 
@@ -41,6 +45,43 @@ pub struct Bridge<'a> {
     pub vk: &'a Vk,
     /// How the final MSM is done (and so the protocol version).
     pub mode: MsmMode,
+}
+
+/// What the scenarios test: a verifier and the scheme's name in the printed lines.
+pub trait Subject: ScriptVerifier {
+    /// The scheme's name in the printed lines.
+    fn scheme(&self) -> &str;
+}
+
+impl Bridge<'_> {
+    fn halo2(&self) -> Halo2Verifier<'_> {
+        Halo2Verifier {
+            vp: self.vp,
+            vk: self.vk,
+            mode: self.mode,
+        }
+    }
+}
+
+impl ScriptVerifier for Bridge<'_> {
+    fn term(&self, n: usize) -> Term<Name> {
+        self.halo2().term(n)
+    }
+    fn hints(&self, proof: &[u8], instance: &[Fr]) -> Vec<u8> {
+        self.halo2().hints(proof, instance)
+    }
+    fn protocol_version(&self) -> u16 {
+        self.halo2().protocol_version()
+    }
+    fn forms(&self) -> [&'static str; 3] {
+        self.halo2().forms()
+    }
+}
+
+impl Subject for Bridge<'_> {
+    fn scheme(&self) -> &str {
+        self.scheme
+    }
 }
 
 /// One case's outcome.
@@ -70,13 +111,9 @@ fn key(tag: &str) -> [u8; 28] {
     fixed_hash(tag)[..28].try_into().expect("28 bytes")
 }
 
-fn pv(mode: MsmMode) -> u16 {
-    super::protocol_version(mode)
-}
-
 /// Prints a case's line; `script` is the reference script's size (not in the transaction).
 fn report(
-    b: &Bridge,
+    b: &dyn Subject,
     (validator, script): (&'static str, usize),
     case: &'static str,
     expected: bool,
@@ -84,12 +121,12 @@ fn report(
 ) -> Case {
     println!(
         "plutus-tx scheme={} validator={validator} case={case} accepted={} cpu={} mem={} tx_bytes={} script_bytes={script} pv={}",
-        b.scheme,
+        b.scheme(),
         o.accepted,
         o.cpu,
         o.mem,
         o.tx_bytes,
-        pv(b.mode)
+        b.protocol_version()
     );
     Case {
         validator,
@@ -107,30 +144,46 @@ fn with_extra_byte(hints: &[u8]) -> Vec<u8> {
 
 /// The bare verifier's budget on `proof` for `instance` (no script context): what the bridge
 /// forms add to is measured against this.
-pub fn bare_verifier(b: &Bridge, proof: &[u8], instance: &[Fr]) -> super::Budget {
-    let f = verifier_term(
-        b.vp,
-        b.vk,
-        &super::program::Shape {
-            instance_lens: vec![instance.len()],
-        },
-        b.mode,
-    );
+pub fn bare_verifier(b: &dyn Subject, proof: &[u8], instance: &[Fr]) -> super::Budget {
+    bare(b, b.term(instance.len()), "honest", proof, instance)
+}
+
+/// [`bare_verifier`] for the observer's `statement`, whose parameters and thresholds are fixed
+/// when the script is made ([`ScriptVerifier::term_with_fixed`]); printed as case `fixed-params`.
+pub fn bare_verifier_fixed(
+    b: &dyn Subject,
+    statement: &[Entry],
+    proof: &[u8],
+    instance: &[Fr],
+) -> super::Budget {
+    let term = b.term_with_fixed(&super::fixed_entries(statement));
+    bare(b, term, "fixed-params", proof, instance)
+}
+
+fn bare(
+    b: &dyn Subject,
+    term: Term<Name>,
+    case: &str,
+    proof: &[u8],
+    instance: &[Fr],
+) -> super::Budget {
     let program = Program {
         version: (1, 1, 0),
-        term: f,
+        term,
     };
-    let (_, h) = hints(b.vp, b.vk, proof, &[instance]);
+    let h = b.hints(proof, instance);
     let mut args = vec![Term::byte_string(proof.to_vec()), Term::byte_string(h)];
     args.extend(instance.iter().map(super::fr_term));
-    let r = evaluate(&program, args, pv(b.mode));
+    let r = evaluate(&program, args, b.protocol_version());
     println!(
-        "plutus-tx scheme={} validator=bare-verifier case=honest accepted={} cpu={} mem={} tx_bytes=0 pv={}",
-        b.scheme,
+        "plutus-tx scheme={} validator={} case={case} accepted={} cpu={} mem={} tx_bytes=0 script_bytes={} pv={}",
+        b.scheme(),
+        b.forms()[0],
         r.accepted,
         r.cpu,
         r.mem,
-        pv(b.mode)
+        script_bytes(&program).len(),
+        b.protocol_version()
     );
     r
 }
@@ -187,14 +240,35 @@ pub struct Thread {
     pub next_payload: Vec<u8>,
 }
 
+impl Thread {
+    /// The toy circuits' thread (the halo2 toy and the Groth16 test circuit share its statement
+    /// shape): datum `(commitment, threshold)` at epoch 7, handed over to `(36, 4)`.
+    pub fn toy(commitment: Fr, threshold: u64) -> Thread {
+        Thread {
+            layout: ThreadLayout::commitment_message_threshold(),
+            token: ThreadToken {
+                policy: [7; 28],
+                name: b"tms-thread".to_vec(),
+            },
+            genesis: ThreadState {
+                statement: vec![commitment, Fr::from(threshold)],
+                epoch: 7,
+                payload: vec![],
+            },
+            next_statement: vec![Fr::from(36u64), Fr::from(4u64)],
+            next_payload: vec![],
+        }
+    }
+}
+
 /// Runs the state thread's cases; `certify` proves certificates under `thread.genesis`'s
 /// statement. Returns every case (the caller asserts `outcome.accepted == expected`).
 pub fn state_thread_cases(
-    b: &Bridge,
+    b: &dyn Subject,
     thread: &Thread,
     certify: &mut Certify,
 ) -> Result<(Vec<Case>, super::Budget), Error> {
-    let program = bridge::state_thread(b.vp, b.vk, &thread.layout, &thread.token, b.mode)?;
+    let program = bridge::state_thread_with(b, &thread.layout, &thread.token)?;
     let script = script_bytes(&program);
     let hash = script_hash(&script);
     let address = script_address(&hash);
@@ -230,7 +304,7 @@ pub fn state_thread_cases(
                extra_hint_byte: bool|
      -> Result<Case, Error> {
         let instance = thread_instance(&thread.layout, token, current, signed)?;
-        let (_, h) = hints(b.vp, b.vk, proof, &[&instance]);
+        let h = b.hints(proof, &instance);
         let h = if extra_hint_byte {
             with_extra_byte(&h)
         } else {
@@ -254,10 +328,10 @@ pub fn state_thread_cases(
         let (t, resolved) = parts.build();
         Ok(report(
             b,
-            ("state-thread", script.len()),
+            (b.forms()[1], script.len()),
             case,
             expected,
-            tx::evaluate(&t, &resolved, pv(b.mode)),
+            tx::evaluate(&t, &resolved, b.protocol_version()),
         ))
     };
     let change = output(w.alice.clone(), 48_000_000, None, None, None);
@@ -434,6 +508,37 @@ pub fn state_thread_cases(
         )?);
     }
 
+    // The honest certificate and handover from a thread holding another statement (its first
+    // entry plus one): the script builds the instance from the datum, so the proof is refused.
+    let mut other = thread.genesis.clone();
+    other.statement[0] += Fr::from(1u64);
+    let other_utxo = (
+        input(fixed_hash("other thread"), 0),
+        thread_out(&address, thread_ada, true, &other),
+    );
+    cases.push(run(
+        "other-statement",
+        false,
+        &other_utxo,
+        &other,
+        honest_outs.clone(),
+        &next,
+        &proof,
+        false,
+    )?);
+    if let Some(p) = b.tampered(&proof) {
+        cases.push(run(
+            "proof-word-changed",
+            false,
+            &genesis_utxo,
+            &thread.genesis,
+            honest_outs.clone(),
+            &next,
+            &p,
+            false,
+        )?);
+    }
+
     cases.push(run(
         "hints-extra-byte",
         false,
@@ -447,19 +552,68 @@ pub fn state_thread_cases(
     Ok((cases, bare))
 }
 
+/// `statement` with its first parameter (or, without one, its first threshold) raised by one:
+/// another statement, and that entry's index. `None` when it has neither.
+fn other_statement(statement: &[Entry]) -> Option<(Vec<Entry>, usize, Fr)> {
+    let i = statement
+        .iter()
+        .position(|e| matches!(e, Entry::Param(_)))
+        .or_else(|| {
+            statement
+                .iter()
+                .position(|e| matches!(e, Entry::Threshold(_)))
+        })?;
+    let mut other = statement.to_vec();
+    let value = match &statement[i] {
+        Entry::Param(v) => {
+            other[i] = Entry::Param(*v + Fr::from(1u64));
+            *v + Fr::from(1u64)
+        }
+        Entry::Threshold(t) => {
+            other[i] = Entry::Threshold(t + 1);
+            Fr::from(t + 1)
+        }
+        Entry::Message => return None,
+    };
+    Some((other, i, value))
+}
+
+/// An observer script as deployed: its bytes, its reward account, the UTxOs around it, and the
+/// instance entry its statement changes (for [`other_statement`]).
+struct Deployed {
+    script: Vec<u8>,
+    account: Vec<u8>,
+    world: World,
+    changed: Option<(usize, Fr)>,
+}
+
+impl Deployed {
+    fn observer(b: &dyn Subject, statement: &[Entry]) -> Result<Self, Error> {
+        let program: Program<Name> = bridge::observer_with(b, statement)?;
+        let script = script_bytes(&program);
+        Ok(Deployed {
+            account: script_reward_account(&script_hash(&script)),
+            world: World::new(&script),
+            script,
+            changed: None,
+        })
+    }
+}
+
 /// Runs the observer's cases for the statement `statement` (its message entry the
 /// transaction's); `instance_of(m)` is the instance column for message field `m`, `certify`
-/// proves a certificate on message bytes.
+/// proves a certificate on message bytes. Besides the cases of the module's list:
+/// `other-statement` (the honest transaction and certificate through the observer of another
+/// statement: its first parameter, or threshold, plus one) and, where the verifier knows its
+/// proof's layout, `proof-word-changed`.
 pub fn observer_cases(
-    b: &Bridge,
+    b: &dyn Subject,
     statement: &[Entry],
     instance_of: &dyn Fn(Fr) -> Vec<Fr>,
     certify: &mut Certify,
 ) -> Result<Vec<Case>, Error> {
-    let program: Program<Name> = bridge::observer(b.vp, b.vk, statement, b.mode)?;
-    let script = script_bytes(&program);
-    let account = script_reward_account(&script_hash(&script));
-    let w = World::new(&script);
+    let main = Deployed::observer(b, statement)?;
+    let w = &main.world;
     let bob = key_address(&key("bob"));
     let outs = |to: &[u8]| {
         vec![
@@ -467,7 +621,8 @@ pub fn observer_cases(
             output(w.alice.clone(), 38_000_000, None, None, None),
         ]
     };
-    let run = |case: &'static str,
+    let run = |on: &Deployed,
+               case: &'static str,
                expected: bool,
                funds: &Utxo,
                outputs: Vec<tx::TransactionOutput>,
@@ -478,8 +633,11 @@ pub fn observer_cases(
         // What the script will build: the message of this transaction.
         let refs: Vec<_> = inputs.iter().map(|u| u.0.clone()).collect();
         let m = observer_message(&refs, &outputs).ok_or(Error::Message)?;
-        let instance = instance_of(bridge::message_field(&m));
-        let (_, h) = hints(b.vp, b.vk, proof, &[&instance]);
+        let mut instance = instance_of(bridge::message_field(&m));
+        if let Some((i, v)) = on.changed {
+            instance[i] = v;
+        }
+        let h = b.hints(proof, &instance);
         let h = if extra_hint_byte {
             with_extra_byte(&h)
         } else {
@@ -487,9 +645,9 @@ pub fn observer_cases(
         };
         let parts = TxParts {
             inputs,
-            reference_inputs: vec![w.script_ref.clone()],
+            reference_inputs: vec![on.world.script_ref.clone()],
             outputs,
-            withdrawals: vec![(account.clone(), 0)],
+            withdrawals: vec![(on.account.clone(), 0)],
             redeemers: vec![(RedeemerTag::Reward, 0, bridge::observer_redeemer(proof, &h))],
             collateral: Some(funds.clone()),
             fee: 2_000_000,
@@ -497,19 +655,28 @@ pub fn observer_cases(
         let (t, resolved) = parts.build();
         Ok(report(
             b,
-            ("observer", script.len()),
+            (b.forms()[2], on.script.len()),
             case,
             expected,
-            tx::evaluate(&t, &resolved, pv(b.mode)),
+            tx::evaluate(&t, &resolved, b.protocol_version()),
         ))
     };
     let honest_outs = outs(&bob);
     let m =
         observer_message(std::slice::from_ref(&w.funds.0), &honest_outs).ok_or(Error::Message)?;
     let proof = certify(&m);
-    Ok(vec![
-        run("honest", true, &w.funds, honest_outs.clone(), &proof, false)?,
+    let mut cases = vec![
         run(
+            &main,
+            "honest",
+            true,
+            &w.funds,
+            honest_outs.clone(),
+            &proof,
+            false,
+        )?,
+        run(
+            &main,
             "replayed-later-tx",
             false,
             &w.other_funds,
@@ -518,6 +685,7 @@ pub fn observer_cases(
             false,
         )?,
         run(
+            &main,
             "copied-redeemer-other-outputs",
             false,
             &w.funds,
@@ -526,14 +694,44 @@ pub fn observer_cases(
             false,
         )?,
         run(
+            &main,
             "hints-extra-byte",
             false,
             &w.funds,
-            honest_outs,
+            honest_outs.clone(),
             &proof,
             true,
         )?,
-    ])
+    ];
+    if let Some((other, i, v)) = other_statement(statement) {
+        let on = Deployed {
+            changed: Some((i, v)),
+            ..Deployed::observer(b, &other)?
+        };
+        // The funds and outputs are the same, so the message is the honest one.
+        let funds = on.world.funds.clone();
+        cases.push(run(
+            &on,
+            "other-statement",
+            false,
+            &funds,
+            honest_outs.clone(),
+            &proof,
+            false,
+        )?);
+    }
+    if let Some(p) = b.tampered(&proof) {
+        cases.push(run(
+            &main,
+            "proof-word-changed",
+            false,
+            &w.funds,
+            honest_outs,
+            &p,
+            false,
+        )?);
+    }
+    Ok(cases)
 }
 
 /// What the tests require of a scheme's cases: each accepted exactly when it should be, the bare
@@ -546,9 +744,21 @@ pub fn verdict(
     observer: &[Case],
     bare: &super::Budget,
 ) -> Result<(), String> {
-    if !bare.accepted {
+    verdict_per_form(scheme, thread, observer, [bare, bare])
+}
+
+/// [`verdict`] with each form's bare verifier (the state thread's, the observer's): a verifier
+/// that folds the observer's fixed statement entries in advance ([`bare_verifier_fixed`]) is
+/// cheaper there.
+pub fn verdict_per_form(
+    scheme: &str,
+    thread: &[Case],
+    observer: &[Case],
+    bare: [&super::Budget; 2],
+) -> Result<(), String> {
+    if let Some(b) = bare.iter().find(|b| !b.accepted) {
         return Err(format!(
-            "the bare verifier refused the honest certificate: {bare:?}"
+            "the bare verifier refused the honest certificate: {b:?}"
         ));
     }
     for c in thread.iter().chain(observer) {
@@ -556,7 +766,8 @@ pub fn verdict(
             return Err(format!("{} {}: {:?}", c.validator, c.case, c.outcome));
         }
     }
-    for honest in [thread.first(), observer.first()].into_iter().flatten() {
+    for (honest, bare) in [thread.first(), observer.first()].into_iter().zip(bare) {
+        let Some(honest) = honest else { continue };
         let extra = honest.outcome.cpu - bare.cpu;
         println!(
             "plutus-tx-context scheme={scheme} validator={} bare_cpu={} tx_cpu={} context_cpu={extra} percent_of_tx={:.2}",

@@ -1,0 +1,267 @@
+//! The Groth16 validators (state thread and observer) in real Conway transactions, evaluated as a
+//! node's phase two does (mainnet's PV 10 cost model and limits), on gnark v0.16.1 BLS12-381
+//! proofs of a **TEST** circuit: `plutusToyCircuit` of `evm/groth16/plutus.go` (the Schnorr
+//! ATMS's statement shape: commitment w², message, threshold; one BSB22 commitment), under an
+//! **INSECURE** seeded setup. The proofs are the fixture `fixtures/groth16-toy.json`, one per
+//! message the cases sign; when the cases change, the test writes the messages it needs and
+//! says how to remake it:
+//!
+//! ```sh
+//! cd evm/groth16 && go run . plutus-fixture -messages FILE -out ../../cardano/tests/fixtures/groth16-toy.json
+//! ```
+//!
+//! Each case prints its `plutus-tx scheme=toy validator=groth16-...` line: honest accepted;
+//! replayed, other outputs, another message (a changed next datum), another statement, a changed
+//! proof word, an unincremented epoch, a threshold of 0, an extra hint byte refused.
+
+use std::{collections::HashMap, sync::Mutex};
+
+use tms_cardano::{
+    backend::Fr,
+    plutus::{
+        self,
+        bridge::message_field,
+        groth16::{Groth16Error, Groth16Key, Groth16Verifier, PROOF_LEN},
+        scenario::{self, Thread},
+        tx::MAX_TX_CPU,
+        Entry,
+    },
+};
+
+const FIXTURE: &str = include_str!("fixtures/groth16-toy.json");
+/// The same circuit with a hashed statement (one Groth16 input: keccak256 of the three words).
+const FIXTURE_HASHED: &str = include_str!("fixtures/groth16-toy-hashed.json");
+
+fn fr_decimal(v: &Fr) -> String {
+    num_bigint::BigUint::from_bytes_le(&ff::PrimeField::to_repr(v)).to_string()
+}
+
+/// The fixture's proofs by their public inputs (decimal).
+fn fixture_proofs(fixture: &str) -> HashMap<Vec<String>, Vec<u8>> {
+    let v: serde_json::Value = serde_json::from_str(fixture).expect("the fixture is JSON");
+    v["proofs"]
+        .as_array()
+        .expect("a list of proofs")
+        .iter()
+        .map(|p| {
+            let public = p["public"]
+                .as_array()
+                .expect("public inputs")
+                .iter()
+                .map(|x| x.as_str().expect("decimal").to_string())
+                .collect();
+            let proof = hex::decode(p["proof"].as_str().expect("hex")).expect("hex");
+            (public, proof)
+        })
+        .collect()
+}
+
+#[test]
+fn groth16_toy_plutus_tx_state_thread_and_observer() {
+    bridge_cases("toy", FIXTURE, "groth16-toy.json", "");
+}
+
+#[test]
+fn groth16_toy_hashed_plutus_tx_state_thread_and_observer() {
+    bridge_cases(
+        "toy-hashed",
+        FIXTURE_HASHED,
+        "groth16-toy-hashed.json",
+        " -hashed",
+    );
+}
+
+/// Every bridge case of both forms on the fixture `fixture` (file `name`, made with
+/// `plutus-fixture{flag}`).
+fn bridge_cases(scheme: &str, fixture: &str, name: &str, flag: &str) {
+    // The fixture's key is INSECURE: accepted here only because this is a test.
+    let key = Groth16Key::from_json(fixture)
+        .and_then(|k| k.trusted(true))
+        .expect("the fixture's key");
+    let proofs = fixture_proofs(fixture);
+    let (w, t) = (5u64, 3u64);
+    let commitment = Fr::from(w * w);
+    let missing = Mutex::new(vec![]);
+    let certify_from = |m: Fr| {
+        let public = vec![
+            fr_decimal(&commitment),
+            fr_decimal(&m),
+            fr_decimal(&Fr::from(t)),
+        ];
+        proofs.get(&public).cloned().unwrap_or_else(|| {
+            missing.lock().unwrap().push(fr_decimal(&m));
+            vec![0; PROOF_LEN]
+        })
+    };
+    // The last certificate made, with its message field (the observer's honest one, at the end).
+    let last = Mutex::new((Fr::from(0u64), vec![]));
+    let mut certify = |message: &[u8]| {
+        let m = message_field(message);
+        let proof = certify_from(m);
+        *last.lock().unwrap() = (m, proof.clone());
+        proof
+    };
+    plutus::with_big_stack(|| {
+        let v = Groth16Verifier { scheme, key: &key };
+        let thread = Thread::toy(commitment, t);
+        let (cases, bare) = scenario::state_thread_cases(&v, &thread, &mut certify).unwrap();
+        let statement = [
+            Entry::Param(commitment),
+            Entry::Message,
+            Entry::Threshold(t),
+        ];
+        let observer = scenario::observer_cases(
+            &v,
+            &statement,
+            &|m| vec![commitment, m, Fr::from(t)],
+            &mut certify,
+        )
+        .unwrap();
+        let (m, proof) = last.lock().unwrap().clone();
+        let bare_observer =
+            scenario::bare_verifier_fixed(&v, &statement, &proof, &[commitment, m, Fr::from(t)]);
+        let missing = missing.lock().unwrap();
+        if !missing.is_empty() {
+            let path = std::env::temp_dir().join(format!("tms-{name}.messages"));
+            std::fs::write(&path, missing.join("\n") + "\n").unwrap();
+            panic!(
+                "the fixture lacks proofs for {} messages, written to {}: remake it with \
+                 `cd evm/groth16 && go run . plutus-fixture{flag} -messages {} -out \
+                 ../../cardano/tests/fixtures/{name}`",
+                missing.len(),
+                path.display(),
+                path.display()
+            );
+        }
+        scenario::verdict_per_form(scheme, &cases, &observer, [&bare, &bare_observer]).unwrap();
+        for c in cases.iter().chain(&observer).filter(|c| c.expected) {
+            println!(
+                "plutus-tx-share scheme={scheme} validator={} cpu={} percent_of_tx={:.2} target_percent=25",
+                c.validator,
+                c.outcome.cpu,
+                100.0 * c.outcome.cpu as f64 / MAX_TX_CPU as f64
+            );
+            assert!(c.outcome.cpu < MAX_TX_CPU);
+        }
+        // Both forms ran every case of the issue.
+        for form in ["groth16-state-thread", "groth16-observer"] {
+            for case in [
+                "honest",
+                "replayed-later-tx",
+                "other-statement",
+                "proof-word-changed",
+            ] {
+                assert!(
+                    cases
+                        .iter()
+                        .chain(&observer)
+                        .any(|c| c.validator == form && c.case == case),
+                    "{form} {case} missing"
+                );
+            }
+        }
+    });
+}
+
+#[test]
+fn groth16_key_refusals() {
+    let v: serde_json::Value = serde_json::from_str(FIXTURE).unwrap();
+    let key = &v["key"];
+    assert!(matches!(
+        Groth16Key::from_value(key).unwrap().trusted(false),
+        Err(Groth16Error::Insecure(_))
+    ));
+    // The commitment's G not gamma.
+    let mut k = key.clone();
+    k["commitment_g_g2"] = k["beta_g2"].clone();
+    assert_eq!(Groth16Key::from_value(&k), Err(Groth16Error::CommitmentG));
+    // A point that is not one: alpha's x changed.
+    let mut k = key.clone();
+    let mut alpha = hex::decode(k["alpha_g1"].as_str().unwrap()).unwrap();
+    alpha[47] ^= 1;
+    k["alpha_g1"] = serde_json::Value::String(hex::encode(alpha));
+    assert!(Groth16Key::from_value(&k).is_err());
+    // A hashed input out of range.
+    let mut k = key.clone();
+    k["public_committed"] = serde_json::json!([3]);
+    assert!(matches!(
+        Groth16Key::from_value(&k),
+        Err(Groth16Error::Format(_))
+    ));
+}
+
+/// `proof` with the G1 point at `offset` moved by G1's generator (another valid point).
+fn moved(proof: &[u8], offset: usize) -> Vec<u8> {
+    use group::{prime::PrimeCurveAffine, Curve, GroupEncoding};
+    use midnight_curves::{G1Affine, G1Projective};
+    let mut repr = <G1Affine as GroupEncoding>::Repr::default();
+    repr.as_mut().copy_from_slice(&proof[offset..offset + 48]);
+    let p: G1Affine = Option::from(G1Affine::from_bytes(&repr)).expect("a point");
+    let q = (G1Projective::from(p) + G1Affine::generator()).to_affine();
+    let mut out = proof.to_vec();
+    out[offset..offset + 48].copy_from_slice(q.to_bytes().as_ref());
+    out
+}
+
+/// The bare Groth16 verifier on one fixture proof: accepted as made; refused with a proof of
+/// knowledge that is wrong while the Groth16 equation holds (Pok moved: only the folded check
+/// sees it), with A, C or Com moved, B replaced by another G2 point, each input changed, an input
+/// raised by r (the same value mod r), a byte missing or extra, and a non-empty hints argument.
+#[test]
+fn groth16_bare_verifier_refusals() {
+    use tms_cardano::plutus::{evaluate, groth16::verifier_term};
+    use uplc::ast::{Program, Term};
+    let key = Groth16Key::from_json(FIXTURE)
+        .and_then(|k| k.trusted(true))
+        .unwrap();
+    let (public, proof) = fixture_proofs(FIXTURE).into_iter().next().expect("a proof");
+    let inputs: Vec<num_bigint::BigInt> = public.iter().map(|s| s.parse().unwrap()).collect();
+    let program = Program {
+        version: (1, 1, 0),
+        term: verifier_term(&key, inputs.len()),
+    };
+    let run = |proof: &[u8], hints: &[u8], inputs: &[num_bigint::BigInt]| {
+        let mut args = vec![
+            Term::byte_string(proof.to_vec()),
+            Term::byte_string(hints.to_vec()),
+        ];
+        args.extend(inputs.iter().map(|x| Term::integer(x.clone())));
+        evaluate(&program, args, 10).accepted
+    };
+    assert!(run(&proof, &[], &inputs), "honest proof refused");
+    for (what, offset) in [("A", 0), ("C", 144), ("Com", 192), ("Pok", 240)] {
+        assert!(
+            !run(&moved(&proof, offset), &[], &inputs),
+            "{what} moved accepted"
+        );
+    }
+    // B: the G2 generator instead.
+    let mut b = proof.clone();
+    b[48..144].copy_from_slice(
+        group::GroupEncoding::to_bytes(
+            &<midnight_curves::G2Affine as group::prime::PrimeCurveAffine>::generator(),
+        )
+        .as_ref(),
+    );
+    assert!(!run(&b, &[], &inputs), "B replaced accepted");
+    let r = num_bigint::BigInt::from_bytes_le(
+        num_bigint::Sign::Plus,
+        &ff::PrimeField::to_repr(&-Fr::from(1u64)),
+    ) + 1;
+    for i in 0..inputs.len() {
+        let mut x = inputs.clone();
+        x[i] += 1;
+        assert!(!run(&proof, &[], &x), "input {i} changed accepted");
+        let mut x = inputs.clone();
+        x[i] += &r;
+        assert!(!run(&proof, &[], &x), "input {i} + r accepted");
+    }
+    assert!(
+        !run(&proof[..PROOF_LEN - 1], &[], &inputs),
+        "a short proof accepted"
+    );
+    let mut long = proof.clone();
+    long.push(0);
+    assert!(!run(&long, &[], &inputs), "a long proof accepted");
+    assert!(!run(&proof, &[0], &inputs), "a hint byte accepted");
+}

@@ -1,0 +1,182 @@
+package main
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"math/big"
+	"os"
+	"reflect"
+	"testing"
+
+	"github.com/consensys/gnark-crypto/ecc"
+	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark/backend/groth16"
+	groth16bls12381 "github.com/consensys/gnark/backend/groth16/bls12-381"
+	"github.com/consensys/gnark/backend/witness"
+	"github.com/consensys/gnark/frontend"
+)
+
+// TestPlutusVerifierTwin: the toy circuit's seeded BLS12-381 proof is
+// accepted by gnark (with the Plutus hash-to-field) and by the twin of the
+// Plutus verifier; the twin refuses a changed input, A, C or Com replaced by
+// another valid point, and a proof whose PoK is wrong while its Groth16
+// equation holds (Pok + G: gnark refuses it too); the key is refused before
+// re-keying (G random, not γ); the seeded setup is reproducible.
+func TestPlutusVerifierTwin(t *testing.T) {
+	ccs, pk, vk, err := plutusToySetup("plutus twin test", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := newPlutusKey(vk, "INSECURE seeded: plutus twin test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, m, th := big.NewInt(5), big.NewInt(123456789), big.NewInt(3)
+	proof, err := plutusToyProve(ccs, pk, vk, false, w, m, th)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := plutusProofBytes(proof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	public := []*big.Int{big.NewInt(25), m, th}
+	if err := plutusVerify(key, b, public); err != nil {
+		t.Fatalf("honest proof refused: %v", err)
+	}
+	if err := plutusVerify(key, b, []*big.Int{big.NewInt(25), big.NewInt(123456790), th}); err == nil {
+		t.Fatal("another message accepted")
+	}
+	_, _, g1, _ := bls12381.Generators()
+	replace := func(off int) []byte {
+		var p bls12381.G1Affine
+		if _, err := p.SetBytes(b[off : off+48]); err != nil {
+			t.Fatal(err)
+		}
+		p.Add(&p, &g1)
+		c := append([]byte{}, b...)
+		e := p.Bytes()
+		copy(c[off:], e[:])
+		return c
+	}
+	for name, off := range map[string]int{"A": 0, "C": 144, "Com": 192} {
+		if err := plutusVerify(key, replace(off), public); err == nil {
+			t.Fatalf("%s replaced by another valid point accepted", name)
+		}
+	}
+	// Pok + G: the Groth16 equation does not read Pok, so only the folded
+	// PoK refuses it.
+	bad := replace(240)
+	if err := plutusVerify(key, bad, public); err == nil {
+		t.Fatal("a wrong proof of knowledge accepted")
+	}
+	gp := proof.(*groth16bls12381.Proof)
+	gp.CommitmentPok.Add(&gp.CommitmentPok, &g1)
+	pub, err := newToyPublic(t, public)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := groth16.Verify(gp, vk, pub, plutusVerifyOptions()...); err == nil {
+		t.Fatal("gnark accepts the wrong proof of knowledge")
+	}
+	// The key as gnark made it (G random) is refused.
+	_, _, vk2, err := func() (any, any, groth16.VerifyingKey, error) {
+		var vk groth16.VerifyingKey
+		err := withSetupRandomness("plutus twin test", func() error {
+			var err error
+			_, vk, err = groth16.Setup(ccs)
+			return err
+		})
+		return nil, nil, vk, err
+	}()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := newPlutusKey(vk2, "x"); err == nil {
+		t.Fatal("a key whose commitment G is not γ accepted")
+	}
+	_, _, vk3, err := plutusToySetup("plutus twin test", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key3, _ := newPlutusKey(vk3, "INSECURE seeded: plutus twin test")
+	if key3.Delta != key.Delta || key3.CommitmentSigma != key.CommitmentSigma {
+		t.Fatal("the seeded setup is not reproducible")
+	}
+}
+
+func newToyPublic(t *testing.T, public []*big.Int) (witness.Witness, error) {
+	t.Helper()
+	return frontend.NewWitness(&plutusToyCircuit{Commitment: public[0], Message: public[1], Threshold: public[2]},
+		ecc.BLS12_381.ScalarField(), frontend.PublicOnly())
+}
+
+// TestPlutusFixture: tms-cardano's committed fixtures
+// (cardano/tests/fixtures/groth16-toy{,-hashed}.json) are what plutus-fixture
+// makes: each proof passes the Plutus verifier's twin for its statement, and
+// the key is the seeded setup's (for the hashed circuit only with
+// TMS_PLUTUS_FIXTURE_SETUP=1: its setup takes minutes).
+func TestPlutusFixture(t *testing.T) {
+	for _, hashed := range []bool{false, true} {
+		name := map[bool]string{false: "groth16-toy.json", true: "groth16-toy-hashed.json"}[hashed]
+		t.Run(name, func(t *testing.T) { checkPlutusFixture(t, "../../cardano/tests/fixtures/"+name, hashed) })
+	}
+}
+
+func checkPlutusFixture(t *testing.T, path string, hashed bool) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Skip("fixture absent: ", err)
+	}
+	var fx plutusFixture
+	if err := json.Unmarshal(data, &fx); err != nil {
+		t.Fatal(err)
+	}
+	if hashed && os.Getenv("TMS_PLUTUS_FIXTURE_SETUP") == "" {
+		// The hashed circuit's setup (keccak in circuit, about 240 k
+		// constraints) takes minutes: its proofs are checked against the
+		// fixture's own key, the key against the setup only on request.
+		for i, p := range fx.Proofs {
+			checkPlutusFixtureProof(t, fx.Key, i, p)
+		}
+		return
+	}
+	_, _, vk, err := plutusToySetup("tms plutus groth16 toy", hashed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := newPlutusKey(vk, "INSECURE seeded: tms plutus groth16 toy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hashed {
+		key.StatementHash, key.StatementWords = StatementKeccak256, 3
+	}
+	if !reflect.DeepEqual(key, fx.Key) {
+		t.Fatal("the fixture's key is not the seeded setup's: remake it with plutus-fixture")
+	}
+	if len(fx.Proofs) == 0 {
+		t.Fatal("the fixture has no proofs")
+	}
+	for i, p := range fx.Proofs {
+		checkPlutusFixtureProof(t, key, i, p)
+	}
+}
+
+func checkPlutusFixtureProof(t *testing.T, key *plutusKey, i int, p plutusFixtureProof) {
+	b, err := hex.DecodeString(p.Proof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var public []*big.Int
+	for _, s := range p.Public {
+		v, ok := new(big.Int).SetString(s, 10)
+		if !ok {
+			t.Fatalf("proof %d: input %q", i, s)
+		}
+		public = append(public, v)
+	}
+	if err := plutusVerify(key, b, public); err != nil {
+		t.Fatalf("proof %d refused: %v", i, err)
+	}
+}
