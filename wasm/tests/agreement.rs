@@ -6,7 +6,7 @@
 //! through the WebAssembly build.
 //!
 //! `cargo test -p tms-wasm --test agreement -- --ignored make_fixtures` writes the fixtures
-//! (keygen and proving with the insecure seeded test parameters, a few minutes).
+//! (keygen and proving with the insecure seeded test parameters, k = 10: seconds).
 
 use std::{
     fs,
@@ -96,7 +96,7 @@ fn write(scheme: &str, statement: &FixtureStatement, vk: &[u8], proof: &[u8]) {
 const MESSAGE: &[u8] = b"tms light client: epoch 42 committee handover";
 
 #[test]
-#[ignore = "writes wasm/fixtures (keygen and proving: minutes)"]
+#[ignore = "writes wasm/fixtures (keygen and proving: seconds)"]
 fn make_fixtures() {
     let message = message_to_field(MESSAGE);
     // Schnorr ATMS: 4 members, 3 sign, threshold 3.
@@ -281,9 +281,26 @@ fn pinned(f: &Fixture) -> PinnedVerifier {
     .unwrap()
 }
 
+/// The median of 10 timings of `f`, in milliseconds.
+fn median_ms(mut f: impl FnMut()) -> f64 {
+    let mut times: Vec<f64> = (0..10)
+        .map(|_| {
+            let start = std::time::Instant::now();
+            f();
+            start.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    (times[4] + times[5]) / 2.0
+}
+
 fn agrees(scheme: &str, verdict_says: &str) {
     let f = load(scheme);
     let verifier = pinned(&f);
+    let honest = Case::honest(&f);
+    // The native figure next to the WebAssembly ones the JavaScript tests print.
+    let ms = median_ms(|| assert!(verifier.verify(&honest.statement(), &honest.proof).is_ok()));
+    println!("wasm-verify runtime=native scheme={scheme} median_ms={ms:.1}");
     for case in Case::all(&f) {
         let ours = catch_unwind(AssertUnwindSafe(|| {
             verifier.verify(&case.statement(), &case.proof)
