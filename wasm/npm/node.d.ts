@@ -1,0 +1,1 @@
+export { CertificateVerifier } from "./tms_verifier.js";

@@ -1,0 +1,42 @@
+/** Loads the module once (browsers, bundlers): its URL (default: tms_verifier.wasm next to the
+ * script), a fetch Response or a promise of one, its bytes, or a compiled module. */
+export default function init(
+  source?: string | URL | Response | Promise<Response> | BufferSource | WebAssembly.Module,
+): Promise<void>;
+
+/** Loads the module from its bytes or a compiled module, synchronously. */
+export function initSync(source: BufferSource | WebAssembly.Module): void;
+
+/** A certificate verifier for one pinned verifying key. Every refusal is a thrown one-line `Error`. */
+export class CertificateVerifier {
+  /**
+   * Checks `vk` (a `tms keygen` verifying key file) and `params` (the 388-byte KZG verifier
+   * parameters) against their SHA-256 fingerprints (64 hex digits), then reads them.
+   * @param scheme "schnorr-atms" or "mithril" (BN254)
+   */
+  constructor(
+    scheme: "schnorr-atms" | "mithril",
+    vk: Uint8Array | ArrayBuffer,
+    vkFingerprint: string,
+    params: Uint8Array | ArrayBuffer,
+    paramsFingerprint: string,
+  );
+  /** The scheme and circuit of the pinned key. */
+  describe(): string;
+  /**
+   * Verifies `proof` for the statement the caller trusts and returns the verdict line.
+   * @param commitment "0x" + 64 hex digits: the committee commitment, or for Mithril the registration digest
+   * @param message the message bytes the signers signed
+   * @param threshold required for the Schnorr ATMS; for Mithril optional, and if given the key's quorum k
+   * @param transcript "blake2b" (default) or "evm"
+   */
+  verify(
+    commitment: string,
+    message: Uint8Array | ArrayBuffer,
+    threshold: number | bigint | undefined | null,
+    proof: Uint8Array | ArrayBuffer,
+    transcript?: "blake2b" | "evm",
+  ): string;
+  /** Frees the module's copy of the key. */
+  free(): void;
+}

@@ -1,0 +1,66 @@
+// Loads a certificate proof and its statement (wasm/fixtures), verifies it with the web build
+// of the package (wasm/npm/web) and shows what was verified, the verdict and the time taken.
+// `window.tmsBench(runs)` returns the median verify time (ms) after load, for the browser test.
+import init, { CertificateVerifier } from "../npm/tms_verifier.js";
+
+const query = new URLSearchParams(location.search);
+const scheme = query.get("scheme") ?? "schnorr-atms";
+const tamper = query.get("tamper") === "1";
+const out = document.getElementById("verdict");
+
+const bytes = async (path) => new Uint8Array(await (await fetch(path)).arrayBuffer());
+const unhex = (s) => Uint8Array.from(s.replace(/^0x/, "").match(/../g) ?? [], (h) => parseInt(h, 16));
+
+function show(rows) {
+  const dl = document.getElementById("statement");
+  for (const [name, value] of rows) {
+    dl.insertAdjacentHTML("beforeend", "<dt></dt><dd></dd>");
+    dl.lastElementChild.previousElementSibling.textContent = name;
+    dl.lastElementChild.textContent = value;
+  }
+}
+
+try {
+  await init();
+  const dir = `../fixtures/${scheme}/`;
+  const s = await (await fetch(`${dir}statement.json`)).json();
+  const [vk, params, proof] = await Promise.all([bytes(`${dir}vk.bin`), bytes("../fixtures/params.bin"), bytes(`${dir}proof.bin`)]);
+  if (tamper) proof[proof.length >> 1] ^= 1;
+  const message = unhex(s.message);
+  const verifier = new CertificateVerifier(s.scheme, vk, s.vkFingerprint, params, s.paramsFingerprint);
+  show([
+    ["circuit", verifier.describe()],
+    [s.scheme === "mithril" ? "registration digest" : "committee commitment", s.commitment],
+    ["message", new TextDecoder().decode(message)],
+    [s.scheme === "mithril" ? "quorum k" : "threshold", String(s.threshold)],
+    ["proof", `${proof.length} bytes${tamper ? " (one byte changed)" : ""}`],
+    ["pinned verifying key (sha256)", s.vkFingerprint],
+    ["pinned verifier parameters (sha256)", s.paramsFingerprint],
+  ]);
+  const verify = () => verifier.verify(s.commitment, message, s.threshold, proof, s.transcript);
+  window.tmsBench = (runs = 10) => {
+    const times = [];
+    for (let i = 0; i < runs; i++) {
+      const start = performance.now();
+      try { verify(); } catch { /* a tampered proof is timed too */ }
+      times.push(performance.now() - start);
+    }
+    times.sort((a, b) => a - b);
+    return (times[(runs - 1) >> 1] + times[runs >> 1]) / 2;
+  };
+  const start = performance.now();
+  let verdict, state;
+  try {
+    verdict = verify();
+    state = "verified";
+  } catch (e) {
+    verdict = `refused: ${e.message}`;
+    state = "refused";
+  }
+  const ms = performance.now() - start;
+  out.textContent = `${verdict} (${ms.toFixed(1)} ms)`;
+  out.dataset.state = state;
+} catch (e) {
+  out.textContent = `error: ${e.message ?? e}`;
+  out.dataset.state = "error";
+}

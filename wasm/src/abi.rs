@@ -1,0 +1,199 @@
+//! The module's exports: byte buffers in, a status and a result string out. The package's
+//! JavaScript copies each argument into memory from [`tms_alloc`]; every export takes ownership
+//! of its buffers and leaves its result (a verdict, a description or a one-line error) for
+//! [`tms_result_ptr`] / [`tms_result_len`].
+//!
+//! No wasm-bindgen: the build sets the `target_feature = "atomics"` cfg (see `wasm/build.sh`),
+//! under which wasm-bindgen needs a nightly compiler; this interface needs nothing of it.
+
+use std::cell::RefCell;
+
+use crate::verifier::{parse_transcript, PinnedVerifier, Statement};
+
+thread_local! {
+    /// The last export's result.
+    static RESULT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A status export's success.
+const OK: u32 = 1;
+/// A status export's refusal (the result holds the one-line reason).
+const REFUSED: u32 = 0;
+
+fn finish(result: Result<String, String>) -> u32 {
+    let (status, text) = match result {
+        Ok(text) => (OK, text),
+        Err(e) => (REFUSED, e),
+    };
+    RESULT.with(|r| *r.borrow_mut() = text.into_bytes());
+    status
+}
+
+/// Takes back a buffer of `len` bytes from [`tms_alloc`].
+///
+/// # Safety
+/// `ptr` and `len` are those of one [`tms_alloc`] call, not taken before.
+unsafe fn take(ptr: *mut u8, len: usize) -> Vec<u8> {
+    Vec::from_raw_parts(ptr, len, len)
+}
+
+/// [`take`] as UTF-8.
+///
+/// # Safety
+/// As [`take`].
+unsafe fn take_str(ptr: *mut u8, len: usize, what: &str) -> Result<String, String> {
+    String::from_utf8(take(ptr, len)).map_err(|_| format!("{what}: not UTF-8"))
+}
+
+/// A buffer of `len` bytes for the caller to fill and hand to one export.
+#[no_mangle]
+pub extern "C" fn tms_alloc(len: usize) -> *mut u8 {
+    let mut buffer = Vec::<u8>::with_capacity(len);
+    let ptr = buffer.as_mut_ptr();
+    std::mem::forget(buffer);
+    ptr
+}
+
+/// Where the last export's result is.
+#[no_mangle]
+pub extern "C" fn tms_result_ptr() -> *const u8 {
+    RESULT.with(|r| r.borrow().as_ptr())
+}
+
+/// The last export's result's length in bytes.
+#[no_mangle]
+pub extern "C" fn tms_result_len() -> usize {
+    RESULT.with(|r| r.borrow().len())
+}
+
+/// A [`PinnedVerifier`] (see [`PinnedVerifier::new`]); returns its handle, or 0 with the reason
+/// as the result.
+///
+/// # Safety
+/// Each (pointer, length) pair is one [`tms_alloc`] buffer, handed over.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn tms_verifier_new(
+    scheme: *mut u8,
+    scheme_len: usize,
+    vk: *mut u8,
+    vk_len: usize,
+    vk_fingerprint: *mut u8,
+    vk_fingerprint_len: usize,
+    params: *mut u8,
+    params_len: usize,
+    params_fingerprint: *mut u8,
+    params_fingerprint_len: usize,
+) -> usize {
+    let scheme = take_str(scheme, scheme_len, "scheme");
+    let vk = take(vk, vk_len);
+    let vk_fingerprint = take_str(
+        vk_fingerprint,
+        vk_fingerprint_len,
+        "verifying key fingerprint",
+    );
+    let params = take(params, params_len);
+    let params_fingerprint = take_str(
+        params_fingerprint,
+        params_fingerprint_len,
+        "verifier parameters fingerprint",
+    );
+    let made = (|| {
+        PinnedVerifier::new(
+            &scheme?,
+            &vk,
+            &vk_fingerprint?,
+            &params,
+            &params_fingerprint?,
+        )
+    })();
+    match made {
+        Ok(verifier) => {
+            let handle = Box::into_raw(Box::new(verifier)) as usize;
+            finish(Ok(String::new()));
+            handle
+        }
+        Err(e) => {
+            finish(Err(e));
+            0
+        }
+    }
+}
+
+/// Frees a verifier.
+///
+/// # Safety
+/// `handle` is one [`tms_verifier_new`] returned, not freed before.
+#[no_mangle]
+pub unsafe extern "C" fn tms_verifier_free(handle: usize) {
+    drop(Box::from_raw(handle as *mut PinnedVerifier));
+}
+
+/// The scheme and circuit of a verifier's key, as the result.
+///
+/// # Safety
+/// `handle` is a live [`tms_verifier_new`] handle.
+#[no_mangle]
+pub unsafe extern "C" fn tms_verifier_describe(handle: usize) -> u32 {
+    let verifier = &*(handle as *const PinnedVerifier);
+    finish(Ok(verifier.describe()))
+}
+
+/// Verifies a proof for the statement the caller trusts (see [`PinnedVerifier::verify`]):
+/// returns 1 with the verdict as the result, or 0 with the reason. `threshold` is a JavaScript
+/// number; NaN stands for none (Mithril may omit it). `transcript` is `blake2b` or `evm`.
+///
+/// # Safety
+/// `handle` is a live [`tms_verifier_new`] handle; each (pointer, length) pair is one
+/// [`tms_alloc`] buffer, handed over.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn tms_verify(
+    handle: usize,
+    commitment: *mut u8,
+    commitment_len: usize,
+    message: *mut u8,
+    message_len: usize,
+    threshold: f64,
+    proof: *mut u8,
+    proof_len: usize,
+    transcript: *mut u8,
+    transcript_len: usize,
+) -> u32 {
+    let verifier = &*(handle as *const PinnedVerifier);
+    let commitment = take_str(commitment, commitment_len, "commitment");
+    let message = take(message, message_len);
+    let proof = take(proof, proof_len);
+    let transcript = take_str(transcript, transcript_len, "transcript");
+    finish((|| {
+        let statement = Statement {
+            commitment: commitment?,
+            message,
+            threshold: threshold_from_js(threshold)?,
+            transcript: parse_transcript(&transcript?)?,
+        };
+        verifier.verify(&statement, &proof)
+    })())
+}
+
+/// A JavaScript number as a threshold: NaN for none, else a non-negative integer JavaScript
+/// represents exactly.
+pub fn threshold_from_js(t: f64) -> Result<Option<u64>, String> {
+    const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
+    if t.is_nan() {
+        return Ok(None);
+    }
+    if t.fract() != 0.0 || !(0.0..=MAX_SAFE).contains(&t) {
+        return Err(format!("threshold {t}: give a non-negative integer"));
+    }
+    Ok(Some(t as u64))
+}
+
+/// rand_core's source of randomness on wasm32, which the verifier never draws from.
+#[cfg(target_arch = "wasm32")]
+fn no_randomness(_: &mut [u8]) -> Result<(), getrandom::Error> {
+    Err(getrandom::Error::UNSUPPORTED)
+}
+
+#[cfg(target_arch = "wasm32")]
+getrandom::register_custom_getrandom!(no_randomness);

@@ -1,0 +1,17 @@
+//! `tms-wasm`: the tms certificate verifiers for WebAssembly (browsers, Node), packaged for npm
+//! as `tms-verifier` (`wasm/npm`, built by `wasm/build.sh`; see `docs/src/guides/browser.md`).
+//!
+//! A client verifies a certificate proof of the Schnorr ATMS or SNARK-Mithril on BN254 from the
+//! statement it trusts (the committee's commitment or the registration digest, the message
+//! bytes, the threshold) with a verifying key and KZG verifier parameters it pins by SHA-256:
+//! [`verifier::PinnedVerifier`] checks both pins before parsing either, builds the public
+//! inputs itself and refuses as `tms verify` does. It proves nothing.
+//!
+//! The verifier is plain Rust returning one-line errors (the native test runs it against the
+//! library verifiers); [`abi`] is the module's C-style interface, which the package's
+//! JavaScript (`wasm/npm/tms_verifier.js`) wraps into a class throwing one-line `Error`s.
+#![deny(missing_docs)]
+
+pub mod abi;
+pub mod params;
+pub mod verifier;

@@ -1,0 +1,281 @@
+//! A certificate verifier holding a pinned verifying key and pinned KZG verifier parameters, and
+//! the statement it builds from what the client trusts. Plain Rust (errors are one-line
+//! strings), so the native test runs exactly what the WebAssembly module runs.
+
+use halo2_base::halo2_proofs::{
+    halo2curves::bn256::{Bn256, G1Affine},
+    plonk::VerifyingKey,
+    poly::kzg::commitment::ParamsKZG,
+};
+use mithril_snark::{MithrilError, MithrilShape};
+use schnorr_atms::{AtmsError, AtmsInstance, AtmsShape};
+use tms_gadgets::{
+    message::{field_bytes, message_to_field},
+    proving::{keys::fingerprint, Transcript},
+    Fr,
+};
+
+use crate::params::verifier_params;
+
+/// The certificate schemes this package verifies (BN254 backend).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scheme {
+    /// Schnorr ATMS on Grumpkin.
+    SchnorrAtms,
+    /// SNARK-Mithril on Grumpkin, from the registration digest.
+    Mithril,
+}
+
+impl Scheme {
+    /// Parses the name `tms --scheme` takes.
+    pub fn parse(name: &str) -> Result<Self, String> {
+        match name {
+            "schnorr-atms" => Ok(Self::SchnorrAtms),
+            "mithril" => Ok(Self::Mithril),
+            other => Err(format!(
+                "scheme {other:?}: this package verifies \"schnorr-atms\" and \"mithril\" (BN254)"
+            )),
+        }
+    }
+
+    /// The name `tms --scheme` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::SchnorrAtms => "schnorr-atms",
+            Self::Mithril => "mithril",
+        }
+    }
+}
+
+/// The circuit a verifying key is for.
+#[derive(Clone, Copy, Debug)]
+enum Shape {
+    Atms(AtmsShape),
+    Mithril(MithrilShape),
+}
+
+/// What the client trusts: the committee's commitment (for Mithril the registration digest),
+/// the message bytes and the threshold (for Mithril, if given, the quorum k the key proves).
+#[derive(Clone, Debug)]
+pub struct Statement {
+    /// `0x` + 64 hex digits, below the BN254 scalar field modulus.
+    pub commitment: String,
+    /// The message bytes the signers signed.
+    pub message: Vec<u8>,
+    /// The threshold the client requires.
+    pub threshold: Option<u64>,
+    /// The transcript the proof was made in.
+    pub transcript: Transcript,
+}
+
+/// A verifier for one pinned verifying key.
+pub struct PinnedVerifier {
+    scheme: Scheme,
+    shape: Shape,
+    vk: VerifyingKey<G1Affine>,
+    params: ParamsKZG<Bn256>,
+    vk_fingerprint: String,
+    params_fingerprint: String,
+}
+
+/// Refuses `bytes` unless their SHA-256 is `expected` (hex, `0x` optional).
+fn check_pin(what: &str, bytes: &[u8], expected: &str) -> Result<String, String> {
+    let actual = fingerprint(bytes);
+    let expected = expected.trim_start_matches("0x");
+    if expected.len() != 64 || !expected.chars().all(|c| c.is_ascii_hexdigit()) {
+        return Err(format!(
+            "{what} fingerprint {expected:?}: give 64 hex digits (its SHA-256)"
+        ));
+    }
+    if !actual.eq_ignore_ascii_case(expected) {
+        return Err(format!(
+            "{what}: fingerprint {actual} differs from the pinned {expected}"
+        ));
+    }
+    Ok(actual)
+}
+
+impl PinnedVerifier {
+    /// Checks the key file and the verifier parameters against their pins, then reads them.
+    /// Nothing is parsed before its pin is checked.
+    pub fn new(
+        scheme: &str,
+        vk_file: &[u8],
+        vk_fingerprint: &str,
+        params_file: &[u8],
+        params_fingerprint: &str,
+    ) -> Result<Self, String> {
+        let scheme = Scheme::parse(scheme)?;
+        let vk_fingerprint = check_pin("verifying key", vk_file, vk_fingerprint)?;
+        let params_fingerprint = check_pin("verifier parameters", params_file, params_fingerprint)?;
+        let (shape, vk) = match scheme {
+            Scheme::SchnorrAtms => schnorr_atms::read_vk(vk_file)
+                .map(|(s, vk)| (Shape::Atms(s), vk))
+                .map_err(|e| format!("verifying key: {e}"))?,
+            Scheme::Mithril => mithril_snark::prover::read_vk(vk_file)
+                .map(|(s, vk)| (Shape::Mithril(s), vk))
+                .map_err(|e| format!("verifying key: {e}"))?,
+        };
+        let params = verifier_params(params_file, vk.get_domain().k())?;
+        Ok(Self {
+            scheme,
+            shape,
+            vk,
+            params,
+            vk_fingerprint,
+            params_fingerprint,
+        })
+    }
+
+    /// The scheme and circuit the key is for.
+    pub fn describe(&self) -> String {
+        let k = self.vk.get_domain().k();
+        match self.shape {
+            Shape::Atms(s) => format!(
+                "schnorr-atms: {} members ({:?} commitment), 2^{k} rows",
+                s.n, s.mode
+            ),
+            Shape::Mithril(s) => format!(
+                "mithril: {} signer slots, quorum k = {}, 2^{k} rows",
+                s.signer_slots, s.index_slots
+            ),
+        }
+    }
+
+    /// The scheme.
+    pub fn scheme(&self) -> Scheme {
+        self.scheme
+    }
+
+    /// Verifies `proof` for the statement built from `statement`; the verdict names what was
+    /// verified. Refuses as `tms verify` does.
+    pub fn verify(&self, statement: &Statement, proof: &[u8]) -> Result<String, String> {
+        let commitment = fr_from_hex(&statement.commitment)?;
+        let message = message_to_field(&statement.message);
+        let transcript = statement.transcript;
+        let verdict = match self.shape {
+            Shape::Atms(shape) => {
+                let threshold = match statement.threshold {
+                    None => {
+                        return Err(
+                            "give the threshold: the verifier decides it, not the prover".into(),
+                        )
+                    }
+                    Some(0) => {
+                        return Err("threshold 0: a certificate needs at least one signature".into())
+                    }
+                    Some(t) => t,
+                };
+                let instance = AtmsInstance::from_trusted_commitment(
+                    commitment,
+                    &statement.message,
+                    threshold,
+                );
+                schnorr_atms::verify_with_vk(
+                    &self.params,
+                    &shape,
+                    &self.vk,
+                    &instance,
+                    proof,
+                    transcript,
+                )
+                .map_err(|e| match e {
+                    AtmsError::ProofRejected => rejected(transcript),
+                    other => other.to_string(),
+                })?;
+                format!(
+                    "verified (schnorr-atms): at least {threshold} of {} committee members signed \
+                     {}; committee commitment {}",
+                    shape.n,
+                    describe_message(&statement.message, &message),
+                    hex(&field_bytes(&commitment)),
+                )
+            }
+            Shape::Mithril(shape) => {
+                let k = shape.index_slots as u64;
+                if let Some(t) = statement.threshold {
+                    if t != k {
+                        return Err(format!(
+                            "threshold {t}: the verifying key's quorum is k = {k}"
+                        ));
+                    }
+                }
+                mithril_snark::prover::verify_digest_with_vk(
+                    &self.params,
+                    &self.vk,
+                    commitment,
+                    message,
+                    proof,
+                    transcript,
+                )
+                .map_err(|e| match e {
+                    MithrilError::ProofRejected => rejected(transcript),
+                    other => other.to_string(),
+                })?;
+                format!(
+                    "verified (mithril): {k} distinct lottery indices won by registered parties \
+                     signed {}; registration digest {}",
+                    describe_message(&statement.message, &message),
+                    hex(&field_bytes(&commitment)),
+                )
+            }
+        };
+        Ok(format!(
+            "{verdict}; verifying key pinned (sha256 {}), verifier parameters pinned (sha256 {})",
+            self.vk_fingerprint, self.params_fingerprint
+        ))
+    }
+}
+
+/// Parses a transcript name as `tms --transcript` takes it (the verifier runs Blake2b and EVM).
+pub fn parse_transcript(name: &str) -> Result<Transcript, String> {
+    match name {
+        "blake2b" => Ok(Transcript::Blake2b),
+        "evm" => Ok(Transcript::Evm),
+        other => Err(format!("transcript {other:?}: give \"blake2b\" or \"evm\"")),
+    }
+}
+
+fn rejected(transcript: Transcript) -> String {
+    let other = match transcript {
+        Transcript::Blake2b => "evm",
+        Transcript::Evm | Transcript::Poseidon => "blake2b",
+    };
+    format!(
+        "the proof does not verify for the trusted statement in the {} transcript (a proof made \
+         with `tms prove --transcript {other}` needs transcript \"{other}\")",
+        transcript.name()
+    )
+}
+
+fn hex(bytes: &[u8]) -> String {
+    let digits: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    format!("0x{digits}")
+}
+
+/// `0x` + 64 hex digits (big-endian), below r.
+fn fr_from_hex(s: &str) -> Result<Fr, String> {
+    use halo2_base::halo2_proofs::halo2curves::ff::PrimeField;
+    let bad = || format!("commitment {s:?}: give 0x followed by 64 hex digits");
+    let digits = s.strip_prefix("0x").ok_or_else(bad)?;
+    if digits.len() != 64 || !digits.is_ascii() {
+        return Err(bad());
+    }
+    let mut repr = [0u8; 32];
+    for (i, byte) in repr.iter_mut().rev().enumerate() {
+        *byte = u8::from_str_radix(&digits[2 * i..2 * i + 2], 16).map_err(|_| bad())?;
+    }
+    Option::from(Fr::from_repr(repr))
+        .ok_or_else(|| format!("commitment {s}: not below the BN254 scalar field modulus"))
+}
+
+/// The message as `tms verify` describes it: its bytes (shortened) and `m`.
+fn describe_message(bytes: &[u8], m: &Fr) -> String {
+    let shown = hex(bytes);
+    let shown = if shown.len() > 42 {
+        format!("{}..({} bytes)", &shown[..42], bytes.len())
+    } else {
+        shown
+    };
+    format!("message {shown} (m = {})", hex(&field_bytes(m)))
+}

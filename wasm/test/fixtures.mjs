@@ -1,0 +1,36 @@
+// The committed fixtures (wasm/fixtures, written by `cargo test -p tms-wasm --test agreement --
+// --ignored make_fixtures`): what a client pins and trusts, and the proof it is handed.
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const root = new URL("../fixtures/", import.meta.url);
+
+/** Bytes of a 0x-hex string. */
+export function unhex(s) {
+  return Uint8Array.from(Buffer.from(s.replace(/^0x/, ""), "hex"));
+}
+
+/** The fixture of `scheme`: its statement.json, key file, verifier parameters and proof. */
+export function fixture(scheme) {
+  const read = (p) => new Uint8Array(readFileSync(fileURLToPath(new URL(p, root))));
+  const statement = JSON.parse(readFileSync(fileURLToPath(new URL(`${scheme}/statement.json`, root)), "utf8"));
+  return {
+    statement,
+    vk: read(`${scheme}/vk.bin`),
+    params: read("params.bin"),
+    proof: read(`${scheme}/proof.bin`),
+    message: unhex(statement.message),
+  };
+}
+
+/** The median of `runs` timings (ms) of `f`. */
+export function medianMs(f, runs = 10) {
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    f();
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  return (times[(runs - 1) >> 1] + times[runs >> 1]) / 2;
+}

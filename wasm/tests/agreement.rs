@@ -1,0 +1,439 @@
+//! The package's verifier agrees with the library verifiers on the committed fixtures
+//! (`wasm/fixtures/`): the honest proof verifies in both, every one-change case (another message,
+//! commitment or threshold, a changed or cut proof byte, the other transcript) is refused by both,
+//! and a key or parameter file whose fingerprint is not the pinned one is refused before it is
+//! read. No case panics. The Node test (`wasm/test/verify.test.mjs`) runs the same fixtures
+//! through the WebAssembly build.
+//!
+//! `cargo test -p tms-wasm --test agreement -- --ignored make_fixtures` writes the fixtures
+//! (keygen and proving with the insecure seeded test parameters, k = 10: seconds).
+
+use std::{
+    fs,
+    panic::{catch_unwind, AssertUnwindSafe},
+    path::PathBuf,
+};
+
+use halo2_base::halo2_proofs::halo2curves::ff::Field;
+use mithril_snark::Parameters;
+use schnorr_atms::{AtmsInstance, CommitmentMode, Verification};
+use serde::{Deserialize, Serialize};
+use tms_gadgets::{
+    message::{field_bytes, message_to_field},
+    proving::{keys::fingerprint, params::kzg_params, Transcript},
+    Fr,
+};
+use tms_wasm::{
+    params::verifier_params_file,
+    verifier::{PinnedVerifier, Statement},
+};
+
+/// The advice columns `tms keygen` allows (its `MAX_ADVICE_COLUMNS`).
+const MAX_ADVICE_COLUMNS: usize = 32;
+
+/// What `statement.json` holds: what a client trusts and pins, for the Node test and the page.
+#[derive(Serialize, Deserialize, Clone)]
+#[serde(rename_all = "camelCase")]
+struct FixtureStatement {
+    scheme: String,
+    commitment: String,
+    /// The message bytes, `0x`-hex.
+    message: String,
+    threshold: Option<u64>,
+    transcript: String,
+    vk_fingerprint: String,
+    params_fingerprint: String,
+    /// The circuit's k (the library verifier's full parameters are `kzg_params(k)`).
+    k: u32,
+}
+
+struct Fixture {
+    statement: FixtureStatement,
+    vk: Vec<u8>,
+    params: Vec<u8>,
+    proof: Vec<u8>,
+}
+
+fn dir(scheme: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(scheme)
+}
+
+fn hex(bytes: &[u8]) -> String {
+    let digits: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    format!("0x{digits}")
+}
+
+fn unhex(s: &str) -> Vec<u8> {
+    let s = s.trim_start_matches("0x");
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("fixture hex"))
+        .collect()
+}
+
+fn load(scheme: &str) -> Fixture {
+    let d = dir(scheme);
+    let read = |name: &str| fs::read(d.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    Fixture {
+        statement: serde_json::from_slice(&read("statement.json")).expect("statement.json"),
+        vk: read("vk.bin"),
+        params: fs::read(dir("").join("params.bin")).expect("params.bin"),
+        proof: read("proof.bin"),
+    }
+}
+
+fn write(scheme: &str, statement: &FixtureStatement, vk: &[u8], proof: &[u8]) {
+    let d = dir(scheme);
+    fs::create_dir_all(&d).unwrap();
+    fs::write(d.join("vk.bin"), vk).unwrap();
+    fs::write(d.join("proof.bin"), proof).unwrap();
+    let json = serde_json::to_string_pretty(statement).unwrap();
+    fs::write(d.join("statement.json"), format!("{json}\n")).unwrap();
+}
+
+const MESSAGE: &[u8] = b"tms light client: epoch 42 committee handover";
+
+#[test]
+#[ignore = "writes wasm/fixtures (keygen and proving: seconds)"]
+fn make_fixtures() {
+    let message = message_to_field(MESSAGE);
+    // Schnorr ATMS: 4 members, 3 sign, threshold 3.
+    let witness = schnorr_atms::example_witness(
+        (4, 3),
+        CommitmentMode::Flat,
+        Verification::PerSignature,
+        message,
+        42,
+        MAX_ADVICE_COLUMNS,
+    )
+    .unwrap();
+    let params = kzg_params(witness.shape.k);
+    let params_file = verifier_params_file(&params);
+    fs::create_dir_all(dir("")).unwrap();
+    fs::write(dir("").join("params.bin"), &params_file).unwrap();
+    let keys = schnorr_atms::keygen(&params, witness.shape).unwrap();
+    let proof = schnorr_atms::prove(&params, &keys, &witness).unwrap();
+    let statement = FixtureStatement {
+        scheme: "schnorr-atms".into(),
+        commitment: hex(&field_bytes(&witness.instance.commitment)),
+        message: hex(MESSAGE),
+        threshold: Some(witness.instance.threshold),
+        transcript: "blake2b".into(),
+        vk_fingerprint: fingerprint(&keys.vk_bytes()),
+        params_fingerprint: fingerprint(&params_file),
+        k: witness.shape.k,
+    };
+    write("schnorr-atms", &statement, &keys.vk_bytes(), &proof);
+
+    // SNARK-Mithril: 8 parties on preprod parameters (m = 100, k = 5).
+    let example = mithril_snark::example_certificate_on(
+        Parameters::PREPROD,
+        8,
+        None,
+        42,
+        false,
+        Some(message),
+    )
+    .unwrap();
+    let witness = example.witness(MAX_ADVICE_COLUMNS).unwrap();
+    let params = kzg_params(witness.shape.k);
+    assert_eq!(
+        verifier_params_file(&params),
+        params_file,
+        "the test parameters' verifier part depends on k"
+    );
+    let keys = mithril_snark::prover::keygen(&params, witness.shape).unwrap();
+    let proof = mithril_snark::prover::prove(&params, &keys, &witness).unwrap();
+    let statement = FixtureStatement {
+        scheme: "mithril".into(),
+        commitment: hex(&field_bytes(&example.registration.commitment().digest())),
+        message: hex(MESSAGE),
+        threshold: Some(witness.shape.index_slots as u64),
+        transcript: "blake2b".into(),
+        vk_fingerprint: fingerprint(&keys.vk_bytes()),
+        params_fingerprint: fingerprint(&params_file),
+        k: witness.shape.k,
+    };
+    write("mithril", &statement, &keys.vk_bytes(), &proof);
+}
+
+/// One client-side case: the statement and proof the package is handed.
+#[derive(Clone)]
+struct Case {
+    name: String,
+    commitment: String,
+    message: Vec<u8>,
+    threshold: Option<u64>,
+    transcript: Transcript,
+    proof: Vec<u8>,
+}
+
+impl Case {
+    fn honest(f: &Fixture) -> Self {
+        Self {
+            name: "honest".into(),
+            commitment: f.statement.commitment.clone(),
+            message: unhex(&f.statement.message),
+            threshold: f.statement.threshold,
+            transcript: Transcript::Blake2b,
+            proof: f.proof.clone(),
+        }
+    }
+
+    /// The honest case and one change each.
+    fn all(f: &Fixture) -> Vec<Self> {
+        let honest = Self::honest(f);
+        let with = |name: &str, change: &dyn Fn(&mut Case)| {
+            let mut c = honest.clone();
+            c.name = name.into();
+            change(&mut c);
+            c
+        };
+        let commitment = unhex(&honest.commitment);
+        let mut other_commitment = commitment.clone();
+        other_commitment[31] ^= 1;
+        let n = honest.proof.len();
+        let mut cases = vec![
+            honest.clone(),
+            with("another message", &|c| c.message.push(b'!')),
+            with("another commitment", &|c| {
+                c.commitment = hex(&other_commitment)
+            }),
+            with("evm transcript", &|c| c.transcript = Transcript::Evm),
+            with("proof cut by one byte", &|c| {
+                c.proof.pop();
+            }),
+            with("proof one byte longer", &|c| c.proof.push(0)),
+            with("empty proof", &|c| c.proof.clear()),
+        ];
+        for at in [0, 31, 32, n / 2, n - 33, n - 1] {
+            cases.push(with(&format!("proof byte {at} changed"), &|c| {
+                c.proof[at] ^= 1
+            }));
+        }
+        if let Some(t) = honest.threshold {
+            cases.push(with("threshold + 1", &|c| c.threshold = Some(t + 1)));
+            cases.push(with("threshold - 1", &|c| c.threshold = Some(t - 1)));
+        }
+        cases
+    }
+
+    fn statement(&self) -> Statement {
+        Statement {
+            commitment: self.commitment.clone(),
+            message: self.message.clone(),
+            threshold: self.threshold,
+            transcript: self.transcript,
+        }
+    }
+}
+
+fn fr(hex_be: &str) -> Fr {
+    let mut bytes = unhex(hex_be);
+    bytes.reverse();
+    let mut repr = [0u8; 32];
+    repr.copy_from_slice(&bytes);
+    use halo2_base::halo2_proofs::halo2curves::ff::PrimeField;
+    Fr::from_repr(repr).unwrap()
+}
+
+/// The library verifier with the full test parameters, on the statement `tms verify` builds.
+fn library_verifies(f: &Fixture, c: &Case) -> bool {
+    let params = kzg_params(f.statement.k);
+    match f.statement.scheme.as_str() {
+        "schnorr-atms" => {
+            let (shape, vk) = schnorr_atms::read_vk(&f.vk).unwrap();
+            let Some(t) = c.threshold else { return false };
+            let instance = AtmsInstance::from_trusted_commitment(fr(&c.commitment), &c.message, t);
+            schnorr_atms::verify_with_vk(&params, &shape, &vk, &instance, &c.proof, c.transcript)
+                .is_ok()
+        }
+        "mithril" => {
+            let (shape, vk) = mithril_snark::prover::read_vk(&f.vk).unwrap();
+            // `tms verify` refuses a threshold other than the key's quorum before verifying.
+            if c.threshold.is_some_and(|t| t != shape.index_slots as u64) {
+                return false;
+            }
+            mithril_snark::prover::verify_digest_with_vk(
+                &params,
+                &vk,
+                fr(&c.commitment),
+                message_to_field(&c.message),
+                &c.proof,
+                c.transcript,
+            )
+            .is_ok()
+        }
+        other => panic!("fixture scheme {other}"),
+    }
+}
+
+fn pinned(f: &Fixture) -> PinnedVerifier {
+    PinnedVerifier::new(
+        &f.statement.scheme,
+        &f.vk,
+        &f.statement.vk_fingerprint,
+        &f.params,
+        &f.statement.params_fingerprint,
+    )
+    .unwrap()
+}
+
+/// The median of 10 timings of `f`, in milliseconds.
+fn median_ms(mut f: impl FnMut()) -> f64 {
+    let mut times: Vec<f64> = (0..10)
+        .map(|_| {
+            let start = std::time::Instant::now();
+            f();
+            start.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    (times[4] + times[5]) / 2.0
+}
+
+fn agrees(scheme: &str, verdict_says: &str) {
+    let f = load(scheme);
+    let verifier = pinned(&f);
+    let honest = Case::honest(&f);
+    // The native figure next to the WebAssembly ones the JavaScript tests print.
+    let ms = median_ms(|| assert!(verifier.verify(&honest.statement(), &honest.proof).is_ok()));
+    println!("wasm-verify runtime=native scheme={scheme} median_ms={ms:.1}");
+    for case in Case::all(&f) {
+        let ours = catch_unwind(AssertUnwindSafe(|| {
+            verifier.verify(&case.statement(), &case.proof)
+        }))
+        .unwrap_or_else(|_| panic!("{scheme} {}: the package's verifier panicked", case.name));
+        let library = library_verifies(&f, &case);
+        let honest = case.name == "honest";
+        assert_eq!(library, honest, "{scheme} {}: library verifier", case.name);
+        match ours {
+            Ok(verdict) => {
+                assert!(honest, "{scheme} {}: accepted: {verdict}", case.name);
+                assert!(verdict.contains(verdict_says), "{verdict}");
+                assert!(verdict.contains(&f.statement.commitment), "{verdict}");
+                assert!(verdict.contains(&f.statement.vk_fingerprint), "{verdict}");
+            }
+            Err(e) => {
+                assert!(!honest, "{scheme}: the honest proof refused: {e}");
+                assert!(!e.contains('\n'), "{scheme} {}: {e}", case.name);
+            }
+        }
+    }
+}
+
+#[test]
+fn schnorr_atms_agrees_with_the_library() {
+    agrees("schnorr-atms", "at least 3 of 4 committee members signed");
+}
+
+#[test]
+fn mithril_agrees_with_the_library() {
+    agrees(
+        "mithril",
+        "distinct lottery indices won by registered parties",
+    );
+}
+
+/// What the package refuses before verifying: a key or parameters not matching their pins, a
+/// missing or zero threshold, a malformed commitment, an unknown scheme or transcript.
+#[test]
+fn refusals_before_verifying() {
+    let f = load("schnorr-atms");
+    let s = &f.statement;
+    let new = |scheme: &str, vk: &[u8], vk_pin: &str, params: &[u8], params_pin: &str| {
+        PinnedVerifier::new(scheme, vk, vk_pin, params, params_pin).err()
+    };
+    let flip = |pin: &str| {
+        let mut p = pin.to_string();
+        let last = if p.ends_with('0') { "1" } else { "0" };
+        p.replace_range(63.., last);
+        p
+    };
+    let mut other_vk = f.vk.clone();
+    *other_vk.last_mut().unwrap() ^= 1;
+    let e = new(
+        &s.scheme,
+        &f.vk,
+        &flip(&s.vk_fingerprint),
+        &f.params,
+        &s.params_fingerprint,
+    );
+    assert!(e.unwrap().contains("verifying key: fingerprint"));
+    let e = new(
+        &s.scheme,
+        &other_vk,
+        &s.vk_fingerprint,
+        &f.params,
+        &s.params_fingerprint,
+    );
+    assert!(e.unwrap().contains("differs from the pinned"));
+    let e = new(
+        &s.scheme,
+        &f.vk,
+        &s.vk_fingerprint,
+        &f.params,
+        &flip(&s.params_fingerprint),
+    );
+    assert!(e.unwrap().contains("verifier parameters: fingerprint"));
+    let e = new(&s.scheme, &f.vk, "abc", &f.params, &s.params_fingerprint);
+    assert!(e.unwrap().contains("64 hex digits"));
+    let e = new(
+        "bls-atms",
+        &f.vk,
+        &s.vk_fingerprint,
+        &f.params,
+        &s.params_fingerprint,
+    );
+    assert!(e.unwrap().contains("scheme"));
+    // A Mithril verifier handed the ATMS key (pinned: the client pinned the wrong file).
+    let e = new(
+        "mithril",
+        &f.vk,
+        &s.vk_fingerprint,
+        &f.params,
+        &s.params_fingerprint,
+    );
+    assert!(e.unwrap().starts_with("verifying key:"));
+    // Parameters for another ceremony (the same file with s·g2 from another secret), pinned:
+    // they read, and the proof is refused.
+    let other_params = verifier_params_file(
+        &halo2_base::halo2_proofs::poly::kzg::commitment::ParamsKZG::<
+            halo2_base::halo2_proofs::halo2curves::bn256::Bn256,
+        >::setup(1, rand::rngs::OsRng),
+    );
+    let v = PinnedVerifier::new(
+        &s.scheme,
+        &f.vk,
+        &s.vk_fingerprint,
+        &other_params,
+        &fingerprint(&other_params),
+    )
+    .unwrap();
+    let honest = Case::honest(&f);
+    assert!(v.verify(&honest.statement(), &honest.proof).is_err());
+
+    let v = pinned(&f);
+    let refused = |change: &dyn Fn(&mut Statement)| {
+        let mut st = honest.statement();
+        change(&mut st);
+        v.verify(&st, &honest.proof).unwrap_err()
+    };
+    assert!(refused(&|st| st.threshold = None).contains("give the threshold"));
+    assert!(refused(&|st| st.threshold = Some(0)).contains("threshold 0"));
+    assert!(refused(&|st| st.commitment = "0x12".into()).contains("64 hex digits"));
+    let r = hex(&field_bytes(&-Fr::ONE)).replace("0x", "");
+    // r itself (= -1 + 1): not below the modulus.
+    let modulus = {
+        let mut b = unhex(&r);
+        *b.last_mut().unwrap() += 1;
+        hex(&b)
+    };
+    assert!(refused(&|st| st.commitment = modulus.clone()).contains("not below"));
+    assert_eq!(
+        tms_wasm::verifier::parse_transcript("poseidon").unwrap_err(),
+        "transcript \"poseidon\": give \"blake2b\" or \"evm\""
+    );
+}
