@@ -72,7 +72,8 @@ pub(crate) fn read_leaves(closed: &ClosedKeyRegistration) -> Result<Vec<StmLeaf>
             .get_lottery_target_value()
             .ok_or("a registration entry without a lottery target")?;
         leaves.push(StmLeaf {
-            key: key_from_bytes(&tuple_bytes(&to_value(&key)?)?).map_err(|e| e.to_string())?,
+            // Its canonical bytes (x then y): serde writes the point compressed.
+            key: key_from_bytes(&key.to_canonical_bytes()).map_err(|e| e.to_string())?,
             target: base_from_bytes(&tuple_bytes(&to_value(&target)?)?)
                 .map_err(|e| e.to_string())?,
         });
