@@ -234,8 +234,22 @@ func ceremonyVerifyPhase1(dir string, ccs constraint.ConstraintSystem, beacon []
 // ceremonyExtract verifies both phases (phase 2 from the circuit's initial
 // state recomputed here, so phase2-0.bin is not trusted) and seals phase 2
 // with beacon2: the keys.
-func ceremonyExtract(dir string, ccs constraint.ConstraintSystem, beacon1, beacon2 []byte) (groth16.ProvingKey, groth16.VerifyingKey, error) {
-	commons, err := ceremonyVerifyPhase1(dir, ccs, beacon1)
+//
+// phase1Pinned, when not empty, is commons.bin's SHA-256 as the caller's own
+// ceremony-verify printed it: phase 1 is then taken from commons.bin after
+// checking that digest instead of being verified and sealed again (on a 2^22
+// domain that is a single-threaded half hour each time).
+func ceremonyExtract(dir string, ccs constraint.ConstraintSystem, beacon1, beacon2 []byte, phase1Pinned string) (groth16.ProvingKey, groth16.VerifyingKey, error) {
+	var commons *mpcsetup.SrsCommons
+	var err error
+	if phase1Pinned != "" {
+		if _, err := loadCeremony(dir, ccs); err != nil {
+			return nil, nil, err
+		}
+		commons, err = pinnedCommons(dir, phase1Pinned)
+	} else {
+		commons, err = ceremonyVerifyPhase1(dir, ccs, beacon1)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -254,6 +268,32 @@ func ceremonyExtract(dir string, ccs constraint.ConstraintSystem, beacon1, beaco
 	return pk, vk, nil
 }
 
+// commonsDigest is SHA-256 of dir/commons.bin's bytes, hex.
+func commonsDigest(dir string) (string, error) {
+	data, err := os.ReadFile(filepath.Join(dir, "commons.bin"))
+	if err != nil {
+		return "", err
+	}
+	d := sha256.Sum256(data)
+	return hex.EncodeToString(d[:]), nil
+}
+
+// pinnedCommons reads dir/commons.bin if its SHA-256 is want.
+func pinnedCommons(dir, want string) (*mpcsetup.SrsCommons, error) {
+	got, err := commonsDigest(dir)
+	if err != nil {
+		return nil, err
+	}
+	if got != want {
+		return nil, fmt.Errorf("commons.bin has SHA-256 %s, not the pinned %s (verify phase 1 again without -phase1-sha256)", got, want)
+	}
+	var commons mpcsetup.SrsCommons
+	if err := readFrom(filepath.Join(dir, "commons.bin"), &commons); err != nil {
+		return nil, err
+	}
+	return &commons, nil
+}
+
 // ceremonySetup is the SETUP constant of a ceremony's verifier.
 func ceremonySetup(dir string, beacon1, beacon2 string) string {
 	return fmt.Sprintf("mpcsetup ceremony: %d phase-1 and %d phase-2 contributions, beacons %s %s",
@@ -270,6 +310,7 @@ func ceremonyCommand(name string, args []string) error {
 	beacon2 := fs.String("beacon2", "", "phase 2's random beacon: public, unknown before the last phase-2 contribution (ceremony-extract)")
 	vkOut := fs.String("vk", "", "ceremony-extract: write the verifying key here (and FILE.setup, for program-export)")
 	pkOut := fs.String("pk", "", "ceremony-extract: write the proving key here")
+	phase1Pinned := fs.String("phase1-sha256", "", "ceremony-verify, ceremony-extract: take phase 1 as you verified it before, commons.bin with this SHA-256 (printed by your ceremony-verify), instead of verifying and sealing it again")
 	fs.Parse(args)
 	if *dir == "" {
 		return errors.New("-dir is required")
@@ -307,15 +348,21 @@ func ceremonyCommand(name string, args []string) error {
 		if *beacon1 == "" {
 			return errors.New("-beacon1 is required")
 		}
-		if _, err := ceremonyVerifyPhase1(*dir, ccs, []byte(*beacon1)); err != nil {
-			return err
+		if *phase1Pinned == "" {
+			if _, err := ceremonyVerifyPhase1(*dir, ccs, []byte(*beacon1)); err != nil {
+				return err
+			}
+			digest, err := commonsDigest(*dir)
+			if err != nil {
+				return err
+			}
+			fmt.Printf("%s: phase 1 verified (%d contributions), sealed: commons.bin sha256=%s\n", name, ceremonyContributions(*dir, 1), digest)
 		}
-		fmt.Printf("%s: phase 1 verified (%d contributions)\n", name, ceremonyContributions(*dir, 1))
 		if ceremonyContributions(*dir, 2) < 1 {
 			return nil
 		}
 		// phase 2's chain alone (the keys are sealed by ceremony-extract)
-		if _, _, err := ceremonyExtract(*dir, ccs, []byte(*beacon1), []byte("verification only")); err != nil {
+		if _, _, err := ceremonyExtract(*dir, ccs, []byte(*beacon1), []byte("verification only"), *phase1Pinned); err != nil {
 			return err
 		}
 		fmt.Printf("%s: phase 2 verified (%d contributions)\n", name, ceremonyContributions(*dir, 2))
@@ -324,7 +371,7 @@ func ceremonyCommand(name string, args []string) error {
 		if *beacon1 == "" || *beacon2 == "" || *vkOut == "" {
 			return errors.New("-beacon1, -beacon2 and -vk are required")
 		}
-		pk, vk, err := ceremonyExtract(*dir, ccs, []byte(*beacon1), []byte(*beacon2))
+		pk, vk, err := ceremonyExtract(*dir, ccs, []byte(*beacon1), []byte(*beacon2), *phase1Pinned)
 		if err != nil {
 			return err
 		}

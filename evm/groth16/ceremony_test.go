@@ -51,7 +51,7 @@ func TestCeremony(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		contribute(2)
 	}
-	pk, vk, err := ceremonyExtract(dir, ccs, beacon1, beacon2)
+	pk, vk, err := ceremonyExtract(dir, ccs, beacon1, beacon2, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,10 +150,33 @@ func TestCeremony(t *testing.T) {
 	if err := writeTo(ceremonyFile(tampered, 2, 2), &p2); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := ceremonyExtract(tampered, ccs, beacon1, beacon2); err == nil {
+	if _, _, err := ceremonyExtract(tampered, ccs, beacon1, beacon2, ""); err == nil {
 		t.Fatal("a tampered phase-2 contribution verified")
 	} else {
 		t.Logf("tampered phase-2 contribution refused: %v", err)
+	}
+
+	// Phase 1 pinned by the digest of the caller's own verified commons.bin:
+	// the same keys; another digest, or the tampered phase 2, refused.
+	digest, err := commonsDigest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, pinnedVK, err := ceremonyExtract(dir, ccs, beacon1, beacon2, digest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want, got bytes.Buffer
+	vk.WriteTo(&want)
+	pinnedVK.WriteTo(&got)
+	if !bytes.Equal(want.Bytes(), got.Bytes()) {
+		t.Fatal("the keys extracted with phase 1 pinned differ")
+	}
+	if _, _, err := ceremonyExtract(dir, ccs, beacon1, beacon2, strings.Repeat("00", 32)); err == nil {
+		t.Fatal("commons.bin accepted under another digest")
+	}
+	if _, _, err := ceremonyExtract(tampered, ccs, beacon1, beacon2, digest); err == nil {
+		t.Fatal("a tampered phase-2 contribution verified with phase 1 pinned")
 	}
 }
 
