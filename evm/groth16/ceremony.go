@@ -31,9 +31,7 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc"
 	"github.com/consensys/gnark/backend/groth16"
-	"github.com/consensys/gnark/backend/groth16/bn254/mpcsetup"
 	"github.com/consensys/gnark/constraint"
-	csbn254 "github.com/consensys/gnark/constraint/bn254"
 )
 
 type ceremonyInfo struct {
@@ -44,7 +42,13 @@ type ceremonyInfo struct {
 	Circuit string `json:"circuit_sha256"`
 	// Program is the program file the commands compiled, for the record.
 	Program string `json:"program,omitempty"`
+	// Curve is the curve of the keys: bn254 (absent in ceremonies made
+	// before BLS12-381 was served) or bls12-381.
+	Curve string `json:"curve,omitempty"`
 }
+
+// curve is the ceremony's curve.
+func (info *ceremonyInfo) curve() (ceremonyCurve, error) { return ceremonyCurveNamed(info.Curve) }
 
 func ccsDigest(ccs constraint.ConstraintSystem) (string, error) {
 	h := sha256.New()
@@ -90,12 +94,15 @@ func readFrom(path string, v io.ReaderFrom) error {
 	return err
 }
 
-func r1csOf(ccs constraint.ConstraintSystem) (*csbn254.R1CS, error) {
-	r, ok := ccs.(*csbn254.R1CS)
-	if !ok {
-		return nil, fmt.Errorf("constraint system of type %T, want a BN254 R1CS", ccs)
+// curveOfField is the curve (of the ceremony commands') whose scalar field
+// is ccs's field; ecc.UNKNOWN for any other.
+func curveOfField(ccs constraint.ConstraintSystem) ecc.ID {
+	for _, c := range ceremonyCurves {
+		if c.id.ScalarField().Cmp(ccs.Field()) == 0 {
+			return c.id
+		}
 	}
-	return r, nil
+	return ecc.UNKNOWN
 }
 
 // loadCeremony reads ceremony.json and checks that ccs (if given) is its circuit.
@@ -108,7 +115,14 @@ func loadCeremony(dir string, ccs constraint.ConstraintSystem) (*ceremonyInfo, e
 	if err := json.Unmarshal(data, &info); err != nil {
 		return nil, err
 	}
+	curve, err := info.curve()
+	if err != nil {
+		return nil, err
+	}
 	if ccs != nil {
+		if curveOfField(ccs) != curve.id {
+			return nil, fmt.Errorf("the ceremony in %s is over %s, this circuit over %s", dir, curve.id, curveOfField(ccs))
+		}
 		d, err := ccsDigest(ccs)
 		if err != nil {
 			return nil, err
@@ -126,7 +140,20 @@ func ceremonyInit(dir string, ccs constraint.ConstraintSystem, program string) (
 	if err != nil {
 		return nil, err
 	}
-	info := &ceremonyInfo{Domain: ecc.NextPowerOfTwo(uint64(ccs.GetNbConstraints())), Circuit: d, Program: program}
+	name := ""
+	for n, c := range ceremonyCurves {
+		if c.id == curveOfField(ccs) {
+			name = n
+		}
+	}
+	if name == "" {
+		return nil, fmt.Errorf("no ceremony over %s (bn254 or bls12-381)", curveOfField(ccs))
+	}
+	if name == "bn254" {
+		name = "" // as every BN254 ceremony before the field
+	}
+	info := &ceremonyInfo{Domain: ecc.NextPowerOfTwo(uint64(ccs.GetNbConstraints())), Circuit: d, Program: program, Curve: name}
+	curve, _ := info.curve()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -137,54 +164,40 @@ func ceremonyInit(dir string, ccs constraint.ConstraintSystem, program string) (
 	if err := os.WriteFile(filepath.Join(dir, "ceremony.json"), append(js, '\n'), 0o644); err != nil {
 		return nil, err
 	}
-	return info, writeTo(ceremonyFile(dir, 1, 0), mpcsetup.NewPhase1(info.Domain))
+	return info, writeTo(ceremonyFile(dir, 1, 0), curve.newPhase1(info.Domain))
 }
 
 // ceremonyContribute adds one contribution (fresh randomness from
 // crypto/rand, dropped when it returns) to the current phase: phase 2 once
 // ceremony-verify has started it. It returns the phase and the file written.
 func ceremonyContribute(dir string) (int, string, error) {
-	if _, err := loadCeremony(dir, nil); err != nil {
+	info, err := loadCeremony(dir, nil)
+	if err != nil {
 		return 0, "", err
 	}
-	if k := ceremonyContributions(dir, 2); k >= 0 {
-		var p mpcsetup.Phase2
-		if err := readFrom(ceremonyFile(dir, 2, k), &p); err != nil {
-			return 0, "", err
-		}
-		p.Contribute()
-		out := ceremonyFile(dir, 2, k+1)
-		return 2, out, writeTo(out, &p)
+	curve, _ := info.curve()
+	phase, k := 2, ceremonyContributions(dir, 2)
+	if k < 0 {
+		phase, k = 1, ceremonyContributions(dir, 1)
 	}
-	k := ceremonyContributions(dir, 1)
 	if k < 0 {
 		return 0, "", fmt.Errorf("%s: no phase1-0.bin (ceremony-init)", dir)
 	}
-	var p mpcsetup.Phase1
-	if err := readFrom(ceremonyFile(dir, 1, k), &p); err != nil {
-		return 0, "", err
-	}
-	p.Contribute()
-	out := ceremonyFile(dir, 1, k+1)
-	return 1, out, writeTo(out, &p)
+	out := ceremonyFile(dir, phase, k+1)
+	return phase, out, curve.contribute(phase, ceremonyFile(dir, phase, k), out)
 }
 
-func readContributions[T any, PT interface {
-	*T
-	io.ReaderFrom
-}](dir string, phase int) ([]PT, error) {
+// contributionFiles are phase's contribution files in order (phaseN-1.bin ..).
+func contributionFiles(dir string, phase int) ([]string, error) {
 	k := ceremonyContributions(dir, phase)
 	if k < 1 {
 		return nil, fmt.Errorf("%s: no phase-%d contribution", dir, phase)
 	}
-	out := make([]PT, k)
-	for i := range out {
-		out[i] = PT(new(T))
-		if err := readFrom(ceremonyFile(dir, phase, i+1), out[i]); err != nil {
-			return nil, err
-		}
+	files := make([]string, k)
+	for i := range files {
+		files[i] = ceremonyFile(dir, phase, i+1)
 	}
-	return out, nil
+	return files, nil
 }
 
 // ceremonyVerifyPhase1 verifies every phase-1 contribution from the initial
@@ -192,43 +205,41 @@ func readContributions[T any, PT interface {
 // of the previous file) and seals it with beacon. When phase 2 has not
 // started, it writes commons.bin and phase2-0.bin (the circuit's initial
 // phase-2 state, computed from the verified phase 1, no randomness).
-func ceremonyVerifyPhase1(dir string, ccs constraint.ConstraintSystem, beacon []byte) (*mpcsetup.SrsCommons, error) {
+func ceremonyVerifyPhase1(dir string, ccs constraint.ConstraintSystem, beacon []byte) (io.WriterTo, error) {
 	info, err := loadCeremony(dir, ccs)
 	if err != nil {
 		return nil, err
 	}
-	c, err := readContributions[mpcsetup.Phase1](dir, 1)
+	curve, _ := info.curve()
+	files, err := contributionFiles(dir, 1)
 	if err != nil {
 		return nil, err
 	}
-	commons, err := mpcsetup.VerifyPhase1(info.Domain, beacon, c...)
+	commons, err := curve.verifyPhase1(info.Domain, beacon, files)
 	if err != nil {
 		return nil, fmt.Errorf("phase 1: %w", err)
 	}
 	if ceremonyContributions(dir, 2) >= 0 {
 		// phase 2 started from the commons on file: they must be these
-		var onFile mpcsetup.SrsCommons
-		if err := readFrom(filepath.Join(dir, "commons.bin"), &onFile); err != nil {
+		onFile, err := os.ReadFile(filepath.Join(dir, "commons.bin"))
+		if err != nil {
 			return nil, err
 		}
-		var a, b bytes.Buffer
-		commons.WriteTo(&a)
-		onFile.WriteTo(&b)
-		if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		var sealed bytes.Buffer
+		commons.WriteTo(&sealed)
+		if !bytes.Equal(sealed.Bytes(), onFile) {
 			return nil, errors.New("commons.bin is not phase 1 sealed with this beacon")
 		}
-		return &commons, nil
+		return commons, nil
 	}
-	r, err := r1csOf(ccs)
+	if err := writeTo(filepath.Join(dir, "commons.bin"), commons); err != nil {
+		return nil, err
+	}
+	p2, err := curve.initPhase2(ccs, commons)
 	if err != nil {
 		return nil, err
 	}
-	if err := writeTo(filepath.Join(dir, "commons.bin"), &commons); err != nil {
-		return nil, err
-	}
-	var p2 mpcsetup.Phase2
-	p2.Initialize(r, &commons)
-	return &commons, writeTo(ceremonyFile(dir, 2, 0), &p2)
+	return commons, writeTo(ceremonyFile(dir, 2, 0), p2)
 }
 
 // ceremonyExtract verifies both phases (phase 2 from the circuit's initial
@@ -240,12 +251,13 @@ func ceremonyVerifyPhase1(dir string, ccs constraint.ConstraintSystem, beacon []
 // checking that digest instead of being verified and sealed again (on a 2^22
 // domain that is a single-threaded half hour each time).
 func ceremonyExtract(dir string, ccs constraint.ConstraintSystem, beacon1, beacon2 []byte, phase1Pinned string) (groth16.ProvingKey, groth16.VerifyingKey, error) {
-	var commons *mpcsetup.SrsCommons
-	var err error
+	info, err := loadCeremony(dir, ccs)
+	if err != nil {
+		return nil, nil, err
+	}
+	curve, _ := info.curve()
+	var commons io.WriterTo
 	if phase1Pinned != "" {
-		if _, err := loadCeremony(dir, ccs); err != nil {
-			return nil, nil, err
-		}
 		commons, err = pinnedCommons(dir, phase1Pinned)
 	} else {
 		commons, err = ceremonyVerifyPhase1(dir, ccs, beacon1)
@@ -253,15 +265,11 @@ func ceremonyExtract(dir string, ccs constraint.ConstraintSystem, beacon1, beaco
 	if err != nil {
 		return nil, nil, err
 	}
-	r, err := r1csOf(ccs)
+	files, err := contributionFiles(dir, 2)
 	if err != nil {
 		return nil, nil, err
 	}
-	c, err := readContributions[mpcsetup.Phase2](dir, 2)
-	if err != nil {
-		return nil, nil, err
-	}
-	pk, vk, err := mpcsetup.VerifyPhase2(r, commons, beacon2, c...)
+	pk, vk, err := curve.verifyPhase2(ccs, commons, beacon2, files)
 	if err != nil {
 		return nil, nil, fmt.Errorf("phase 2: %w", err)
 	}
@@ -278,8 +286,14 @@ func commonsDigest(dir string) (string, error) {
 	return hex.EncodeToString(d[:]), nil
 }
 
-// pinnedCommons reads dir/commons.bin if its SHA-256 is want.
-func pinnedCommons(dir, want string) (*mpcsetup.SrsCommons, error) {
+// pinnedCommons reads dir/commons.bin (of the ceremony's curve) if its
+// SHA-256 is want.
+func pinnedCommons(dir, want string) (io.WriterTo, error) {
+	info, err := loadCeremony(dir, nil)
+	if err != nil {
+		return nil, err
+	}
+	curve, _ := info.curve()
 	got, err := commonsDigest(dir)
 	if err != nil {
 		return nil, err
@@ -287,11 +301,7 @@ func pinnedCommons(dir, want string) (*mpcsetup.SrsCommons, error) {
 	if got != want {
 		return nil, fmt.Errorf("commons.bin has SHA-256 %s, not the pinned %s (verify phase 1 again without -phase1-sha256)", got, want)
 	}
-	var commons mpcsetup.SrsCommons
-	if err := readFrom(filepath.Join(dir, "commons.bin"), &commons); err != nil {
-		return nil, err
-	}
-	return &commons, nil
+	return curve.readCommons(filepath.Join(dir, "commons.bin"))
 }
 
 // ceremonySetup is the SETUP constant of a ceremony's verifier.
@@ -310,6 +320,8 @@ func ceremonyCommand(name string, args []string) error {
 	beacon2 := fs.String("beacon2", "", "phase 2's random beacon: public, unknown before the last phase-2 contribution (ceremony-extract)")
 	vkOut := fs.String("vk", "", "ceremony-extract: write the verifying key here (and FILE.setup, for program-export)")
 	pkOut := fs.String("pk", "", "ceremony-extract: write the proving key here")
+	curveFlag := fs.String("curve", "bn254", "ceremony-init: the keys' curve, bn254 (the EVM's verifiers) or bls12-381 (the Plutus verifier); the other commands read it from ceremony.json")
+	plutusKeyOut := fs.String("plutus-key", "", "ceremony-extract over bls12-381: also write the verifying key as tms-cardano's Plutus verifier reads it (JSON)")
 	phase1Pinned := fs.String("phase1-sha256", "", "ceremony-verify, ceremony-extract: take phase 1 as you verified it before, commons.bin with this SHA-256 (printed by your ceremony-verify), instead of verifying and sealing it again")
 	fs.Parse(args)
 	if *dir == "" {
@@ -333,7 +345,26 @@ func ceremonyCommand(name string, args []string) error {
 	if err != nil {
 		return err
 	}
-	ccs, _, err := compileProgram(p, VerifierOptions{Commit: mode})
+	// The curve: -curve for a new ceremony, else the ceremony's own.
+	curveName := *curveFlag
+	if name != "ceremony-init" {
+		info, err := loadCeremony(*dir, nil)
+		if err != nil {
+			return err
+		}
+		curveName = info.Curve
+	}
+	curve, err := ceremonyCurveNamed(curveName)
+	if err != nil {
+		return err
+	}
+	var ccs constraint.ConstraintSystem
+	if curve.id == ecc.BLS12_381 {
+		// the replay over BLS12-381 (verifier_bls.go), for the Plutus verifier
+		ccs, _, err = compileBLSProgram(p)
+	} else {
+		ccs, _, err = compileProgram(p, VerifierOptions{Commit: mode})
+	}
 	if err != nil {
 		return err
 	}
@@ -387,6 +418,19 @@ func ceremonyCommand(name string, args []string) error {
 		}
 		if *pkOut != "" {
 			if err := writeTo(*pkOut, pk); err != nil {
+				return err
+			}
+		}
+		if *plutusKeyOut != "" {
+			if curve.id != ecc.BLS12_381 {
+				return errors.New("-plutus-key needs a bls12-381 ceremony")
+			}
+			key, err := newPlutusKey(vk, setup)
+			if err != nil {
+				return err
+			}
+			data, _ := json.MarshalIndent(key, "", "  ")
+			if err := os.WriteFile(*plutusKeyOut, append(data, '\n'), 0o644); err != nil {
 				return err
 			}
 		}

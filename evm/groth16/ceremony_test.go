@@ -13,6 +13,7 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bn254/fr"
 	"github.com/consensys/gnark/backend"
 	"github.com/consensys/gnark/backend/groth16"
+	mpcbls "github.com/consensys/gnark/backend/groth16/bls12-381/mpcsetup"
 	groth16bn254 "github.com/consensys/gnark/backend/groth16/bn254"
 	"github.com/consensys/gnark/backend/groth16/bn254/mpcsetup"
 	"github.com/consensys/gnark/backend/solidity"
@@ -191,5 +192,154 @@ func copyCeremony(t *testing.T, from, to string) {
 		if err := os.WriteFile(filepath.Join(to, filepath.Base(f)), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestCeremonyOnDisk checks a finished ceremony of a real program on disk
+// (ceremony_program.sh): a phase-2 contribution with δ changed after its proof
+// is refused by the verification, and so is commons.bin with one byte changed
+// under the pinned digest. Skipped unless TMS_CEREMONY_DIR (the ceremony),
+// TMS_CEREMONY_PROGRAM (its program) and TMS_CEREMONY_PHASE1 (commons.bin's
+// SHA-256, as ceremony-verify printed it) are set: on the twin's 2^22 domain
+// it recomputes phase 2's initial state (minutes). CI runs TestCeremony.
+func TestCeremonyOnDisk(t *testing.T) {
+	dir, programPath, pin := os.Getenv("TMS_CEREMONY_DIR"), os.Getenv("TMS_CEREMONY_PROGRAM"), os.Getenv("TMS_CEREMONY_PHASE1")
+	if dir == "" || programPath == "" || pin == "" {
+		t.Skip("TMS_CEREMONY_DIR, TMS_CEREMONY_PROGRAM and TMS_CEREMONY_PHASE1 not set (ceremony_program.sh sets them)")
+	}
+	p, err := LoadProgram(programPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ccs, _, err := compileProgram(p, VerifierOptions{Commit: CommitBSB22})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := ceremonyContributions(dir, 2)
+	if last < 3 {
+		t.Fatalf("%s: %d phase-2 contributions, want 3 or more", dir, last)
+	}
+	// A copy made of links, but for the file that is changed.
+	linked := func(changed string) string {
+		to := t.TempDir()
+		files, _ := filepath.Glob(filepath.Join(dir, "*"))
+		for _, f := range files {
+			if filepath.Base(f) == changed || filepath.Base(f) == "proving_key.bin" {
+				continue
+			}
+			if err := os.Link(f, filepath.Join(to, filepath.Base(f))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return to
+	}
+	// Contribution 2 of phase 2 with δ doubled after its proof was made.
+	name := filepath.Base(ceremonyFile(dir, 2, 2))
+	tampered := linked(name)
+	var p2 mpcsetup.Phase2
+	if err := readFrom(ceremonyFile(dir, 2, 2), &p2); err != nil {
+		t.Fatal(err)
+	}
+	p2.Parameters.G1.Delta.Double(&p2.Parameters.G1.Delta)
+	if err := writeTo(ceremonyFile(tampered, 2, 2), &p2); err != nil {
+		t.Fatal(err)
+	}
+	beacon1, beacon2 := []byte("beacon one"), []byte("beacon two")
+	if _, _, err := ceremonyExtract(tampered, ccs, beacon1, beacon2, pin); err == nil {
+		t.Fatal("a tampered phase-2 contribution of the program's ceremony verified")
+	} else {
+		t.Logf("tampered phase-2 contribution %s refused: %v", name, err)
+	}
+	// commons.bin with one byte changed: not the phase 1 that was verified.
+	changed := linked("commons.bin")
+	data, err := os.ReadFile(filepath.Join(dir, "commons.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)/2] ^= 1
+	if err := os.WriteFile(filepath.Join(changed, "commons.bin"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pinnedCommons(changed, pin); err == nil {
+		t.Fatal("a changed commons.bin was taken under the pinned digest")
+	} else {
+		t.Logf("changed commons.bin refused: %v", err)
+	}
+}
+
+// TestCeremonyBLS12381 runs the same commands' functions over BLS12-381 (the
+// Plutus verifier's curve) on the toy Plutus circuit: 3 + 3 contributions,
+// the keys as they come (G = γ: no re-keying) laid out for tms-cardano, an
+// honest proof accepted by the Plutus verifier's native twin, another message
+// refused, and a phase-2 contribution with δ changed after its proof refused.
+func TestCeremonyBLS12381(t *testing.T) {
+	ccs, err := frontend.Compile(ecc.BLS12_381.ScalarField(), r1cs.NewBuilder, &plutusToyCircuit{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	info, err := ceremonyInit(dir, ccs, "plutus toy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Curve != "bls12-381" {
+		t.Fatalf("ceremony.json's curve %q", info.Curve)
+	}
+	for phase := 1; phase <= 2; phase++ {
+		for i := 0; i < 3; i++ {
+			if got, _, err := ceremonyContribute(dir); err != nil || got != phase {
+				t.Fatalf("contribution to phase %d: phase %d, %v", phase, got, err)
+			}
+		}
+		if phase == 1 {
+			if _, err := ceremonyVerifyPhase1(dir, ccs, []byte("beacon one")); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// A BN254 circuit is not this ceremony's.
+	bn, err := frontend.Compile(ecc.BN254.ScalarField(), r1cs.NewBuilder, &tinyEmulatedCircuit{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := ceremonyExtract(dir, bn, []byte("beacon one"), []byte("beacon two"), ""); err == nil {
+		t.Fatal("a BN254 circuit extracted keys from a BLS12-381 ceremony")
+	}
+	pk, vk, err := ceremonyExtract(dir, ccs, []byte("beacon one"), []byte("beacon two"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := newPlutusKey(vk, ceremonySetup(dir, "beacon one", "beacon two"))
+	if err != nil {
+		t.Fatalf("the ceremony's key as the Plutus verifier takes it: %v", err)
+	}
+	w, m, threshold := big.NewInt(5), big.NewInt(1234), big.NewInt(3)
+	proof, err := plutusToyProve(ccs, pk, vk, false, w, m, threshold)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := plutusProofBytes(proof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := plutusVerify(key, b, []*big.Int{big.NewInt(25), m, threshold}); err != nil {
+		t.Fatalf("the Plutus verifier's twin refuses the ceremony's proof: %v", err)
+	}
+	if err := plutusVerify(key, b, []*big.Int{big.NewInt(25), big.NewInt(1235), threshold}); err == nil {
+		t.Fatal("the ceremony's proof verified for another message")
+	}
+
+	tampered := t.TempDir()
+	copyCeremony(t, dir, tampered)
+	var p2 mpcbls.Phase2
+	if err := readFrom(ceremonyFile(tampered, 2, 2), &p2); err != nil {
+		t.Fatal(err)
+	}
+	p2.Parameters.G1.Delta.Double(&p2.Parameters.G1.Delta)
+	if err := writeTo(ceremonyFile(tampered, 2, 2), &p2); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := ceremonyExtract(tampered, ccs, []byte("beacon one"), []byte("beacon two"), ""); err == nil {
+		t.Fatal("a tampered phase-2 contribution verified")
 	}
 }

@@ -144,10 +144,10 @@ func usage() {
   groth16 program-bench -program F -witness W   (the prove's cost on gnark's DummySetup key: no setup, no proof that verifies)
   groth16 program-export -vk FILE -out DIR [-setup S] [-insecure-test-key]   (Groth16Verifier.sol again from a kept key; checks DIR/proof.json)
   groth16 program-synth -out DIR    (the synthetic program of synthetic.go and its witness)
-  groth16 ceremony-init -program F -dir D          (a multi-party setup: ceremony.go, README.md "The ceremony")
+  groth16 ceremony-init -program F -dir D [-curve bn254|bls12-381]   (a multi-party setup: ceremony.go, README.md "The ceremony")
   groth16 ceremony-contribute -dir D               (one contribution to the current phase)
   groth16 ceremony-verify -program F -dir D -beacon1 B1   (verify; the first time after phase 1, start phase 2)
-  groth16 ceremony-extract -program F -dir D -beacon1 B1 -beacon2 B2 -vk FILE [-pk FILE]
+  groth16 ceremony-extract -program F -dir D -beacon1 B1 -beacon2 B2 -vk FILE [-pk FILE] [-phase1-sha256 H] [-plutus-key FILE]
 options: -commit bsb22|plain-range|none (-no-commit), -incomplete, -scalar-bits (see README.md)`)
 	os.Exit(2)
 }

@@ -1,0 +1,38 @@
+#!/bin/bash
+# A ceremony of 3 + 3 contributions for a real program, end to end on one machine, with each
+# step's time and peak memory (README.md, "The ceremony"): init, three phase-1 contributions,
+# phase 1 verified and sealed, three phase-2 contributions, the keys extracted (phase 1 pinned by
+# the digest printed when it was verified), a proof with the keys and its verifier exported, then
+# TestCeremonyOnDisk (a tampered phase-2 contribution and a changed commons.bin refused).
+# On one machine every contributor is the same party: this shows the commands work on a real
+# domain and what they cost, not a trustworthy setup.
+#
+#   bash ceremony_program.sh PROGRAM WITNESS DIR
+#
+# PROGRAM and WITNESS as `program-prove` takes them (TMS_GROTH16_OUT=... cargo test
+# --workspace --test groth16_program writes the twins'); DIR gets ceremony/ (about 7 GB on a
+# 2^22 domain), out/ (the proof, the keys, Groth16Verifier.sol) and log.txt.
+set -euo pipefail
+[ $# -eq 3 ] || { echo "usage: $0 PROGRAM WITNESS DIR" >&2; exit 2; }
+P=$(realpath "$1"); W=$(realpath "$2"); mkdir -p "$3"; DIR=$(realpath "$3")
+D=$DIR/ceremony; OUT=$DIR/out; LOG=$DIR/log.txt; mkdir -p "$OUT"
+B1="${BEACON1:-phase 1 beacon (public, drawn after the last phase-1 contribution)}"
+B2="${BEACON2:-phase 2 beacon (public, drawn after the last phase-2 contribution)}"
+cd "$(dirname "$0")"
+G=$DIR/groth16; go build -o "$G" .
+step() {
+  local name=$1; shift
+  echo "== step $name start $(date -u +%FT%TZ)" >> "$LOG"
+  /usr/bin/time -f "time step=$name wall_s=%e user_s=%U sys_s=%S peak_rss_kb=%M" -a -o "$LOG" "$@" >> "$LOG" 2>&1
+}
+step init "$G" ceremony-init -program "$P" -dir "$D"
+for i in 1 2 3; do step "phase1-contribute-$i" "$G" ceremony-contribute -dir "$D"; done
+step verify-phase1 "$G" ceremony-verify -program "$P" -dir "$D" -beacon1 "$B1"
+H=$(grep -o 'commons.bin sha256=[0-9a-f]*' "$LOG" | tail -1 | cut -d= -f2)
+for i in 1 2 3; do step "phase2-contribute-$i" "$G" ceremony-contribute -dir "$D"; done
+step extract "$G" ceremony-extract -program "$P" -dir "$D" -beacon1 "$B1" -beacon2 "$B2" \
+  -phase1-sha256 "$H" -vk "$OUT/verifying_key.bin" -pk "$D/proving_key.bin"
+step prove "$G" program-prove -program "$P" -witness "$W" -out "$OUT" -pk "$D/proving_key.bin" -vk "$OUT/verifying_key.bin"
+TMS_CEREMONY_DIR=$D TMS_CEREMONY_PROGRAM=$P TMS_CEREMONY_PHASE1=$H \
+  step tampered go test -run 'TestCeremonyOnDisk$' -count=1 -v -timeout 60m .
+echo "== done $(date -u +%FT%TZ)" >> "$LOG"
