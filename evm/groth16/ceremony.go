@@ -74,12 +74,18 @@ func ceremonyContributions(dir string, phase int) int {
 	}
 }
 
+// writeTo writes v to path whole or not at all (a temporary file renamed):
+// a contribution cut off midway leaves no phaseN-K.bin that would count.
 func writeTo(path string, v io.WriterTo) error {
 	var b bytes.Buffer
 	if _, err := v.WriteTo(&b); err != nil {
 		return err
 	}
-	return os.WriteFile(path, b.Bytes(), 0o644)
+	tmp := path + ".partial"
+	if err := os.WriteFile(tmp, b.Bytes(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
 }
 
 func readFrom(path string, v io.ReaderFrom) error {
