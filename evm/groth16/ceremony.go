@@ -81,11 +81,7 @@ func writeTo(path string, v io.WriterTo) error {
 	if _, err := v.WriteTo(&b); err != nil {
 		return err
 	}
-	tmp := path + ".partial"
-	if err := os.WriteFile(tmp, b.Bytes(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return writeBytes(path, b.Bytes())
 }
 
 func readFrom(path string, v io.ReaderFrom) error {
@@ -93,11 +89,10 @@ func readFrom(path string, v io.ReaderFrom) error {
 	if err != nil {
 		return err
 	}
-	n, err := v.ReadFrom(bytes.NewReader(data))
-	if err == nil && int(n) != len(data) {
-		err = fmt.Errorf("%s: %d trailing bytes", path, len(data)-int(n))
+	if err := readBytes(data, v); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
 	}
-	return err
+	return nil
 }
 
 // curveOfField is the curve (of the ceremony commands') whose scalar field

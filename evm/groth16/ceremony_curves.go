@@ -6,10 +6,16 @@ package main
 // of them behind functions, so ceremony.go is written once.
 
 import (
+	"bytes"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/consensys/gnark-crypto/ecc"
+	frbls "github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	cmpcbls "github.com/consensys/gnark-crypto/ecc/bls12-381/mpcsetup"
+	frbn "github.com/consensys/gnark-crypto/ecc/bn254/fr"
+	cmpcbn "github.com/consensys/gnark-crypto/ecc/bn254/mpcsetup"
 	"github.com/consensys/gnark/backend/groth16"
 	mpcbls "github.com/consensys/gnark/backend/groth16/bls12-381/mpcsetup"
 	mpcbn "github.com/consensys/gnark/backend/groth16/bn254/mpcsetup"
@@ -43,6 +49,7 @@ type ceremonyFileState[T any] interface {
 	io.ReaderFrom
 	io.WriterTo
 	Contribute()
+	Verify(next *T) error
 }
 
 // contributeFile adds one contribution to the state in in, written to out.
@@ -87,36 +94,58 @@ func r1csAs[R any](ccs constraint.ConstraintSystem) (*R, error) {
 
 // ceremonyCurveOf builds a ceremonyCurve from one mpcsetup package's
 // functions (P1, P2: its Phase1 and Phase2; C: SrsCommons; R: the R1CS).
-func ceremonyCurveOf[P1, P2, C, R any, PP1 ceremonyFileState[P1], PP2 ceremonyFileState[P2], PC interface {
-	*C
-	io.ReaderFrom
-	io.WriterTo
-}](
+//
+// Phase 1's contributions and seal run on every core (phase1Parallel, the
+// same files and results as gnark's Phase1.Contribute and VerifyPhase1).
+func ceremonyCurveOf[P1, P2, C, R, U, F any, PP1 ceremonyFileState[P1], PP2 ceremonyFileState[P2], PC serialized[C], PU serialized[U]](
 	id ecc.ID,
 	newPhase1 func(uint64) PP1,
-	verify1 func(uint64, []byte, ...PP1) (C, error),
 	init2 func(PP2, *R, *C),
 	verify2 func(*R, *C, []byte, ...PP2) (groth16.ProvingKey, groth16.VerifyingKey, error),
+	phase1 phase1Parallel[U, PU, C, PC, F],
 ) ceremonyCurve {
+	// verifyNext is gnark's Phase1.Verify of next (bytes) after prev.
+	verifyNext := func(prev PP1, next []byte) (PP1, error) {
+		p := PP1(new(P1))
+		if err := readBytes(next, p); err != nil {
+			return nil, err
+		}
+		return p, prev.Verify(p)
+	}
 	return ceremonyCurve{
 		id:        id,
 		newPhase1: func(n uint64) io.WriterTo { return newPhase1(n) },
 		contribute: func(phase int, in, out string) error {
 			if phase == 1 {
-				return contributeFile[P1, PP1](in, out)
+				return phase1.contribute(in, out, func(prev, next []byte) error {
+					p := PP1(new(P1))
+					if err := readBytes(prev, p); err != nil {
+						return err
+					}
+					_, err := verifyNext(p, next)
+					return err
+				})
 			}
 			return contributeFile[P2, PP2](in, out)
 		},
 		verifyPhase1: func(n uint64, beacon []byte, files []string) (io.WriterTo, error) {
-			states, err := readStates[P1, PP1](files)
-			if err != nil {
+			// mpcsetup.VerifyPhase1: each contribution verified after the
+			// one before it, from the initial state; then the seal
+			prev := newPhase1(n)
+			for _, f := range files {
+				data, err := os.ReadFile(f)
+				if err != nil {
+					return nil, err
+				}
+				if prev, err = verifyNext(prev, data); err != nil {
+					return nil, fmt.Errorf("%s: %w", f, err)
+				}
+			}
+			var last bytes.Buffer
+			if _, err := prev.WriteTo(&last); err != nil {
 				return nil, err
 			}
-			commons, err := verify1(n, beacon, states...)
-			if err != nil {
-				return nil, err
-			}
-			return PC(&commons), nil
+			return phase1.seal(last.Bytes(), beacon)
 		},
 		readCommons: func(file string) (io.WriterTo, error) {
 			commons := PC(new(C))
@@ -156,13 +185,36 @@ func ceremonyCurveOf[P1, P2, C, R any, PP1 ceremonyFileState[P1], PP2 ceremonyFi
 // ceremonyCurves are the curves the ceremony commands serve, by name.
 var ceremonyCurves = map[string]ceremonyCurve{
 	"bn254": ceremonyCurveOf[mpcbn.Phase1, mpcbn.Phase2, mpcbn.SrsCommons, csbn254.R1CS](
-		ecc.BN254, mpcbn.NewPhase1, mpcbn.VerifyPhase1,
+		ecc.BN254, mpcbn.NewPhase1,
 		func(p *mpcbn.Phase2, r *csbn254.R1CS, c *mpcbn.SrsCommons) { p.Initialize(r, c) },
-		mpcbn.VerifyPhase2),
+		mpcbn.VerifyPhase2,
+		phase1Parallel[cmpcbn.UpdateProof, *cmpcbn.UpdateProof, mpcbn.SrsCommons, *mpcbn.SrsCommons, frbn.Element]{
+			update: func(c *mpcbn.SrsCommons, tau, alpha, beta *frbn.Element) {
+				updatePowers(c.G1.Tau, c.G1.AlphaTau, c.G1.BetaTau, c.G2.Tau, &c.G2.Beta, tau, alpha, beta)
+			},
+			updateValues: cmpcbn.UpdateValues,
+			beacon:       cmpcbn.BeaconContributions,
+		}),
 	"bls12-381": ceremonyCurveOf[mpcbls.Phase1, mpcbls.Phase2, mpcbls.SrsCommons, csbls.R1CS](
-		ecc.BLS12_381, mpcbls.NewPhase1, mpcbls.VerifyPhase1,
+		ecc.BLS12_381, mpcbls.NewPhase1,
 		func(p *mpcbls.Phase2, r *csbls.R1CS, c *mpcbls.SrsCommons) { p.Initialize(r, c) },
-		mpcbls.VerifyPhase2),
+		mpcbls.VerifyPhase2,
+		phase1Parallel[cmpcbls.UpdateProof, *cmpcbls.UpdateProof, mpcbls.SrsCommons, *mpcbls.SrsCommons, frbls.Element]{
+			update: func(c *mpcbls.SrsCommons, tau, alpha, beta *frbls.Element) {
+				updatePowers(c.G1.Tau, c.G1.AlphaTau, c.G1.BetaTau, c.G2.Tau, &c.G2.Beta, tau, alpha, beta)
+			},
+			updateValues: cmpcbls.UpdateValues,
+			beacon:       cmpcbls.BeaconContributions,
+		}),
+}
+
+// readBytes decodes data into v, all of it.
+func readBytes(data []byte, v io.ReaderFrom) error {
+	n, err := v.ReadFrom(bytes.NewReader(data))
+	if err == nil && int(n) != len(data) {
+		err = fmt.Errorf("%d trailing bytes", len(data)-int(n))
+	}
+	return err
 }
 
 // ceremonyCurveNamed is the curve called name ("" is bn254, as ceremonies

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"github.com/consensys/gnark-crypto/ecc"
 	"github.com/consensys/gnark-crypto/ecc/bn254"
 	"github.com/consensys/gnark-crypto/ecc/bn254/fr"
+	cmpcbn "github.com/consensys/gnark-crypto/ecc/bn254/mpcsetup"
 	"github.com/consensys/gnark/backend"
 	"github.com/consensys/gnark/backend/groth16"
 	mpcbls "github.com/consensys/gnark/backend/groth16/bls12-381/mpcsetup"
@@ -49,6 +51,12 @@ func TestCeremony(t *testing.T) {
 	if _, err := ceremonyVerifyPhase1(dir, ccs, beacon1); err != nil {
 		t.Fatal(err)
 	}
+	// The contributions and the seal made on every core are gnark's: its
+	// own VerifyPhase1 accepts the files and seals them to the same commons.
+	sealedByGnark(t, dir, func(files []*mpcsetup.Phase1, n uint64) (io.WriterTo, error) {
+		c, err := mpcsetup.VerifyPhase1(n, beacon1, files...)
+		return &c, err
+	})
 	for i := 0; i < 3; i++ {
 		contribute(2)
 	}
@@ -181,6 +189,40 @@ func TestCeremony(t *testing.T) {
 	}
 }
 
+// sealedByGnark checks that gnark's own phase-1 verification (verify, over
+// the ceremony's phase-1 files) accepts them and seals them to commons.bin.
+func sealedByGnark[P any, PP interface {
+	*P
+	io.ReaderFrom
+}](t *testing.T, dir string, verify func([]PP, uint64) (io.WriterTo, error)) {
+	t.Helper()
+	info, err := loadCeremony(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var states []PP
+	for k := 1; k <= ceremonyContributions(dir, 1); k++ {
+		p := PP(new(P))
+		if err := readFrom(ceremonyFile(dir, 1, k), p); err != nil {
+			t.Fatal(err)
+		}
+		states = append(states, p)
+	}
+	commons, err := verify(states, info.Domain)
+	if err != nil {
+		t.Fatalf("gnark's VerifyPhase1 refuses the contributions: %v", err)
+	}
+	var want bytes.Buffer
+	commons.WriteTo(&want)
+	got, err := os.ReadFile(filepath.Join(dir, "commons.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(want.Bytes(), got) {
+		t.Fatal("commons.bin is not gnark's seal of the same contributions")
+	}
+}
+
 func copyCeremony(t *testing.T, from, to string) {
 	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(from, "*"))
@@ -295,6 +337,10 @@ func TestCeremonyBLS12381(t *testing.T) {
 			if _, err := ceremonyVerifyPhase1(dir, ccs, []byte("beacon one")); err != nil {
 				t.Fatal(err)
 			}
+			sealedByGnark(t, dir, func(files []*mpcbls.Phase1, n uint64) (io.WriterTo, error) {
+				c, err := mpcbls.VerifyPhase1(n, []byte("beacon one"), files...)
+				return &c, err
+			})
 		}
 	}
 	// A BN254 circuit is not this ceremony's.
@@ -342,4 +388,82 @@ func TestCeremonyBLS12381(t *testing.T) {
 	if _, _, err := ceremonyExtract(tampered, ccs, []byte("beacon one"), []byte("beacon two"), ""); err == nil {
 		t.Fatal("a tampered phase-2 contribution verified")
 	}
+}
+
+// TestParallelContributionChecked: a phase-1 contribution on every core is
+// written only if gnark's Phase1.Verify accepts it; one whose powers were not
+// updated as its proofs say (the α powers left as they were) is refused and
+// leaves no file.
+func TestParallelContributionChecked(t *testing.T) {
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "phase1-0.bin"), filepath.Join(dir, "phase1-1.bin")
+	if err := writeTo(in, mpcsetup.NewPhase1(1<<6)); err != nil {
+		t.Fatal(err)
+	}
+	bn := ceremonyCurves["bn254"]
+	if err := bn.contribute(1, in, out); err != nil {
+		t.Fatalf("an honest contribution: %v", err)
+	}
+	var prev, next mpcsetup.Phase1
+	if err := readFrom(in, &prev); err != nil {
+		t.Fatal(err)
+	}
+	if err := readFrom(out, &next); err != nil {
+		t.Fatal(err)
+	}
+	if err := prev.Verify(&next); err != nil {
+		t.Fatalf("gnark refuses the contribution: %v", err)
+	}
+	skipAlpha := phase1Parallel[cmpcbn.UpdateProof, *cmpcbn.UpdateProof, mpcsetup.SrsCommons, *mpcsetup.SrsCommons, fr.Element]{
+		update: func(c *mpcsetup.SrsCommons, tau, alpha, beta *fr.Element) {
+			var one fr.Element
+			one.SetOne()
+			updatePowers(c.G1.Tau, c.G1.AlphaTau, c.G1.BetaTau, c.G2.Tau, &c.G2.Beta, tau, &one, beta)
+		},
+		updateValues: cmpcbn.UpdateValues,
+		beacon:       cmpcbn.BeaconContributions,
+	}
+	bad := filepath.Join(dir, "phase1-2.bin")
+	err := skipAlpha.contribute(out, bad, func(prev, next []byte) error {
+		var p, n mpcsetup.Phase1
+		if err := readBytes(prev, &p); err != nil {
+			return err
+		}
+		if err := readBytes(next, &n); err != nil {
+			return err
+		}
+		return p.Verify(&n)
+	})
+	if err == nil {
+		t.Fatal("a contribution whose α powers were not updated was written")
+	}
+	if _, statErr := os.Stat(bad); statErr == nil {
+		t.Fatal("the refused contribution left a file")
+	}
+	t.Logf("refused: %v", err)
+}
+
+// BenchmarkPhase1Contribution: gnark's Phase1.Contribute (one core) against
+// the contribution on every core, on a 2^14 domain (`go test -run '^$'
+// -bench Phase1Contribution`).
+func BenchmarkPhase1Contribution(b *testing.B) {
+	dir := b.TempDir()
+	in := filepath.Join(dir, "phase1-0.bin")
+	if err := writeTo(in, mpcsetup.NewPhase1(1<<14)); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("gnark", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if err := contributeFile[mpcsetup.Phase1](in, filepath.Join(dir, "gnark.bin")); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("every-core", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if err := ceremonyCurves["bn254"].contribute(1, in, filepath.Join(dir, "ours.bin")); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
