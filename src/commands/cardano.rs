@@ -28,7 +28,7 @@ use rand_chacha::ChaCha20Rng;
 use schnorr_atms_jubjub::{
     message_to_field,
     prover::{self, AtmsKeys, DefaultTranscriptHash},
-    AtmsCircuit, AtmsError, AtmsInstance, AtmsShape, AtmsWitness, Base, Certificate,
+    AtmsCircuit, AtmsError, AtmsInstance, AtmsShape, AtmsWitness, Base, Certificate, CheckError,
     CommitmentMode, Committee, JubjubScalar, Signature, SigningKey, VerifyingKey,
 };
 use serde::{Deserialize, Serialize};
@@ -403,12 +403,14 @@ pub fn certify(
         pairs.push((pk, parse_signature(path, &file.r, &file.s)?));
     }
     let cert = Certificate::aggregate(&committee, m, &pairs).map_err(|e| match e {
-        AtmsError::NotInCommittee(i) => at(
+        AtmsError::Check(CheckError::NotInCommittee(i)) => at(
             &signatures[i],
             "the signer is not a member of the committee",
         ),
-        AtmsError::InvalidSignature(i) => at(&signatures[i], "the signature does not verify"),
-        AtmsError::DuplicateSigner(member) => {
+        AtmsError::Check(CheckError::InvalidSignature(i)) => {
+            at(&signatures[i], "the signature does not verify")
+        }
+        AtmsError::Check(CheckError::DuplicateSigner(member)) => {
             CliError(format!("member {member} signed more than once"))
         }
         other => CliError(other.to_string()),
@@ -1202,7 +1204,9 @@ impl CertificateScheme for SchnorrCardano {
         };
         let witness =
             AtmsWitness::new(*shape, committee, &cert, threshold).map_err(|e| match e {
-                AtmsError::ThresholdTooLarge { .. } => usage(format!("--threshold: {e}")),
+                AtmsError::Check(CheckError::ThresholdTooLarge { .. }) => {
+                    usage(format!("--threshold: {e}"))
+                }
                 other => at(certificate_path, other),
             })?;
         let public = public_file(shape, &witness.instance.commitment, &message, threshold);

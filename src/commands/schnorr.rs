@@ -15,7 +15,8 @@ use rand::{rngs::OsRng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use schnorr_atms::{
     keygen as atms_keygen, prove_with_transcript, read_vk, verify_with_vk, AtmsError, AtmsInstance,
-    AtmsKeys, AtmsShape, AtmsWitness, Certificate, CommitmentMode, Committee, Verification,
+    AtmsKeys, AtmsShape, AtmsWitness, Certificate, CheckError, CommitmentMode, Committee,
+    Verification,
 };
 use serde::{Deserialize, Serialize};
 use tms_gadgets::{
@@ -299,12 +300,14 @@ pub fn certify(
         pairs.push((pk, parse_signature(path, &file.r, &file.s)?));
     }
     let cert = Certificate::aggregate(&committee, m, &pairs).map_err(|e| match e {
-        AtmsError::NotInCommittee(i) => at(
+        AtmsError::Check(CheckError::NotInCommittee(i)) => at(
             &signatures[i],
             "the signer is not a member of the committee",
         ),
-        AtmsError::InvalidSignature(i) => at(&signatures[i], "the signature does not verify"),
-        AtmsError::DuplicateSigner(member) => {
+        AtmsError::Check(CheckError::InvalidSignature(i)) => {
+            at(&signatures[i], "the signature does not verify")
+        }
+        AtmsError::Check(CheckError::DuplicateSigner(member)) => {
             CliError(format!("member {member} signed more than once"))
         }
         other => CliError(other.to_string()),
@@ -467,7 +470,9 @@ impl CertificateScheme for SchnorrBn254 {
         let (message, cert) = load_certificate(certificate)?;
         let witness =
             AtmsWitness::new(*shape, committee, &cert, threshold).map_err(|e| match e {
-                AtmsError::ThresholdTooLarge { .. } => usage(format!("--threshold: {e}")),
+                AtmsError::Check(CheckError::ThresholdTooLarge { .. }) => {
+                    usage(format!("--threshold: {e}"))
+                }
                 other => at(certificate, other),
             })?;
         let public = PublicFile::new(
