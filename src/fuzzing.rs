@@ -11,10 +11,10 @@ use tms_gadgets::proving::{
 };
 
 use crate::{
-    commands::{bls, mithril, schnorr},
     formats::*,
     io::{message_bytes, read_json, with_virtual_file},
     options::Scheme,
+    schemes::{bls::bn254 as bls, mithril::bn254 as mithril, schnorr::bn254 as schnorr},
 };
 
 /// The name the in-memory input file goes by.

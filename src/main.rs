@@ -34,13 +34,15 @@ use std::{path::PathBuf, process::ExitCode};
 use clap::{Args, Parser, Subcommand};
 
 use tms::{
-    commands::{
-        self, aggregate, bls, cardano, chain, chunk, driver, mithril, mithril_cardano, ProofOutput,
-        VerifyArgs,
-    },
+    backends::cardano,
+    commands::{self, aggregate, chain, chunk, driver, ProofOutput, VerifyArgs},
     interface::{CertifyArgs, CommitteeArgs, KeygenArgs, ProveArgs, ShapeOptions, SignArgs},
     io::{message_bytes, usage, Result},
     options::{Backend, HashMode, HashName, Mode, PlutusForm, Preset, Scheme, TranscriptName},
+    schemes::{
+        bls::bn254 as bls,
+        mithril::{bn254 as mithril, cardano as mithril_cardano},
+    },
 };
 
 /// The largest committee `tms committee` makes.

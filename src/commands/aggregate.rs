@@ -406,19 +406,19 @@ fn trusted_inputs(
             Scheme::SchnorrAtms => {
                 let shape: schnorr_atms::AtmsShape =
                     serde_json::from_value(shape.clone()).map_err(|_| shape_of("Schnorr ATMS"))?;
-                let c = super::schnorr::load_committee(path)?;
+                let c = crate::schemes::schnorr::bn254::load_committee(path)?;
                 check_members(path, c.keys().len(), shape.n, "certificate key")?;
                 c.commitment(shape.mode)
             }
             Scheme::BlsAtms => {
                 let shape: bls_atms::AtmsShape =
                     serde_json::from_value(shape.clone()).map_err(|_| shape_of("BLS ATMS"))?;
-                let c = super::bls::load_committee(path)?;
+                let c = crate::schemes::bls::bn254::load_committee(path)?;
                 check_members(path, c.len(), shape.n, "certificate key")?;
                 c.digest(shape.hash)
             }
             Scheme::Mithril => {
-                let registration = super::mithril::load_registration(path)?;
+                let registration = crate::schemes::mithril::bn254::load_registration(path)?;
                 registration.commitment().digest()
             }
         }

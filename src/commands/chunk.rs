@@ -56,9 +56,10 @@ use tms_gadgets::{message::message_to_field, proving::keys::fingerprint, Fr};
 
 use super::{
     aggregate::{prove_and_write, verifies},
-    check_params_k, describe_message,
-    schnorr::{load_committee, load_registered, CertificateFile, CommitteeFile},
-    KeyTrust,
+    check_params_k, describe_message, KeyTrust,
+};
+use crate::schemes::schnorr::bn254::{
+    load_committee, load_registered, CertificateFile, CommitteeFile,
 };
 use crate::{
     formats::{bytes_from_hex, fr_from_str, fr_to_hex, Header, PublicFile},

@@ -5,10 +5,12 @@ use std::{marker::PhantomData, path::Path, time::Instant};
 
 use tms_gadgets::proving::{stats::phase, Transcript};
 
-use super::{
-    bls::BlsBn254, cardano::SchnorrCardano, check_params_k, check_statement, mithril::MithrilBn254,
-    mithril_cardano::MithrilCardano, schnorr::SchnorrBn254, write_keys, DemoClock,
-};
+use super::{check_params_k, check_statement, write_keys, DemoClock};
+use crate::backends::cardano::SchnorrCardano;
+use crate::schemes::bls::bn254::BlsBn254;
+use crate::schemes::mithril::bn254::MithrilBn254;
+use crate::schemes::mithril::cardano::MithrilCardano;
+use crate::schemes::schnorr::bn254::SchnorrBn254;
 use crate::{
     formats::PublicFile,
     interface::{

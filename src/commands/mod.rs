@@ -5,14 +5,9 @@
 //! error naming the file it concerns.
 
 pub mod aggregate;
-pub mod bls;
-pub mod cardano;
 pub mod chain;
 pub mod chunk;
 mod drive;
-pub mod mithril;
-pub mod mithril_cardano;
-pub mod schnorr;
 
 pub use crate::interface::{KeyTrust, ProofOutput, VerifyArgs};
 pub use drive::driver;
@@ -188,60 +183,61 @@ pub fn export_verifier(
         committee: Fr::zero(),
         threshold: 1,
     };
-    let (what, k, vk, num_instances, accumulator, trusted) =
-        if let Ok((header, vk)) = tms_aggregation::read_vk_file(&vk_file) {
-            let trusted = if header.statement == chain::STATEMENT
-                || header.statement == chain::WRAPPED_STATEMENT
-            {
-                Some(Trusted::Chain {
-                    genesis: Fr::zero(),
-                })
-            } else if header.statement.starts_with(chunk::STATEMENT) {
-                Some(atms)
-            } else {
-                // `tms aggregate`: N statements in one proof (see `aggregate_contract`).
-                aggregate_contract(&header.statement)
-            };
-            (
-                header.statement,
-                header.config.degree,
-                vk,
-                header.num_instances,
-                ACCUMULATOR_LIMBS,
-                trusted,
-            )
+    let (what, k, vk, num_instances, accumulator, trusted) = if let Ok((header, vk)) =
+        tms_aggregation::read_vk_file(&vk_file)
+    {
+        let trusted = if header.statement == chain::STATEMENT
+            || header.statement == chain::WRAPPED_STATEMENT
+        {
+            Some(Trusted::Chain {
+                genesis: Fr::zero(),
+            })
+        } else if header.statement.starts_with(chunk::STATEMENT) {
+            Some(atms)
         } else {
-            match scheme {
-                Scheme::SchnorrAtms => {
-                    let (shape, vk) = schnorr_atms::read_vk(&vk_file).map_err(|e| on_vk(&e))?;
-                    regenerate = Some(Box::new(move |p| {
-                        schnorr::SchnorrBn254::regenerate_vk(p, &shape, vk_path)
-                    }));
-                    let n = schnorr_atms::AtmsInstance::NUM_PUBLIC_INPUTS;
-                    (scheme.name().to_string(), shape.k, vk, n, 0, Some(atms))
-                }
-                Scheme::BlsAtms => {
-                    // `[committee digest, m, t]`: the ATMS layout (the circuit hashes m to G2).
-                    let (shape, vk) = bls_atms::read_vk(&vk_file).map_err(|e| on_vk(&e))?;
-                    regenerate = Some(Box::new(move |p| {
-                        bls::BlsBn254::regenerate_vk(p, &shape, vk_path)
-                    }));
-                    let n = bls_atms::AtmsInstance::NUM_PUBLIC_INPUTS;
-                    (scheme.name().to_string(), shape.k, vk, n, 0, Some(atms))
-                }
-                Scheme::Mithril => {
-                    let (shape, vk) = mithril_snark::read_vk(&vk_file).map_err(|e| on_vk(&e))?;
-                    regenerate = Some(Box::new(move |p| {
-                        mithril::MithrilBn254::regenerate_vk(p, &shape, vk_path)
-                    }));
-                    let n = mithril_snark::MithrilInstance::NUM_PUBLIC_INPUTS;
-                    let trusted = Trusted::Mithril {
-                        registration: Fr::zero(),
-                    };
-                    (scheme.name().to_string(), shape.k, vk, n, 0, Some(trusted))
-                }
-            }
+            // `tms aggregate`: N statements in one proof (see `aggregate_contract`).
+            aggregate_contract(&header.statement)
         };
+        (
+            header.statement,
+            header.config.degree,
+            vk,
+            header.num_instances,
+            ACCUMULATOR_LIMBS,
+            trusted,
+        )
+    } else {
+        match scheme {
+            Scheme::SchnorrAtms => {
+                let (shape, vk) = schnorr_atms::read_vk(&vk_file).map_err(|e| on_vk(&e))?;
+                regenerate = Some(Box::new(move |p| {
+                    crate::schemes::schnorr::bn254::SchnorrBn254::regenerate_vk(p, &shape, vk_path)
+                }));
+                let n = schnorr_atms::AtmsInstance::NUM_PUBLIC_INPUTS;
+                (scheme.name().to_string(), shape.k, vk, n, 0, Some(atms))
+            }
+            Scheme::BlsAtms => {
+                // `[committee digest, m, t]`: the ATMS layout (the circuit hashes m to G2).
+                let (shape, vk) = bls_atms::read_vk(&vk_file).map_err(|e| on_vk(&e))?;
+                regenerate = Some(Box::new(move |p| {
+                    crate::schemes::bls::bn254::BlsBn254::regenerate_vk(p, &shape, vk_path)
+                }));
+                let n = bls_atms::AtmsInstance::NUM_PUBLIC_INPUTS;
+                (scheme.name().to_string(), shape.k, vk, n, 0, Some(atms))
+            }
+            Scheme::Mithril => {
+                let (shape, vk) = mithril_snark::read_vk(&vk_file).map_err(|e| on_vk(&e))?;
+                regenerate = Some(Box::new(move |p| {
+                    crate::schemes::mithril::bn254::MithrilBn254::regenerate_vk(p, &shape, vk_path)
+                }));
+                let n = mithril_snark::MithrilInstance::NUM_PUBLIC_INPUTS;
+                let trusted = Trusted::Mithril {
+                    registration: Fr::zero(),
+                };
+                (scheme.name().to_string(), shape.k, vk, n, 0, Some(trusted))
+            }
+        }
+    };
     check_params_k(params_path, params.k(), k)?;
     if trust.regenerate {
         let regenerate = regenerate.ok_or_else(|| {

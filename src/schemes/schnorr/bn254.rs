@@ -27,7 +27,7 @@ use tms_gadgets::{
     Fr,
 };
 
-use super::{check_members, describe_message, Bn254, VerifyArgs};
+use crate::commands::{check_members, describe_message, Bn254, VerifyArgs};
 use crate::{
     formats::*,
     interface::{

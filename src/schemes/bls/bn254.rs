@@ -32,7 +32,8 @@ use tms_gadgets::{
     Fr,
 };
 
-use super::{check_members, describe_message, schnorr::refuse_registration, Bn254, VerifyArgs};
+use crate::commands::{check_members, describe_message, Bn254, VerifyArgs};
+use crate::schemes::schnorr::bn254::refuse_registration;
 use crate::{
     formats::*,
     interface::{
@@ -199,7 +200,7 @@ pub fn certify(
     let mut found: Vec<(usize, Signature)> = Vec::with_capacity(signatures.len());
     for path in signatures {
         let file: SignatureFile = read_json(path, SCHEME)?;
-        super::schnorr::check_signed_message(path, &file.message, message)?;
+        crate::schemes::schnorr::bn254::check_signed_message(path, &file.message, message)?;
         let pk = PublicKey(g1_from_hex(&file.public_key, "public_key").map_err(|e| at(path, e))?);
         let sig = Signature(g2_from_hex(&file.signature, "signature").map_err(|e| at(path, e))?);
         let index = committee

@@ -43,11 +43,8 @@ use tms_gadgets::proving::{
     Transcript,
 };
 
-use super::{
-    check_members, describe_message_bytes,
-    schnorr::{commitment_mode, refuse_registration, RegisteredKey},
-    KeyTrust, ProofOutput, VerifyArgs,
-};
+use crate::commands::{check_members, describe_message_bytes, KeyTrust, ProofOutput, VerifyArgs};
+use crate::schemes::schnorr::bn254::{commitment_mode, refuse_registration, RegisteredKey};
 use crate::{
     formats::{bytes_from_hex, bytes_to_hex, Header, PublicFile},
     interface::{
@@ -397,7 +394,7 @@ pub fn certify(
     let mut pairs = Vec::with_capacity(signatures.len());
     for path in signatures {
         let file: SignatureFile = read_json(path)?;
-        super::schnorr::check_signed_message(path, &file.message, message)?;
+        crate::schemes::schnorr::bn254::check_signed_message(path, &file.message, message)?;
         let pk =
             VerifyingKey(point_from_hex(&file.public_key, "public_key").map_err(|e| at(path, e))?);
         pairs.push((pk, parse_signature(path, &file.r, &file.s)?));
@@ -882,7 +879,7 @@ pub fn export_plutus(a: &ExportPlutusArgs) -> Result<()> {
     let params = load_params(a.params)?;
     let vk_file = a.trust.read()?;
     let (shape, vk) = read_vk(a.vk, &vk_file)?;
-    super::check_params_k(a.params, params.max_k(), shape.k)?;
+    crate::commands::check_params_k(a.params, params.max_k(), shape.k)?;
     a.trust.check_regenerated(&vk_file, "its shape", || {
         SchnorrCardano::regenerate_vk(&params, &shape, a.vk)
     })?;
@@ -1071,7 +1068,7 @@ impl ProvingBackend for Cardano {
 
     // midnight-proofs' verifier parameters are cut from the full ones at the key's size.
     fn check_verifier_params(path: &Path, params: &ParamsKZG<Bls12>, key_k: u32) -> Result<()> {
-        super::check_params_k(path, params.max_k(), key_k)
+        crate::commands::check_params_k(path, params.max_k(), key_k)
     }
 
     fn write_proof<S: Serialize>(

@@ -1,0 +1,3 @@
+//! The Schnorr ATMS: on BN254/Grumpkin ([`bn254`]).
+
+pub mod bn254;
