@@ -10,6 +10,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
 pub mod backends;
+pub mod checks;
 pub mod commands;
 pub mod formats;
 #[cfg(any(test, feature = "fuzzing"))]

@@ -31,7 +31,8 @@ use tms_gadgets::{
     Fr,
 };
 
-use super::{check_members, check_params_k, describe_message, KeyTrust};
+use crate::checks::{check_members, check_params_k, describe_message};
+use crate::interface::KeyTrust;
 use crate::{
     formats::{bytes_from_hex, fr_from_str, fr_to_hex, PublicFile},
     io::{at, load_params, read_bytes, read_json, usage, write_atomic, CliError, Result},

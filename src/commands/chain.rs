@@ -47,7 +47,8 @@ use tms_gadgets::{
     Fr,
 };
 
-use super::{check_params_k, describe_message, KeyTrust};
+use crate::checks::{check_params_k, describe_message};
+use crate::interface::KeyTrust;
 use crate::schemes::mithril::bn254::{
     load_certificate, load_registration, signed_field, HandOver, LoadedCertificate,
 };

@@ -31,13 +31,14 @@ use crate::backends::cardano::{
     point_from_hex, point_to_hex, print_plutus_budgets, read_key_file_pk, read_key_file_vk,
     scalar_from_hex, scalar_to_hex, write_plutus_export, Cardano, ExportPlutusArgs, BACKEND,
 };
-use crate::commands::{check_params_k, describe_message_bytes, VerifyArgs};
+use crate::checks::{check_params_k, describe_message_bytes};
+use crate::interface::VerifyArgs;
+use crate::schemes::check_signed_message;
 use crate::schemes::mithril::bn254::{registered_details, trusted_quorum};
 use crate::schemes::mithril::bn254::{
     CertificateFile, IndexEntry, ParamsEntry, PhiFEntry, RegistrationFile, SignatureFile,
     SignerEntry, StakeEntry, StakesFile, UniqueSignatureEntry, MAX_DEPTH, MAX_PARTIES,
 };
-use crate::schemes::schnorr::bn254::check_signed_message;
 use crate::{
     formats::{bytes_from_hex, bytes_to_hex, Header, PublicFile},
     interface::{
