@@ -11,10 +11,14 @@ use tms_gadgets::proving::{
 };
 
 use crate::{
-    commands::{bls, mithril, schnorr},
     formats::*,
     io::{message_bytes, read_json, with_virtual_file},
     options::Scheme,
+    schemes::{
+        bls::bn254 as bls,
+        mithril::bn254 as mithril,
+        schnorr::{self, bn254::SchnorrBn254, SchnorrFiles},
+    },
 };
 
 /// The name the in-memory input file goes by.
@@ -26,11 +30,11 @@ const INPUT: &str = "fuzz-input.json";
 pub fn json_files(data: &[u8]) {
     let path = Path::new(INPUT);
     with_virtual_file(path, data, || {
-        let _ = schnorr::load_committee(path);
+        let _ = schnorr::bn254::load_committee(path);
         let _ = bls::load_committee(path);
         let _ = bls::load_member(path);
         for scheme in [Scheme::SchnorrAtms, Scheme::Mithril] {
-            let _ = schnorr::load_member(scheme, path);
+            let _ = schnorr::bn254::load_member(scheme, path);
         }
         if let Ok(registration) = mithril::load_registration(path) {
             let _ = mithril::load_certificate(path, &registration);
@@ -40,11 +44,11 @@ pub fn json_files(data: &[u8]) {
             let _ = mithril::parse_signature(&sig.signature);
         }
         if let Ok(sig) = read_json::<schnorr::SignatureFile>(path, Scheme::SchnorrAtms) {
-            let _ = schnorr::parse_signature(path, &sig.r, &sig.s);
+            let _ = SchnorrBn254::parse_signature(&sig.r, &sig.s);
         }
         if let Ok(cert) = read_json::<schnorr::CertificateFile>(path, Scheme::SchnorrAtms) {
             for s in &cert.signatures {
-                let _ = schnorr::parse_signature(path, &s.r, &s.s);
+                let _ = SchnorrBn254::parse_signature(&s.r, &s.s);
             }
         }
         if let Ok(cert) = read_json::<bls::CertificateFile>(path, Scheme::BlsAtms) {

@@ -16,8 +16,11 @@ use indicatif::{ProgressBar, ProgressFinish, ProgressStyle};
 use serde::{de::DeserializeOwned, Serialize};
 use tms_gadgets::proving::params::{is_insecure_test_params, read_params, sha256_hex};
 
+use rand::{rngs::OsRng, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+
 use crate::{
-    formats::{bytes_from_hex, Header},
+    formats::{bytes_from_hex, Header, MemberFile},
     options::Scheme,
 };
 
@@ -177,9 +180,9 @@ pub fn sha_path(path: &Path) -> PathBuf {
 pub const INSECURE_WARNING: &str =
     "WARNING: these parameters come from a fixed public seed and are INSECURE (tests and demos only)";
 
-/// Reads parameters, checking them against the `<file>.sha256` record when there is one, and
-/// warns when they are the insecure test parameters.
-pub fn load_params(path: &Path) -> Result<ParamsKZG<Bn256>> {
+/// Reads a parameters file (of either backend), checked against the `<file>.sha256` record
+/// when there is one.
+pub fn read_params_bytes(path: &Path) -> Result<Vec<u8>> {
     let bytes = read_bytes(path)?;
     if let Ok(record) = fs::read_to_string(sha_path(path)) {
         let expected = record.split_whitespace().next().unwrap_or("");
@@ -193,6 +196,26 @@ pub fn load_params(path: &Path) -> Result<ParamsKZG<Bn256>> {
             ));
         }
     }
+    Ok(bytes)
+}
+
+/// Writes a parameters file (of either backend) and its `<file>.sha256` record; returns the
+/// SHA-256.
+pub fn write_params_bytes(out: &Path, bytes: &[u8]) -> Result<String> {
+    let digest = sha256_hex(bytes);
+    write_atomic(out, bytes)?;
+    let name = out
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    write_atomic(&sha_path(out), format!("{digest}  {name}\n").as_bytes())?;
+    Ok(digest)
+}
+
+/// Reads parameters, checking them against the `<file>.sha256` record when there is one, and
+/// warns when they are the insecure test parameters.
+pub fn load_params(path: &Path) -> Result<ParamsKZG<Bn256>> {
+    let bytes = read_params_bytes(path)?;
     let params = read_params(&bytes).map_err(|e| at(path, e))?;
     if is_insecure_test_params(&params) {
         eprintln!("{INSECURE_WARNING}: {}", path.display());
@@ -228,6 +251,36 @@ pub fn message_bytes(hex: Option<&str>, file: Option<&Path>) -> Result<Vec<u8>> 
             "give the message as --message 0x... or --message-file FILE",
         )),
     }
+}
+
+/// The randomness of `tms committee`'s keys: from `--seed` (reproducible test committees), else
+/// the OS.
+pub fn committee_rng(seed: Option<u64>) -> ChaCha20Rng {
+    match seed {
+        Some(s) => ChaCha20Rng::seed_from_u64(s),
+        None => ChaCha20Rng::from_rng(OsRng).expect("OS randomness"),
+    }
+}
+
+/// Writes the members' secret key files `keys_dir/member-<i>.json` of `scheme` on `backend`
+/// (`None`: BN254), each from its (secret key, public key) hex.
+pub fn write_member_files(
+    scheme: Scheme,
+    backend: Option<&str>,
+    keys_dir: &Path,
+    members: impl Iterator<Item = (String, String)>,
+) -> Result<()> {
+    fs::create_dir_all(keys_dir).map_err(|e| at(keys_dir, format!("cannot create: {e}")))?;
+    for (index, (secret_key, public_key)) in members.enumerate() {
+        let file = MemberFile {
+            header: Header::on(scheme, backend),
+            index,
+            secret_key,
+            public_key,
+        };
+        write_json(&keys_dir.join(format!("member-{index}.json")), &file)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -9,6 +9,8 @@
 // for internal invariants, each with the reason it cannot fail.)
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
+pub mod backends;
+pub mod checks;
 pub mod commands;
 pub mod formats;
 #[cfg(any(test, feature = "fuzzing"))]
@@ -16,3 +18,4 @@ pub mod fuzzing;
 pub mod interface;
 pub mod io;
 pub mod options;
+pub mod schemes;

@@ -34,13 +34,20 @@ use std::{path::PathBuf, process::ExitCode};
 use clap::{Args, Parser, Subcommand};
 
 use tms::{
-    commands::{
-        self, aggregate, bls, cardano, chain, chunk, driver, mithril, mithril_cardano, ProofOutput,
-        VerifyArgs,
+    backends::bn254,
+    backends::cardano,
+    commands::{self, aggregate, chain, chunk, driver},
+    interface::{
+        CertifyArgs, CommitteeArgs, Driver, KeyTrust, KeygenArgs, ProofOutput, ProveArgs,
+        ShapeOptions, SignArgs, VerifyArgs,
     },
-    interface::{CertifyArgs, CommitteeArgs, KeygenArgs, ProveArgs, ShapeOptions, SignArgs},
     io::{message_bytes, usage, Result},
     options::{Backend, HashMode, HashName, Mode, PlutusForm, Preset, Scheme, TranscriptName},
+    schemes::{
+        bls::bn254 as bls,
+        mithril::{bn254 as mithril, cardano as mithril_cardano},
+        schnorr::cardano as schnorr_cardano,
+    },
 };
 
 /// The largest committee `tms committee` makes.
@@ -76,18 +83,84 @@ impl MessageArgs {
     }
 }
 
+/// The scheme and the backend a command runs on: the pair [`driver`] hands it.
+#[derive(Args, Debug)]
+struct PairArgs {
+    /// The scheme.
+    #[arg(long, value_enum, default_value_t)]
+    scheme: Scheme,
+    /// The backend: bn254 (alias evm, the default) or cardano (Schnorr ATMS or SNARK-Mithril
+    /// on Jubjub, KZG over BLS12-381, verifiable in Plutus).
+    #[arg(long, value_enum, default_value_t)]
+    backend: Backend,
+}
+
+impl PairArgs {
+    fn driver(&self) -> Result<&'static dyn Driver> {
+        driver(self.scheme, self.backend)
+    }
+}
+
+/// The circuit options of `tms keygen`; each scheme reads its own.
+#[derive(Args, Debug)]
+struct ShapeArgs {
+    /// Schnorr ATMS: commitment mode.
+    #[arg(long, value_enum, default_value = "flat")]
+    mode: Mode,
+    /// Schnorr ATMS: signer slots (Merkle mode).
+    #[arg(long)]
+    slots: Option<usize>,
+    /// BLS ATMS: non-signer slots (default half the committee).
+    #[arg(long)]
+    capacity: Option<usize>,
+    /// Mithril: signer slots (default the quorum k).
+    #[arg(long)]
+    signer_slots: Option<usize>,
+}
+
+impl ShapeArgs {
+    fn options(self) -> ShapeOptions {
+        ShapeOptions {
+            mode: self.mode,
+            slots: self.slots,
+            capacity: self.capacity,
+            signer_slots: self.signer_slots,
+        }
+    }
+}
+
+/// Where `tms prove` writes, and in which transcript it proves.
+#[derive(Args, Debug)]
+struct ProofOutArgs {
+    /// Proof file to write.
+    #[arg(long)]
+    proof: PathBuf,
+    /// The statement file to write (for the verifier to compare, never to trust).
+    #[arg(long)]
+    public: PathBuf,
+    /// The transcript: `evm` for a proof the generated Solidity verifier checks (its
+    /// calldata is written to `<proof>.calldata`).
+    #[arg(long, value_enum, default_value_t)]
+    transcript: TranscriptName,
+}
+
+impl ProofOutArgs {
+    fn output(self) -> ProofOutput {
+        ProofOutput {
+            proof: self.proof,
+            public: self.public,
+            transcript: self.transcript.transcript(),
+        }
+    }
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Generate members' keys: public keys to `--out` (Mithril: a stakes file), one secret key
     /// file per member in `--keys-dir`.
     Committee {
-        /// The scheme.
-        #[arg(long, value_enum, default_value_t)]
-        scheme: Scheme,
-        /// The backend: bn254 (alias evm, the default) or cardano (Schnorr ATMS or SNARK-Mithril
-        /// on Jubjub, KZG over BLS12-381, verifiable in Plutus).
-        #[arg(long, value_enum, default_value_t)]
-        backend: Backend,
+        #[command(flatten)]
+        pair: PairArgs,
         /// Number of members (at most 2^20).
         #[arg(long)]
         size: u64,
@@ -133,13 +206,8 @@ enum Command {
     },
     /// One member signs a message.
     Sign {
-        /// The scheme.
-        #[arg(long, value_enum, default_value_t)]
-        scheme: Scheme,
-        /// The backend: bn254 (alias evm, the default) or cardano (Schnorr ATMS or SNARK-Mithril
-        /// on Jubjub, KZG over BLS12-381, verifiable in Plutus).
-        #[arg(long, value_enum, default_value_t)]
-        backend: Backend,
+        #[command(flatten)]
+        pair: PairArgs,
         /// The member's secret key file.
         #[arg(long)]
         key: PathBuf,
@@ -162,13 +230,8 @@ enum Command {
     },
     /// Check signatures and aggregate them into a certificate.
     Certify {
-        /// The scheme.
-        #[arg(long, value_enum, default_value_t)]
-        scheme: Scheme,
-        /// The backend: bn254 (alias evm, the default) or cardano (Schnorr ATMS or SNARK-Mithril
-        /// on Jubjub, KZG over BLS12-381, verifiable in Plutus).
-        #[arg(long, value_enum, default_value_t)]
-        backend: Backend,
+        #[command(flatten)]
+        pair: PairArgs,
         /// The committee (Mithril: registration) file.
         #[arg(long)]
         committee: PathBuf,
@@ -223,28 +286,13 @@ enum Command {
     /// Proving and verifying keys for a committee's (or registration's) circuit; prints the
     /// verifying key's fingerprint.
     Keygen {
-        /// The scheme.
-        #[arg(long, value_enum, default_value_t)]
-        scheme: Scheme,
-        /// The backend: bn254 (alias evm, the default) or cardano (Schnorr ATMS or SNARK-Mithril
-        /// on Jubjub, KZG over BLS12-381, verifiable in Plutus).
-        #[arg(long, value_enum, default_value_t)]
-        backend: Backend,
+        #[command(flatten)]
+        pair: PairArgs,
         /// The committee (Mithril: registration) file; its size fixes the circuit.
         #[arg(long)]
         committee: PathBuf,
-        /// Schnorr ATMS: commitment mode.
-        #[arg(long, value_enum, default_value = "flat")]
-        mode: Mode,
-        /// Schnorr ATMS: signer slots (Merkle mode).
-        #[arg(long)]
-        slots: Option<usize>,
-        /// BLS ATMS: non-signer slots (default half the committee).
-        #[arg(long)]
-        capacity: Option<usize>,
-        /// Mithril: signer slots (default the quorum k).
-        #[arg(long)]
-        signer_slots: Option<usize>,
+        #[command(flatten)]
+        shape: ShapeArgs,
         /// KZG parameters.
         #[arg(long)]
         params: PathBuf,
@@ -257,13 +305,8 @@ enum Command {
     },
     /// Prove that a certificate meets a threshold (Mithril: the registration's quorum).
     Prove {
-        /// The scheme.
-        #[arg(long, value_enum, default_value_t)]
-        scheme: Scheme,
-        /// The backend: bn254 (alias evm, the default) or cardano (Schnorr ATMS or SNARK-Mithril
-        /// on Jubjub, KZG over BLS12-381, verifiable in Plutus).
-        #[arg(long, value_enum, default_value_t)]
-        backend: Backend,
+        #[command(flatten)]
+        pair: PairArgs,
         /// The committee (Mithril: registration) file.
         #[arg(long)]
         committee: PathBuf,
@@ -279,16 +322,8 @@ enum Command {
         /// Proving key file.
         #[arg(long)]
         pk: PathBuf,
-        /// Proof file to write.
-        #[arg(long)]
-        proof: PathBuf,
-        /// The statement file to write (for the verifier to compare, never to trust).
-        #[arg(long)]
-        public: PathBuf,
-        /// The transcript: `evm` for a proof the generated Solidity verifier checks (its
-        /// calldata is written to `<proof>.calldata`).
-        #[arg(long, value_enum, default_value_t)]
-        transcript: TranscriptName,
+        #[command(flatten)]
+        out: ProofOutArgs,
     },
     /// BLS ATMS: check with MockProver (no parameters, keys or proof) that a certificate
     /// satisfies the circuit for the statement built from the committee and its message.
@@ -316,13 +351,8 @@ enum Command {
     /// (or its commitment), the message bytes, the threshold, and a verifying key it pinned
     /// (--vk-fingerprint) or regenerates (--regenerate-vk); one of the two is required.
     Verify {
-        /// The scheme.
-        #[arg(long, value_enum, default_value_t)]
-        scheme: Scheme,
-        /// The backend: bn254 (alias evm, the default) or cardano (Schnorr ATMS or SNARK-Mithril
-        /// on Jubjub, KZG over BLS12-381, verifiable in Plutus).
-        #[arg(long, value_enum, default_value_t)]
-        backend: Backend,
+        #[command(flatten)]
+        pair: PairArgs,
         /// KZG parameters.
         #[arg(long)]
         params: PathBuf,
@@ -534,8 +564,8 @@ struct TrustedKey {
 }
 
 impl TrustedKey {
-    fn trust(&self) -> commands::KeyTrust<'_> {
-        commands::KeyTrust {
+    fn trust(&self) -> KeyTrust<'_> {
+        KeyTrust {
             vk: &self.vk,
             fingerprint: self.vk_fingerprint.as_deref(),
             regenerate: self.regenerate_vk,
@@ -698,7 +728,7 @@ impl TreeArgs {
     fn tree(&self) -> Option<chunk::JoinTreeArgs<'_>> {
         Some(chunk::JoinTreeArgs {
             chunk_params: self.chunk_params.as_deref()?,
-            chunk_key: commands::KeyTrust {
+            chunk_key: KeyTrust {
                 vk: self.chunk_vk.as_deref()?,
                 fingerprint: None,
                 regenerate: true,
@@ -1157,8 +1187,7 @@ fn run_chain(action: ChainCommand) -> Result<()> {
 fn run(command: Command) -> Result<()> {
     match command {
         Command::Committee {
-            scheme,
-            backend,
+            pair,
             size,
             seed,
             stake,
@@ -1170,7 +1199,7 @@ fn run(command: Command) -> Result<()> {
                     "--size: {size} is outside 1..={MAX_COMMITTEE}"
                 )));
             }
-            driver(scheme, backend)?.committee(&CommitteeArgs {
+            pair.driver()?.committee(&CommitteeArgs {
                 size: size as usize,
                 seed,
                 stake,
@@ -1195,15 +1224,14 @@ fn run(command: Command) -> Result<()> {
             }
         }
         Command::Sign {
-            scheme,
-            backend,
+            pair,
             key,
             registration,
             next_registration,
             epoch,
             message,
             out,
-        } => driver(scheme, backend)?.sign(&SignArgs {
+        } => pair.driver()?.sign(&SignArgs {
             key,
             registration,
             next_registration,
@@ -1212,15 +1240,14 @@ fn run(command: Command) -> Result<()> {
             out,
         }),
         Command::Certify {
-            scheme,
-            backend,
+            pair,
             committee,
             next_registration,
             epoch,
             message,
             out,
             signatures,
-        } => driver(scheme, backend)?.certify(&CertifyArgs {
+        } => pair.driver()?.certify(&CertifyArgs {
             committee,
             next_registration,
             epoch,
@@ -1241,7 +1268,7 @@ fn run(command: Command) -> Result<()> {
                 "--srs is Midnight's BLS12-381 SRS: give --backend cardano (BN254 imports --ptau \
                  or --halo2)",
             )),
-            Backend::Bn254 => commands::setup(k, ptau.as_deref(), halo2.as_deref(), &out),
+            Backend::Bn254 => bn254::setup(k, ptau.as_deref(), halo2.as_deref(), &out),
             Backend::Cardano if ptau.is_some() || halo2.is_some() => Err(usage(
                 "--backend cardano: --ptau and --halo2 are BN254 formats; import Midnight's \
                  BLS12-381 ceremony with --srs, or use --insecure-test (INSECURE, tests and \
@@ -1250,50 +1277,34 @@ fn run(command: Command) -> Result<()> {
             Backend::Cardano => cardano::setup(k, srs.as_deref(), &out),
         },
         Command::Keygen {
-            scheme,
-            backend,
+            pair,
             committee,
-            mode,
-            slots,
-            capacity,
-            signer_slots,
+            shape,
             params,
             pk,
             vk,
-        } => driver(scheme, backend)?.keygen(&KeygenArgs {
+        } => pair.driver()?.keygen(&KeygenArgs {
             committee,
-            options: ShapeOptions {
-                mode,
-                slots,
-                capacity,
-                signer_slots,
-            },
+            options: shape.options(),
             params,
             pk,
             vk,
         }),
         Command::Prove {
-            scheme,
-            backend,
+            pair,
             committee,
             certificate,
             threshold,
             params,
             pk,
-            proof,
-            public,
-            transcript,
-        } => driver(scheme, backend)?.prove(&ProveArgs {
+            out,
+        } => pair.driver()?.prove(&ProveArgs {
             committee,
             certificate,
             threshold,
             params,
             pk,
-            out: ProofOutput {
-                proof,
-                public,
-                transcript: transcript.transcript(),
-            },
+            out: out.output(),
         }),
         Command::Check {
             scheme,
@@ -1309,8 +1320,7 @@ fn run(command: Command) -> Result<()> {
             )),
         },
         Command::Verify {
-            scheme,
-            backend,
+            pair,
             params,
             vk,
             proof,
@@ -1338,7 +1348,7 @@ fn run(command: Command) -> Result<()> {
                 vk_fingerprint,
                 regenerate_vk,
             };
-            driver(scheme, backend)?.verify(&args)
+            pair.driver()?.verify(&args)
         }
         Command::ExportVerifier {
             scheme,
@@ -1349,7 +1359,7 @@ fn run(command: Command) -> Result<()> {
             out,
         } => commands::export_verifier(
             scheme,
-            commands::KeyTrust {
+            KeyTrust {
                 vk: &vk,
                 fingerprint: vk_fingerprint.as_deref(),
                 regenerate: regenerate_vk,
@@ -1380,7 +1390,7 @@ fn run(command: Command) -> Result<()> {
                 _ => None,
             };
             let args = cardano::ExportPlutusArgs {
-                trust: commands::KeyTrust {
+                trust: KeyTrust {
                     vk: &vk,
                     fingerprint: vk_fingerprint.as_deref(),
                     regenerate: regenerate_vk,
@@ -1398,7 +1408,7 @@ fn run(command: Command) -> Result<()> {
                 out: &out,
             };
             match scheme {
-                Scheme::SchnorrAtms => cardano::export_plutus(&args),
+                Scheme::SchnorrAtms => schnorr_cardano::export_plutus(&args),
                 Scheme::Mithril => mithril_cardano::export_plutus(&args),
                 Scheme::BlsAtms => Err(usage(
                     "tms export-plutus: --scheme schnorr-atms or mithril (BLS ATMS proofs are \

@@ -31,7 +31,8 @@ use tms_gadgets::{
     Fr,
 };
 
-use super::{check_members, check_params_k, describe_message, KeyTrust};
+use crate::checks::{check_members, check_params_k, describe_message};
+use crate::interface::KeyTrust;
 use crate::{
     formats::{bytes_from_hex, fr_from_str, fr_to_hex, PublicFile},
     io::{at, load_params, read_bytes, read_json, usage, write_atomic, CliError, Result},
@@ -406,19 +407,19 @@ fn trusted_inputs(
             Scheme::SchnorrAtms => {
                 let shape: schnorr_atms::AtmsShape =
                     serde_json::from_value(shape.clone()).map_err(|_| shape_of("Schnorr ATMS"))?;
-                let c = super::schnorr::load_committee(path)?;
+                let c = crate::schemes::schnorr::bn254::load_committee(path)?;
                 check_members(path, c.keys().len(), shape.n, "certificate key")?;
                 c.commitment(shape.mode)
             }
             Scheme::BlsAtms => {
                 let shape: bls_atms::AtmsShape =
                     serde_json::from_value(shape.clone()).map_err(|_| shape_of("BLS ATMS"))?;
-                let c = super::bls::load_committee(path)?;
+                let c = crate::schemes::bls::bn254::load_committee(path)?;
                 check_members(path, c.len(), shape.n, "certificate key")?;
                 c.digest(shape.hash)
             }
             Scheme::Mithril => {
-                let registration = super::mithril::load_registration(path)?;
+                let registration = crate::schemes::mithril::bn254::load_registration(path)?;
                 registration.commitment().digest()
             }
         }

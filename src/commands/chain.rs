@@ -47,10 +47,10 @@ use tms_gadgets::{
     Fr,
 };
 
-use super::{
-    check_params_k, describe_message,
-    mithril::{load_certificate, load_registration, signed_field, HandOver, LoadedCertificate},
-    KeyTrust,
+use crate::checks::{check_params_k, describe_message};
+use crate::interface::KeyTrust;
+use crate::schemes::mithril::bn254::{
+    load_certificate, load_registration, signed_field, HandOver, LoadedCertificate,
 };
 use crate::{
     formats::{fr_from_str, fr_to_hex},

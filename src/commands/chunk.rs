@@ -54,11 +54,12 @@ use tms_aggregation::{
 use tms_evm::certificate::{Contracts, GasReport, Trusted};
 use tms_gadgets::{message::message_to_field, proving::keys::fingerprint, Fr};
 
-use super::{
-    aggregate::{prove_and_write, verifies},
-    check_params_k, describe_message,
-    schnorr::{load_committee, load_registered, CertificateFile, CommitteeFile},
-    KeyTrust,
+use super::aggregate::{prove_and_write, verifies};
+use crate::checks::{check_params_k, describe_message};
+use crate::interface::KeyTrust;
+use crate::schemes::schnorr::{
+    bn254::{load_committee, SchnorrBn254},
+    load_registered, CertificateFile, CommitteeFile,
 };
 use crate::{
     formats::{bytes_from_hex, fr_from_str, fr_to_hex, Header, PublicFile},
@@ -132,7 +133,7 @@ pub fn split(
     out_dir: &Path,
 ) -> Result<()> {
     check_count(chunks)?;
-    let (committee, registered) = load_registered(committee_path)?;
+    let (committee, registered) = load_registered::<SchnorrBn254>(committee_path)?;
     let file: CertificateFile = read_json(certificate_path, SCHEME)?;
     let parts = committee
         .chunks(chunks)

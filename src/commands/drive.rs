@@ -3,19 +3,21 @@
 
 use std::{marker::PhantomData, path::Path, time::Instant};
 
-use tms_gadgets::proving::{stats::phase, Transcript};
+use tms_gadgets::proving::{keys::fingerprint, stats::phase, Transcript};
 
-use super::{
-    bls::BlsBn254, cardano::SchnorrCardano, check_params_k, check_statement, mithril::MithrilBn254,
-    mithril_cardano::MithrilCardano, schnorr::SchnorrBn254, write_keys, DemoClock,
-};
+use crate::checks::{check_params_k, check_statement};
+use crate::schemes::bls::bn254::BlsBn254;
+use crate::schemes::mithril::bn254::MithrilBn254;
+use crate::schemes::mithril::cardano::MithrilCardano;
+use crate::schemes::schnorr::bn254::SchnorrBn254;
+use crate::schemes::schnorr::cardano::SchnorrCardano;
 use crate::{
     formats::PublicFile,
     interface::{
         CertificateScheme, CertifyArgs, CommitteeArgs, Driver, KeygenArgs, ProveArgs,
         ProvingBackend, Rejection, SignArgs, VerifyArgs,
     },
-    io::{at, read_bytes, read_json_on, spinner, usage, CliError, Result},
+    io::{at, read_bytes, read_json_on, spinner, usage, write_atomic, CliError, Result},
     options::{Backend, Scheme},
 };
 
@@ -262,4 +264,48 @@ fn verify_pair<S: CertificateScheme>(args: &VerifyArgs) -> Result<Verified> {
             "proof": proof_seconds,
         }),
     })
+}
+
+/// Writes both key files and returns the verifying key file's fingerprint.
+fn write_keys(pk: &Path, vk: &Path, pk_bytes: &[u8], vk_bytes: &[u8]) -> Result<String> {
+    write_atomic(pk, pk_bytes)?;
+    write_atomic(vk, vk_bytes)?;
+    Ok(fingerprint(vk_bytes))
+}
+
+/// Times the four steps of a demo and prints the summary table.
+struct DemoClock {
+    times: Vec<std::time::Duration>,
+    start: std::time::Instant,
+}
+
+impl DemoClock {
+    /// Starts the first step.
+    fn start() -> Self {
+        Self {
+            times: vec![],
+            start: std::time::Instant::now(),
+        }
+    }
+
+    /// Ends a step and starts the next.
+    fn lap(&mut self) {
+        self.times.push(self.start.elapsed());
+        self.start = std::time::Instant::now();
+    }
+
+    /// Prints the table: the circuit, parameters, keygen, prove and verify times, proof size.
+    fn print(&self, circuit: &str, proof_bytes: usize) {
+        let secs = |i: usize| self.times.get(i).map_or(0.0, |d| d.as_secs_f64());
+        println!();
+        println!("| what | value |");
+        println!("|---|---|");
+        println!("| circuit | {circuit} |");
+        println!("| parameters (insecure, test) | {:.1} s |", secs(0));
+        println!("| keygen | {:.1} s |", secs(1));
+        println!("| prove | {:.1} s |", secs(2));
+        println!("| verify | {:.1} ms |", secs(3) * 1e3);
+        println!("| proof | {proof_bytes} bytes |");
+        println!("| verified | true |");
+    }
 }

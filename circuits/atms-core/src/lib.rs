@@ -1,11 +1,18 @@
 //! The curve-independent parts of the Schnorr ATMS, shared by the BN254/Grumpkin circuit
 //! (`schnorr-atms`) and the BLS12-381/Jubjub circuit (`schnorr-atms-jubjub`): the commitment
-//! modes, the Merkle depth of a committee, mapping signatures to committee members, and
-//! assigning members to circuit slots. Nothing here depends on a curve, a field or a hash: the
+//! modes, the Merkle depth of a committee, mapping signatures to committee members, assigning
+//! members to circuit slots, and the checks of a shape, a statement and a certificate that both
+//! witnesses make ([`CheckError`], [`fill_slots`]), and the public statement over either
+//! curve ([`AtmsInstance`], [`AtmsCurve`]). Nothing here depends on a curve, a field or a hash: the
 //! key and signature types and the verification function are the caller's.
 #![deny(missing_docs)]
 
-use thiserror::Error;
+mod statement;
+
+pub use statement::{
+    check_committee_size, check_shape, check_threshold, check_trusted, fill_slots, slot_count,
+    AtmsCurve, AtmsInstance, CheckError,
+};
 
 /// How the committee is committed to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -25,20 +32,6 @@ pub fn committee_depth(n: usize) -> usize {
     (usize::BITS - n.saturating_sub(1).leading_zeros()).max(1) as usize
 }
 
-/// Why signatures do not map to distinct committee members.
-#[derive(Debug, Error, Clone, Copy, PartialEq, Eq)]
-pub enum SignerError {
-    /// A signature's key is not a committee member (its input position).
-    #[error("signature {0} is by a key outside the committee")]
-    NotInCommittee(usize),
-    /// Two signatures by the same member (its committee index).
-    #[error("member {0} signed twice")]
-    DuplicateSigner(usize),
-    /// A signature does not verify (its input position).
-    #[error("signature {0} does not verify for this message")]
-    InvalidSignature(usize),
-}
-
 /// Maps each `(key, signature)` to its member's committee index, sorted by index: refuses a
 /// key outside `committee`, a signature `verifies` refuses, and a member signing twice (checked
 /// in that order per input, naming the first offending one).
@@ -46,18 +39,18 @@ pub fn index_signatures<K: PartialEq, S: Clone>(
     committee: &[K],
     signatures: &[(K, S)],
     verifies: impl Fn(&K, &S) -> bool,
-) -> Result<Vec<(usize, S)>, SignerError> {
+) -> Result<Vec<(usize, S)>, CheckError> {
     let mut indexed: Vec<(usize, S)> = Vec::with_capacity(signatures.len());
     for (pos, (key, sig)) in signatures.iter().enumerate() {
         let index = committee
             .iter()
             .position(|k| k == key)
-            .ok_or(SignerError::NotInCommittee(pos))?;
+            .ok_or(CheckError::NotInCommittee(pos))?;
         if !verifies(key, sig) {
-            return Err(SignerError::InvalidSignature(pos));
+            return Err(CheckError::InvalidSignature(pos));
         }
         if indexed.iter().any(|(i, _)| *i == index) {
-            return Err(SignerError::DuplicateSigner(index));
+            return Err(CheckError::DuplicateSigner(index));
         }
         indexed.push((index, sig.clone()));
     }
@@ -118,15 +111,15 @@ mod tests {
         );
         assert_eq!(
             index_signatures(&committee, &[("a", 1), ("z", 1)], ok),
-            Err(SignerError::NotInCommittee(1))
+            Err(CheckError::NotInCommittee(1))
         );
         assert_eq!(
             index_signatures(&committee, &[("b", 0)], ok),
-            Err(SignerError::InvalidSignature(0))
+            Err(CheckError::InvalidSignature(0))
         );
         assert_eq!(
             index_signatures(&committee, &[("b", 2), ("b", 2)], ok),
-            Err(SignerError::DuplicateSigner(1))
+            Err(CheckError::DuplicateSigner(1))
         );
     }
 

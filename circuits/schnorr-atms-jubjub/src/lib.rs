@@ -42,7 +42,7 @@ pub use circuit::AtmsCircuit;
 pub use error::AtmsError;
 pub use native::{
     challenge, challenge_scalar, committee_depth, coordinates, generator, message_to_field,
-    poseidon, possession_message, Base, Certificate, CommitmentMode, Committee, JubjubScalar,
-    MerkleTree, Signature, SigningKey, VerifyingKey,
+    poseidon, possession_message, Base, Certificate, CheckError, CommitmentMode, Committee,
+    JubjubScalar, MerkleTree, Signature, SigningKey, VerifyingKey,
 };
-pub use witness::{AtmsInstance, AtmsShape, AtmsWitness, SlotWitness};
+pub use witness::{AtmsInstance, AtmsShape, AtmsWitness, JubjubAtms, SlotWitness};

@@ -182,7 +182,7 @@ impl VerifyingKey {
     }
 }
 
-pub use atms_core::{committee_depth, CommitmentMode};
+pub use atms_core::{committee_depth, CheckError, CommitmentMode};
 
 /// An ordered committee of distinct Jubjub keys.
 ///
@@ -199,7 +199,7 @@ impl Committee {
     /// A committee; refuses an empty one, the identity and repeated keys.
     pub fn new(keys: Vec<VerifyingKey>) -> Result<Self, AtmsError> {
         if keys.is_empty() {
-            return Err(AtmsError::EmptyCommittee);
+            return Err(AtmsError::Check(CheckError::EmptyCommittee));
         }
         for (i, k) in keys.iter().enumerate() {
             if bool::from(k.0.is_identity()) {

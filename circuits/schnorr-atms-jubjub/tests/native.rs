@@ -9,7 +9,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use schnorr_atms_jubjub::{
     challenge, challenge_scalar, coordinates, generator, message_to_field, poseidon, AtmsError,
-    AtmsInstance, AtmsShape, AtmsWitness, Base, Certificate, CommitmentMode, Committee,
+    AtmsInstance, AtmsShape, AtmsWitness, Base, Certificate, CheckError, CommitmentMode, Committee,
     JubjubScalar, MerkleTree, SigningKey, VerifyingKey,
 };
 
@@ -147,23 +147,23 @@ fn native_builders_refuse_bad_input() {
     };
     assert_eq!(
         AtmsWitness::new(shape, &committee, &cert, 3).unwrap_err(),
-        AtmsError::BelowThreshold {
+        AtmsError::Check(CheckError::BelowThreshold {
             count: 2,
             threshold: 3
-        }
+        })
     );
     // A prover may claim t = 0 (a chunk without signers); a verifier never asks for it.
     assert!(AtmsWitness::new(shape, &committee, &cert, 0).is_ok());
     assert_eq!(
         AtmsInstance::from_trusted(&shape, &committee, b"epoch 7", 0).unwrap_err(),
-        AtmsError::ThresholdZero
+        AtmsError::Check(CheckError::ThresholdZero)
     );
     assert_eq!(
         AtmsWitness::new(shape, &committee, &cert, 4).unwrap_err(),
-        AtmsError::ThresholdTooLarge {
+        AtmsError::Check(CheckError::ThresholdTooLarge {
             threshold: 4,
             slots: 3
-        }
+        })
     );
     let outsider = SigningKey::random(ChaCha8Rng::seed_from_u64(9));
     assert_eq!(
@@ -173,15 +173,15 @@ fn native_builders_refuse_bad_input() {
             &[(outsider.verifying_key(), outsider.sign(m))]
         )
         .unwrap_err(),
-        AtmsError::NotInCommittee(0)
+        AtmsError::Check(CheckError::NotInCommittee(0))
     );
     assert_eq!(
         Certificate::aggregate(&committee, m, &[sigs[0], sigs[0]]).unwrap_err(),
-        AtmsError::DuplicateSigner(0)
+        AtmsError::Check(CheckError::DuplicateSigner(0))
     );
     assert_eq!(
         Certificate::aggregate(&committee, m, &[(sigs[0].0, sigs[1].1)]).unwrap_err(),
-        AtmsError::InvalidSignature(0)
+        AtmsError::Check(CheckError::InvalidSignature(0))
     );
     assert_eq!(
         Committee::new(vec![pks[0], pks[1], pks[0]]).unwrap_err(),
@@ -196,7 +196,7 @@ fn native_builders_refuse_bad_input() {
     );
     assert_eq!(
         Committee::new(vec![]).unwrap_err(),
-        AtmsError::EmptyCommittee
+        AtmsError::Check(CheckError::EmptyCommittee)
     );
     // The verifier's statement from what it trusts equals the prover's.
     let w = AtmsWitness::new(shape, &committee, &cert, 2).unwrap();

@@ -28,10 +28,10 @@ mod witness;
 
 pub use circuit::{components, placeholder_signature, synthesize_recorded};
 pub use error::AtmsError;
-pub use native::{committee_depth, Certificate, CommitmentMode, Committee};
+pub use native::{committee_depth, Certificate, CheckError, CommitmentMode, Committee};
 pub use prover::{
     custom_rows, example_witness, keygen, layout_stats, measure_round_trip, min_k, prove,
     prove_with_transcript, read_vk, setup, verify, verify_with_vk, AtmsKeys, MeasuredRoundTrip,
 };
 
-pub use witness::{AtmsInstance, AtmsShape, AtmsWitness, SlotWitness, Verification};
+pub use witness::{AtmsInstance, AtmsShape, AtmsWitness, GrumpkinAtms, SlotWitness, Verification};

@@ -10,7 +10,7 @@ use tms_gadgets::{
 
 use crate::error::AtmsError;
 
-pub use atms_core::{committee_depth, CommitmentMode};
+pub use atms_core::{committee_depth, CheckError, CommitmentMode};
 
 /// An ordered committee of distinct Grumpkin keys.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,7 +44,7 @@ impl Committee {
     /// see `tms_gadgets::curve`'s "Keys nobody vouched for".)
     pub fn new(keys: Vec<VerifyingKey>) -> Result<Self, AtmsError> {
         if keys.is_empty() {
-            return Err(AtmsError::EmptyCommittee);
+            return Err(AtmsError::Check(CheckError::EmptyCommittee));
         }
         for (i, k) in keys.iter().enumerate() {
             coords(k)?;

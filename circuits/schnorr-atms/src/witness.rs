@@ -7,7 +7,7 @@ use tms_gadgets::{
 
 use crate::{
     error::AtmsError,
-    native::{committee_depth, Certificate, CommitmentMode, Committee},
+    native::{Certificate, CommitmentMode, Committee},
 };
 
 /// How the circuit checks the signatures.
@@ -38,111 +38,15 @@ pub struct AtmsShape {
     pub verification: Verification,
 }
 
-impl AtmsShape {
-    /// Number of signature slots in the circuit.
-    pub fn slots(&self) -> usize {
-        match self.mode {
-            CommitmentMode::Flat => self.n,
-            CommitmentMode::Merkle { slots } => slots,
-        }
-    }
-
-    /// Merkle depth for the committee (at least 1).
-    pub fn depth(&self) -> usize {
-        committee_depth(self.n)
-    }
-
-    /// Checks the shape is usable.
-    pub fn validate(&self) -> Result<(), AtmsError> {
-        if self.n == 0 {
-            return Err(AtmsError::EmptyCommittee);
-        }
-        if let CommitmentMode::Merkle { slots } = self.mode {
-            if slots == 0 || slots > self.n {
-                return Err(AtmsError::BadSlots { slots, n: self.n });
-            }
-        }
-        if !(10..=26).contains(&self.k) {
-            return Err(AtmsError::BadK(self.k));
-        }
-        Ok(())
-    }
-}
-
-/// The public statement.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AtmsInstance {
-    /// The committee commitment (flat hash or Merkle root).
-    pub commitment: Fr,
-    /// The signed message.
-    pub message: Fr,
-    /// The threshold t: at least t valid signatures.
-    pub threshold: u64,
-}
-
-impl AtmsInstance {
-    /// Offset of the commitment in the instance column.
-    pub const COMMITMENT: usize = 0;
-    /// Offset of the message.
-    pub const MESSAGE: usize = 1;
-    /// Offset of the threshold.
-    pub const THRESHOLD: usize = 2;
-    /// The number of public inputs (one instance column).
-    pub const NUM_PUBLIC_INPUTS: usize = 3;
-
-    /// The instance column, in offset order.
-    pub fn to_public_inputs(&self) -> Vec<Fr> {
-        vec![self.commitment, self.message, Fr::from(self.threshold)]
-    }
-
-    /// The statement a verifier builds from what it trusts: the committee (its commitment in
-    /// `shape`'s mode), the message bytes (signed as `keccak-256(bytes) mod r`,
-    /// [`tms_gadgets::message`]) and the threshold. Nothing comes from the prover.
-    pub fn from_trusted(
-        shape: &AtmsShape,
-        committee: &Committee,
-        message: &[u8],
-        threshold: u64,
-    ) -> Result<Self, AtmsError> {
-        if committee.keys().len() != shape.n {
-            return Err(AtmsError::CommitteeSize {
-                expected: shape.n,
-                got: committee.keys().len(),
-            });
-        }
-        // A threshold of 0 is met by a certificate of no signature: it certifies anything.
-        if threshold == 0 {
-            return Err(AtmsError::ThresholdZero);
-        }
-        let instance =
-            Self::from_trusted_commitment(committee.commitment(shape.mode), message, threshold);
-        instance.validate(shape)?;
-        Ok(instance)
-    }
-
-    /// The statement from a commitment the verifier trusts (e.g. one a contract stores), the
-    /// message bytes and the threshold.
-    pub fn from_trusted_commitment(commitment: Fr, message: &[u8], threshold: u64) -> Self {
-        Self {
-            commitment,
-            message: message_to_field(message),
-            threshold,
-        }
-    }
-
-    /// Checks the statement is meaningful for `shape`: the threshold is at most the number of
-    /// slots (a larger one could never be met). A threshold of 0 is a statement a prover may
-    /// make (a committee chunk without signers, joined with others); a verifier never asks for
-    /// it ([`AtmsInstance::from_trusted`]).
-    pub fn validate(&self, shape: &AtmsShape) -> Result<(), AtmsError> {
-        if self.threshold > shape.slots() as u64 {
-            return Err(AtmsError::ThresholdTooLarge {
-                threshold: self.threshold,
-                slots: shape.slots(),
-            });
-        }
-        Ok(())
-    }
+atms_core::atms_statement! {
+    /// The BN254/Grumpkin side of the statement both Schnorr ATMS circuits share.
+    curve: GrumpkinAtms,
+    field: Fr,
+    shape: AtmsShape,
+    committee: Committee,
+    error: AtmsError,
+    k: 10..=26,
+    message: message_to_field,
 }
 
 /// Everything the prover needs: the statement and the slots' contents.
@@ -177,19 +81,8 @@ impl AtmsWitness {
         certificate: &Certificate,
         threshold: u64,
     ) -> Result<Self, AtmsError> {
-        shape.validate()?;
-        if committee.keys().len() != shape.n {
-            return Err(AtmsError::CommitteeSize {
-                expected: shape.n,
-                got: committee.keys().len(),
-            });
-        }
-        let instance = AtmsInstance {
-            commitment: committee.commitment(shape.mode),
-            message: certificate.message,
-            threshold,
-        };
-        instance.validate(&shape)?;
+        let instance =
+            AtmsInstance::for_certificate(&shape, committee, certificate.message, threshold)?;
         // The signatures are verified in parallel; errors are reported in certificate order, as
         // a sequential check would.
         let verified: Vec<Option<bool>> = certificate
@@ -200,39 +93,16 @@ impl AtmsWitness {
                 Some(key.verify(&RescuePrime, certificate.message, sig))
             })
             .collect();
-        for (pos, ((i, _), ok)) in certificate.signatures.iter().zip(&verified).enumerate() {
-            match ok {
-                None => return Err(AtmsError::NotInCommittee(pos)),
-                Some(false) => return Err(AtmsError::InvalidSignature(pos)),
-                Some(true) => {}
-            }
-            if pos > 0 && certificate.signatures[pos - 1].0 >= *i {
-                return Err(AtmsError::DuplicateSigner(*i));
-            }
-        }
-        let count = certificate.signatures.len();
-        if (count as u64) < threshold {
-            return Err(AtmsError::BelowThreshold { count, threshold });
-        }
-        if count > shape.slots() {
-            return Err(AtmsError::TooManySignatures {
-                signatures: count,
-                slots: shape.slots(),
-            });
-        }
-        let signers: Vec<usize> = certificate.signatures.iter().map(|(i, _)| *i).collect();
-        let slots = atms_core::slot_indices(shape.mode, shape.n, &signers)
-            .expect("the signers fit the slots, the slots the committee")
-            .into_iter()
-            .map(|index| SlotWitness {
-                index,
-                signature: certificate
-                    .signatures
-                    .iter()
-                    .find(|(i, _)| *i == index)
-                    .map(|(_, s)| *s),
-            })
-            .collect();
+        let slots = atms_core::fill_slots(
+            shape.mode,
+            shape.n,
+            &certificate.signatures,
+            &verified,
+            threshold,
+        )?
+        .into_iter()
+        .map(|(index, signature)| SlotWitness { index, signature })
+        .collect();
         Ok(Self {
             shape,
             committee: committee.clone(),

@@ -9,7 +9,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use schnorr_atms::{
     keygen, layout_stats, placeholder_signature, prove, setup, verify, AtmsError, AtmsInstance,
-    AtmsShape, AtmsWitness, Certificate, CommitmentMode, Committee, Verification,
+    AtmsShape, AtmsWitness, Certificate, CheckError, CommitmentMode, Committee, Verification,
 };
 use tms_gadgets::{
     curve::{
@@ -201,23 +201,23 @@ fn native_builder_refuses_bad_certificates() {
     let cert = Certificate::aggregate(&s.committee, s.message, &sigs).unwrap();
     assert_eq!(
         AtmsWitness::new(shape, &s.committee, &cert, 3).unwrap_err(),
-        AtmsError::BelowThreshold {
+        AtmsError::Check(CheckError::BelowThreshold {
             count: 2,
             threshold: 3
-        }
+        })
     );
     // A prover may claim t = 0 (a chunk without signers); a verifier never asks for it.
     assert!(AtmsWitness::new(shape, &s.committee, &cert, 0).is_ok());
     assert_eq!(
         AtmsInstance::from_trusted(&shape, &s.committee, b"message", 0).unwrap_err(),
-        AtmsError::ThresholdZero
+        AtmsError::Check(CheckError::ThresholdZero)
     );
     assert_eq!(
         AtmsWitness::new(shape, &s.committee, &cert, 4).unwrap_err(),
-        AtmsError::ThresholdTooLarge {
+        AtmsError::Check(CheckError::ThresholdTooLarge {
             threshold: 4,
             slots: 3
-        }
+        })
     );
     let outsider = SigningKey::random(&mut ChaCha8Rng::seed_from_u64(9));
     let foreign = vec![(
@@ -226,17 +226,17 @@ fn native_builder_refuses_bad_certificates() {
     )];
     assert_eq!(
         Certificate::aggregate(&s.committee, s.message, &foreign).unwrap_err(),
-        AtmsError::NotInCommittee(0)
+        AtmsError::Check(CheckError::NotInCommittee(0))
     );
     let twice = [sigs[0], sigs[0]];
     assert_eq!(
         Certificate::aggregate(&s.committee, s.message, &twice).unwrap_err(),
-        AtmsError::DuplicateSigner(0)
+        AtmsError::Check(CheckError::DuplicateSigner(0))
     );
     let wrong = [(sigs[0].0, sigs[1].1)];
     assert_eq!(
         Certificate::aggregate(&s.committee, s.message, &wrong).unwrap_err(),
-        AtmsError::InvalidSignature(0)
+        AtmsError::Check(CheckError::InvalidSignature(0))
     );
     let keys = s.committee.keys().to_vec();
     assert_eq!(

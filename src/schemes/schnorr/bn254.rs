@@ -1,23 +1,19 @@
 //! Schnorr ATMS on BN254 (Grumpkin keys, Rescue-Prime commitments): its files (committee,
 //! signatures, certificates) and its side of the tool's one interface ([`SchnorrBn254`]).
 
-use std::{
-    fs,
-    path::{Path, PathBuf},
-};
+use std::path::Path;
 
 use halo2_base::halo2_proofs::{
     halo2curves::bn256::{Bn256, G1Affine},
     plonk::VerifyingKey as Halo2Vk,
     poly::kzg::commitment::ParamsKZG,
 };
-use rand::{rngs::OsRng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use schnorr_atms::{
     keygen as atms_keygen, prove_with_transcript, read_vk, verify_with_vk, AtmsError, AtmsInstance,
     AtmsKeys, AtmsShape, AtmsWitness, Certificate, CommitmentMode, Committee, Verification,
 };
-use serde::{Deserialize, Serialize};
 use tms_gadgets::{
     hash::RescuePrime,
     message::message_to_field,
@@ -26,76 +22,33 @@ use tms_gadgets::{
     Fr,
 };
 
-use super::{check_members, describe_message, Bn254, VerifyArgs};
+use super::{
+    certify, circuit_calls, commitment_mode, load_registered, sign, witness, CommitteeFile,
+    RegisteredKey, SchnorrFiles,
+};
 use crate::{
+    backends::bn254::Bn254,
+    checks::{check_members, describe_message},
     formats::*,
     interface::{
         CertificateScheme, CertifyArgs, CommitteeArgs, DemoCertificate, Rejection, ShapeOptions,
-        SignArgs, Trusted, Verdict,
+        SignArgs, Trusted, Verdict, VerifyArgs,
     },
-    io::{at, read_bytes, read_json, usage, write_json, CliError, Result},
-    options::{Mode, Scheme},
+    io::{
+        at, committee_rng, read_bytes, read_json, usage, write_json, write_member_files, CliError,
+        Result,
+    },
+    options::Scheme,
+    schemes::refuse_registration,
 };
 
 const SCHEME: Scheme = Scheme::SchnorrAtms;
+
 /// The most advice columns keygen accepts before asking for larger parameters.
 const MAX_ADVICE_COLUMNS: usize = 32;
+
 /// halo2-base advice columns the demo allows itself (beside the custom gates' columns).
 const DEMO_ADVICE_COLUMNS: usize = 4;
-
-/// `committee.json`: the members' keys with their proofs of possession, in committee order.
-#[derive(Serialize, Deserialize, Debug, Clone)]
-pub struct CommitteeFile {
-    /// Version and scheme.
-    #[serde(flatten)]
-    pub header: Header,
-    /// The members.
-    pub members: Vec<RegisteredKey>,
-}
-
-/// One registered member: its key and its proof of possession.
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
-#[serde(from = "MemberEntry")]
-pub struct RegisteredKey {
-    /// Compressed public key.
-    pub public_key: String,
-    /// The key's signature of its possession message (`tms_gadgets::signature::schnorr`), in
-    /// [`schnorr_signature_to_hex`]'s form. Required: `None` only when reading a file without
-    /// one, which [`load_committee`] refuses by name.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub proof_of_possession: Option<String>,
-}
-
-/// A member entry as read: a registration, or the bare key of a file written before proofs of
-/// possession (read only to be refused by name).
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum MemberEntry {
-    Key(String),
-    Registered {
-        public_key: String,
-        #[serde(default)]
-        proof_of_possession: Option<String>,
-    },
-}
-
-impl From<MemberEntry> for RegisteredKey {
-    fn from(entry: MemberEntry) -> Self {
-        match entry {
-            MemberEntry::Key(public_key) => Self {
-                public_key,
-                proof_of_possession: None,
-            },
-            MemberEntry::Registered {
-                public_key,
-                proof_of_possession,
-            } => Self {
-                public_key,
-                proof_of_possession,
-            },
-        }
-    }
-}
 
 impl RegisteredKey {
     /// The entry of `sk`'s key with its proof of possession.
@@ -110,80 +63,10 @@ impl RegisteredKey {
     }
 }
 
-/// A signature file.
-#[derive(Serialize, Deserialize, Debug, Clone)]
-pub struct SignatureFile {
-    /// Version and scheme.
-    #[serde(flatten)]
-    pub header: Header,
-    /// The signer's public key.
-    pub public_key: String,
-    /// The message bytes.
-    pub message: String,
-    /// The nonce commitment R.
-    pub r: String,
-    /// The response s.
-    pub s: String,
-}
-
-/// One signature inside a certificate.
-#[derive(Serialize, Deserialize, Debug, Clone)]
-pub struct CertifiedSignature {
-    /// Member index.
-    pub index: usize,
-    /// R.
-    pub r: String,
-    /// s.
-    pub s: String,
-}
-
-/// `certificate.json`: valid signatures by distinct members on one message.
-#[derive(Serialize, Deserialize, Debug, Clone)]
-pub struct CertificateFile {
-    /// Version and scheme.
-    #[serde(flatten)]
-    pub header: Header,
-    /// The message bytes.
-    pub message: String,
-    /// Signatures by increasing member index.
-    pub signatures: Vec<CertifiedSignature>,
-}
-
 /// Reads and registers a committee file: every key on the curve with a valid proof of
 /// possession, none repeated.
 pub fn load_committee(path: &Path) -> Result<Committee> {
-    load_registered(path).map(|(committee, _)| committee)
-}
-
-/// [`load_committee`], also returning the file's entries (which `tms chunk split` copies).
-pub fn load_registered(path: &Path) -> Result<(Committee, Vec<RegisteredKey>)> {
-    let file: CommitteeFile = read_json(path, SCHEME)?;
-    if file.members.len() > crate::io::MAX_MEMBERS {
-        return Err(at(
-            path,
-            format!("more than {} members", crate::io::MAX_MEMBERS),
-        ));
-    }
-    let members = file
-        .members
-        .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            let key = grumpkin_from_hex(&m.public_key, &format!("member {i}'s key"))?;
-            let pop = m.proof_of_possession.as_deref().ok_or_else(|| {
-                format!(
-                    "member {i} has no proof of possession (every key needs one; \
-                     `tms committee` writes them)"
-                )
-            })?;
-            let pop =
-                schnorr_signature_from_hex(pop, &format!("member {i}'s proof of possession"))?;
-            Ok((VerifyingKey(key), pop))
-        })
-        .collect::<std::result::Result<Vec<_>, String>>()
-        .map_err(|e| at(path, e))?;
-    let committee = Committee::register(&members).map_err(|e| at(path, e))?;
-    Ok((committee, file.members))
+    load_registered::<SchnorrBn254>(path).map(|(committee, _)| committee)
 }
 
 /// Grumpkin keys for `size` members (from `seed`, or the OS): secret keys to
@@ -194,21 +77,10 @@ pub fn member_keys(
     seed: Option<u64>,
     keys_dir: &Path,
 ) -> Result<Vec<SigningKey>> {
-    let mut rng = match seed {
-        Some(s) => ChaCha20Rng::seed_from_u64(s),
-        None => ChaCha20Rng::from_rng(OsRng).expect("OS randomness"),
-    };
+    let mut rng = committee_rng(seed);
     let sks: Vec<SigningKey> = (0..size).map(|_| SigningKey::random(&mut rng)).collect();
-    fs::create_dir_all(keys_dir).map_err(|e| at(keys_dir, format!("cannot create: {e}")))?;
-    for (i, sk) in sks.iter().enumerate() {
-        let file = MemberFile {
-            header: Header::new(scheme),
-            index: i,
-            secret_key: scalar_to_hex(&sk.0),
-            public_key: point_to_hex(&sk.verifying_key().0),
-        };
-        write_json(&keys_dir.join(format!("member-{i}.json")), &file)?;
-    }
+    let hex = |sk: &SigningKey| (scalar_to_hex(&sk.0), point_to_hex(&sk.verifying_key().0));
+    write_member_files(scheme, None, keys_dir, sks.iter().map(hex))?;
     Ok(sks)
 }
 
@@ -242,134 +114,6 @@ pub fn committee(size: usize, seed: Option<u64>, out: &Path, keys_dir: &Path) ->
     Ok(())
 }
 
-/// `tms sign --scheme schnorr-atms`.
-pub fn sign(key: &Path, message: &[u8], out: &Path) -> Result<()> {
-    let sk = load_member(SCHEME, key)?;
-    let m = message_to_field(message);
-    let sig = sk.sign(&RescuePrime, m).map_err(|e| at(key, e))?;
-    let file = SignatureFile {
-        header: Header::new(SCHEME),
-        public_key: point_to_hex(&sk.verifying_key().0),
-        message: bytes_to_hex(message),
-        r: point_to_hex(&sig.r),
-        s: scalar_to_hex(&sig.s),
-    };
-    write_json(out, &file)
-}
-
-pub(crate) fn parse_signature(path: &Path, r: &str, s: &str) -> Result<Signature> {
-    Ok(Signature {
-        r: grumpkin_from_hex(r, "r").map_err(|e| at(path, e))?,
-        s: scalar_from_hex(s, "s").map_err(|e| at(path, e))?,
-    })
-}
-
-/// Refuses a signature file over other bytes than `message`.
-pub fn check_signed_message(path: &Path, signed: &str, message: &[u8]) -> Result<()> {
-    let signed = bytes_from_hex(signed, "message").map_err(|e| at(path, e))?;
-    if signed != message {
-        return Err(at(
-            path,
-            format!(
-                "signature over another message ({}, expected {})",
-                bytes_to_hex(&signed),
-                bytes_to_hex(message)
-            ),
-        ));
-    }
-    Ok(())
-}
-
-/// `tms certify --scheme schnorr-atms`.
-pub fn certify(
-    committee_path: &Path,
-    message: &[u8],
-    out: &Path,
-    signatures: &[PathBuf],
-) -> Result<()> {
-    let committee = load_committee(committee_path)?;
-    let m = message_to_field(message);
-    let mut pairs = Vec::with_capacity(signatures.len());
-    for path in signatures {
-        let file: SignatureFile = read_json(path, SCHEME)?;
-        check_signed_message(path, &file.message, message)?;
-        let pk = VerifyingKey(
-            grumpkin_from_hex(&file.public_key, "public_key").map_err(|e| at(path, e))?,
-        );
-        pairs.push((pk, parse_signature(path, &file.r, &file.s)?));
-    }
-    let cert = Certificate::aggregate(&committee, m, &pairs).map_err(|e| match e {
-        AtmsError::NotInCommittee(i) => at(
-            &signatures[i],
-            "the signer is not a member of the committee",
-        ),
-        AtmsError::InvalidSignature(i) => at(&signatures[i], "the signature does not verify"),
-        AtmsError::DuplicateSigner(member) => {
-            CliError(format!("member {member} signed more than once"))
-        }
-        other => CliError(other.to_string()),
-    })?;
-    let file = CertificateFile {
-        header: Header::new(SCHEME),
-        message: bytes_to_hex(message),
-        signatures: cert
-            .signatures
-            .iter()
-            .map(|(i, s)| CertifiedSignature {
-                index: *i,
-                r: point_to_hex(&s.r),
-                s: scalar_to_hex(&s.s),
-            })
-            .collect(),
-    };
-    write_json(out, &file)?;
-    println!(
-        "certificate with {} signatures written to {}",
-        cert.signatures.len(),
-        out.display()
-    );
-    Ok(())
-}
-
-/// The commitment mode of `keygen`'s options (the Schnorr ATMS on either backend).
-pub fn commitment_mode(mode: Mode, slots: Option<usize>) -> Result<CommitmentMode> {
-    match (mode, slots) {
-        (Mode::Flat, None) => Ok(CommitmentMode::Flat),
-        (Mode::Flat, Some(_)) => Err(usage("--slots applies to --mode merkle only")),
-        (Mode::Merkle, Some(slots)) => Ok(CommitmentMode::Merkle { slots }),
-        (Mode::Merkle, None) => Err(usage("--mode merkle needs --slots")),
-    }
-}
-
-/// Refuses Mithril's registration options on the ATMS schemes.
-pub fn refuse_registration(registration: Option<&Path>, next: Option<&Path>) -> Result<()> {
-    if next.is_some() {
-        return Err(usage(
-            "--next-registration applies to --scheme mithril only",
-        ));
-    }
-    if registration.is_some() {
-        return Err(usage("--registration applies to --scheme mithril only"));
-    }
-    Ok(())
-}
-
-/// The signatures of a certificate file, by member index, with its message bytes.
-fn load_certificate(path: &Path) -> Result<(Vec<u8>, Certificate)> {
-    let file: CertificateFile = read_json(path, SCHEME)?;
-    let message = bytes_from_hex(&file.message, "message").map_err(|e| at(path, e))?;
-    let signatures = file
-        .signatures
-        .iter()
-        .map(|s| Ok((s.index, parse_signature(path, &s.r, &s.s)?)))
-        .collect::<Result<Vec<_>>>()?;
-    let certificate = Certificate {
-        message: message_to_field(&message),
-        signatures,
-    };
-    Ok((message, certificate))
-}
-
 /// The Schnorr ATMS on BN254: Grumpkin keys, Rescue-Prime commitments, KZG over BN254.
 pub struct SchnorrBn254;
 
@@ -390,12 +134,11 @@ impl CertificateScheme for SchnorrBn254 {
 
     fn sign(a: &SignArgs) -> Result<()> {
         refuse_registration(a.registration.as_deref(), a.next_registration.as_deref())?;
-        sign(&a.key, &a.message, &a.out)
+        sign::<Self>(&a.key, &a.message, &a.out)
     }
 
     fn certify(a: &CertifyArgs) -> Result<()> {
-        refuse_registration(None, a.next_registration.as_deref())?;
-        certify(&a.committee, &a.message, &a.out, &a.signatures)
+        certify::<Self>(a)
     }
 
     fn load_committee(path: &Path) -> Result<Committee> {
@@ -464,12 +207,7 @@ impl CertificateScheme for SchnorrBn254 {
         threshold: Option<u64>,
     ) -> Result<(AtmsWitness, PublicFile<AtmsShape>)> {
         let threshold = threshold.unwrap_or_default();
-        let (message, cert) = load_certificate(certificate)?;
-        let witness =
-            AtmsWitness::new(*shape, committee, &cert, threshold).map_err(|e| match e {
-                AtmsError::ThresholdTooLarge { .. } => usage(format!("--threshold: {e}")),
-                other => at(certificate, other),
-            })?;
+        let (witness, message) = witness::<Self>(shape, committee, certificate, threshold)?;
         let public = PublicFile::new(
             SCHEME,
             *shape,
@@ -611,4 +349,42 @@ impl CertificateScheme for SchnorrBn254 {
     fn describe_circuit(keys: &AtmsKeys) -> String {
         keys.stats.to_string()
     }
+}
+
+impl SchnorrFiles for SchnorrBn254 {
+    type Key = VerifyingKey;
+    type Signature = Signature;
+
+    fn sign_bytes(key: &Path, message: &[u8]) -> Result<(String, Signature)> {
+        let sk = load_member(SCHEME, key)?;
+        let signature = sk
+            .sign(&RescuePrime, message_to_field(message))
+            .map_err(|e| at(key, e))?;
+        Ok((point_to_hex(&sk.verifying_key().0), signature))
+    }
+
+    fn parse_key(hex: &str, what: &str) -> std::result::Result<VerifyingKey, String> {
+        grumpkin_from_hex(hex, what).map(VerifyingKey)
+    }
+
+    fn parse_signature(r: &str, s: &str) -> std::result::Result<Signature, String> {
+        Ok(Signature {
+            r: grumpkin_from_hex(r, "r")?,
+            s: scalar_from_hex(s, "s")?,
+        })
+    }
+
+    fn signature_hex(signature: &Signature) -> (String, String) {
+        (point_to_hex(&signature.r), scalar_to_hex(&signature.s))
+    }
+
+    fn parse_possession(hex: &str, what: &str) -> std::result::Result<Signature, String> {
+        schnorr_signature_from_hex(hex, what)
+    }
+
+    fn register(members: &[(VerifyingKey, Signature)]) -> std::result::Result<Committee, String> {
+        Committee::register(members).map_err(|e| e.to_string())
+    }
+
+    circuit_calls!(Signature);
 }

@@ -1,7 +1,7 @@
-//! The Cardano backend ([`Cardano`]: KZG over BLS12-381, midnight-proofs' Blake2b transcript)
-//! and the Schnorr ATMS on it ([`SchnorrCardano`]: Jubjub keys, crate `schnorr-atms-jubjub`), with
-//! its files, `tms setup --backend cardano` and `tms export-plutus` (the Plutus V3 validator of
-//! crate `tms-cardano`).
+//! The Cardano backend ([`Cardano`]: KZG over BLS12-381, midnight-proofs' Blake2b transcript),
+//! all that its schemes share: the encodings of Jubjub and BLS12-381 values, member key files,
+//! proving and verifying key files, parameters (`tms setup --backend cardano`), and the Plutus V3
+//! validators of `tms export-plutus` (crate `tms-cardano`) with their budgets.
 //!
 //! Encodings (guide, formats.md): a Jubjub key or nonce point is its 32-byte compressed form
 //! (midnight-curves' `GroupEncoding`; decoding checks the prime-order subgroup); a Jubjub scalar
@@ -11,10 +11,7 @@
 //! midnight-proofs' `RawBytes` proving key; a verifying key file is JSON holding the shape and
 //! the `Processed` key bytes.
 
-use std::{
-    fs,
-    path::{Path, PathBuf},
-};
+use std::{fs, path::Path};
 
 use ff::{Field, PrimeField};
 use group::GroupEncoding;
@@ -23,59 +20,36 @@ use midnight_proofs::{
     poly::{commitment::Params as _, kzg::params::ParamsKZG},
     utils::SerdeFormat,
 };
-use rand::{rngs::OsRng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
-use schnorr_atms_jubjub::{
-    message_to_field,
-    prover::{self, AtmsKeys, DefaultTranscriptHash},
-    AtmsCircuit, AtmsError, AtmsInstance, AtmsShape, AtmsWitness, Base, Certificate,
-    CommitmentMode, Committee, JubjubScalar, Signature, SigningKey, VerifyingKey,
-};
+use schnorr_atms_jubjub::{message_to_field, Base, JubjubScalar, Signature, SigningKey};
 use serde::{Deserialize, Serialize};
 use tms_cardano::{
     backend::{self, Bls12, VerifierParams, Vk},
     ceremony,
     plutus::{self, uplc::MsmMode, Entry},
 };
-use tms_gadgets::proving::{
-    keys::fingerprint,
-    params::{sha256_file_hex, sha256_hex},
-    Transcript,
-};
+use tms_gadgets::proving::{keys::fingerprint, params::sha256_file_hex, Transcript};
 
-use super::{
-    check_members, describe_message_bytes,
-    schnorr::{commitment_mode, refuse_registration, RegisteredKey},
-    KeyTrust, ProofOutput, VerifyArgs,
-};
 use crate::{
-    formats::{bytes_from_hex, bytes_to_hex, Header, PublicFile},
-    interface::{
-        CertificateScheme, CertifyArgs, CommitteeArgs, DemoCertificate, ProvingBackend, Rejection,
-        ShapeOptions, SignArgs, Trusted, Verdict,
-    },
+    formats::{bytes_from_hex, bytes_to_hex, Header, MemberFile, PublicFile},
+    interface::{KeyTrust, ProofOutput, ProvingBackend, VerifyArgs},
     io::{
-        at, read_bytes, read_json_on, sha_path, spinner, usage, write_atomic, write_json, CliError,
-        Result, INSECURE_WARNING,
+        at, committee_rng, read_bytes, read_json_on, read_params_bytes, spinner, usage,
+        write_atomic, write_member_files, write_params_bytes, CliError, Result, INSECURE_WARNING,
     },
     options::{PlutusForm, Scheme},
 };
 
-const SCHEME: Scheme = Scheme::SchnorrAtms;
 /// The backend's name in files.
 pub const BACKEND: &str = "cardano";
+
 /// Mainnet's per-transaction limits (Conway): CPU steps, memory units, bytes.
 const TX_CPU: i64 = 10_000_000_000;
+
 const TX_MEM: i64 = 16_500_000;
+
 const TX_BYTES: usize = 16_384;
-
-fn header() -> Header {
-    Header::on(SCHEME, Some(BACKEND))
-}
-
-fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T> {
-    read_json_on(path, SCHEME, Some(BACKEND))
-}
 
 pub(crate) fn point_to_hex(p: &Point) -> String {
     bytes_to_hex(&p.to_bytes())
@@ -118,70 +92,13 @@ pub fn base_from_hex(s: &str, what: &str) -> std::result::Result<Base, String> {
         .ok_or_else(|| format!("{what} is not below the BLS12-381 scalar field modulus"))
 }
 
-/// The circuit shape in files.
-#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ShapeFile {
-    /// Committee size.
-    pub n: usize,
-    /// Signer slots in Merkle mode; absent in flat mode.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub merkle_slots: Option<usize>,
-    /// log2 rows.
-    pub k: u32,
-}
-
-impl ShapeFile {
-    fn of(shape: &AtmsShape) -> Self {
-        Self {
-            n: shape.n,
-            merkle_slots: match shape.mode {
-                CommitmentMode::Flat => None,
-                CommitmentMode::Merkle { slots } => Some(slots),
-            },
-            k: shape.k,
-        }
-    }
-
-    fn shape(&self) -> std::result::Result<AtmsShape, String> {
-        let shape = AtmsShape {
-            n: self.n,
-            mode: match self.merkle_slots {
-                None => CommitmentMode::Flat,
-                Some(slots) => CommitmentMode::Merkle { slots },
-            },
-            k: self.k,
-        };
-        shape.validate().map_err(|e| format!("shape: {e}"))?;
-        if shape.n > crate::io::MAX_MEMBERS {
-            return Err(format!(
-                "shape: more than {} members",
-                crate::io::MAX_MEMBERS
-            ));
-        }
-        Ok(shape)
-    }
-}
-
-/// `committee.json`: the members' Jubjub keys with their proofs of possession, in committee
-/// order.
-#[derive(Serialize, Deserialize, Debug, Clone)]
-pub struct CommitteeFile {
-    /// Version, scheme, backend.
-    #[serde(flatten)]
-    pub header: Header,
-    /// The members.
-    /// The members (the Schnorr ATMS's entry shape on both backends; Jubjub encodings here,
-    /// the proof of possession `R || s` in hex).
-    pub members: Vec<RegisteredKey>,
-}
-
-fn signature_to_hex(sig: &Signature) -> String {
+pub(crate) fn signature_to_hex(sig: &Signature) -> String {
     let mut bytes = sig.r.to_bytes().to_vec();
     bytes.extend_from_slice(sig.s.to_repr().as_ref());
     bytes_to_hex(&bytes)
 }
 
-fn signature_from_hex(hex: &str, what: &str) -> std::result::Result<Signature, String> {
+pub(crate) fn signature_from_hex(hex: &str, what: &str) -> std::result::Result<Signature, String> {
     let bytes = bytes_from_hex(hex, what)?;
     if bytes.len() != 64 {
         return Err(format!("{what} must be 0x followed by 128 hex digits"));
@@ -190,59 +107,6 @@ fn signature_from_hex(hex: &str, what: &str) -> std::result::Result<Signature, S
         r: point_from_hex(&bytes_to_hex(&bytes[..32]), what)?,
         s: scalar_from_hex(&bytes_to_hex(&bytes[32..]), what)?,
     })
-}
-
-/// A member's secret key file.
-#[derive(Serialize, Deserialize, Debug, Clone)]
-pub struct MemberFile {
-    /// Version, scheme, backend.
-    #[serde(flatten)]
-    pub header: Header,
-    /// Position in the committee.
-    pub index: usize,
-    /// The Jubjub secret scalar.
-    pub secret_key: String,
-    /// The compressed public key.
-    pub public_key: String,
-}
-
-/// A signature file.
-#[derive(Serialize, Deserialize, Debug, Clone)]
-pub struct SignatureFile {
-    /// Version, scheme, backend.
-    #[serde(flatten)]
-    pub header: Header,
-    /// The signer's public key.
-    pub public_key: String,
-    /// The message bytes.
-    pub message: String,
-    /// The nonce point R.
-    pub r: String,
-    /// The response s.
-    pub s: String,
-}
-
-/// One signature inside a certificate.
-#[derive(Serialize, Deserialize, Debug, Clone)]
-pub struct CertifiedSignature {
-    /// Member index.
-    pub index: usize,
-    /// R.
-    pub r: String,
-    /// s.
-    pub s: String,
-}
-
-/// `certificate.json`.
-#[derive(Serialize, Deserialize, Debug, Clone)]
-pub struct CertificateFile {
-    /// Version, scheme, backend.
-    #[serde(flatten)]
-    pub header: Header,
-    /// The message bytes.
-    pub message: String,
-    /// Signatures by increasing member index.
-    pub signatures: Vec<CertifiedSignature>,
 }
 
 /// The verifying key file, of a scheme whose shape file is `F`.
@@ -267,40 +131,6 @@ pub struct PkHeader<F> {
     pub shape: F,
 }
 
-/// Reads and registers a committee file: every key in the subgroup with a valid proof of
-/// possession, none repeated.
-pub fn load_committee(path: &Path) -> Result<Committee> {
-    let file: CommitteeFile = read_json(path)?;
-    if file.members.len() > crate::io::MAX_MEMBERS {
-        return Err(at(
-            path,
-            format!("more than {} members", crate::io::MAX_MEMBERS),
-        ));
-    }
-    let members = file
-        .members
-        .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            let key = point_from_hex(&m.public_key, &format!("member {i}'s key"))?;
-            let pop = m.proof_of_possession.as_deref().ok_or_else(|| {
-                format!(
-                    "member {i} has no proof of possession (every key needs one; `tms committee \
-                     --backend cardano` writes them)"
-                )
-            })?;
-            let pop = signature_from_hex(pop, &format!("member {i}'s proof of possession"))?;
-            Ok((VerifyingKey(key), pop))
-        })
-        .collect::<std::result::Result<Vec<_>, String>>()
-        .map_err(|e| at(path, e))?;
-    Committee::register(&members).map_err(|e| at(path, e))
-}
-
-pub(crate) fn load_member(key: &Path) -> Result<SigningKey> {
-    load_member_of(SCHEME, key)
-}
-
 /// Reads a Jubjub member key file of `scheme`, checking the public key matches the secret key.
 pub(crate) fn load_member_of(scheme: Scheme, key: &Path) -> Result<SigningKey> {
     let file: MemberFile = read_json_on(key, scheme, Some(BACKEND))?;
@@ -320,119 +150,11 @@ pub(crate) fn member_keys(
     seed: Option<u64>,
     keys_dir: &Path,
 ) -> Result<Vec<SigningKey>> {
-    let mut rng = match seed {
-        Some(s) => ChaCha20Rng::seed_from_u64(s),
-        None => ChaCha20Rng::from_rng(OsRng).expect("OS randomness"),
-    };
+    let mut rng = committee_rng(seed);
     let sks: Vec<SigningKey> = (0..size).map(|_| SigningKey::random(&mut rng)).collect();
-    fs::create_dir_all(keys_dir).map_err(|e| at(keys_dir, format!("cannot create: {e}")))?;
-    for (i, sk) in sks.iter().enumerate() {
-        let file = MemberFile {
-            header: Header::on(scheme, Some(BACKEND)),
-            index: i,
-            secret_key: scalar_to_hex(&sk.0),
-            public_key: point_to_hex(&sk.verifying_key().0),
-        };
-        write_json(&keys_dir.join(format!("member-{i}.json")), &file)?;
-    }
+    let hex = |sk: &SigningKey| (scalar_to_hex(&sk.0), point_to_hex(&sk.verifying_key().0));
+    write_member_files(scheme, Some(BACKEND), keys_dir, sks.iter().map(hex))?;
     Ok(sks)
-}
-
-/// `tms committee --backend cardano`.
-pub fn committee(size: usize, seed: Option<u64>, out: &Path, keys_dir: &Path) -> Result<()> {
-    let sks = member_keys(SCHEME, size, seed, keys_dir)?;
-    let committee = Committee::new(sks.iter().map(SigningKey::verifying_key).collect())
-        .map_err(|e| CliError(e.to_string()))?;
-    let file = CommitteeFile {
-        header: header(),
-        members: sks
-            .iter()
-            .zip(committee.keys())
-            .map(|(sk, k)| RegisteredKey {
-                public_key: point_to_hex(&k.0),
-                proof_of_possession: Some(signature_to_hex(&sk.prove_possession())),
-            })
-            .collect(),
-    };
-    write_json(out, &file)?;
-    println!(
-        "committee of {size} Jubjub keys with proofs of possession written to {} (secret keys in \
-         {})",
-        out.display(),
-        keys_dir.display()
-    );
-    Ok(())
-}
-
-/// `tms sign --backend cardano`.
-pub fn sign(key: &Path, message: &[u8], out: &Path) -> Result<()> {
-    let sk = load_member(key)?;
-    let sig = sk.sign(message_to_field(message));
-    let file = SignatureFile {
-        header: header(),
-        public_key: point_to_hex(&sk.verifying_key().0),
-        message: bytes_to_hex(message),
-        r: point_to_hex(&sig.r),
-        s: scalar_to_hex(&sig.s),
-    };
-    write_json(out, &file)
-}
-
-fn parse_signature(path: &Path, r: &str, s: &str) -> Result<Signature> {
-    Ok(Signature {
-        r: point_from_hex(r, "r").map_err(|e| at(path, e))?,
-        s: scalar_from_hex(s, "s").map_err(|e| at(path, e))?,
-    })
-}
-
-/// `tms certify --backend cardano`.
-pub fn certify(
-    committee_path: &Path,
-    message: &[u8],
-    out: &Path,
-    signatures: &[PathBuf],
-) -> Result<()> {
-    let committee = load_committee(committee_path)?;
-    let m = message_to_field(message);
-    let mut pairs = Vec::with_capacity(signatures.len());
-    for path in signatures {
-        let file: SignatureFile = read_json(path)?;
-        super::schnorr::check_signed_message(path, &file.message, message)?;
-        let pk =
-            VerifyingKey(point_from_hex(&file.public_key, "public_key").map_err(|e| at(path, e))?);
-        pairs.push((pk, parse_signature(path, &file.r, &file.s)?));
-    }
-    let cert = Certificate::aggregate(&committee, m, &pairs).map_err(|e| match e {
-        AtmsError::NotInCommittee(i) => at(
-            &signatures[i],
-            "the signer is not a member of the committee",
-        ),
-        AtmsError::InvalidSignature(i) => at(&signatures[i], "the signature does not verify"),
-        AtmsError::DuplicateSigner(member) => {
-            CliError(format!("member {member} signed more than once"))
-        }
-        other => CliError(other.to_string()),
-    })?;
-    let file = CertificateFile {
-        header: header(),
-        message: bytes_to_hex(message),
-        signatures: cert
-            .signatures
-            .iter()
-            .map(|(i, s)| CertifiedSignature {
-                index: *i,
-                r: point_to_hex(&s.r),
-                s: scalar_to_hex(&s.s),
-            })
-            .collect(),
-    };
-    write_json(out, &file)?;
-    println!(
-        "certificate with {} signatures written to {}",
-        cert.signatures.len(),
-        out.display()
-    );
-    Ok(())
 }
 
 /// `tms setup --backend cardano`: BLS12-381 KZG parameters for `2^k` rows, imported from
@@ -477,13 +199,7 @@ pub fn setup(k: u32, srs: Option<&Path>, out: &Path) -> Result<()> {
     params
         .write_custom(&mut bytes, SerdeFormat::RawBytes)
         .expect("writing to memory");
-    let digest = sha256_hex(&bytes);
-    write_atomic(out, &bytes)?;
-    let name = out
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    write_atomic(&sha_path(out), format!("{digest}  {name}\n").as_bytes())?;
+    let digest = write_params_bytes(out, &bytes)?;
     match srs {
         None => println!(
             "INSECURE test BLS12-381 parameters for 2^{k} rows written to {} (sha256 {digest})",
@@ -500,19 +216,7 @@ pub fn setup(k: u32, srs: Option<&Path>, out: &Path) -> Result<()> {
 /// Reads BLS12-381 parameters (checked against `<file>.sha256` when there is one); warns when
 /// they are the insecure test parameters.
 pub fn load_params(path: &Path) -> Result<ParamsKZG<Bls12>> {
-    let bytes = read_bytes(path)?;
-    if let Ok(record) = fs::read_to_string(sha_path(path)) {
-        let expected = record.split_whitespace().next().unwrap_or("");
-        if sha256_hex(&bytes) != expected {
-            return Err(at(
-                path,
-                format!(
-                    "SHA-256 differs from the record in {}",
-                    sha_path(path).display()
-                ),
-            ));
-        }
-    }
+    let bytes = read_params_bytes(path)?;
     let params =
         ParamsKZG::<Bls12>::read_custom(&mut &bytes[..], SerdeFormat::RawBytes).map_err(|e| {
             at(
@@ -531,10 +235,6 @@ pub fn load_params(path: &Path) -> Result<ParamsKZG<Bls12>> {
 fn is_insecure_test(params: &ParamsKZG<Bls12>) -> bool {
     let s = Base::random(ChaCha20Rng::from_seed(backend::INSECURE_SEED));
     params.s_g2() == params.g2() * s
-}
-
-fn vk_file_bytes(shape: &AtmsShape, vk: &Vk) -> Vec<u8> {
-    key_file_vk(SCHEME, &ShapeFile::of(shape), vk)
 }
 
 /// A verifying key file of `scheme` on this backend: JSON with the header, the shape and the
@@ -601,40 +301,6 @@ where
     let pk = backend::Pk::read::<_, C>(&mut &bytes[split + 1..], SerdeFormat::RawBytes, ())
         .map_err(|e| at(path, format!("malformed proving key: {e}")))?;
     Ok((head.shape, pk))
-}
-
-/// Parses a verifying key file: its shape and key.
-pub fn read_vk(path: &Path, bytes: &[u8]) -> Result<(AtmsShape, Vk)> {
-    let (shape, vk) = read_key_file_vk::<ShapeFile, AtmsCircuit>(SCHEME, path, bytes)?;
-    Ok((shape.shape().map_err(|e| at(path, e))?, vk))
-}
-
-fn read_pk(path: &Path) -> Result<AtmsKeys> {
-    let (shape, pk) = read_key_file_pk::<ShapeFile, AtmsCircuit>(SCHEME, path)?;
-    Ok(AtmsKeys {
-        shape: shape.shape().map_err(|e| at(path, e))?,
-        pk,
-    })
-}
-
-/// The trusted commitment: from the committee file (its commitment in `shape`'s mode) or the
-/// given hex.
-fn trusted_commitment(
-    committee: Option<&Path>,
-    commitment: Option<&str>,
-    shape: &AtmsShape,
-) -> Result<Base> {
-    match (committee, commitment) {
-        (Some(path), None) => {
-            let committee = load_committee(path)?;
-            check_members(path, committee.keys().len(), shape.n, "verifying key")?;
-            Ok(committee.commitment(shape.mode))
-        }
-        (None, Some(hex)) => base_from_hex(hex, "--commitment").map_err(usage),
-        _ => Err(usage(
-            "give the trusted --committee FILE or --commitment HEX",
-        )),
-    }
 }
 
 /// The protocol version a Plutus figure assumes and its MSM mode.
@@ -810,8 +476,10 @@ fn write_bridge_export(
 
 /// The file name of a script made from the INSECURE test parameters, and the note beside it.
 pub const INSECURE_SCRIPT: &str = "validator.INSECURE-TEST.cbor";
+
 /// The note written beside [`INSECURE_SCRIPT`].
 pub const INSECURE_NOTE: &str = "INSECURE-TEST-PARAMETERS.txt";
+
 const INSECURE_NOTE_TEXT: &str = "This script was made from the INSECURE seeded test parameters (tms setup --insecure-test): anyone can forge proofs under them, so it accepts forged certificates. For tests only: never deploy it. Export from a ceremony SRS (tms setup --backend cardano --srs) for a deployable script.\n";
 
 /// One `plutus-budget` line (the format `.ci/run` greps).
@@ -863,40 +531,6 @@ pub struct ExportPlutusArgs<'a> {
     pub thread: Option<(&'a str, &'a str)>,
     /// The folder to write.
     pub out: &'a Path,
-}
-
-/// `tms export-plutus` for the Schnorr ATMS: the validator with the trusted commitment and
-/// threshold as parameters.
-pub fn export_plutus(a: &ExportPlutusArgs) -> Result<()> {
-    let threshold = a
-        .threshold
-        .ok_or_else(|| usage("--threshold: give the threshold the script requires"))?;
-    if threshold == 0 {
-        // A threshold-0 certificate needs no signature: the script would accept anyone's.
-        return Err(usage(
-            "--threshold: 0 accepts a certificate without signatures",
-        ));
-    }
-    let params = load_params(a.params)?;
-    let vk_file = a.trust.read()?;
-    let (shape, vk) = read_vk(a.vk, &vk_file)?;
-    super::check_params_k(a.params, params.max_k(), shape.k)?;
-    a.trust.check_regenerated(&vk_file, "its shape", || {
-        SchnorrCardano::regenerate_vk(&params, &shape, a.vk)
-    })?;
-    let commitment = trusted_commitment(a.committee, a.commitment, &shape)?;
-    AtmsInstance::from_trusted_commitment(commitment, b"", threshold)
-        .validate(&shape)
-        .map_err(|e| usage(format!("--threshold: {e}")))?;
-    write_plutus_export(
-        a,
-        SCHEME,
-        &format!("n = {}, t = {threshold}", shape.n),
-        &params,
-        (&vk_file, &vk),
-        &[Some(commitment), None, Some(Base::from(threshold))],
-        Some(2),
-    )
 }
 
 /// `tms export-plutus`, once the scheme has read its key and built its statement (each entry a
@@ -1020,22 +654,6 @@ pub(crate) fn write_plutus_export(
     Ok(())
 }
 
-/// The prover's statement on this backend: [`PublicFile`] with a `cardano` header.
-fn public_file(
-    shape: &AtmsShape,
-    commitment: &Base,
-    message: &[u8],
-    t: u64,
-) -> PublicFile<ShapeFile> {
-    PublicFile {
-        header: header(),
-        shape: ShapeFile::of(shape),
-        commitment: base_to_hex(commitment),
-        message: bytes_to_hex(message),
-        threshold: t,
-    }
-}
-
 /// KZG over BLS12-381 (IOG's midnight stack): proofs a Plutus V3 validator checks, in
 /// midnight-proofs' Blake2b transcript.
 pub struct Cardano;
@@ -1069,7 +687,7 @@ impl ProvingBackend for Cardano {
 
     // midnight-proofs' verifier parameters are cut from the full ones at the key's size.
     fn check_verifier_params(path: &Path, params: &ParamsKZG<Bls12>, key_k: u32) -> Result<()> {
-        super::check_params_k(path, params.max_k(), key_k)
+        crate::checks::check_params_k(path, params.max_k(), key_k)
     }
 
     fn write_proof<S: Serialize>(
@@ -1088,260 +706,6 @@ impl ProvingBackend for Cardano {
             "the proof does not verify for the trusted statement (cardano backend, blake2b \
              transcript)",
         )
-    }
-}
-
-/// The Schnorr ATMS on Cardano: Jubjub keys, Poseidon commitments, KZG over BLS12-381.
-pub struct SchnorrCardano;
-
-impl CertificateScheme for SchnorrCardano {
-    type Backend = Cardano;
-    const SCHEME: Scheme = SCHEME;
-    type Committee = Committee;
-    type Shape = AtmsShape;
-    type ShapeFile = ShapeFile;
-    type Keys = AtmsKeys;
-    type Vk = Vk;
-    type Witness = AtmsWitness;
-    type Instance = AtmsInstance;
-
-    fn committee(a: &CommitteeArgs) -> Result<()> {
-        committee(a.size, a.seed, &a.out, &a.keys_dir)
-    }
-
-    fn sign(a: &SignArgs) -> Result<()> {
-        refuse_registration(a.registration.as_deref(), a.next_registration.as_deref())?;
-        sign(&a.key, &a.message, &a.out)
-    }
-
-    fn certify(a: &CertifyArgs) -> Result<()> {
-        refuse_registration(None, a.next_registration.as_deref())?;
-        certify(&a.committee, &a.message, &a.out, &a.signatures)
-    }
-
-    fn load_committee(path: &Path) -> Result<Committee> {
-        load_committee(path)
-    }
-
-    fn check_committee(path: &Path, c: &Committee, shape: &AtmsShape, key: &str) -> Result<()> {
-        check_members(path, c.keys().len(), shape.n, key)
-    }
-
-    fn keygen_shape(c: &Committee, options: &ShapeOptions, k: u32) -> Result<AtmsShape> {
-        let shape = AtmsShape {
-            n: c.keys().len(),
-            mode: commitment_mode(options.mode, options.slots)?,
-            k,
-        };
-        shape.validate().map_err(usage)?;
-        Ok(shape)
-    }
-
-    fn min_k(shape: &AtmsShape) -> Result<Option<u32>> {
-        Ok(Some(prover::min_k(&AtmsShape { k: 10, ..*shape })))
-    }
-
-    fn k(shape: &AtmsShape) -> u32 {
-        shape.k
-    }
-
-    fn keygen(params: &ParamsKZG<Bls12>, shape: &AtmsShape, path: &Path) -> Result<AtmsKeys> {
-        prover::keygen(params, *shape).map_err(|e| at(path, e))
-    }
-
-    fn key_files(keys: &AtmsKeys) -> (Vec<u8>, Vec<u8>) {
-        (
-            key_file_pk(SCHEME, &ShapeFile::of(&keys.shape), &keys.pk),
-            vk_file_bytes(&keys.shape, keys.vk()),
-        )
-    }
-
-    fn describe_keys(keys: &AtmsKeys) -> String {
-        format!(
-            "{} members (Jubjub Schnorr ATMS, k = {})",
-            keys.shape.n, keys.shape.k
-        )
-    }
-
-    fn read_pk(path: &Path) -> Result<AtmsKeys> {
-        read_pk(path)
-    }
-
-    fn keys_shape(keys: &AtmsKeys) -> &AtmsShape {
-        &keys.shape
-    }
-
-    fn read_vk(path: &Path, bytes: &[u8]) -> Result<(AtmsShape, Vk)> {
-        read_vk(path, bytes)
-    }
-
-    fn regenerate_vk(params: &ParamsKZG<Bls12>, shape: &AtmsShape, path: &Path) -> Result<Vec<u8>> {
-        prover::keygen(params, *shape)
-            .map(|k| vk_file_bytes(shape, k.vk()))
-            .map_err(|e| at(path, e))
-    }
-
-    fn witness(
-        shape: &AtmsShape,
-        committee: &Committee,
-        certificate_path: &Path,
-        threshold: Option<u64>,
-    ) -> Result<(AtmsWitness, PublicFile<ShapeFile>)> {
-        let threshold = threshold.unwrap_or_default();
-        let file: CertificateFile = read_json(certificate_path)?;
-        let message =
-            bytes_from_hex(&file.message, "message").map_err(|e| at(certificate_path, e))?;
-        let signatures = file
-            .signatures
-            .iter()
-            .map(|s| Ok((s.index, parse_signature(certificate_path, &s.r, &s.s)?)))
-            .collect::<Result<Vec<_>>>()?;
-        let cert = Certificate {
-            message: message_to_field(&message),
-            signatures,
-        };
-        let witness =
-            AtmsWitness::new(*shape, committee, &cert, threshold).map_err(|e| match e {
-                AtmsError::ThresholdTooLarge { .. } => usage(format!("--threshold: {e}")),
-                other => at(certificate_path, other),
-            })?;
-        let public = public_file(shape, &witness.instance.commitment, &message, threshold);
-        Ok((witness, public))
-    }
-
-    fn prove(
-        params: &ParamsKZG<Bls12>,
-        keys: &AtmsKeys,
-        witness: &AtmsWitness,
-        _: Transcript,
-    ) -> std::result::Result<Vec<u8>, String> {
-        let rng = ChaCha20Rng::from_rng(OsRng).expect("OS randomness");
-        prover::prove::<DefaultTranscriptHash>(params, keys, witness, rng)
-            .map_err(|e| e.to_string())
-    }
-
-    fn public_inputs(witness: &AtmsWitness) -> Vec<Base> {
-        witness.instance.to_public_inputs()
-    }
-
-    fn trusted(
-        shape: &AtmsShape,
-        args: &VerifyArgs,
-        public: Option<&PublicFile<ShapeFile>>,
-    ) -> Result<Trusted<Self>> {
-        let commitment =
-            trusted_commitment(args.committee.as_deref(), args.commitment.as_deref(), shape)?;
-        let threshold = args.threshold(public)?;
-        Ok(Trusted {
-            public: public_file(shape, &commitment, &args.message, threshold),
-            instance: AtmsInstance::from_trusted_commitment(commitment, &args.message, threshold),
-        })
-    }
-
-    fn verify(
-        params: &ParamsKZG<Bls12>,
-        shape: &AtmsShape,
-        vk: &Vk,
-        instance: &AtmsInstance,
-        proof: &[u8],
-        _: Transcript,
-    ) -> Verdict {
-        instance
-            .validate(shape)
-            .map_err(|e| Rejection::Other(usage(format!("--threshold: {e}"))))?;
-        prover::verify::<DefaultTranscriptHash>(&params.verifier_params(), vk, instance, proof)
-            .map_err(|e| match e {
-                AtmsError::ProofRejected => Rejection::Proof,
-                other => Rejection::Other(usage(other)),
-            })
-    }
-
-    fn verdict(shape: &AtmsShape, trusted: &Trusted<Self>, args: &VerifyArgs) -> String {
-        let instance = &trusted.instance;
-        format!(
-            "verified (schnorr-atms, cardano): at least {} of {} committee members signed {}; \
-             committee commitment {}",
-            trusted.public.threshold,
-            shape.n,
-            describe_message_bytes(&args.message, &base_to_hex(&instance.message)),
-            base_to_hex(&instance.commitment)
-        )
-    }
-
-    /// 6 members, 4 sign, threshold 3, flat commitment; the Plutus budget follows the proof.
-    fn demo_certificate() -> Result<DemoCertificate<Self>> {
-        const COMMITTEE: usize = 6;
-        const SIGNERS: [usize; 4] = [0, 2, 3, 5];
-        const THRESHOLD: u64 = 3;
-        let err = |e: AtmsError| CliError(e.to_string());
-        let mut rng = ChaCha20Rng::seed_from_u64(2026);
-        let members: Vec<SigningKey> = (0..COMMITTEE)
-            .map(|_| SigningKey::random(&mut rng))
-            .collect();
-        let committee =
-            Committee::new(members.iter().map(SigningKey::verifying_key).collect()).map_err(err)?;
-        let message_bytes = b"tms demo: epoch 1 committee handover".to_vec();
-        let message = message_to_field(&message_bytes);
-        let signatures: Vec<_> = SIGNERS
-            .iter()
-            .map(|i| (members[*i].verifying_key(), members[*i].sign(message)))
-            .collect();
-        let certificate = Certificate::aggregate(&committee, message, &signatures).map_err(err)?;
-        let mut shape = AtmsShape {
-            n: COMMITTEE,
-            mode: CommitmentMode::Flat,
-            k: 10,
-        };
-        shape.k = prover::min_k(&shape);
-        let witness = AtmsWitness::new(shape, &committee, &certificate, THRESHOLD).map_err(err)?;
-        // The verifier rebuilds the statement from the committee and message it holds.
-        let instance = AtmsInstance::from_trusted(&shape, &committee, &message_bytes, THRESHOLD)
-            .map_err(err)?;
-        let description = vec![
-            format!(
-                "committee: {COMMITTEE} Jubjub keys, flat Poseidon commitment {} (BLS12-381 \
-                 scalar field)",
-                base_to_hex(&instance.commitment)
-            ),
-            format!(
-                "certificate: members {SIGNERS:?} signed {}; threshold {THRESHOLD}",
-                describe_message_bytes(&message_bytes, &base_to_hex(&message))
-            ),
-        ];
-        Ok(DemoCertificate {
-            shape,
-            witness,
-            trusted: Trusted {
-                public: public_file(&shape, &instance.commitment, &message_bytes, THRESHOLD),
-                instance,
-            },
-            description,
-        })
-    }
-
-    fn describe_circuit(keys: &AtmsKeys) -> String {
-        format!(
-            "Schnorr ATMS on Jubjub, {} members, flat, k = {} (KZG over BLS12-381)",
-            keys.shape.n, keys.shape.k
-        )
-    }
-
-    /// The Plutus validator of the demo's key, evaluated on its certificate at protocol versions
-    /// 10 and 11.
-    fn after_demo(
-        params: &ParamsKZG<Bls12>,
-        keys: &AtmsKeys,
-        demo: &DemoCertificate<Self>,
-        proof: &[u8],
-    ) -> Result<()> {
-        let message =
-            bytes_from_hex(&demo.trusted.public.message, "message").expect("the demo wrote it");
-        let statement = [
-            Some(demo.trusted.instance.commitment),
-            None,
-            Some(Base::from(demo.trusted.public.threshold)),
-        ];
-        print_plutus_budgets(SCHEME, params, keys.vk(), &statement, &message, proof)
     }
 }
 

@@ -2,7 +2,7 @@
 //! `mithril-jubjub`: Jubjub unique signatures, Poseidon registration trees over BLS12-381's
 //! scalar field): its files and its side of the tool's one interface ([`MithrilCardano`]).
 //!
-//! The files are the BN254 Mithril ones ([`super::mithril`]'s stakes, registration, signature and
+//! The files are the BN254 Mithril ones ([`super::bn254`]'s stakes, registration, signature and
 //! certificate shapes) with a `cardano` header and Jubjub encodings (a point: 32-byte compressed;
 //! a scalar: 32-byte little-endian `to_repr`; a BLS12-381 field element: `0x` + 64 hex digits,
 //! big-endian). Certificate chains stay on BN254 (`tms chain`).
@@ -26,21 +26,18 @@ use serde::{Deserialize, Serialize};
 use tms_cardano::backend::{Bls12, Vk};
 use tms_gadgets::proving::Transcript;
 
-use super::{
-    cardano::{
-        base_from_hex, base_to_hex, key_file_pk, key_file_vk, load_member_of, load_params,
-        member_keys, point_from_hex, point_to_hex, print_plutus_budgets, read_key_file_pk,
-        read_key_file_vk, scalar_from_hex, scalar_to_hex, write_plutus_export, Cardano,
-        ExportPlutusArgs, BACKEND,
-    },
-    check_params_k, describe_message_bytes,
-    mithril::{registered_details, trusted_quorum},
-    mithril::{
-        CertificateFile, IndexEntry, ParamsEntry, PhiFEntry, RegistrationFile, SignatureFile,
-        SignerEntry, StakeEntry, StakesFile, UniqueSignatureEntry, MAX_DEPTH, MAX_PARTIES,
-    },
-    schnorr::check_signed_message,
-    VerifyArgs,
+use crate::backends::cardano::{
+    base_from_hex, base_to_hex, key_file_pk, key_file_vk, load_member_of, load_params, member_keys,
+    point_from_hex, point_to_hex, print_plutus_budgets, read_key_file_pk, read_key_file_vk,
+    scalar_from_hex, scalar_to_hex, write_plutus_export, Cardano, ExportPlutusArgs, BACKEND,
+};
+use crate::checks::{check_params_k, describe_message_bytes};
+use crate::interface::VerifyArgs;
+use crate::schemes::check_signed_message;
+use crate::schemes::mithril::bn254::{registered_details, trusted_quorum};
+use crate::schemes::mithril::bn254::{
+    CertificateFile, IndexEntry, ParamsEntry, PhiFEntry, RegistrationFile, SignatureFile,
+    SignerEntry, StakeEntry, StakesFile, UniqueSignatureEntry, MAX_DEPTH, MAX_PARTIES,
 };
 use crate::{
     formats::{bytes_from_hex, bytes_to_hex, Header, PublicFile},

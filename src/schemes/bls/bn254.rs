@@ -5,10 +5,7 @@
 //! `tms_gadgets::signature::bls::hash_message`, which the circuit computes too, so the
 //! statement's message input is `m` and a contract derives it from the same bytes.
 
-use std::{
-    fs,
-    path::{Path, PathBuf},
-};
+use std::path::{Path, PathBuf};
 
 use bls_atms::{
     keygen as bls_keygen, prove_with_transcript, read_vk, verify_with_vk, AtmsError, AtmsInstance,
@@ -22,7 +19,7 @@ use halo2_base::halo2_proofs::{
     plonk::VerifyingKey as Halo2Vk,
     poly::kzg::commitment::ParamsKZG,
 };
-use rand::{rngs::OsRng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use serde::{Deserialize, Serialize};
 use tms_gadgets::{
@@ -32,14 +29,20 @@ use tms_gadgets::{
     Fr,
 };
 
-use super::{check_members, describe_message, schnorr::refuse_registration, Bn254, VerifyArgs};
+use crate::backends::bn254::Bn254;
+use crate::checks::{check_members, describe_message};
+use crate::interface::VerifyArgs;
+use crate::schemes::refuse_registration;
 use crate::{
     formats::*,
     interface::{
         CertificateScheme, CertifyArgs, CommitteeArgs, DemoCertificate, Rejection, ShapeOptions,
         SignArgs, Trusted, Verdict,
     },
-    io::{at, read_bytes, read_json, spinner, usage, write_json, CliError, Result},
+    io::{
+        at, committee_rng, read_bytes, read_json, spinner, usage, write_json, write_member_files,
+        CliError, Result,
+    },
     options::Scheme,
 };
 
@@ -141,21 +144,10 @@ pub fn committee(size: usize, seed: Option<u64>, out: &Path, keys_dir: &Path) ->
             "--size: a BLS ATMS committee needs at least 2 members",
         ));
     }
-    let mut rng = match seed {
-        Some(s) => ChaCha20Rng::seed_from_u64(s),
-        None => ChaCha20Rng::from_rng(OsRng).expect("OS randomness"),
-    };
+    let mut rng = committee_rng(seed);
     let sks: Vec<SecretKey> = (0..size).map(|_| SecretKey::random(&mut rng)).collect();
-    fs::create_dir_all(keys_dir).map_err(|e| at(keys_dir, format!("cannot create: {e}")))?;
-    for (i, sk) in sks.iter().enumerate() {
-        let file = MemberFile {
-            header: Header::new(SCHEME),
-            index: i,
-            secret_key: fr_to_hex(&sk.0),
-            public_key: point_to_hex(&sk.public_key().0),
-        };
-        write_json(&keys_dir.join(format!("member-{i}.json")), &file)?;
-    }
+    let hex = |sk: &SecretKey| (fr_to_hex(&sk.0), point_to_hex(&sk.public_key().0));
+    write_member_files(SCHEME, None, keys_dir, sks.iter().map(hex))?;
     let file = CommitteeFile {
         header: Header::new(SCHEME),
         members: sks
@@ -199,7 +191,7 @@ pub fn certify(
     let mut found: Vec<(usize, Signature)> = Vec::with_capacity(signatures.len());
     for path in signatures {
         let file: SignatureFile = read_json(path, SCHEME)?;
-        super::schnorr::check_signed_message(path, &file.message, message)?;
+        crate::schemes::check_signed_message(path, &file.message, message)?;
         let pk = PublicKey(g1_from_hex(&file.public_key, "public_key").map_err(|e| at(path, e))?);
         let sig = Signature(g2_from_hex(&file.signature, "signature").map_err(|e| at(path, e))?);
         let index = committee

@@ -20,11 +20,10 @@ use tms_gadgets::{
     message::message_to_field, proving::Transcript, signature::schnorr::VerifyingKey, Fr,
 };
 
-use super::{
-    describe_message,
-    schnorr::{load_member, member_keys},
-    Bn254, VerifyArgs,
-};
+use crate::backends::bn254::Bn254;
+use crate::checks::describe_message;
+use crate::interface::VerifyArgs;
+use crate::schemes::schnorr::bn254::{load_member, member_keys};
 use crate::{
     formats::*,
     interface::{
@@ -457,7 +456,7 @@ pub fn certify(
     let mut singles = Vec::with_capacity(signatures.len());
     for path in signatures {
         let file: SignatureFile = read_json(path, SCHEME)?;
-        super::schnorr::check_signed_message(path, &file.message, message)?;
+        crate::schemes::check_signed_message(path, &file.message, message)?;
         if parse_hand_over(path, &file.next_registration, file.epoch)? != place {
             return Err(at(
                 path,

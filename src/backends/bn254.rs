@@ -1,0 +1,119 @@
+//! The BN254 backend ([`Bn254`]: KZG over BN254 on halo2-base, proofs in the Blake2b, EVM or
+//! Poseidon transcript) and its parameters (`tms setup`).
+
+use std::path::Path;
+
+use halo2_base::halo2_proofs::{
+    halo2curves::bn256::Bn256,
+    poly::{commitment::Params, kzg::commitment::ParamsKZG},
+};
+use serde::Serialize;
+use tms_gadgets::{
+    proving::{
+        params::{insecure_test_params, is_insecure_test_params, params_from_ptau},
+        Transcript,
+    },
+    Fr,
+};
+
+use crate::{
+    checks::proof_rejected,
+    formats::PublicFile,
+    interface::{ProofOutput, ProvingBackend, VerifyArgs},
+    io::INSECURE_WARNING,
+    io::{at, load_params, read_bytes, usage, write_params_bytes, CliError, Result},
+};
+
+/// `tms setup`.
+pub fn setup(k: u32, ptau: Option<&Path>, halo2: Option<&Path>, out: &Path) -> Result<()> {
+    if !(10..=24).contains(&k) {
+        return Err(usage(format!("--k: {k} is outside 10..=24")));
+    }
+    let bar = crate::io::spinner("making the parameters");
+    let params = match (ptau, halo2) {
+        (Some(path), _) => params_from_ptau(&read_bytes(path)?, k).map_err(|e| at(path, e))?,
+        (None, Some(path)) => {
+            let mut params = load_params(path)?;
+            if params.k() < k {
+                return Err(at(
+                    path,
+                    format!("holds 2^{} powers, 2^{k} are needed", params.k()),
+                ));
+            }
+            if params.k() > k && is_insecure_test_params(&params) {
+                // The powers a cut would keep, made in O(2^k) instead of by the FFT (a test
+                // pins the bytes equal).
+                bar.suspend(|| {
+                    eprintln!(
+                        "{}: insecure test parameters: made afresh for 2^{k} rows from the same \
+                         seed (the same powers as a cut, without its Lagrange basis FFT)",
+                        path.display()
+                    )
+                });
+                params = insecure_test_params(k);
+            } else if params.k() > k {
+                // Downsizing recomputes the Lagrange basis (an FFT over curve points: 12
+                // minutes from 2^21 to 2^20 here), so only a smaller k pays for it.
+                params.downsize(k);
+            }
+            params
+        }
+        (None, None) => {
+            bar.suspend(|| eprintln!("{INSECURE_WARNING}"));
+            insecure_test_params(k)
+        }
+    };
+    let mut bytes = vec![];
+    params.write(&mut bytes).expect("writing to memory");
+    let digest = write_params_bytes(out, &bytes)?;
+    bar.finish_and_clear();
+    println!(
+        "parameters for 2^{k} rows written to {} (sha256 {digest})",
+        out.display()
+    );
+    Ok(())
+}
+
+/// KZG over BN254 (halo2-base): proofs a Solidity verifier checks in the EVM transcript.
+pub struct Bn254;
+
+impl ProvingBackend for Bn254 {
+    const TAG: Option<&'static str> = None;
+    type Params = ParamsKZG<Bn256>;
+    type Scalar = Fr;
+
+    fn load_params(path: &Path) -> Result<ParamsKZG<Bn256>> {
+        load_params(path)
+    }
+
+    fn params_k(params: &ParamsKZG<Bn256>) -> u32 {
+        params.k()
+    }
+
+    fn test_params(k: u32) -> ParamsKZG<Bn256> {
+        tms_gadgets::proving::params::kzg_params(k)
+    }
+
+    fn check_transcript(_: Transcript) -> Result<()> {
+        Ok(())
+    }
+
+    // A KZG verifier needs only the setup's generators and `[s]G2`, the same at every size.
+    fn check_verifier_params(_: &Path, _: &ParamsKZG<Bn256>, _: u32) -> Result<()> {
+        Ok(())
+    }
+
+    fn write_proof<S: Serialize>(
+        out: &ProofOutput,
+        proof: &[u8],
+        public: &PublicFile<S>,
+        public_inputs: &[Fr],
+        seconds: f64,
+    ) -> Result<()> {
+        out.write(proof, public, public_inputs, seconds)
+    }
+
+    fn rejected(args: &VerifyArgs) -> CliError {
+        proof_rejected(args)
+    }
+}

@@ -1,0 +1,44 @@
+//! The certificate schemes: one folder per scheme with its files, encodings and statement, and
+//! one module per backend it is proved on (its side of [`crate::interface::CertificateScheme`]).
+//! A scheme on a new backend is one module in its folder and one line in
+//! [`crate::commands::driver`].
+
+pub mod bls;
+pub mod mithril;
+pub mod schnorr;
+
+use std::path::Path;
+
+use crate::{
+    formats::{bytes_from_hex, bytes_to_hex},
+    io::{at, usage, Result},
+};
+
+/// Refuses a signature file over other bytes than `message`.
+pub fn check_signed_message(path: &Path, signed: &str, message: &[u8]) -> Result<()> {
+    let signed = bytes_from_hex(signed, "message").map_err(|e| at(path, e))?;
+    if signed != message {
+        return Err(at(
+            path,
+            format!(
+                "signature over another message ({}, expected {})",
+                bytes_to_hex(&signed),
+                bytes_to_hex(message)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses Mithril's registration options on the ATMS schemes.
+pub fn refuse_registration(registration: Option<&Path>, next: Option<&Path>) -> Result<()> {
+    if next.is_some() {
+        return Err(usage(
+            "--next-registration applies to --scheme mithril only",
+        ));
+    }
+    if registration.is_some() {
+        return Err(usage("--registration applies to --scheme mithril only"));
+    }
+    Ok(())
+}

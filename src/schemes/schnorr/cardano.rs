@@ -1,0 +1,487 @@
+//! The Schnorr ATMS on Cardano ([`SchnorrCardano`]: Jubjub keys, Poseidon commitments, KZG over
+//! BLS12-381; crate `schnorr-atms-jubjub`): its files and `tms export-plutus` for its keys.
+//! Encodings and key files are the backend's ([`crate::backends::cardano`]).
+
+use std::path::Path;
+
+use midnight_proofs::poly::{commitment::Params as _, kzg::params::ParamsKZG};
+use rand::{rngs::OsRng, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+use schnorr_atms_jubjub::{
+    message_to_field,
+    prover::{self, AtmsKeys, DefaultTranscriptHash},
+    AtmsCircuit, AtmsError, AtmsInstance, AtmsShape, AtmsWitness, Base, Certificate,
+    CommitmentMode, Committee, Signature, SigningKey, VerifyingKey,
+};
+use serde::{Deserialize, Serialize};
+use tms_cardano::backend::{Bls12, Vk};
+use tms_gadgets::proving::Transcript;
+
+use super::{
+    certify, circuit_calls, commitment_mode, load_registered, sign, witness, CommitteeFile,
+    RegisteredKey, SchnorrFiles,
+};
+use crate::{
+    backends::cardano::{
+        base_from_hex, base_to_hex, key_file_pk, key_file_vk, load_member_of, load_params,
+        member_keys, point_from_hex, point_to_hex, print_plutus_budgets, read_key_file_pk,
+        read_key_file_vk, scalar_from_hex, scalar_to_hex, signature_from_hex, signature_to_hex,
+        write_plutus_export, Cardano, ExportPlutusArgs, BACKEND,
+    },
+    checks::{check_members, describe_message_bytes},
+    formats::{bytes_from_hex, bytes_to_hex, Header, PublicFile},
+    interface::{
+        CertificateScheme, CertifyArgs, CommitteeArgs, DemoCertificate, Rejection, ShapeOptions,
+        SignArgs, Trusted, Verdict, VerifyArgs,
+    },
+    io::{at, usage, write_json, CliError, Result},
+    options::Scheme,
+    schemes::refuse_registration,
+};
+
+const SCHEME: Scheme = Scheme::SchnorrAtms;
+
+fn header() -> Header {
+    Header::on(SCHEME, Some(BACKEND))
+}
+
+/// The circuit shape in files.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShapeFile {
+    /// Committee size.
+    pub n: usize,
+    /// Signer slots in Merkle mode; absent in flat mode.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merkle_slots: Option<usize>,
+    /// log2 rows.
+    pub k: u32,
+}
+
+impl ShapeFile {
+    fn of(shape: &AtmsShape) -> Self {
+        Self {
+            n: shape.n,
+            merkle_slots: match shape.mode {
+                CommitmentMode::Flat => None,
+                CommitmentMode::Merkle { slots } => Some(slots),
+            },
+            k: shape.k,
+        }
+    }
+
+    fn shape(&self) -> std::result::Result<AtmsShape, String> {
+        let shape = AtmsShape {
+            n: self.n,
+            mode: match self.merkle_slots {
+                None => CommitmentMode::Flat,
+                Some(slots) => CommitmentMode::Merkle { slots },
+            },
+            k: self.k,
+        };
+        shape.validate().map_err(|e| format!("shape: {e}"))?;
+        if shape.n > crate::io::MAX_MEMBERS {
+            return Err(format!(
+                "shape: more than {} members",
+                crate::io::MAX_MEMBERS
+            ));
+        }
+        Ok(shape)
+    }
+}
+
+/// Reads and registers a committee file: every key in the subgroup with a valid proof of
+/// possession, none repeated.
+pub fn load_committee(path: &Path) -> Result<Committee> {
+    load_registered::<SchnorrCardano>(path).map(|(committee, _)| committee)
+}
+
+pub(crate) fn load_member(key: &Path) -> Result<SigningKey> {
+    load_member_of(SCHEME, key)
+}
+
+/// `tms committee --backend cardano`.
+pub fn committee(size: usize, seed: Option<u64>, out: &Path, keys_dir: &Path) -> Result<()> {
+    let sks = member_keys(SCHEME, size, seed, keys_dir)?;
+    let committee = Committee::new(sks.iter().map(SigningKey::verifying_key).collect())
+        .map_err(|e| CliError(e.to_string()))?;
+    let file = CommitteeFile {
+        header: header(),
+        members: sks
+            .iter()
+            .zip(committee.keys())
+            .map(|(sk, k)| RegisteredKey {
+                public_key: point_to_hex(&k.0),
+                proof_of_possession: Some(signature_to_hex(&sk.prove_possession())),
+            })
+            .collect(),
+    };
+    write_json(out, &file)?;
+    println!(
+        "committee of {size} Jubjub keys with proofs of possession written to {} (secret keys in \
+         {})",
+        out.display(),
+        keys_dir.display()
+    );
+    Ok(())
+}
+
+fn vk_file_bytes(shape: &AtmsShape, vk: &Vk) -> Vec<u8> {
+    key_file_vk(SCHEME, &ShapeFile::of(shape), vk)
+}
+
+/// Parses a verifying key file: its shape and key.
+pub fn read_vk(path: &Path, bytes: &[u8]) -> Result<(AtmsShape, Vk)> {
+    let (shape, vk) = read_key_file_vk::<ShapeFile, AtmsCircuit>(SCHEME, path, bytes)?;
+    Ok((shape.shape().map_err(|e| at(path, e))?, vk))
+}
+
+fn read_pk(path: &Path) -> Result<AtmsKeys> {
+    let (shape, pk) = read_key_file_pk::<ShapeFile, AtmsCircuit>(SCHEME, path)?;
+    Ok(AtmsKeys {
+        shape: shape.shape().map_err(|e| at(path, e))?,
+        pk,
+    })
+}
+
+/// The trusted commitment: from the committee file (its commitment in `shape`'s mode) or the
+/// given hex.
+fn trusted_commitment(
+    committee: Option<&Path>,
+    commitment: Option<&str>,
+    shape: &AtmsShape,
+) -> Result<Base> {
+    match (committee, commitment) {
+        (Some(path), None) => {
+            let committee = load_committee(path)?;
+            check_members(path, committee.keys().len(), shape.n, "verifying key")?;
+            Ok(committee.commitment(shape.mode))
+        }
+        (None, Some(hex)) => base_from_hex(hex, "--commitment").map_err(usage),
+        _ => Err(usage(
+            "give the trusted --committee FILE or --commitment HEX",
+        )),
+    }
+}
+
+/// `tms export-plutus` for the Schnorr ATMS: the validator with the trusted commitment and
+/// threshold as parameters.
+pub fn export_plutus(a: &ExportPlutusArgs) -> Result<()> {
+    let threshold = a
+        .threshold
+        .ok_or_else(|| usage("--threshold: give the threshold the script requires"))?;
+    if threshold == 0 {
+        // A threshold-0 certificate needs no signature: the script would accept anyone's.
+        return Err(usage(
+            "--threshold: 0 accepts a certificate without signatures",
+        ));
+    }
+    let params = load_params(a.params)?;
+    let vk_file = a.trust.read()?;
+    let (shape, vk) = read_vk(a.vk, &vk_file)?;
+    crate::checks::check_params_k(a.params, params.max_k(), shape.k)?;
+    a.trust.check_regenerated(&vk_file, "its shape", || {
+        SchnorrCardano::regenerate_vk(&params, &shape, a.vk)
+    })?;
+    let commitment = trusted_commitment(a.committee, a.commitment, &shape)?;
+    AtmsInstance::from_trusted_commitment(commitment, b"", threshold)
+        .validate(&shape)
+        .map_err(|e| usage(format!("--threshold: {e}")))?;
+    write_plutus_export(
+        a,
+        SCHEME,
+        &format!("n = {}, t = {threshold}", shape.n),
+        &params,
+        (&vk_file, &vk),
+        &[Some(commitment), None, Some(Base::from(threshold))],
+        Some(2),
+    )
+}
+
+/// The prover's statement on this backend: [`PublicFile`] with a `cardano` header.
+fn public_file(
+    shape: &AtmsShape,
+    commitment: &Base,
+    message: &[u8],
+    t: u64,
+) -> PublicFile<ShapeFile> {
+    PublicFile {
+        header: header(),
+        shape: ShapeFile::of(shape),
+        commitment: base_to_hex(commitment),
+        message: bytes_to_hex(message),
+        threshold: t,
+    }
+}
+
+/// The Schnorr ATMS on Cardano: Jubjub keys, Poseidon commitments, KZG over BLS12-381.
+pub struct SchnorrCardano;
+
+impl CertificateScheme for SchnorrCardano {
+    type Backend = Cardano;
+    const SCHEME: Scheme = SCHEME;
+    type Committee = Committee;
+    type Shape = AtmsShape;
+    type ShapeFile = ShapeFile;
+    type Keys = AtmsKeys;
+    type Vk = Vk;
+    type Witness = AtmsWitness;
+    type Instance = AtmsInstance;
+
+    fn committee(a: &CommitteeArgs) -> Result<()> {
+        committee(a.size, a.seed, &a.out, &a.keys_dir)
+    }
+
+    fn sign(a: &SignArgs) -> Result<()> {
+        refuse_registration(a.registration.as_deref(), a.next_registration.as_deref())?;
+        sign::<Self>(&a.key, &a.message, &a.out)
+    }
+
+    fn certify(a: &CertifyArgs) -> Result<()> {
+        certify::<Self>(a)
+    }
+
+    fn load_committee(path: &Path) -> Result<Committee> {
+        load_committee(path)
+    }
+
+    fn check_committee(path: &Path, c: &Committee, shape: &AtmsShape, key: &str) -> Result<()> {
+        check_members(path, c.keys().len(), shape.n, key)
+    }
+
+    fn keygen_shape(c: &Committee, options: &ShapeOptions, k: u32) -> Result<AtmsShape> {
+        let shape = AtmsShape {
+            n: c.keys().len(),
+            mode: commitment_mode(options.mode, options.slots)?,
+            k,
+        };
+        shape.validate().map_err(usage)?;
+        Ok(shape)
+    }
+
+    fn min_k(shape: &AtmsShape) -> Result<Option<u32>> {
+        Ok(Some(prover::min_k(&AtmsShape { k: 10, ..*shape })))
+    }
+
+    fn k(shape: &AtmsShape) -> u32 {
+        shape.k
+    }
+
+    fn keygen(params: &ParamsKZG<Bls12>, shape: &AtmsShape, path: &Path) -> Result<AtmsKeys> {
+        prover::keygen(params, *shape).map_err(|e| at(path, e))
+    }
+
+    fn key_files(keys: &AtmsKeys) -> (Vec<u8>, Vec<u8>) {
+        (
+            key_file_pk(SCHEME, &ShapeFile::of(&keys.shape), &keys.pk),
+            vk_file_bytes(&keys.shape, keys.vk()),
+        )
+    }
+
+    fn describe_keys(keys: &AtmsKeys) -> String {
+        format!(
+            "{} members (Jubjub Schnorr ATMS, k = {})",
+            keys.shape.n, keys.shape.k
+        )
+    }
+
+    fn read_pk(path: &Path) -> Result<AtmsKeys> {
+        read_pk(path)
+    }
+
+    fn keys_shape(keys: &AtmsKeys) -> &AtmsShape {
+        &keys.shape
+    }
+
+    fn read_vk(path: &Path, bytes: &[u8]) -> Result<(AtmsShape, Vk)> {
+        read_vk(path, bytes)
+    }
+
+    fn regenerate_vk(params: &ParamsKZG<Bls12>, shape: &AtmsShape, path: &Path) -> Result<Vec<u8>> {
+        prover::keygen(params, *shape)
+            .map(|k| vk_file_bytes(shape, k.vk()))
+            .map_err(|e| at(path, e))
+    }
+
+    fn witness(
+        shape: &AtmsShape,
+        committee: &Committee,
+        certificate_path: &Path,
+        threshold: Option<u64>,
+    ) -> Result<(AtmsWitness, PublicFile<ShapeFile>)> {
+        let threshold = threshold.unwrap_or_default();
+        let (witness, message) = witness::<Self>(shape, committee, certificate_path, threshold)?;
+        let public = public_file(shape, &witness.instance.commitment, &message, threshold);
+        Ok((witness, public))
+    }
+
+    fn prove(
+        params: &ParamsKZG<Bls12>,
+        keys: &AtmsKeys,
+        witness: &AtmsWitness,
+        _: Transcript,
+    ) -> std::result::Result<Vec<u8>, String> {
+        let rng = ChaCha20Rng::from_rng(OsRng).expect("OS randomness");
+        prover::prove::<DefaultTranscriptHash>(params, keys, witness, rng)
+            .map_err(|e| e.to_string())
+    }
+
+    fn public_inputs(witness: &AtmsWitness) -> Vec<Base> {
+        witness.instance.to_public_inputs()
+    }
+
+    fn trusted(
+        shape: &AtmsShape,
+        args: &VerifyArgs,
+        public: Option<&PublicFile<ShapeFile>>,
+    ) -> Result<Trusted<Self>> {
+        let commitment =
+            trusted_commitment(args.committee.as_deref(), args.commitment.as_deref(), shape)?;
+        let threshold = args.threshold(public)?;
+        Ok(Trusted {
+            public: public_file(shape, &commitment, &args.message, threshold),
+            instance: AtmsInstance::from_trusted_commitment(commitment, &args.message, threshold),
+        })
+    }
+
+    fn verify(
+        params: &ParamsKZG<Bls12>,
+        shape: &AtmsShape,
+        vk: &Vk,
+        instance: &AtmsInstance,
+        proof: &[u8],
+        _: Transcript,
+    ) -> Verdict {
+        instance
+            .validate(shape)
+            .map_err(|e| Rejection::Other(usage(format!("--threshold: {e}"))))?;
+        prover::verify::<DefaultTranscriptHash>(&params.verifier_params(), vk, instance, proof)
+            .map_err(|e| match e {
+                AtmsError::ProofRejected => Rejection::Proof,
+                other => Rejection::Other(usage(other)),
+            })
+    }
+
+    fn verdict(shape: &AtmsShape, trusted: &Trusted<Self>, args: &VerifyArgs) -> String {
+        let instance = &trusted.instance;
+        format!(
+            "verified (schnorr-atms, cardano): at least {} of {} committee members signed {}; \
+             committee commitment {}",
+            trusted.public.threshold,
+            shape.n,
+            describe_message_bytes(&args.message, &base_to_hex(&instance.message)),
+            base_to_hex(&instance.commitment)
+        )
+    }
+
+    /// 6 members, 4 sign, threshold 3, flat commitment; the Plutus budget follows the proof.
+    fn demo_certificate() -> Result<DemoCertificate<Self>> {
+        const COMMITTEE: usize = 6;
+        const SIGNERS: [usize; 4] = [0, 2, 3, 5];
+        const THRESHOLD: u64 = 3;
+        let err = |e: AtmsError| CliError(e.to_string());
+        let mut rng = ChaCha20Rng::seed_from_u64(2026);
+        let members: Vec<SigningKey> = (0..COMMITTEE)
+            .map(|_| SigningKey::random(&mut rng))
+            .collect();
+        let committee =
+            Committee::new(members.iter().map(SigningKey::verifying_key).collect()).map_err(err)?;
+        let message_bytes = b"tms demo: epoch 1 committee handover".to_vec();
+        let message = message_to_field(&message_bytes);
+        let signatures: Vec<_> = SIGNERS
+            .iter()
+            .map(|i| (members[*i].verifying_key(), members[*i].sign(message)))
+            .collect();
+        let certificate = Certificate::aggregate(&committee, message, &signatures).map_err(err)?;
+        let mut shape = AtmsShape {
+            n: COMMITTEE,
+            mode: CommitmentMode::Flat,
+            k: 10,
+        };
+        shape.k = prover::min_k(&shape);
+        let witness = AtmsWitness::new(shape, &committee, &certificate, THRESHOLD).map_err(err)?;
+        // The verifier rebuilds the statement from the committee and message it holds.
+        let instance = AtmsInstance::from_trusted(&shape, &committee, &message_bytes, THRESHOLD)
+            .map_err(err)?;
+        let description = vec![
+            format!(
+                "committee: {COMMITTEE} Jubjub keys, flat Poseidon commitment {} (BLS12-381 \
+                 scalar field)",
+                base_to_hex(&instance.commitment)
+            ),
+            format!(
+                "certificate: members {SIGNERS:?} signed {}; threshold {THRESHOLD}",
+                describe_message_bytes(&message_bytes, &base_to_hex(&message))
+            ),
+        ];
+        Ok(DemoCertificate {
+            shape,
+            witness,
+            trusted: Trusted {
+                public: public_file(&shape, &instance.commitment, &message_bytes, THRESHOLD),
+                instance,
+            },
+            description,
+        })
+    }
+
+    fn describe_circuit(keys: &AtmsKeys) -> String {
+        format!(
+            "Schnorr ATMS on Jubjub, {} members, flat, k = {} (KZG over BLS12-381)",
+            keys.shape.n, keys.shape.k
+        )
+    }
+
+    /// The Plutus validator of the demo's key, evaluated on its certificate at protocol versions
+    /// 10 and 11.
+    fn after_demo(
+        params: &ParamsKZG<Bls12>,
+        keys: &AtmsKeys,
+        demo: &DemoCertificate<Self>,
+        proof: &[u8],
+    ) -> Result<()> {
+        let message =
+            bytes_from_hex(&demo.trusted.public.message, "message").expect("the demo wrote it");
+        let statement = [
+            Some(demo.trusted.instance.commitment),
+            None,
+            Some(Base::from(demo.trusted.public.threshold)),
+        ];
+        print_plutus_budgets(SCHEME, params, keys.vk(), &statement, &message, proof)
+    }
+}
+
+impl SchnorrFiles for SchnorrCardano {
+    type Key = VerifyingKey;
+    type Signature = Signature;
+
+    fn sign_bytes(key: &Path, message: &[u8]) -> Result<(String, Signature)> {
+        let sk = load_member(key)?;
+        let signature = sk.sign(message_to_field(message));
+        Ok((point_to_hex(&sk.verifying_key().0), signature))
+    }
+
+    fn parse_key(hex: &str, what: &str) -> std::result::Result<VerifyingKey, String> {
+        point_from_hex(hex, what).map(VerifyingKey)
+    }
+
+    fn parse_signature(r: &str, s: &str) -> std::result::Result<Signature, String> {
+        Ok(Signature {
+            r: point_from_hex(r, "r")?,
+            s: scalar_from_hex(s, "s")?,
+        })
+    }
+
+    fn signature_hex(signature: &Signature) -> (String, String) {
+        (point_to_hex(&signature.r), scalar_to_hex(&signature.s))
+    }
+
+    fn parse_possession(hex: &str, what: &str) -> std::result::Result<Signature, String> {
+        signature_from_hex(hex, what)
+    }
+
+    fn register(members: &[(VerifyingKey, Signature)]) -> std::result::Result<Committee, String> {
+        Committee::register(members).map_err(|e| e.to_string())
+    }
+
+    circuit_calls!(Signature);
+}

@@ -1,0 +1,360 @@
+//! The Schnorr ATMS: its files on every backend (committee, signatures, certificates), `tms
+//! sign` and `tms certify` written once over [`SchnorrFiles`], and the scheme on BN254/Grumpkin
+//! ([`bn254`]) and on Cardano's BLS12-381/Jubjub ([`cardano`]).
+
+pub mod bn254;
+pub mod cardano;
+
+use std::path::Path;
+
+use schnorr_atms::{CheckError, CommitmentMode};
+use serde::{Deserialize, Serialize};
+
+use super::check_signed_message;
+use crate::{
+    formats::{bytes_from_hex, bytes_to_hex, Header},
+    interface::{CertificateScheme, CertifyArgs, ProvingBackend},
+    io::{at, read_json_on, usage, write_json, CliError, Result},
+    options::Mode,
+};
+
+/// `committee.json`: the members' keys with their proofs of possession, in committee order.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct CommitteeFile {
+    /// Version and scheme.
+    #[serde(flatten)]
+    pub header: Header,
+    /// The members.
+    pub members: Vec<RegisteredKey>,
+}
+
+/// One registered member: its key and its proof of possession.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+#[serde(from = "MemberEntry")]
+pub struct RegisteredKey {
+    /// Compressed public key.
+    pub public_key: String,
+    /// The key's signature of its possession message (`tms_gadgets::signature::schnorr`), in
+    /// [`schnorr_signature_to_hex`]'s form. Required: `None` only when reading a file without
+    /// one, which [`load_committee`] refuses by name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proof_of_possession: Option<String>,
+}
+
+/// A member entry as read: a registration, or the bare key of a file written before proofs of
+/// possession (read only to be refused by name).
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum MemberEntry {
+    Key(String),
+    Registered {
+        public_key: String,
+        #[serde(default)]
+        proof_of_possession: Option<String>,
+    },
+}
+
+impl From<MemberEntry> for RegisteredKey {
+    fn from(entry: MemberEntry) -> Self {
+        match entry {
+            MemberEntry::Key(public_key) => Self {
+                public_key,
+                proof_of_possession: None,
+            },
+            MemberEntry::Registered {
+                public_key,
+                proof_of_possession,
+            } => Self {
+                public_key,
+                proof_of_possession,
+            },
+        }
+    }
+}
+
+/// A signature file.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct SignatureFile {
+    /// Version and scheme.
+    #[serde(flatten)]
+    pub header: Header,
+    /// The signer's public key.
+    pub public_key: String,
+    /// The message bytes.
+    pub message: String,
+    /// The nonce commitment R.
+    pub r: String,
+    /// The response s.
+    pub s: String,
+}
+
+/// One signature inside a certificate.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct CertifiedSignature {
+    /// Member index.
+    pub index: usize,
+    /// R.
+    pub r: String,
+    /// s.
+    pub s: String,
+}
+
+/// `certificate.json`: valid signatures by distinct members on one message.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct CertificateFile {
+    /// Version and scheme.
+    #[serde(flatten)]
+    pub header: Header,
+    /// The message bytes.
+    pub message: String,
+    /// Signatures by increasing member index.
+    pub signatures: Vec<CertifiedSignature>,
+}
+
+/// The commitment mode of `keygen`'s options (the Schnorr ATMS on either backend).
+pub fn commitment_mode(mode: Mode, slots: Option<usize>) -> Result<CommitmentMode> {
+    match (mode, slots) {
+        (Mode::Flat, None) => Ok(CommitmentMode::Flat),
+        (Mode::Flat, Some(_)) => Err(usage("--slots applies to --mode merkle only")),
+        (Mode::Merkle, Some(slots)) => Ok(CommitmentMode::Merkle { slots }),
+        (Mode::Merkle, None) => Err(usage("--mode merkle needs --slots")),
+    }
+}
+
+/// A backend's side of the Schnorr ATMS's files: how its keys and signatures are written, and
+/// how signatures aggregate into a certificate. `tms sign` and `tms certify` are written once
+/// over it.
+pub trait SchnorrFiles: CertificateScheme {
+    /// A member's public key.
+    type Key;
+    /// A Schnorr signature.
+    type Signature: Copy;
+
+    /// Signs `message` with the member key file `key`: the public key (hex) and the signature.
+    fn sign_bytes(key: &Path, message: &[u8]) -> Result<(String, Self::Signature)>;
+    /// Parses a public key (hex).
+    fn parse_key(hex: &str, what: &str) -> std::result::Result<Self::Key, String>;
+    /// Parses a signature from its hex `r` and `s`.
+    fn parse_signature(r: &str, s: &str) -> std::result::Result<Self::Signature, String>;
+    /// A signature's hex `r` and `s`.
+    fn signature_hex(signature: &Self::Signature) -> (String, String);
+    /// Parses a proof of possession (hex `R || s`).
+    fn parse_possession(hex: &str, what: &str) -> std::result::Result<Self::Signature, String>;
+    /// The committee of registered keys, every proof of possession checked.
+    fn register(
+        members: &[(Self::Key, Self::Signature)],
+    ) -> std::result::Result<Self::Committee, String>;
+    /// The signatures by member index, each key a member's and each signature valid.
+    fn aggregate(
+        committee: &Self::Committee,
+        message: &[u8],
+        signed: &[(Self::Key, Self::Signature)],
+    ) -> std::result::Result<Vec<(usize, Self::Signature)>, Refusal>;
+    /// The circuit's witness of a certificate (message bytes and signatures by member index).
+    fn atms_witness(
+        shape: &Self::Shape,
+        committee: &Self::Committee,
+        message: &[u8],
+        signatures: Vec<(usize, Self::Signature)>,
+        threshold: u64,
+    ) -> std::result::Result<Self::Witness, Refusal>;
+}
+
+/// The calls of [`SchnorrFiles`] into a circuit crate (`schnorr_atms` or
+/// `schnorr_atms_jubjub`, whose `Certificate`, `AtmsWitness`, `AtmsError` and
+/// `message_to_field` have the same shape): `aggregate`, `atms_witness` and the refusal of an
+/// `AtmsError`, written once.
+macro_rules! circuit_calls {
+    ($signature:ty) => {
+        fn aggregate(
+            committee: &Committee,
+            message: &[u8],
+            signed: &[(VerifyingKey, $signature)],
+        ) -> std::result::Result<Vec<(usize, $signature)>, super::Refusal> {
+            Certificate::aggregate(committee, message_to_field(message), signed)
+                .map(|c| c.signatures)
+                .map_err(super::Refusal::of)
+        }
+
+        fn atms_witness(
+            shape: &AtmsShape,
+            committee: &Committee,
+            message: &[u8],
+            signatures: Vec<(usize, $signature)>,
+            threshold: u64,
+        ) -> std::result::Result<AtmsWitness, super::Refusal> {
+            let message = message_to_field(message);
+            let certificate = Certificate {
+                message,
+                signatures,
+            };
+            AtmsWitness::new(*shape, committee, &certificate, threshold).map_err(super::Refusal::of)
+        }
+    };
+}
+use circuit_calls;
+
+/// Why a circuit crate refused: the shared check that failed, if one did, and the message.
+pub struct Refusal(Option<CheckError>, String);
+
+impl Refusal {
+    /// A circuit crate's error, with the shared check it carries (if any).
+    fn of<E: std::fmt::Display + CarriesCheck>(error: E) -> Self {
+        Self(error.check().copied(), error.to_string())
+    }
+}
+
+/// A circuit crate's error that may carry a [`CheckError`].
+trait CarriesCheck {
+    fn check(&self) -> Option<&CheckError>;
+}
+
+impl CarriesCheck for schnorr_atms::AtmsError {
+    fn check(&self) -> Option<&CheckError> {
+        match self {
+            Self::Check(check) => Some(check),
+            _ => None,
+        }
+    }
+}
+
+impl CarriesCheck for schnorr_atms_jubjub::AtmsError {
+    fn check(&self) -> Option<&CheckError> {
+        match self {
+            Self::Check(check) => Some(check),
+            _ => None,
+        }
+    }
+}
+
+fn header<S: SchnorrFiles>() -> Header {
+    Header::on(S::SCHEME, S::Backend::TAG)
+}
+
+/// Reads and registers a committee file: every key valid with a valid proof of possession, none
+/// repeated; also returns the file's entries (which `tms chunk split` copies).
+pub fn load_registered<S: SchnorrFiles>(path: &Path) -> Result<(S::Committee, Vec<RegisteredKey>)> {
+    let file: CommitteeFile = read_json_on(path, S::SCHEME, S::Backend::TAG)?;
+    if file.members.len() > crate::io::MAX_MEMBERS {
+        return Err(at(
+            path,
+            format!("more than {} members", crate::io::MAX_MEMBERS),
+        ));
+    }
+    let backend = S::Backend::TAG.map_or(String::new(), |tag| format!(" --backend {tag}"));
+    let members = file
+        .members
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let key = S::parse_key(&m.public_key, &format!("member {i}'s key"))?;
+            let pop = m.proof_of_possession.as_deref().ok_or_else(|| {
+                format!(
+                    "member {i} has no proof of possession (every key needs one; `tms \
+                     committee{backend}` writes them)"
+                )
+            })?;
+            let pop = S::parse_possession(pop, &format!("member {i}'s proof of possession"))?;
+            Ok((key, pop))
+        })
+        .collect::<std::result::Result<Vec<_>, String>>()
+        .map_err(|e| at(path, e))?;
+    let committee = S::register(&members).map_err(|e| at(path, e))?;
+    Ok((committee, file.members))
+}
+
+/// `tms sign --scheme schnorr-atms`.
+pub fn sign<S: SchnorrFiles>(key: &Path, message: &[u8], out: &Path) -> Result<()> {
+    let (public_key, signature) = S::sign_bytes(key, message)?;
+    let (r, s) = S::signature_hex(&signature);
+    let file = SignatureFile {
+        header: header::<S>(),
+        public_key,
+        message: bytes_to_hex(message),
+        r,
+        s,
+    };
+    write_json(out, &file)
+}
+
+/// `tms certify --scheme schnorr-atms`: the signature files, each over the message, checked and
+/// aggregated by member index.
+pub fn certify<S: SchnorrFiles>(a: &CertifyArgs) -> Result<()> {
+    super::refuse_registration(None, a.next_registration.as_deref())?;
+    let committee = S::load_committee(&a.committee)?;
+    let mut signed = Vec::with_capacity(a.signatures.len());
+    for path in &a.signatures {
+        let file: SignatureFile = read_json_on(path, S::SCHEME, S::Backend::TAG)?;
+        check_signed_message(path, &file.message, &a.message)?;
+        let key = S::parse_key(&file.public_key, "public_key").map_err(|e| at(path, e))?;
+        let signature = S::parse_signature(&file.r, &file.s).map_err(|e| at(path, e))?;
+        signed.push((key, signature));
+    }
+    let signatures = S::aggregate(&committee, &a.message, &signed).map_err(
+        |Refusal(check, text)| match check {
+            Some(CheckError::NotInCommittee(i)) => at(
+                &a.signatures[i],
+                "the signer is not a member of the committee",
+            ),
+            Some(CheckError::InvalidSignature(i)) => {
+                at(&a.signatures[i], "the signature does not verify")
+            }
+            Some(CheckError::DuplicateSigner(member)) => {
+                CliError(format!("member {member} signed more than once"))
+            }
+            _ => CliError(text),
+        },
+    )?;
+    let file = CertificateFile {
+        header: header::<S>(),
+        message: bytes_to_hex(&a.message),
+        signatures: signatures
+            .iter()
+            .map(|(index, signature)| {
+                let (r, s) = S::signature_hex(signature);
+                CertifiedSignature {
+                    index: *index,
+                    r,
+                    s,
+                }
+            })
+            .collect(),
+    };
+    write_json(&a.out, &file)?;
+    println!(
+        "certificate with {} signatures written to {}",
+        signatures.len(),
+        a.out.display()
+    );
+    Ok(())
+}
+
+/// The witness of a certificate file for `shape` and the threshold, with the certificate's
+/// message bytes. A threshold above the slots is the command line's (`--threshold`), any other
+/// refusal the certificate file's.
+pub fn witness<S: SchnorrFiles>(
+    shape: &S::Shape,
+    committee: &S::Committee,
+    path: &Path,
+    threshold: u64,
+) -> Result<(S::Witness, Vec<u8>)> {
+    let file: CertificateFile = read_json_on(path, S::SCHEME, S::Backend::TAG)?;
+    let message = bytes_from_hex(&file.message, "message").map_err(|e| at(path, e))?;
+    let signatures = file
+        .signatures
+        .iter()
+        .map(|s| {
+            Ok((
+                s.index,
+                S::parse_signature(&s.r, &s.s).map_err(|e| at(path, e))?,
+            ))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let witness = S::atms_witness(shape, committee, &message, signatures, threshold).map_err(
+        |Refusal(check, text)| match check {
+            Some(CheckError::ThresholdTooLarge { .. }) => usage(format!("--threshold: {text}")),
+            _ => at(path, text),
+        },
+    )?;
+    Ok((witness, message))
+}
