@@ -38,9 +38,13 @@ use tms::{
         self, aggregate, bls, cardano, chain, chunk, driver, mithril, mithril_cardano, ProofOutput,
         VerifyArgs,
     },
-    interface::{CertifyArgs, CommitteeArgs, KeygenArgs, ProveArgs, ShapeOptions, SignArgs},
+    interface::{
+        CertifyArgs, CommitteeArgs, Driver, KeygenArgs, ProveArgs, ShapeOptions, SignArgs,
+    },
     io::{message_bytes, usage, Result},
-    options::{Backend, HashMode, HashName, Mode, PlutusForm, Preset, Scheme, TranscriptName},
+    options::{
+        Backend, Format, HashMode, HashName, Mode, PlutusForm, Preset, Scheme, TranscriptName,
+    },
 };
 
 /// The largest committee `tms committee` makes.
@@ -73,6 +77,26 @@ struct MessageArgs {
 impl MessageArgs {
     fn bytes(&self) -> Result<Vec<u8>> {
         message_bytes(self.message.as_deref(), self.message_file.as_deref())
+    }
+}
+
+/// Whose files a command reads.
+#[derive(Args, Debug)]
+struct FormatArgs {
+    /// `mithril-stm`: mithril-stm 0.13's own serde files (its closed registration or aggregate
+    /// verification key, its signers' single signatures), proved in its relation; with --scheme
+    /// mithril --backend cardano.
+    #[arg(long, value_enum, default_value_t)]
+    format: Format,
+}
+
+impl FormatArgs {
+    /// The pair the command drives: `--format mithril-stm` names its own.
+    fn driver(&self, scheme: Scheme, backend: Backend) -> Result<&'static dyn Driver> {
+        match self.format {
+            Format::Tms => driver(scheme, backend),
+            Format::MithrilStm => tms::mithril_stm_files::driver(scheme, backend),
+        }
     }
 }
 
@@ -169,6 +193,8 @@ enum Command {
         /// on Jubjub, KZG over BLS12-381, verifiable in Plutus).
         #[arg(long, value_enum, default_value_t)]
         backend: Backend,
+        #[command(flatten)]
+        format: FormatArgs,
         /// The committee (Mithril: registration) file.
         #[arg(long)]
         committee: PathBuf,
@@ -230,6 +256,8 @@ enum Command {
         /// on Jubjub, KZG over BLS12-381, verifiable in Plutus).
         #[arg(long, value_enum, default_value_t)]
         backend: Backend,
+        #[command(flatten)]
+        format: FormatArgs,
         /// The committee (Mithril: registration) file; its size fixes the circuit.
         #[arg(long)]
         committee: PathBuf,
@@ -264,6 +292,8 @@ enum Command {
         /// on Jubjub, KZG over BLS12-381, verifiable in Plutus).
         #[arg(long, value_enum, default_value_t)]
         backend: Backend,
+        #[command(flatten)]
+        format: FormatArgs,
         /// The committee (Mithril: registration) file.
         #[arg(long)]
         committee: PathBuf,
@@ -323,6 +353,8 @@ enum Command {
         /// on Jubjub, KZG over BLS12-381, verifiable in Plutus).
         #[arg(long, value_enum, default_value_t)]
         backend: Backend,
+        #[command(flatten)]
+        format: FormatArgs,
         /// KZG parameters.
         #[arg(long)]
         params: PathBuf,
@@ -1214,13 +1246,14 @@ fn run(command: Command) -> Result<()> {
         Command::Certify {
             scheme,
             backend,
+            format,
             committee,
             next_registration,
             epoch,
             message,
             out,
             signatures,
-        } => driver(scheme, backend)?.certify(&CertifyArgs {
+        } => format.driver(scheme, backend)?.certify(&CertifyArgs {
             committee,
             next_registration,
             epoch,
@@ -1252,6 +1285,7 @@ fn run(command: Command) -> Result<()> {
         Command::Keygen {
             scheme,
             backend,
+            format,
             committee,
             mode,
             slots,
@@ -1260,7 +1294,7 @@ fn run(command: Command) -> Result<()> {
             params,
             pk,
             vk,
-        } => driver(scheme, backend)?.keygen(&KeygenArgs {
+        } => format.driver(scheme, backend)?.keygen(&KeygenArgs {
             committee,
             options: ShapeOptions {
                 mode,
@@ -1275,6 +1309,7 @@ fn run(command: Command) -> Result<()> {
         Command::Prove {
             scheme,
             backend,
+            format,
             committee,
             certificate,
             threshold,
@@ -1283,7 +1318,7 @@ fn run(command: Command) -> Result<()> {
             proof,
             public,
             transcript,
-        } => driver(scheme, backend)?.prove(&ProveArgs {
+        } => format.driver(scheme, backend)?.prove(&ProveArgs {
             committee,
             certificate,
             threshold,
@@ -1311,6 +1346,7 @@ fn run(command: Command) -> Result<()> {
         Command::Verify {
             scheme,
             backend,
+            format,
             params,
             vk,
             proof,
@@ -1338,7 +1374,7 @@ fn run(command: Command) -> Result<()> {
                 vk_fingerprint,
                 regenerate_vk,
             };
-            driver(scheme, backend)?.verify(&args)
+            format.driver(scheme, backend)?.verify(&args)
         }
         Command::ExportVerifier {
             scheme,

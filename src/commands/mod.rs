@@ -16,6 +16,7 @@ pub mod schnorr;
 
 pub use crate::interface::{KeyTrust, ProofOutput, VerifyArgs};
 pub use drive::driver;
+pub(crate) use drive::Pair;
 
 use std::path::Path;
 
