@@ -83,9 +83,7 @@ impl MessageArgs {
 /// Whose files a command reads.
 #[derive(Args, Debug)]
 struct FormatArgs {
-    /// `mithril-stm`: mithril-stm 0.13's own serde files (its closed registration or aggregate
-    /// verification key, its signers' single signatures), proved in its relation; with --scheme
-    /// mithril --backend cardano.
+    /// Whose files: tms's or mithril-stm's (with --scheme mithril --backend cardano).
     #[arg(long, value_enum, default_value_t)]
     format: Format,
 }

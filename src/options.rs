@@ -43,12 +43,10 @@ impl Scheme {
 /// Whose files a command reads.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Format {
-    /// tms's own files (`tms committee`, `register`, `sign` make them).
+    /// tms's own files.
     #[default]
     Tms,
-    /// mithril-stm 0.13's serde files: its closed registration (or aggregate verification key)
-    /// and its signers' single signatures, proved in its relation (`--scheme mithril --backend
-    /// cardano`; `tms::mithril_stm_files`).
+    /// mithril-stm 0.13's serde JSON: its registration or aggregate key, its SingleSignatures.
     MithrilStm,
 }
 
