@@ -13,6 +13,7 @@ use tms_gadgets::proving::{
 use crate::{
     formats::*,
     io::{message_bytes, read_json, with_virtual_file},
+    mithril_stm_files,
     options::Scheme,
     schemes::{
         bls::bn254 as bls,
@@ -39,6 +40,12 @@ pub fn json_files(data: &[u8]) {
         if let Ok(registration) = mithril::load_registration(path) {
             let _ = mithril::load_certificate(path, &registration);
         }
+        if let Ok(registration) = mithril_stm_files::load_registration(path) {
+            if let Some(tree) = &registration.tree {
+                let _ = mithril_stm_files::load_certificate(path, tree);
+            }
+        }
+        let _ = mithril_stm_files::read_signatures(path);
         let _ = read_json::<mithril::StakesFile>(path, Scheme::Mithril);
         if let Ok(sig) = read_json::<mithril::SignatureFile>(path, Scheme::Mithril) {
             let _ = mithril::parse_signature(&sig.signature);
@@ -149,7 +156,14 @@ mod tests {
             ),
         ]
         .map(String::into_bytes)
-        .to_vec()
+        .into_iter()
+        // mithril-stm's own files (`--format mithril-stm`), as mithril-stm wrote them.
+        .chain([
+            include_bytes!("../tests/fixtures/mithril-stm/registration.json").to_vec(),
+            include_bytes!("../tests/fixtures/mithril-stm/aggregate-key.json").to_vec(),
+            include_bytes!("../tests/fixtures/mithril-stm/signature-1.json").to_vec(),
+        ])
+        .collect()
     }
 
     proptest! {

@@ -42,7 +42,9 @@ use tms::{
         ShapeOptions, SignArgs, VerifyArgs,
     },
     io::{message_bytes, usage, Result},
-    options::{Backend, HashMode, HashName, Mode, PlutusForm, Preset, Scheme, TranscriptName},
+    options::{
+        Backend, Format, HashMode, HashName, Mode, PlutusForm, Preset, Scheme, TranscriptName,
+    },
     schemes::{
         bls::bn254 as bls,
         mithril::{bn254 as mithril, cardano as mithril_cardano},
@@ -98,6 +100,24 @@ struct PairArgs {
 impl PairArgs {
     fn driver(&self) -> Result<&'static dyn Driver> {
         driver(self.scheme, self.backend)
+    }
+}
+
+/// Whose files a command reads.
+#[derive(Args, Debug)]
+struct FormatArgs {
+    /// Whose files: tms's or mithril-stm's (with --scheme mithril --backend cardano).
+    #[arg(long, value_enum, default_value_t)]
+    format: Format,
+}
+
+impl FormatArgs {
+    /// The pair the command drives: `--format mithril-stm` names its own.
+    fn driver(&self, pair: &PairArgs) -> Result<&'static dyn Driver> {
+        match self.format {
+            Format::Tms => pair.driver(),
+            Format::MithrilStm => tms::mithril_stm_files::driver(pair.scheme, pair.backend),
+        }
     }
 }
 
@@ -232,6 +252,8 @@ enum Command {
     Certify {
         #[command(flatten)]
         pair: PairArgs,
+        #[command(flatten)]
+        format: FormatArgs,
         /// The committee (Mithril: registration) file.
         #[arg(long)]
         committee: PathBuf,
@@ -288,6 +310,8 @@ enum Command {
     Keygen {
         #[command(flatten)]
         pair: PairArgs,
+        #[command(flatten)]
+        format: FormatArgs,
         /// The committee (Mithril: registration) file; its size fixes the circuit.
         #[arg(long)]
         committee: PathBuf,
@@ -307,6 +331,8 @@ enum Command {
     Prove {
         #[command(flatten)]
         pair: PairArgs,
+        #[command(flatten)]
+        format: FormatArgs,
         /// The committee (Mithril: registration) file.
         #[arg(long)]
         committee: PathBuf,
@@ -353,6 +379,8 @@ enum Command {
     Verify {
         #[command(flatten)]
         pair: PairArgs,
+        #[command(flatten)]
+        format: FormatArgs,
         /// KZG parameters.
         #[arg(long)]
         params: PathBuf,
@@ -1241,13 +1269,14 @@ fn run(command: Command) -> Result<()> {
         }),
         Command::Certify {
             pair,
+            format,
             committee,
             next_registration,
             epoch,
             message,
             out,
             signatures,
-        } => pair.driver()?.certify(&CertifyArgs {
+        } => format.driver(&pair)?.certify(&CertifyArgs {
             committee,
             next_registration,
             epoch,
@@ -1278,12 +1307,13 @@ fn run(command: Command) -> Result<()> {
         },
         Command::Keygen {
             pair,
+            format,
             committee,
             shape,
             params,
             pk,
             vk,
-        } => pair.driver()?.keygen(&KeygenArgs {
+        } => format.driver(&pair)?.keygen(&KeygenArgs {
             committee,
             options: shape.options(),
             params,
@@ -1292,13 +1322,14 @@ fn run(command: Command) -> Result<()> {
         }),
         Command::Prove {
             pair,
+            format,
             committee,
             certificate,
             threshold,
             params,
             pk,
             out,
-        } => pair.driver()?.prove(&ProveArgs {
+        } => format.driver(&pair)?.prove(&ProveArgs {
             committee,
             certificate,
             threshold,
@@ -1321,6 +1352,7 @@ fn run(command: Command) -> Result<()> {
         },
         Command::Verify {
             pair,
+            format,
             params,
             vk,
             proof,
@@ -1348,7 +1380,7 @@ fn run(command: Command) -> Result<()> {
                 vk_fingerprint,
                 regenerate_vk,
             };
-            pair.driver()?.verify(&args)
+            format.driver(&pair)?.verify(&args)
         }
         Command::ExportVerifier {
             scheme,

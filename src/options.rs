@@ -40,6 +40,16 @@ impl Scheme {
     }
 }
 
+/// Whose files a command reads.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Format {
+    /// tms's own files.
+    #[default]
+    Tms,
+    /// mithril-stm 0.13's serde JSON: its registration or aggregate key, its SingleSignatures.
+    MithrilStm,
+}
+
 /// The proof system a command uses.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Backend {

@@ -37,8 +37,8 @@ pub fn driver(scheme: Scheme, backend: Backend) -> Result<&'static dyn Driver> {
     }
 }
 
-/// The generic flows over scheme `S`.
-struct Pair<S>(PhantomData<S>);
+/// The generic flows over scheme `S` (crate-visible: `--format mithril-stm` hands out its pair).
+pub(crate) struct Pair<S>(pub(crate) PhantomData<S>);
 
 impl<S: CertificateScheme> Driver for Pair<S> {
     fn committee(&self, args: &CommitteeArgs) -> Result<()> {

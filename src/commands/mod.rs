@@ -10,6 +10,7 @@ mod drive;
 pub mod export;
 
 pub use drive::driver;
+pub(crate) use drive::Pair;
 pub use export::export_verifier;
 
 use tms_gadgets::{

@@ -55,12 +55,18 @@ struct Setup {
 }
 
 fn setup() -> Setup {
+    seeded_setup(3, true)
+}
+
+/// A registration closed by mithril-stm from `seed`, and (with `sign`) every party's single
+/// signature of `MESSAGE`.
+fn seeded_setup(seed: u64, sign: bool) -> Setup {
     let parameters = Parameters {
         m: M,
         k: QUORUM,
         phi_f: PHI_F,
     };
-    let mut rng = ChaCha20Rng::seed_from_u64(3);
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
     let stakes: Vec<u64> = (0..PARTIES as u64).map(|i| 1_000 + 137 * i).collect();
     let mut registration = KeyRegistration::initialize();
     let mut initializers = Vec::new();
@@ -78,6 +84,7 @@ fn setup() -> Setup {
     let closed = registration.close_registration(&parameters).unwrap();
     let signatures = initializers
         .into_iter()
+        .filter(|_| sign)
         .filter_map(|initializer| {
             let signer = initializer.try_create_signer::<D>(&closed).ok()?;
             signer.create_single_signature(&MESSAGE).ok()
@@ -351,4 +358,100 @@ fn interop_clerk_certificate_proves_and_verifies_on_both_sides() {
         shape.signer_slots,
         proof.len()
     );
+}
+
+/// Where the tool's fixtures live: `tests/fixtures/mithril-stm/` of the root workspace.
+fn fixture_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/mithril-stm")
+}
+
+/// The registration file `tms --format mithril-stm` reads: mithril-stm's `Parameters` and its
+/// closed registration's entries in signer-index order, each as mithril-stm's serde writes it
+/// (`ClosedKeyRegistration` itself has no serde form).
+fn registration_json(setup: &Setup) -> serde_json::Value {
+    let entries: Vec<_> = (0..PARTIES as u64)
+        .map(|i| setup.closed.get_registration_entry_for_index(&i).unwrap())
+        .collect();
+    serde_json::json!({
+        "parameters": setup.parameters,
+        "closed_registration_entries": entries,
+    })
+}
+
+/// What a verifier holds instead: the parameters and mithril-stm's
+/// `AggregateVerificationKeyForSnark`, serde as mithril-stm writes it.
+fn aggregate_key_json(setup: &Setup) -> serde_json::Value {
+    let clerk =
+        Clerk::<D>::new_clerk_from_closed_key_registration(&setup.parameters, &setup.closed);
+    let avk = clerk.compute_aggregate_verification_key();
+    serde_json::json!({
+        "parameters": setup.parameters,
+        "aggregate_verification_key": avk.to_snark_aggregate_verification_key().unwrap(),
+    })
+}
+
+/// A registration of the same parameters and stakes from another seed (the tool's "another
+/// registration" refusals).
+fn other_setup() -> Setup {
+    seeded_setup(4, false)
+}
+
+fn line(value: &impl serde::Serialize) -> String {
+    format!("{}\n", serde_json::to_string(value).unwrap())
+}
+
+/// The tool's fixtures (`tests/fixtures/mithril-stm/`, read by the root workspace's
+/// `tests/cli_mithril_stm.rs`) are mithril-stm's own files: with `TMS_STM_FIXTURES=write` this
+/// writes them (the registration, the verifier's aggregate key, another registration, every
+/// single signature of `setup()` on `MESSAGE`); otherwise it checks the committed ones: the
+/// registrations and the aggregate key equal this seeded setup's, and mithril-stm itself reads
+/// back every committed signature with its own deserializer and accepts it.
+#[test]
+fn interop_tool_fixtures_are_mithril_stm_files() {
+    let setup = setup();
+    let dir = fixture_dir();
+    let other = other_setup();
+    let files = [
+        ("registration.json", line(&registration_json(&setup))),
+        ("aggregate-key.json", line(&aggregate_key_json(&setup))),
+        ("other-registration.json", line(&registration_json(&other))),
+    ];
+    if std::env::var("TMS_STM_FIXTURES").as_deref() == Ok("write") {
+        std::fs::create_dir_all(&dir).unwrap();
+        for (name, text) in &files {
+            std::fs::write(dir.join(name), text).unwrap();
+        }
+        for signature in &setup.signatures {
+            let name = format!("signature-{}.json", signature.signer_index);
+            std::fs::write(dir.join(name), line(signature)).unwrap();
+        }
+        eprintln!(
+            "[interop] wrote {} signatures and the registrations to {}",
+            setup.signatures.len(),
+            dir.display()
+        );
+        return;
+    }
+    for (name, text) in &files {
+        let committed: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join(name)).unwrap()).unwrap();
+        let fresh: serde_json::Value = serde_json::from_str(text).unwrap();
+        assert_eq!(committed, fresh, "{name} is this seeded setup's");
+    }
+    let mut read = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if !name.starts_with("signature-") {
+            continue;
+        }
+        let signature: SingleSignature =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert!(
+            stm_accepts(&setup, &signature, &MESSAGE),
+            "mithril-stm accepts {name}"
+        );
+        read += 1;
+    }
+    assert!(read >= QUORUM as usize, "{read} committed signatures");
 }

@@ -190,7 +190,21 @@ fn mithril_section(s: &mut String, r: &Results) {
          its BLS12-381 builtins. Neither mithril-stm nor our BN254 proof has a Plutus verifier, \
          nor a BLS12-381 proof an EVM one (n/a).\n"
     );
+    let _ = writeln!(
+        s,
+        "Which relation each row proves: SNARK-Mithril (ours) proves tms's own relation on BN254 \
+         (Grumpkin unique signatures), SNARK-Mithril on Cardano (ours) tms's own relation on \
+         Jubjub, mithril-stm 0.13 SNARK mithril-stm's. The three share the stakes, parameters \
+         and message bytes of each certificate, not its signatures: each system signs with its \
+         own keys.\n"
+    );
+    // Measured by `benches/mithril-compare --system same` (one process per system, not by this
+    // generator): kept verbatim with the run each figure comes from.
+    s.push_str(SAME_CERTIFICATE);
 }
+
+/// The rows on the same certificate (mithril-stm's own signatures), with their runs.
+const SAME_CERTIFICATE: &str = include_str!("../same-certificate.md");
 
 /// On-chain cost of every Halo2 point whose gas was measured.
 fn onchain_section(s: &mut String, r: &Results) {
