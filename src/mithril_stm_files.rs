@@ -51,8 +51,7 @@ use tms_gadgets::proving::Transcript;
 
 use crate::{
     backends::cardano::{
-        base_to_hex, key_file_pk, key_file_vk, read_key_file_pk, read_key_file_vk, Cardano,
-        BACKEND,
+        base_to_hex, key_file_pk, key_file_vk, read_key_file_pk, read_key_file_vk, Cardano, BACKEND,
     },
     checks::describe_message_bytes,
     commands::Pair,
@@ -61,9 +60,9 @@ use crate::{
         CertificateScheme, CertifyArgs, CommitteeArgs, DemoCertificate, Driver, Rejection,
         ShapeOptions, SignArgs, Trusted, Verdict, VerifyArgs,
     },
-    schemes::mithril::bn254::trusted_quorum,
     io::{at, read_bytes, read_json_on, usage, write_json, CliError, Result, MAX_JSON_BYTES},
     options::{Backend, Scheme},
+    schemes::mithril::bn254::trusted_quorum,
 };
 
 /// The relation these files are for, in certificate and key files.
