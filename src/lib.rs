@@ -16,3 +16,4 @@ pub mod fuzzing;
 pub mod interface;
 pub mod io;
 pub mod options;
+pub mod step_keys;
