@@ -3,7 +3,7 @@
 
 use std::{
     fmt, fs,
-    io::IsTerminal,
+    io::{IsTerminal, Write},
     path::{Path, PathBuf},
     time::Duration,
 };
@@ -116,6 +116,20 @@ pub fn read_json_on<T: DeserializeOwned>(
 
 /// Writes `bytes` to a temporary file beside `path`, then renames it: no partial output.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_atomic_with(path, |file| {
+        file.write_all(bytes)
+            .map_err(|e| at(path, format!("cannot write: {e}")))
+    })
+    .map(|_| ())
+}
+
+/// [`write_atomic`] for output written in pieces (gigabytes of keys): `write` fills the
+/// temporary file, which is synced and renamed to `path` only when it succeeds. Returns the
+/// file's size in bytes.
+pub fn write_atomic_with(
+    path: &Path,
+    write: impl FnOnce(&mut std::io::BufWriter<fs::File>) -> Result<()>,
+) -> Result<u64> {
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -128,11 +142,20 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         name.to_string_lossy(),
         std::process::id()
     ));
-    fs::write(&tmp, bytes).map_err(|e| at(path, format!("cannot write: {e}")))?;
-    fs::rename(&tmp, path).map_err(|e| {
+    let cannot = |e: std::io::Error| at(path, format!("cannot write: {e}"));
+    let written = (|| {
+        let mut file = std::io::BufWriter::new(fs::File::create(&tmp).map_err(cannot)?);
+        write(&mut file)?;
+        let file = file.into_inner().map_err(|e| cannot(e.into_error()))?;
+        file.sync_all().map_err(cannot)?;
+        let len = file.metadata().map_err(cannot)?.len();
+        fs::rename(&tmp, path).map_err(cannot)?;
+        Ok(len)
+    })();
+    if written.is_err() {
         let _ = fs::remove_file(&tmp);
-        at(path, format!("cannot write: {e}"))
-    })
+    }
+    written
 }
 
 /// Writes `value` as pretty JSON, atomically.

@@ -20,3 +20,4 @@ pub mod io;
 pub mod mithril_stm_files;
 pub mod options;
 pub mod schemes;
+pub mod step_keys;

@@ -888,9 +888,10 @@ enum ChainCommand {
         #[arg(long)]
         vk: PathBuf,
     },
-    /// Extend a chain proof by one epoch (incremental, one step proof per epoch): proves the
-    /// certificate, makes the step keys (minutes, about 12 GiB) and proves a step that verifies
-    /// the previous chain proof and the certificate. Without --previous, the genesis epoch.
+    /// Extend a chain proof by one epoch (incremental, one step proof per epoch): makes the step
+    /// keys on the first call (minutes, about 12 GiB; kept for the next, see --step-cache),
+    /// proves the certificate and a step that verifies the previous chain proof and the
+    /// certificate. Without --previous, the genesis epoch.
     Extend {
         /// The registration that signs this epoch (the one the previous epoch handed over to).
         #[arg(long)]
@@ -920,6 +921,15 @@ enum ChainCommand {
         /// Step verifying key file to write (the same for every epoch of a chain).
         #[arg(long)]
         vk: PathBuf,
+        /// Where the step keys are kept between epochs (`DIR/chain-step.keys`, several GiB):
+        /// made on the first call, read back and checked on the next ones. Default: the
+        /// directory of --proof.
+        #[arg(long, value_name = "DIR")]
+        step_cache: Option<PathBuf>,
+        /// Make the step keys again and replace the cached ones (which are otherwise refused
+        /// when they are for another certificate key or other parameters, or altered).
+        #[arg(long)]
+        regenerate_step_keys: bool,
     },
     /// Wrap an extended chain's proof for contracts (`ChainVerifier`, as a tree's root): one
     /// proof that verifies the step proof under the step key and exposes the chain's statement
@@ -1134,6 +1144,8 @@ fn run_chain(action: ChainCommand) -> Result<()> {
             previous,
             proof,
             vk,
+            step_cache,
+            regenerate_step_keys,
         } => chain::extend(&chain::ChainExtendArgs {
             registration: &registration,
             next_registration: &next_registration,
@@ -1144,6 +1156,10 @@ fn run_chain(action: ChainCommand) -> Result<()> {
             previous: previous.as_deref(),
             proof: &proof,
             vk: &vk,
+            cache: tms::step_keys::StepKeyCache {
+                dir: step_cache.as_deref(),
+                regenerate: regenerate_step_keys,
+            },
         }),
         ChainCommand::Wrap {
             proof,

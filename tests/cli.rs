@@ -1155,6 +1155,114 @@ fn mithril_chain(dir: &Path, epochs: usize) {
     }
 }
 
+/// The error line of a `tms` run expected to fail before writing `output`.
+fn error_line(dir: &Path, args: &str, output: &str) -> String {
+    let out = tms(dir, &args.split_whitespace().collect::<Vec<_>>());
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(1), "tms {args}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(!dir.join(output).exists(), "{output} written");
+    stderr
+        .lines()
+        .find(|l| l.starts_with("error: "))
+        .unwrap_or_else(|| panic!("no error line: {stderr}"))
+        .to_string()
+}
+
+/// The text after `after` in `line` up to `until`.
+fn between<'a>(line: &'a str, after: &str, until: char) -> &'a str {
+    let start = line
+        .find(after)
+        .unwrap_or_else(|| panic!("{after:?} in {line:?}"))
+        + after.len();
+    let rest = &line[start..];
+    &rest[..rest.find(until).unwrap_or(rest.len())]
+}
+
+/// `tms chain extend`'s step key cache (`--step-cache DIR`, `DIR/chain-step.keys`) is checked
+/// before any keygen or proof: a file that is not a step key file, one for another certificate
+/// key, one for other parameters, and one whose bytes do not match its SHA-256 trailer are each
+/// refused with one line naming the file and what to do, and nothing is written. (Made and
+/// reused at k = 22: `mithril_chain_extends_one_epoch_at_a_time`, ignored; the file's own checks
+/// at k = 12: `tms_aggregation::step_cache`'s tests.)
+#[test]
+fn a_step_key_cache_is_checked_before_use() {
+    let d = workdir("cli-step-cache");
+    mithril_chain(&d, 1);
+    ok_s(&d, "setup --k 12 --insecure-test --out params.srs");
+    ok_s(
+        &d,
+        "keygen --scheme mithril --committee r0.json --params params.srs --pk m.pk --vk m.vk",
+    );
+    std::fs::create_dir_all(d.join("cache")).unwrap();
+    let extend = "chain extend --registration r0.json --next-registration r1.json --certificate c0.json --params params.srs --pk m.pk --chain-params params.srs --step-cache cache --proof chain1.proof --vk step.vk";
+    let cache = d.join("cache/chain-step.keys");
+    let hint = "; remove it, pass --regenerate-step-keys to replace it, or --step-cache DIR";
+    // A header (and `body`, then a trailer of zeros) as `tms chain extend` writes it.
+    let write = |certificate_key: &str, params: &str| {
+        let header = format!(
+            r#"{{"format":"tms-chain-step-keys-v1","certificate_key":"{certificate_key}","step_key":"0x00","params":"{params}","config":{{"degree":12,"num_advice":1,"num_lookup_advice":1,"num_fixed":1,"lookup_bits":11}},"break_points":[[]],"num_instances":17,"advice_cells":1}}"#
+        );
+        let mut bytes = b"TMSSTEPK".to_vec();
+        bytes.extend((header.len() as u32).to_le_bytes());
+        bytes.extend(header.as_bytes());
+        bytes.extend([7u8; 100]);
+        bytes.extend([0u8; 32]);
+        std::fs::write(&cache, bytes).unwrap();
+    };
+
+    let line = error_line(
+        &d,
+        &extend.replace("--step-cache cache", "--step-cache missing"),
+        "chain1.proof",
+    );
+    assert!(
+        line.contains("missing: not a directory (for the step key cache)"),
+        "{line}"
+    );
+
+    std::fs::write(&cache, b"not step keys").unwrap();
+    let line = error_line(&d, extend, "chain1.proof");
+    assert!(
+        line.contains(
+            "cache/chain-step.keys: not a step key file: it does not start with TMSSTEPK"
+        ) && line.contains(hint),
+        "{line}"
+    );
+
+    let other = format!("0x{}1", "0".repeat(63));
+    write(&other, "k=12 sha256:00");
+    let line = error_line(&d, extend, "chain1.proof");
+    assert!(
+        line.contains(&format!(
+            "cache/chain-step.keys: step keys for certificate key {other}, not for this certificate key (0x"
+        )) && line.contains(hint),
+        "{line}"
+    );
+    let certificate_key = between(&line, "not for this certificate key (", ')').to_string();
+    assert_eq!(certificate_key.len(), 66, "{line}");
+
+    write(&certificate_key, "k=12 sha256:00");
+    let line = error_line(&d, extend, "chain1.proof");
+    assert!(
+        line.contains(
+            "step keys made at other parameters (k=12 sha256:00), not these (k=12 sha256:"
+        ),
+        "{line}"
+    );
+    let params = between(&line, "not these (", ')').to_string();
+
+    // The right certificate key and parameters, bytes that are not those hashed.
+    write(&certificate_key, &params);
+    let line = error_line(&d, extend, "chain1.proof");
+    assert!(
+        line.contains("cache/chain-step.keys: altered or truncated: its SHA-256 trailer does not match its contents")
+            && line.contains(hint),
+        "{line}"
+    );
+    assert!(!d.join("step.vk").exists());
+}
+
 #[test]
 fn mithril_chain_links_are_checked_before_proving() {
     let d = workdir("cli-chain-links");
@@ -1374,13 +1482,15 @@ fn export_verifier_refuses_a_chain_step_key() {
 }
 
 /// A SNARK-Mithril chain extended one epoch at a time by the CLI (the genesis epoch, then a
-/// second), the step key the same at both, each chain verified under the pinned step key, and
-/// the one-change refusals; then wrapped for contracts (`tms chain wrap`), verified under the
-/// pinned wrapper key and given its ChainVerifier: `cargo test --release --test cli --
-/// --ignored --nocapture mithril_chain_extends` (two step keygens and two step proofs at
-/// k = 22, then the wrapper's keygen and proof: about 30 minutes and 12 GiB on 2 cores).
+/// second), the step key the same at both, made at the first and read back from the cache
+/// beside the chain at the second; a cache for another certificate key and an altered one
+/// refused; each chain verified under the pinned step key, and the one-change refusals; then
+/// wrapped for contracts (`tms chain wrap`), verified under the pinned wrapper key and given its
+/// ChainVerifier: `cargo test --release --test cli -- --ignored --nocapture
+/// mithril_chain_extends` (one step keygen and two step proofs at k = 22, then the wrapper's
+/// keygen and proof: about 25 minutes and 12 GiB on 2 cores).
 #[test]
-#[ignore = "two recursive step proofs at k = 22: about 18 minutes and 12 GiB"]
+#[ignore = "one step keygen and two recursive step proofs at k = 22: about 25 minutes and 12 GiB"]
 fn mithril_chain_extends_one_epoch_at_a_time() {
     let d = workdir("cli-chain-extend");
     mithril_chain(&d, 2);
@@ -1395,8 +1505,43 @@ fn mithril_chain_extends_one_epoch_at_a_time() {
     };
     let out = ok_s(&d, &extend(0, "", "step.vk"));
     assert!(out.starts_with("chain of 1 epoch from genesis"), "{out}");
+    assert!(
+        out.contains("step keys made (") && out.contains("chain-step.keys"),
+        "{out}"
+    );
+    // The step keys are cached beside the chain: the second epoch reads them back, checked.
     let out = ok_s(&d, &extend(1, " --previous chain1.proof", "step2.vk"));
     assert!(out.starts_with("chain of 2 epochs from genesis"), "{out}");
+    assert!(out.contains("step keys reused from "), "{out}");
+    println!("{out}");
+
+    // A cache for another certificate key (another committee size: another circuit) is refused
+    // before anything is proved, and so is a cache with one byte changed.
+    ok_s(&d, "committee --scheme mithril --size 20 --seed 99 --out stakes-other.json --keys-dir keys-other");
+    ok_s(
+        &d,
+        "register --stakes stakes-other.json --preset preprod --out other.json",
+    );
+    ok_s(&d, "keygen --scheme mithril --committee other.json --params params.srs --pk other.pk --vk other.vk");
+    fails_s(
+        &d,
+        &extend(1, " --previous chain1.proof", "step3.vk").replace("--pk m.pk", "--pk other.pk"),
+        "chain-step.keys: step keys for certificate key 0x",
+        Some("step3.vk"),
+    );
+    let cache = d.join("chain-step.keys");
+    let honest = std::fs::read(&cache).unwrap();
+    let mut altered = honest.clone();
+    altered[honest.len() / 2] ^= 1;
+    std::fs::write(&cache, &altered).unwrap();
+    fails_s(
+        &d,
+        &extend(1, " --previous chain1.proof", "step3.vk"),
+        "chain-step.keys: altered or truncated",
+        Some("step3.vk"),
+    );
+    std::fs::write(&cache, &honest).unwrap();
+    drop((honest, altered));
     let step = std::fs::read(d.join("step.vk")).unwrap();
     assert_eq!(
         step,

@@ -46,7 +46,10 @@ use halo2_base::{
     halo2_proofs::{
         halo2curves::bn256::{Bn256, G1Affine},
         plonk::VerifyingKey,
-        poly::{commitment::ParamsProver, kzg::commitment::ParamsKZG},
+        poly::{
+            commitment::{Params, ParamsProver},
+            kzg::commitment::ParamsKZG,
+        },
     },
     AssignedValue, Context, QuantumCell,
 };
@@ -192,6 +195,15 @@ impl ChainStep {
     }
 }
 
+/// The digest of the certificate key `certificate_vk` as a step circuit fixes it (a constant of
+/// the circuit): what step keys are made for, and what a cache of them is keyed by.
+pub fn step_certificate_key(
+    certificate_params: &ParamsKZG<Bn256>,
+    certificate_vk: &VerifyingKey<G1Affine>,
+) -> Fr {
+    certificate_key_digest(certificate_params, certificate_vk, CERTIFICATE_INPUTS)
+}
+
 /// `k` of the stand-in proof the base case verifies: any serves (the step circuit takes each
 /// key's `k` as a witness), so the smallest that holds the step's layout.
 const STAND_IN_K: u32 = 12;
@@ -249,16 +261,14 @@ pub fn step_keygen(
     (certificate_params, certificate_vk): (&ParamsKZG<Bn256>, &VerifyingKey<G1Affine>),
 ) -> Result<StepKeys, AggregationError> {
     let certificate = certificate_sample(certificate_params, certificate_vk, CERTIFICATE_INPUTS);
-    let certificate_key =
-        certificate_key_digest(certificate_params, certificate_vk, CERTIFICATE_INPUTS);
+    let certificate_key = step_certificate_key(certificate_params, certificate_vk);
     let step = ChainStep {
         certificate_key,
         ..Default::default()
     };
     let small = params_at(params, STAND_IN_K);
     // A stand-in statement: any, with zero epochs.
-    let mut inputs = trivial_accumulator(&small);
-    inputs.extend([Fr::zero(); STEP_INPUTS]);
+    let inputs = stand_in_inputs(params);
     let mut layout = AggregationConfigParams {
         degree: k,
         num_advice: 4,
@@ -294,22 +304,69 @@ pub fn step_keygen(
             continue;
         }
         let keys = aggregation_keygen(params, k, samples, &step)?;
-        let own = node_protocol(params, keys.vk(), inputs.len());
-        if protocol_shape(&own) != protocol_shape(&previous.protocol) {
-            return Err(AggregationError::Prover(
-                "the stand-in's protocol is not the step circuit's".into(),
-            ));
-        }
-        return Ok(StepKeys {
-            step_key: protocol_key_digest(&own),
-            keys,
-            certificate_key,
-            stand_in: previous,
-        });
+        return StepKeys::from_parts(params, keys, certificate_key, previous);
     }
     Err(AggregationError::Prover(
         "the step circuit's layout does not settle".into(),
     ))
+}
+
+/// The base case's public inputs at `params`: the trivial accumulator of the stand-in's
+/// parameters, then a statement of zeros (zero epochs).
+pub(crate) fn stand_in_inputs(params: &ParamsKZG<Bn256>) -> Vec<Fr> {
+    let mut inputs = trivial_accumulator(&params_at(params, STAND_IN_K));
+    inputs.extend([Fr::zero(); STEP_INPUTS]);
+    inputs
+}
+
+impl StepKeys {
+    /// Step keys from their parts, checked as [`step_keygen`] checks what it made: the step
+    /// key's digest is recomputed from `keys` at `params`, the key takes a step proof's public
+    /// inputs, and `stand_in` has the step circuit's protocol and the base case's public inputs.
+    /// [`crate::step_cache`] reads keys back through it. What no check here sees (the
+    /// certificate key's digest is a constant inside the proving key) a verifier's own key
+    /// catches: a step proof made under other keys does not verify under the key it pins.
+    pub fn from_parts(
+        params: &ParamsKZG<Bn256>,
+        keys: AggregationKeys,
+        certificate_key: Fr,
+        stand_in: Snark,
+    ) -> Result<Self, AggregationError> {
+        if params.k() < STAND_IN_K {
+            return Err(AggregationError::Input(format!(
+                "step parameters of 2^{} rows, fewer than the stand-in's 2^{STAND_IN_K}",
+                params.k()
+            )));
+        }
+        if keys.num_instances != STEP_PROOF_INPUTS {
+            return Err(AggregationError::Input(format!(
+                "a step key takes {STEP_PROOF_INPUTS} public inputs, this one {}",
+                keys.num_instances
+            )));
+        }
+        let own = node_protocol(params, keys.vk(), STEP_PROOF_INPUTS);
+        if protocol_shape(&own) != protocol_shape(&stand_in.protocol) {
+            return Err(AggregationError::Prover(
+                "the stand-in's protocol is not the step circuit's".into(),
+            ));
+        }
+        if stand_in.instances != [stand_in_inputs(params)] {
+            return Err(AggregationError::Input(
+                "the stand-in's public inputs are not the base case's".into(),
+            ));
+        }
+        Ok(StepKeys {
+            step_key: protocol_key_digest(&own),
+            keys,
+            certificate_key,
+            stand_in,
+        })
+    }
+
+    /// The base case's stand-in for the previous proof (what a cache stores beside the keys).
+    pub fn stand_in(&self) -> &Snark {
+        &self.stand_in
+    }
 }
 
 /// The chain extended by `certificate`: a step proof (Poseidon transcript, so that the next

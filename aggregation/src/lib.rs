@@ -14,6 +14,7 @@
 //! | [`chain`] | a Mithril certificate chain: `[genesis digest, last registration digest, last application message, epochs]`, with every link checked in-circuit |
 //! | [`stand_in`] | real proofs of a trivial circuit shaped like an aggregation circuit: the base case of a recursive chain, the on-chain cost of a layout |
 //! | [`chain_step`] | one epoch more on a chain proof (incremental): the chain's statement and the digest of the step key its proofs were verified under |
+//! | [`step_cache`] | a chain's step keys kept on disk (made once per certificate key and parameters), checked on load |
 //!
 //! An aggregation proof is itself an inner proof for the next level (its accumulator is then
 //! folded in rather than exposed again), so chains are proved in a tree. The last level is made
@@ -28,6 +29,7 @@ pub mod chain_step;
 pub mod chunks;
 pub mod snark;
 pub mod stand_in;
+pub mod step_cache;
 mod tree;
 
 pub use snark::{

@@ -30,6 +30,7 @@ use snark_verifier_sdk::{
 use tms_gadgets::{
     hash::{HashInstructions, NativeHash},
     proving::{prove_shplonk, verify_shplonk, Transcript},
+    timing::phase,
 };
 
 use crate::{AggregationError, ACCUMULATOR_LIMBS};
@@ -379,10 +380,17 @@ pub fn aggregation_keygen(
     samples: Vec<Snark>,
     statement: &dyn Statement,
 ) -> Result<AggregationKeys, AggregationError> {
-    let (circuit, config, advice_cells) = laid_out(params, k, samples, statement)?;
-    let vk = keygen_vk(params, &circuit).map_err(|e| AggregationError::Prover(e.to_string()))?;
-    let pk =
-        keygen_pk(params, vk, &circuit).map_err(|e| AggregationError::Prover(e.to_string()))?;
+    let (circuit, config, advice_cells) = phase("aggregation keygen: layout", || {
+        laid_out(params, k, samples, statement)
+    })?;
+    let vk = phase("aggregation keygen: keygen_vk", || {
+        keygen_vk(params, &circuit)
+    })
+    .map_err(|e| AggregationError::Prover(e.to_string()))?;
+    let pk = phase("aggregation keygen: keygen_pk", || {
+        keygen_pk(params, vk, &circuit)
+    })
+    .map_err(|e| AggregationError::Prover(e.to_string()))?;
     Ok(AggregationKeys {
         pk,
         config,
@@ -402,13 +410,15 @@ pub fn aggregation_prove(
     statement: &dyn Statement,
     transcript: Transcript,
 ) -> Result<(Vec<Fr>, Vec<u8>), AggregationError> {
-    let circuit = circuit(
-        CircuitBuilderStage::Prover,
-        keys.config,
-        params,
-        snarks,
-        statement,
-    )?
+    let circuit = phase("aggregation prove: witness (inner verifiers)", || {
+        circuit(
+            CircuitBuilderStage::Prover,
+            keys.config,
+            params,
+            snarks,
+            statement,
+        )
+    })?
     .use_break_points(keys.break_points.clone());
     let instances = circuit.instances().remove(0);
     if instances.len() != keys.num_instances {
@@ -418,8 +428,10 @@ pub fn aggregation_prove(
             keys.num_instances
         )));
     }
-    let proof = prove_shplonk(params, &keys.pk, circuit, &instances, transcript)
-        .ok_or_else(|| AggregationError::Prover("the aggregation prover failed".into()))?;
+    let proof = phase("aggregation prove: create_proof", || {
+        prove_shplonk(params, &keys.pk, circuit, &instances, transcript)
+    })
+    .ok_or_else(|| AggregationError::Prover("the aggregation prover failed".into()))?;
     Ok((instances, proof))
 }
 

@@ -37,7 +37,7 @@ use tms_gadgets::{
     Fr,
 };
 
-use crate::AggregationError;
+use crate::{AggregationError, AggregationKeys};
 
 /// Rows left to halo2's blinding, as the aggregation circuit's layout leaves them.
 const MINIMUM_ROWS: usize = 10;
@@ -118,6 +118,19 @@ pub fn stand_in(
     transcript: Transcript,
     open: MultiOpen,
 ) -> Result<StandIn, AggregationError> {
+    stand_in_with_keys(params, layout, public_inputs, transcript, open).map(|(made, _)| made)
+}
+
+/// [`stand_in`] and the stand-in's keys, as an aggregation circuit's keys of `layout` at
+/// `params.k()` rows (its proving key reads back as one): small keys of an aggregation
+/// circuit's shape, for tests of what stores or handles such keys at a size CI affords.
+pub fn stand_in_with_keys(
+    params: &ParamsKZG<Bn256>,
+    layout: AggregationConfigParams,
+    public_inputs: &[Fr],
+    transcript: Transcript,
+    open: MultiOpen,
+) -> Result<(StandIn, AggregationKeys), AggregationError> {
     let k = params.k();
     let mut keygen = builder(CircuitBuilderStage::Keygen, k, layout, public_inputs, None);
     let mut config = keygen.calculate_params(Some(MINIMUM_ROWS));
@@ -131,6 +144,7 @@ pub fn stand_in(
             "a stand-in at k = {k} lays out as {config:?}, not as {layout:?}"
         )));
     }
+    let advice_cells = keygen.statistics().gate.total_advice_per_phase.iter().sum();
     let keygen = keygen.use_params(config.clone());
     let prover =
         |e: halo2_base::halo2_proofs::plonk::Error| AggregationError::Prover(e.to_string());
@@ -142,9 +156,22 @@ pub fn stand_in(
         k,
         layout,
         public_inputs,
-        Some((config, break_points)),
+        Some((config.clone(), break_points.clone())),
     );
     let proof = prove_kzg(params, &pk, proving, public_inputs, transcript, open)
         .ok_or_else(|| AggregationError::Prover("the stand-in prover failed".into()))?;
-    Ok(StandIn { vk, proof })
+    let keys = AggregationKeys {
+        pk,
+        config: AggregationConfigParams {
+            degree: k,
+            num_advice: layout.num_advice,
+            num_lookup_advice: layout.num_lookup_advice,
+            num_fixed: layout.num_fixed,
+            lookup_bits: config.lookup_bits.unwrap_or(layout.lookup_bits),
+        },
+        break_points,
+        num_instances: public_inputs.len(),
+        advice_cells,
+    };
+    Ok((StandIn { vk, proof }, keys))
 }

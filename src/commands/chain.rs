@@ -28,7 +28,7 @@ use mithril_snark::{
     prove_with_transcript, MithrilInstance, MithrilKeys, MithrilWitness,
 };
 use tms_aggregation::{
-    certificate_snark,
+    aggregation_verify, certificate_snark,
     chain::{
         chain_keygen, prove_chain, verify_chain_proof, ChainCertificate, ChainKeys, ChainShape,
         Link,
@@ -44,6 +44,7 @@ use tms_aggregation::{
 use tms_gadgets::{
     message::message_to_field,
     proving::{keys::fingerprint, Transcript},
+    timing::phase,
     Fr,
 };
 
@@ -55,6 +56,7 @@ use crate::schemes::mithril::bn254::{
 use crate::{
     formats::{fr_from_str, fr_to_hex},
     io::{at, load_params, read_bytes, spinner, stage, usage, write_atomic, CliError, Result},
+    step_keys::StepKeyCache,
 };
 
 /// What the root verifying key says it proves.
@@ -296,6 +298,8 @@ pub struct ChainExtendArgs<'a> {
     pub proof: &'a Path,
     /// Where the step verifying key goes.
     pub vk: &'a Path,
+    /// Where the step keys are kept between epochs.
+    pub cache: StepKeyCache<'a>,
 }
 
 /// Public inputs at the front of a step proof file: the accumulator, then the chain's
@@ -362,18 +366,29 @@ pub fn extend(args: &ChainExtendArgs) -> Result<()> {
     let keys = MithrilKeys::from_pk_bytes(&read_bytes(args.pk)?).map_err(|e| at(args.pk, e))?;
     check_params_k(args.params, params.k(), keys.shape.k)?;
     let start = Instant::now();
-    let bar = spinner("proving the certificate");
-    let certificate = certificate_proof((&params, &keys, args.pk), &link, args.certificate)?;
+    // The step keys before the certificate's proof: a refused cache fails in seconds.
+    let bar = spinner("step keys");
+    let (step_keys, step_keys_said) = phase("chain extend: step keys", || {
+        args.cache
+            .step_keys(args.proof, &chain_params, (&params, keys.vk()), || {
+                stage(
+                    &bar,
+                    format!("step keys at k = {} (minutes, GiB)", chain_params.k()),
+                )
+            })
+    })?;
     stage(
         &bar,
         format!(
-            "step keys at k = {} (minutes, GiB; {:.0} s so far)",
-            chain_params.k(),
+            "proving the certificate ({:.0} s so far)",
             start.elapsed().as_secs_f64()
         ),
     );
-    let step_keys = step_keygen(&chain_params, chain_params.k(), (&params, keys.vk()))
-        .map_err(|e| CliError(e.to_string()))?;
+    log_memory("chain extend: step keys");
+    let certificate = phase("chain extend: certificate proof", || {
+        certificate_proof((&params, &keys, args.pk), &link, args.certificate)
+    })?;
+    log_memory("chain extend: certificate proof");
     stage(
         &bar,
         format!(
@@ -384,11 +399,31 @@ pub fn extend(args: &ChainExtendArgs) -> Result<()> {
     let previous_ref = previous
         .as_ref()
         .map(|(inputs, proof)| (inputs.as_slice(), proof.clone()));
-    let (public_inputs, proof) = extend_chain(&chain_params, &step_keys, previous_ref, certificate)
-        .map_err(|e| match args.previous {
-            Some(path) => at(path, e),
-            None => CliError(e.to_string()),
-        })?;
+    let (public_inputs, proof) = phase("chain extend: step proof", || {
+        extend_chain(&chain_params, &step_keys, previous_ref, certificate)
+    })
+    .map_err(|e| match args.previous {
+        Some(path) => at(path, e),
+        None => CliError(e.to_string()),
+    })?;
+    log_memory("chain extend: step proof");
+    // Checked before it is written: keys read back from a cache prove only what verifies under
+    // the key written beside the proof.
+    let verified = phase("chain extend: step proof verified", || {
+        aggregation_verify(
+            &chain_params,
+            step_keys.keys.vk(),
+            &public_inputs,
+            &proof,
+            Transcript::Poseidon,
+        )
+    });
+    if !verified {
+        return Err(CliError(
+            "the new step proof does not verify under the step key (a damaged step key cache?)"
+                .into(),
+        ));
+    }
     bar.finish_and_clear();
     let vk_bytes = step_key_file(&step_keys);
     let proof_bytes = proof_file(&public_inputs, &proof);
@@ -410,7 +445,28 @@ pub fn extend(args: &ChainExtendArgs) -> Result<()> {
         args.vk.display(),
         fingerprint(&vk_bytes)
     );
+    println!("  {step_keys_said}");
     Ok(())
+}
+
+/// Logs this process's resident and peak memory after `what` (`RUST_LOG=tms::phase=debug`):
+/// where a long command's high-water mark is reached.
+fn log_memory(what: &str) {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let kib = |field: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(field))
+            .and_then(|v| v.split_whitespace().next()?.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    tracing::debug!(
+        target: "tms::phase",
+        phase = what,
+        rss_mib = kib("VmRSS:") >> 10,
+        peak_mib = kib("VmHWM:") >> 10,
+        "memory"
+    );
 }
 
 /// The step key file (the header says what it proves).

@@ -1,0 +1,105 @@
+//! `tms chain extend`'s step keys, made once and kept beside the chain (`--step-cache DIR`,
+//! default the directory of `--proof`), as `DIR/chain-step.keys`.
+//!
+//! The file and its checks are `tms_aggregation::step_cache`'s: a file for another certificate
+//! key or other parameters, or one whose bytes changed, is refused with one line naming it, and
+//! replaced only with `--regenerate-step-keys` (or when absent). The keys are the prover's
+//! convenience only: the step verifying key `tms chain extend` writes is what it proved under,
+//! and a verifier still pins or regenerates its own (`tms chain verify`).
+
+use std::{
+    path::{Path, PathBuf},
+    time::Instant,
+};
+
+use halo2_base::halo2_proofs::{
+    halo2curves::bn256::{Bn256, G1Affine},
+    plonk::VerifyingKey,
+    poly::{commitment::Params, kzg::commitment::ParamsKZG},
+};
+use tms_aggregation::{
+    chain_step::{step_certificate_key, step_keygen, StepKeys},
+    step_cache::{load_step_keys, write_step_keys, StepCacheError},
+};
+
+use crate::io::{at, write_atomic_with, CliError, Result};
+
+/// The cache file's name in its directory.
+pub const STEP_KEYS_FILE: &str = "chain-step.keys";
+
+/// Where the step keys are kept and whether to replace them.
+pub struct StepKeyCache<'a> {
+    /// `--step-cache DIR`; `None`: beside the chain proof.
+    pub dir: Option<&'a Path>,
+    /// `--regenerate-step-keys`: make the keys again and replace the file.
+    pub regenerate: bool,
+}
+
+impl StepKeyCache<'_> {
+    /// The cache file for a chain proof written to `proof`.
+    pub fn path(&self, proof: &Path) -> PathBuf {
+        let dir = self.dir.unwrap_or_else(|| {
+            proof
+                .parent()
+                .filter(|d| !d.as_os_str().is_empty())
+                .unwrap_or(Path::new("."))
+        });
+        dir.join(STEP_KEYS_FILE)
+    }
+
+    /// The step keys for certificates under `certificate_vk` at `chain_params`: read back from
+    /// the cache when it holds them (checked), else made and stored. Returns the keys and a
+    /// line saying which.
+    pub fn step_keys(
+        &self,
+        proof: &Path,
+        chain_params: &ParamsKZG<Bn256>,
+        (params, certificate_vk): (&ParamsKZG<Bn256>, &VerifyingKey<G1Affine>),
+        on_keygen: impl FnOnce(),
+    ) -> Result<(StepKeys, String)> {
+        let path = self.path(proof);
+        // Where the keys will go is checked before minutes of keygen are spent on them.
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            if !dir.is_dir() {
+                return Err(at(dir, "not a directory (for the step key cache)"));
+            }
+        }
+        let start = Instant::now();
+        if path.exists() && !self.regenerate {
+            let certificate_key = step_certificate_key(params, certificate_vk);
+            let keys = load_step_keys(&path, chain_params, certificate_key)
+                .map_err(|e| refused(&path, e))?;
+            let said = format!(
+                "step keys reused from {} (checked, {:.0} s)",
+                path.display(),
+                start.elapsed().as_secs_f64()
+            );
+            return Ok((keys, said));
+        }
+        on_keygen();
+        let keys = step_keygen(chain_params, chain_params.k(), (params, certificate_vk))
+            .map_err(|e| CliError(e.to_string()))?;
+        let made = start.elapsed().as_secs_f64();
+        let bytes = write_atomic_with(&path, |file| {
+            write_step_keys(file, chain_params, &keys).map_err(|e| at(&path, e))
+        })?;
+        let said = format!(
+            "step keys made ({made:.0} s) and kept in {} ({} MiB) for the next epochs",
+            path.display(),
+            bytes >> 20
+        );
+        Ok((keys, said))
+    }
+}
+
+/// A refused cache file: what is wrong, and what to do.
+fn refused(path: &Path, e: StepCacheError) -> CliError {
+    let hint = match e {
+        StepCacheError::Io(_) => "",
+        _ => {
+            "; remove it, pass --regenerate-step-keys to replace it, or --step-cache DIR to keep \
+             these keys elsewhere"
+        }
+    };
+    at(path, format!("{e}{hint}"))
+}
