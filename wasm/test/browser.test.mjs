@@ -1,6 +1,6 @@
-// The page (wasm/page) in headless Chromium: it loads a certificate proof and its statement,
-// verifies it with the web build of the package and shows the verdict; a proof with one byte
-// changed is refused. Keeps a screenshot (wasm/page/screenshot.png, or $TMS_SCREENSHOT) and prints
+// The page (wasm/page) in headless Chromium: it loads a chain proof (or a certificate proof) and
+// its statement, verifies it with the web build of the package and shows the statement, the
+// verdict and the time; a proof with one byte changed is refused. Keeps a screenshot (wasm/page/screenshot.png, or $TMS_SCREENSHOT) and prints
 // `wasm-verify runtime=chromium` lines (median of 10 verifications after load).
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -25,12 +25,22 @@ async function verdict(query) {
   throw new Error("no verdict within 60 s");
 }
 
-for (const [scheme, says] of [["schnorr-atms", /^verified \(schnorr-atms\): at least 3 of 4/], ["mithril", /^verified \(mithril\): 5 distinct lottery indices/]]) {
+const cases = [
+  ["chain", /^verified: 1 SNARK-Mithril certificates, each signed by the registration the previous one handed over to, from genesis 0x/, /^refused: the chain proof does not verify for the trusted statement/],
+  ["schnorr-atms", /^verified \(schnorr-atms\): at least 3 of 4/, /^refused: the proof does not verify for the trusted statement/],
+  ["mithril", /^verified \(mithril\): 5 distinct lottery indices/, /^refused: the proof does not verify for the trusted statement/],
+];
+
+for (const [scheme, says, refusal] of cases) {
   test(`${scheme}: the page verifies the honest proof`, async () => {
     const v = await verdict(`?scheme=${scheme}`);
     assert.equal(v.state, "verified", v.text);
     assert.match(v.text, says);
-    if (scheme === "schnorr-atms") {
+    if (scheme === "chain") {
+      // What the page shows: genesis, last registration, epoch count, verdict, time.
+      const shown = await browser.evaluate(`document.getElementById("statement").textContent`);
+      for (const what of ["genesis registration0x", "last registration0x", "epochs1"]) assert.ok(shown.includes(what), shown);
+      assert.match(v.text, /\(\d+\.\d ms\)$/);
       writeFileSync(process.env.TMS_SCREENSHOT ?? new URL("../page/screenshot.png", import.meta.url), await browser.screenshot());
     }
     const ms = await browser.evaluate("tmsBench(10)");
@@ -40,6 +50,6 @@ for (const [scheme, says] of [["schnorr-atms", /^verified \(schnorr-atms\): at l
   test(`${scheme}: the page refuses a proof with one byte changed`, async () => {
     const v = await verdict(`?scheme=${scheme}&tamper=1`);
     assert.equal(v.state, "refused", v.text);
-    assert.match(v.text, /^refused: the proof does not verify for the trusted statement/);
+    assert.match(v.text, refusal);
   });
 }
