@@ -5,7 +5,8 @@
 import init, { CertificateVerifier, ChainVerifier } from "../npm/tms_verifier.js";
 
 const query = new URLSearchParams(location.search);
-const scheme = query.get("scheme") ?? "chain";
+// The chain by default; the Schnorr ATMS certificate where no chain fixture is served.
+const scheme = query.get("scheme") ?? ((await fetch("../fixtures/chain/statement.json", { method: "HEAD" })).ok ? "chain" : "schnorr-atms");
 const tamper = query.get("tamper") === "1";
 const out = document.getElementById("verdict");
 

@@ -4,7 +4,7 @@
 // `wasm-verify runtime=chromium` lines (median of 10 verifications after load).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { launch, serve } from "./browser.mjs";
 
 const server = await serve();
@@ -31,8 +31,14 @@ const cases = [
   ["mithril", /^verified \(mithril\): 5 distinct lottery indices/, /^refused: the proof does not verify for the trusted statement/],
 ];
 
+// Until the chain fixture is committed (wasm/fixtures/make-chain.sh) its cases are skipped and
+// the screenshot shows the Schnorr ATMS certificate.
+const hasChain = existsSync(new URL("../fixtures/chain/statement.json", import.meta.url));
+const shot = hasChain ? "chain" : "schnorr-atms";
+
 for (const [scheme, says, refusal] of cases) {
-  test(`${scheme}: the page verifies the honest proof`, async () => {
+  const skip = scheme === "chain" && !hasChain ? "no wasm/fixtures/chain yet (bash wasm/fixtures/make-chain.sh)" : false;
+  test(`${scheme}: the page verifies the honest proof`, { skip }, async () => {
     const v = await verdict(`?scheme=${scheme}`);
     assert.equal(v.state, "verified", v.text);
     assert.match(v.text, says);
@@ -41,13 +47,15 @@ for (const [scheme, says, refusal] of cases) {
       const shown = await browser.evaluate(`document.getElementById("statement").textContent`);
       for (const what of ["genesis registration0x", "last registration0x", "epochs1"]) assert.ok(shown.includes(what), shown);
       assert.match(v.text, /\(\d+\.\d ms\)$/);
+    }
+    if (scheme === shot) {
       writeFileSync(process.env.TMS_SCREENSHOT ?? new URL("../page/screenshot.png", import.meta.url), await browser.screenshot());
     }
     const ms = await browser.evaluate("tmsBench(10)");
     console.log(`wasm-verify runtime=chromium scheme=${scheme} median_ms=${ms.toFixed(1)}`);
   });
 
-  test(`${scheme}: the page refuses a proof with one byte changed`, async () => {
+  test(`${scheme}: the page refuses a proof with one byte changed`, { skip }, async () => {
     const v = await verdict(`?scheme=${scheme}&tamper=1`);
     assert.equal(v.state, "refused", v.text);
     assert.match(v.text, refusal);
