@@ -45,6 +45,16 @@ use crate::{
     AggregationError, AggregationKeys, Snark, ACCUMULATOR_LIMBS,
 };
 
+/// What a chain tree's root verifying key file says it proves (its header's `statement`).
+pub const ROOT_STATEMENT: &str = "mithril-chain";
+
+/// What a chain step key file (`tms chain extend`'s) says it proves.
+pub const STEP_STATEMENT: &str = "mithril-chain-step";
+
+/// What the wrapper key file of an extended chain (`tms chain wrap`'s) says it proves: the
+/// chain's statement, as a tree's root does ([`verify_chain_proof`] serves both).
+pub const WRAPPED_STATEMENT: &str = "mithril-chain-wrapped";
+
 /// Public inputs of a chain segment after the accumulator (the root's: the chain's statement).
 pub const SEGMENT_INPUTS: usize = 4;
 

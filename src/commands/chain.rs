@@ -59,15 +59,9 @@ use crate::{
     step_keys::StepKeyCache,
 };
 
-/// What the root verifying key says it proves.
-pub(crate) const STATEMENT: &str = "mithril-chain";
-
-/// What a chain step key (`tms chain extend`) says it proves.
-pub(crate) const STEP_STATEMENT: &str = "mithril-chain-step";
-
-/// What the wrapper key of an extended chain (`tms chain wrap`) says it proves: the chain's
-/// statement, as a tree's root does.
-pub(crate) const WRAPPED_STATEMENT: &str = "mithril-chain-wrapped";
+pub(crate) use tms_aggregation::chain::{
+    ROOT_STATEMENT as STATEMENT, STEP_STATEMENT, WRAPPED_STATEMENT,
+};
 
 /// Parses `--tree per_leaf,per_node,levels`.
 pub fn parse_tree(tree: &str, k: u32) -> Result<ChainShape> {

@@ -1,1 +1,1 @@
-export { CertificateVerifier } from "./tms_verifier.js";
+export { CertificateVerifier, ChainVerifier } from "./tms_verifier.js";

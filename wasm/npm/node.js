@@ -4,4 +4,4 @@ import { initSync } from "./tms_verifier.js";
 
 initSync(readFileSync(new URL("./tms_verifier.wasm", import.meta.url)));
 
-export { CertificateVerifier } from "./tms_verifier.js";
+export { CertificateVerifier, ChainVerifier } from "./tms_verifier.js";

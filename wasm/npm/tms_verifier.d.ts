@@ -40,3 +40,36 @@ export class CertificateVerifier {
   /** Frees the module's copy of the key. */
   free(): void;
 }
+
+/** A Mithril chain verifier for one pinned chain key: a chain tree's root key (`tms chain prove`)
+ * or an extended chain's wrapper key (`tms chain wrap`). Every refusal is a thrown one-line `Error`. */
+export class ChainVerifier {
+  /**
+   * Checks `vk` (the chain key file) and `params` (the 388-byte KZG verifier parameters) against
+   * their SHA-256 fingerprints (64 hex digits), then reads them.
+   */
+  constructor(
+    vk: Uint8Array | ArrayBuffer,
+    vkFingerprint: string,
+    params: Uint8Array | ArrayBuffer,
+    paramsFingerprint: string,
+  );
+  /** What the pinned key closes. */
+  describe(): string;
+  /**
+   * Verifies a chain proof file (`tms chain prove`'s or `tms chain wrap`'s) and returns the verdict line.
+   * @param genesis the genesis registration digest, "0x" + 64 hex digits
+   * @param lastRegistration the digest of the registration the chain hands over to last
+   * @param message the last certificate's application message bytes
+   * @param epochs the number of epochs (certificates) claimed
+   */
+  verify(
+    genesis: string,
+    lastRegistration: string,
+    message: Uint8Array | ArrayBuffer,
+    epochs: number | bigint,
+    proof: Uint8Array | ArrayBuffer,
+  ): string;
+  /** Frees the module's copy of the key. */
+  free(): void;
+}

@@ -1,10 +1,12 @@
-// Loads a certificate proof and its statement (wasm/fixtures), verifies it with the web build
-// of the package (wasm/npm/web) and shows what was verified, the verdict and the time taken.
+// Loads a chain proof (the default) or a certificate proof and its statement (wasm/fixtures),
+// verifies it with the web build of the package (wasm/npm/tms_verifier.js) and shows what was
+// trusted, the verdict and the time taken.
 // `window.tmsBench(runs)` returns the median verify time (ms) after load, for the browser test.
-import init, { CertificateVerifier } from "../npm/tms_verifier.js";
+import init, { CertificateVerifier, ChainVerifier } from "../npm/tms_verifier.js";
 
 const query = new URLSearchParams(location.search);
-const scheme = query.get("scheme") ?? "schnorr-atms";
+// The chain by default; the Schnorr ATMS certificate where no chain fixture is served.
+const scheme = query.get("scheme") ?? ((await fetch("../fixtures/chain/statement.json", { method: "HEAD" })).ok ? "chain" : "schnorr-atms");
 const tamper = query.get("tamper") === "1";
 const out = document.getElementById("verdict");
 
@@ -27,17 +29,36 @@ try {
   const [vk, params, proof] = await Promise.all([bytes(`${dir}vk.bin`), bytes("../fixtures/params.bin"), bytes(`${dir}proof.bin`)]);
   if (tamper) proof[proof.length >> 1] ^= 1;
   const message = unhex(s.message);
-  const verifier = new CertificateVerifier(s.scheme, vk, s.vkFingerprint, params, s.paramsFingerprint);
-  show([
-    ["circuit", verifier.describe()],
-    [s.scheme === "mithril" ? "registration digest" : "committee commitment", s.commitment],
-    ["message", new TextDecoder().decode(message)],
-    [s.scheme === "mithril" ? "quorum k" : "threshold", String(s.threshold)],
-    ["proof", `${proof.length} bytes${tamper ? " (one byte changed)" : ""}`],
+  const proofRow = ["proof", `${proof.length} bytes${tamper ? " (one byte changed)" : ""}`];
+  const pins = [
     ["pinned verifying key (sha256)", s.vkFingerprint],
     ["pinned verifier parameters (sha256)", s.paramsFingerprint],
-  ]);
-  const verify = () => verifier.verify(s.commitment, message, s.threshold, proof, s.transcript);
+  ];
+  let verify;
+  if (s.scheme === "mithril-chain") {
+    const verifier = new ChainVerifier(vk, s.vkFingerprint, params, s.paramsFingerprint);
+    show([
+      ["chain key", verifier.describe()],
+      ["genesis registration", s.genesis],
+      ["last registration", s.lastRegistration],
+      ["epochs", String(s.epochs)],
+      ["last message", new TextDecoder().decode(message)],
+      proofRow,
+      ...pins,
+    ]);
+    verify = () => verifier.verify(s.genesis, s.lastRegistration, message, s.epochs, proof);
+  } else {
+    const verifier = new CertificateVerifier(s.scheme, vk, s.vkFingerprint, params, s.paramsFingerprint);
+    show([
+      ["circuit", verifier.describe()],
+      [s.scheme === "mithril" ? "registration digest" : "committee commitment", s.commitment],
+      ["message", new TextDecoder().decode(message)],
+      [s.scheme === "mithril" ? "quorum k" : "threshold", String(s.threshold)],
+      proofRow,
+      ...pins,
+    ]);
+    verify = () => verifier.verify(s.commitment, message, s.threshold, proof, s.transcript);
+  }
   window.tmsBench = (runs = 10) => {
     const times = [];
     for (let i = 0; i < runs; i++) {

@@ -8,7 +8,10 @@
 
 use std::cell::RefCell;
 
-use crate::verifier::{parse_transcript, PinnedVerifier, Statement};
+use crate::{
+    chain::{PinnedChainVerifier, TrustedChain},
+    verifier::{parse_transcript, PinnedVerifier, Statement},
+};
 
 thread_local! {
     /// The last export's result.
@@ -27,6 +30,21 @@ fn finish(result: Result<String, String>) -> u32 {
     };
     RESULT.with(|r| *r.borrow_mut() = text.into_bytes());
     status
+}
+
+/// A made verifier as a handle for JavaScript (an empty result), or 0 with the reason as the
+/// result.
+fn into_handle<T>(made: Result<T, String>) -> usize {
+    match made {
+        Ok(verifier) => {
+            finish(Ok(String::new()));
+            Box::into_raw(Box::new(verifier)) as usize
+        }
+        Err(e) => {
+            finish(Err(e));
+            0
+        }
+    }
 }
 
 /// Takes back a buffer of `len` bytes from [`tms_alloc`].
@@ -107,17 +125,7 @@ pub unsafe extern "C" fn tms_verifier_new(
             &params_fingerprint?,
         )
     })();
-    match made {
-        Ok(verifier) => {
-            let handle = Box::into_raw(Box::new(verifier)) as usize;
-            finish(Ok(String::new()));
-            handle
-        }
-        Err(e) => {
-            finish(Err(e));
-            0
-        }
-    }
+    into_handle(made)
 }
 
 /// Frees a verifier.
@@ -173,6 +181,99 @@ pub unsafe extern "C" fn tms_verify(
             transcript: parse_transcript(&transcript?)?,
         };
         verifier.verify(&statement, &proof)
+    })())
+}
+
+/// A [`PinnedChainVerifier`] (see [`PinnedChainVerifier::new`]); returns its handle, or 0 with
+/// the reason as the result.
+///
+/// # Safety
+/// Each (pointer, length) pair is one [`tms_alloc`] buffer, handed over.
+#[no_mangle]
+pub unsafe extern "C" fn tms_chain_verifier_new(
+    vk: *mut u8,
+    vk_len: usize,
+    vk_fingerprint: *mut u8,
+    vk_fingerprint_len: usize,
+    params: *mut u8,
+    params_len: usize,
+    params_fingerprint: *mut u8,
+    params_fingerprint_len: usize,
+) -> usize {
+    let vk = take(vk, vk_len);
+    let vk_fingerprint = take_str(vk_fingerprint, vk_fingerprint_len, "chain key fingerprint");
+    let params = take(params, params_len);
+    let params_fingerprint = take_str(
+        params_fingerprint,
+        params_fingerprint_len,
+        "verifier parameters fingerprint",
+    );
+    let made =
+        (|| PinnedChainVerifier::new(&vk, &vk_fingerprint?, &params, &params_fingerprint?))();
+    into_handle(made)
+}
+
+/// Frees a chain verifier.
+///
+/// # Safety
+/// `handle` is one [`tms_chain_verifier_new`] returned, not freed before.
+#[no_mangle]
+pub unsafe extern "C" fn tms_chain_verifier_free(handle: usize) {
+    drop(Box::from_raw(handle as *mut PinnedChainVerifier));
+}
+
+/// What a chain verifier's key closes, as the result.
+///
+/// # Safety
+/// `handle` is a live [`tms_chain_verifier_new`] handle.
+#[no_mangle]
+pub unsafe extern "C" fn tms_chain_verifier_describe(handle: usize) -> u32 {
+    let verifier = &*(handle as *const PinnedChainVerifier);
+    finish(Ok(verifier.describe()))
+}
+
+/// Verifies a chain proof file for the chain the caller trusts (see
+/// [`PinnedChainVerifier::verify`]): returns 1 with the verdict as the result, or 0 with the
+/// reason. `epochs` is a JavaScript number.
+///
+/// # Safety
+/// `handle` is a live [`tms_chain_verifier_new`] handle; each (pointer, length) pair is one
+/// [`tms_alloc`] buffer, handed over.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn tms_chain_verify(
+    handle: usize,
+    genesis: *mut u8,
+    genesis_len: usize,
+    last_registration: *mut u8,
+    last_registration_len: usize,
+    message: *mut u8,
+    message_len: usize,
+    epochs: f64,
+    proof: *mut u8,
+    proof_len: usize,
+) -> u32 {
+    let verifier = &*(handle as *const PinnedChainVerifier);
+    let genesis = take_str(genesis, genesis_len, "genesis digest");
+    let last_registration = take_str(
+        last_registration,
+        last_registration_len,
+        "last registration digest",
+    );
+    let message = take(message, message_len);
+    let proof = take(proof, proof_len);
+    finish((|| {
+        let epochs = threshold_from_js(epochs)
+            .map_err(|_| format!("epochs {epochs}: give a positive integer"))?
+            .filter(|&n| n > 0)
+            .ok_or_else(|| format!("epochs {epochs}: give a positive integer"))?;
+        let trusted = TrustedChain {
+            genesis: genesis?,
+            last_registration: last_registration?,
+            message,
+            epochs,
+        };
+        verifier.verify(&trusted, &proof)
     })())
 }
 

@@ -13,5 +13,6 @@
 #![deny(missing_docs)]
 
 pub mod abi;
+pub mod chain;
 pub mod params;
 pub mod verifier;

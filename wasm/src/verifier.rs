@@ -22,6 +22,8 @@ use crate::params::verifier_params;
 pub enum Scheme {
     /// Schnorr ATMS on Grumpkin.
     SchnorrAtms,
+    /// BLS ATMS on BN254 (keys in G1, signatures in G2), from the committee digest.
+    BlsAtms,
     /// SNARK-Mithril on Grumpkin, from the registration digest.
     Mithril,
 }
@@ -31,9 +33,11 @@ impl Scheme {
     pub fn parse(name: &str) -> Result<Self, String> {
         match name {
             "schnorr-atms" => Ok(Self::SchnorrAtms),
+            "bls-atms" => Ok(Self::BlsAtms),
             "mithril" => Ok(Self::Mithril),
             other => Err(format!(
-                "scheme {other:?}: this package verifies \"schnorr-atms\" and \"mithril\" (BN254)"
+                "scheme {other:?}: this package verifies \"schnorr-atms\", \"bls-atms\" and \
+                 \"mithril\" (BN254)"
             )),
         }
     }
@@ -42,6 +46,7 @@ impl Scheme {
     pub fn name(self) -> &'static str {
         match self {
             Self::SchnorrAtms => "schnorr-atms",
+            Self::BlsAtms => "bls-atms",
             Self::Mithril => "mithril",
         }
     }
@@ -51,6 +56,7 @@ impl Scheme {
 #[derive(Clone, Copy, Debug)]
 enum Shape {
     Atms(AtmsShape),
+    Bls(bls_atms::AtmsShape),
     Mithril(MithrilShape),
 }
 
@@ -79,7 +85,7 @@ pub struct PinnedVerifier {
 }
 
 /// Refuses `bytes` unless their SHA-256 is `expected` (hex, `0x` optional).
-fn check_pin(what: &str, bytes: &[u8], expected: &str) -> Result<String, String> {
+pub(crate) fn check_pin(what: &str, bytes: &[u8], expected: &str) -> Result<String, String> {
     let actual = fingerprint(bytes);
     let expected = expected.trim_start_matches("0x");
     if expected.len() != 64 || !expected.chars().all(|c| c.is_ascii_hexdigit()) {
@@ -112,6 +118,9 @@ impl PinnedVerifier {
             Scheme::SchnorrAtms => schnorr_atms::read_vk(vk_file)
                 .map(|(s, vk)| (Shape::Atms(s), vk))
                 .map_err(|e| format!("verifying key: {e}"))?,
+            Scheme::BlsAtms => bls_atms::read_vk(vk_file)
+                .map(|(s, vk)| (Shape::Bls(s), vk))
+                .map_err(|e| format!("verifying key: {e}"))?,
             Scheme::Mithril => mithril_snark::prover::read_vk(vk_file)
                 .map(|(s, vk)| (Shape::Mithril(s), vk))
                 .map_err(|e| format!("verifying key: {e}"))?,
@@ -135,6 +144,10 @@ impl PinnedVerifier {
                 "schnorr-atms: {} members ({:?} commitment), 2^{k} rows",
                 s.n, s.mode
             ),
+            Shape::Bls(s) => format!(
+                "bls-atms: {} members, up to {} non-signers ({:?}), 2^{k} rows",
+                s.n, s.capacity, s.strategy
+            ),
             Shape::Mithril(s) => format!(
                 "mithril: {} signer slots, quorum k = {}, 2^{k} rows",
                 s.signer_slots, s.index_slots
@@ -150,22 +163,12 @@ impl PinnedVerifier {
     /// Verifies `proof` for the statement built from `statement`; the verdict names what was
     /// verified. Refuses as `tms verify` does.
     pub fn verify(&self, statement: &Statement, proof: &[u8]) -> Result<String, String> {
-        let commitment = fr_from_hex(&statement.commitment)?;
+        let commitment = fr_from_hex("commitment", &statement.commitment)?;
         let message = message_to_field(&statement.message);
         let transcript = statement.transcript;
         let verdict = match self.shape {
             Shape::Atms(shape) => {
-                let threshold = match statement.threshold {
-                    None => {
-                        return Err(
-                            "give the threshold: the verifier decides it, not the prover".into(),
-                        )
-                    }
-                    Some(0) => {
-                        return Err("threshold 0: a certificate needs at least one signature".into())
-                    }
-                    Some(t) => t,
-                };
+                let threshold = required_threshold(statement.threshold)?;
                 let instance = AtmsInstance::from_trusted_commitment(
                     commitment,
                     &statement.message,
@@ -186,6 +189,33 @@ impl PinnedVerifier {
                 format!(
                     "verified (schnorr-atms): at least {threshold} of {} committee members signed \
                      {}; committee commitment {}",
+                    shape.n,
+                    describe_message(&statement.message, &message),
+                    hex(&field_bytes(&commitment)),
+                )
+            }
+            Shape::Bls(shape) => {
+                let threshold = required_threshold(statement.threshold)?;
+                let instance = bls_atms::AtmsInstance::from_trusted_digest(
+                    commitment,
+                    &statement.message,
+                    threshold,
+                );
+                bls_atms::verify_with_vk(
+                    &self.params,
+                    &shape,
+                    &self.vk,
+                    &instance,
+                    proof,
+                    transcript,
+                )
+                .map_err(|e| match e {
+                    bls_atms::AtmsError::ProofRejected => rejected(transcript),
+                    other => other.to_string(),
+                })?;
+                format!(
+                    "verified (bls-atms): at least {threshold} of {} committee members signed {}; \
+                     committee digest {}",
                     shape.n,
                     describe_message(&statement.message, &message),
                     hex(&field_bytes(&commitment)),
@@ -227,6 +257,15 @@ impl PinnedVerifier {
     }
 }
 
+/// An ATMS threshold: required (the verifier decides it, not the prover) and at least 1.
+fn required_threshold(threshold: Option<u64>) -> Result<u64, String> {
+    match threshold {
+        None => Err("give the threshold: the verifier decides it, not the prover".into()),
+        Some(0) => Err("threshold 0: a certificate needs at least one signature".into()),
+        Some(t) => Ok(t),
+    }
+}
+
 /// Parses a transcript name as `tms --transcript` takes it (the verifier runs Blake2b and EVM).
 pub fn parse_transcript(name: &str) -> Result<Transcript, String> {
     match name {
@@ -248,15 +287,15 @@ fn rejected(transcript: Transcript) -> String {
     )
 }
 
-fn hex(bytes: &[u8]) -> String {
+pub(crate) fn hex(bytes: &[u8]) -> String {
     let digits: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
     format!("0x{digits}")
 }
 
-/// `0x` + 64 hex digits (big-endian), below r.
-fn fr_from_hex(s: &str) -> Result<Fr, String> {
+/// `what`, given as `0x` + 64 hex digits (big-endian), below r.
+pub(crate) fn fr_from_hex(what: &str, s: &str) -> Result<Fr, String> {
     use halo2_base::halo2_proofs::halo2curves::ff::PrimeField;
-    let bad = || format!("commitment {s:?}: give 0x followed by 64 hex digits");
+    let bad = || format!("{what} {s:?}: give 0x followed by 64 hex digits");
     let digits = s.strip_prefix("0x").ok_or_else(bad)?;
     if digits.len() != 64 || !digits.is_ascii() {
         return Err(bad());
@@ -266,11 +305,11 @@ fn fr_from_hex(s: &str) -> Result<Fr, String> {
         *byte = u8::from_str_radix(&digits[2 * i..2 * i + 2], 16).map_err(|_| bad())?;
     }
     Option::from(Fr::from_repr(repr))
-        .ok_or_else(|| format!("commitment {s}: not below the BN254 scalar field modulus"))
+        .ok_or_else(|| format!("{what} {s}: not below the BN254 scalar field modulus"))
 }
 
 /// The message as `tms verify` describes it: its bytes (shortened) and `m`.
-fn describe_message(bytes: &[u8], m: &Fr) -> String {
+pub(crate) fn describe_message(bytes: &[u8], m: &Fr) -> String {
     let shown = hex(bytes);
     let shown = if shown.len() > 42 {
         format!("{}..({} bytes)", &shown[..42], bytes.len())

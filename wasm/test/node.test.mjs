@@ -1,12 +1,15 @@
 // The Node build of the package (wasm/npm/node) on the committed fixtures: the honest proofs
-// verify, every one-change case is refused with a one-line Error, and a key or parameter file
-// that does not match its pin is refused. Prints `wasm-verify runtime=node` lines (median of 10
+// (two certificates, a chain) verify, every one-change case is refused with a one-line Error,
+// and a key or parameter file that does not match its pin is refused; every case of
+// wasm/fixtures/verdicts.json (the tool's verdicts: tests/wasm_agreement.rs) gets the tool's
+// verdict. Prints `wasm-verify runtime=node` lines (median of 10
 // verifications after load). Run: `node --test wasm/test/` after `bash wasm/build.sh`.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { fixture, medianMs } from "./fixtures.mjs";
+import { existsSync, readFileSync } from "node:fs";
+import { fixture, medianMs, unhex } from "./fixtures.mjs";
 
-import { CertificateVerifier } from "../npm/node.js";
+import { CertificateVerifier, ChainVerifier } from "../npm/node.js";
 
 const expected = {
   "schnorr-atms": /^verified \(schnorr-atms\): at least 3 of 4 committee members signed/,
@@ -84,6 +87,102 @@ for (const scheme of Object.keys(expected)) {
     vk[vk.length - 1] ^= 1;
     refuses(() => new CertificateVerifier(s.scheme, vk, s.vkFingerprint, f.params, s.paramsFingerprint), /differs from the pinned/);
     refuses(() => new CertificateVerifier(s.scheme, f.vk, s.vkFingerprint, f.params, flip(s.paramsFingerprint)), /^verifier parameters: fingerprint/);
-    refuses(() => new CertificateVerifier("bls-atms", f.vk, s.vkFingerprint, f.params, s.paramsFingerprint), /scheme "bls-atms"/);
+    refuses(() => new CertificateVerifier("stark", f.vk, s.vkFingerprint, f.params, s.paramsFingerprint), /scheme "stark"/);
   });
 }
+
+// The chain fixture takes minutes to make (wasm/fixtures/make-chain.sh): until it is committed
+// the chain tests are reported as skipped, not passed.
+const noChain = existsSync(new URL("../fixtures/chain/statement.json", import.meta.url)) ? false : "no wasm/fixtures/chain yet (bash wasm/fixtures/make-chain.sh)";
+
+function chainVerifier(f) {
+  const s = f.statement;
+  return new ChainVerifier(f.vk, s.vkFingerprint, f.params, s.paramsFingerprint);
+}
+
+test("chain: the honest chain proof verifies and says what it verified", { skip: noChain }, () => {
+  const f = fixture("chain");
+  const s = f.statement;
+  const v = chainVerifier(f);
+  assert.match(v.describe(), /^mithril chain tree root: 1 epochs/);
+  const verdict = v.verify(s.genesis, s.lastRegistration, f.message, s.epochs, f.proof);
+  assert.match(verdict, /^verified: 1 SNARK-Mithril certificates, each signed by the registration the previous one handed over to/);
+  for (const part of [`from genesis ${s.genesis}`, `to registration ${s.lastRegistration}`, `chain key pinned (sha256 ${s.vkFingerprint})`]) {
+    assert.ok(verdict.includes(part), verdict);
+  }
+  const ms = medianMs(() => v.verify(s.genesis, s.lastRegistration, f.message, s.epochs, f.proof));
+  console.log(`wasm-verify runtime=node scheme=chain proof_bytes=${f.proof.length} median_ms=${ms.toFixed(1)}`);
+});
+
+test("chain: one change each is refused", { skip: noChain }, () => {
+  const f = fixture("chain");
+  const s = f.statement;
+  const v = chainVerifier(f);
+  const verify = (change) => {
+    const c = { genesis: s.genesis, last: s.lastRegistration, message: f.message, epochs: s.epochs, proof: f.proof };
+    change(c);
+    return () => v.verify(c.genesis, c.last, c.message, c.epochs, c.proof);
+  };
+  const rejected = /^the chain proof does not verify for the trusted statement/;
+  const other = (d) => d.slice(0, -1) + (d.endsWith("0") ? "1" : "0");
+  refuses(verify((c) => (c.genesis = other(s.genesis))), rejected);
+  refuses(verify((c) => (c.last = other(s.lastRegistration))), rejected);
+  refuses(verify((c) => (c.message = Uint8Array.from([...f.message, 0x21]))), rejected);
+  refuses(verify((c) => (c.epochs = 2)), /the key closes chains of 1 epochs/);
+  refuses(verify((c) => (c.epochs = 0)), /epochs 0: give a positive integer/);
+  refuses(verify((c) => (c.epochs = 1.5)), /epochs 1.5: give a positive integer/);
+  refuses(verify((c) => (c.genesis = "0x12")), /genesis digest "0x12": give 0x followed by 64 hex digits/);
+  for (const at of [31, 384, f.proof.length >> 1, f.proof.length - 1]) {
+    refuses(verify((c) => {
+      c.proof = f.proof.slice();
+      c.proof[at] ^= 1;
+    }), rejected);
+  }
+  refuses(verify((c) => (c.proof = f.proof.slice(0, 100))), /^chain proof: this proof file starts with 12 words/);
+});
+
+test("chain: a key or parameters not matching the pin, or a certificate key, are refused", { skip: noChain }, () => {
+  const f = fixture("chain");
+  const s = f.statement;
+  const flip = (pin) => pin.slice(0, -1) + (pin.endsWith("0") ? "1" : "0");
+  refuses(() => new ChainVerifier(f.vk, flip(s.vkFingerprint), f.params, s.paramsFingerprint), /^chain verifying key: fingerprint/);
+  refuses(() => new ChainVerifier(f.vk, s.vkFingerprint, f.params, flip(s.paramsFingerprint)), /^verifier parameters: fingerprint/);
+  // A certificate's key, pinned: not a chain key.
+  const cert = fixture("mithril");
+  refuses(() => new ChainVerifier(cert.vk, cert.statement.vkFingerprint, f.params, s.paramsFingerprint), /^chain verifying key: malformed aggregation key file/);
+});
+
+test("every case of verdicts.json gets the tool's verdict", () => {
+  const rows = JSON.parse(readFileSync(new URL("../fixtures/verdicts.json", import.meta.url), "utf8"));
+  assert.ok(rows.length >= 24, `${rows.length} cases`);
+  for (const name of ["schnorr-atms", "mithril"]) assert.ok(rows.some((r) => r.fixture === name && r.case === "honest" && r.verified), name);
+  const verifiers = {};
+  for (const row of rows) {
+    const f = fixture(row.fixture);
+    const s = row.statement;
+    let proof = f.proof.slice();
+    if (row.proofEdit?.flip !== undefined) proof[row.proofEdit.flip] ^= 1;
+    if (row.proofEdit?.length !== undefined) {
+      const sized = new Uint8Array(row.proofEdit.length);
+      sized.set(proof.subarray(0, row.proofEdit.length));
+      proof = sized;
+    }
+    const message = unhex(s.message);
+    let run;
+    if (row.fixture === "chain") {
+      const v = (verifiers.chain ??= chainVerifier(f));
+      run = () => v.verify(s.genesis, s.lastRegistration, message, s.epochs, proof);
+    } else {
+      const v = (verifiers[row.fixture] ??= pinned(f));
+      run = () => v.verify(s.commitment, message, s.threshold, proof, s.transcript);
+    }
+    let verified = true;
+    try {
+      run();
+    } catch (e) {
+      assert.ok(!e.message.includes("\n"), e.message);
+      verified = false;
+    }
+    assert.equal(verified, row.verified, `${row.fixture} ${row.case}`);
+  }
+});

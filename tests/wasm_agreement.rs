@@ -1,0 +1,356 @@
+//! The npm package's verifier (`tms-wasm`) and the tool give the same verdicts over the same
+//! fixtures (`wasm/fixtures/`): `tms verify` and the package's certificate verifier, `tms chain
+//! verify` and its chain verifier, on the honest statement and proof and on one change each (a
+//! proof byte, the proof's length, the message, the commitment or registration, the threshold or
+//! epoch count, the transcript). The cases and the tool's verdicts are
+//! `wasm/fixtures/verdicts.json`, which the Node test (`wasm/test/node.test.mjs`) runs through
+//! the WebAssembly build: so the tool, the package's Rust and the `.wasm` agree case by case.
+//! `TMS_BLESS=1 cargo test --test wasm_agreement` rewrites the file (and fails if the tool and
+//! the package disagree).
+//!
+//! `tms` reads full parameters: the test's own insecure ones at each fixture's k (the chain's
+//! k = 22 is made once and cached in `params/`: about a minute and 384 MiB).
+
+use std::{
+    fs,
+    path::{Path, PathBuf},
+    process::Command,
+};
+
+use serde_json::{json, Value};
+use tms_gadgets::proving::params::{kzg_params, params_dir};
+use tms_wasm::{
+    chain::{PinnedChainVerifier, TrustedChain},
+    verifier::{parse_transcript, PinnedVerifier, Statement},
+};
+
+fn fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("wasm/fixtures")
+}
+
+fn hex(bytes: &[u8]) -> String {
+    let digits: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    format!("0x{digits}")
+}
+
+fn unhex(s: &str) -> Vec<u8> {
+    let s = s.trim_start_matches("0x");
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("fixture hex"))
+        .collect()
+}
+
+/// A change to the proof file: flip one byte, or cut or pad (zeros) it to a length.
+#[derive(Clone, Copy)]
+enum ProofEdit {
+    None,
+    Flip(usize),
+    Length(usize),
+}
+
+impl ProofEdit {
+    fn apply(self, proof: &[u8]) -> Vec<u8> {
+        let mut p = proof.to_vec();
+        match self {
+            ProofEdit::None => {}
+            ProofEdit::Flip(at) => p[at] ^= 1,
+            ProofEdit::Length(n) => p.resize(n, 0),
+        }
+        p
+    }
+
+    fn json(self) -> Value {
+        match self {
+            ProofEdit::None => Value::Null,
+            ProofEdit::Flip(at) => json!({ "flip": at }),
+            ProofEdit::Length(n) => json!({ "length": n }),
+        }
+    }
+}
+
+/// One case: a fixture's statement with one field changed (or none) and a proof edit.
+struct Case {
+    fixture: &'static str,
+    name: String,
+    statement: Value,
+    edit: ProofEdit,
+}
+
+/// The honest case and one change each for the fixture `name`.
+fn cases(name: &'static str, statement: &Value, proof_len: usize) -> Vec<Case> {
+    let case = |what: &str, change: &dyn Fn(&mut Value), edit| {
+        let mut s = statement.clone();
+        change(&mut s);
+        Case {
+            fixture: name,
+            name: what.into(),
+            statement: s,
+            edit,
+        }
+    };
+    let flip_last_digit = |v: &mut Value, key: &str| {
+        let mut s = v[key].as_str().unwrap().to_string();
+        let last = if s.ends_with('0') { "1" } else { "0" };
+        s.replace_range(s.len() - 1.., last);
+        v[key] = json!(s);
+    };
+    let mut all = vec![
+        case("honest", &|_| {}, ProofEdit::None),
+        case(
+            "another message",
+            &|s| {
+                let mut m = unhex(s["message"].as_str().unwrap());
+                m.push(b'!');
+                s["message"] = json!(hex(&m));
+            },
+            ProofEdit::None,
+        ),
+        case(
+            "proof cut by one byte",
+            &|_| {},
+            ProofEdit::Length(proof_len - 1),
+        ),
+        case(
+            "proof one byte longer",
+            &|_| {},
+            ProofEdit::Length(proof_len + 1),
+        ),
+    ];
+    for at in [0, 31, proof_len / 2, proof_len - 1] {
+        all.push(case(
+            &format!("proof byte {at} changed"),
+            &|_| {},
+            ProofEdit::Flip(at),
+        ));
+    }
+    if name == "chain" {
+        // The proof file starts with the 12 accumulator words: a byte of the halo2 proof too.
+        all.push(case(
+            "proof byte 384 changed",
+            &|_| {},
+            ProofEdit::Flip(384),
+        ));
+        all.push(case(
+            "another genesis",
+            &|s| flip_last_digit(s, "genesis"),
+            ProofEdit::None,
+        ));
+        all.push(case(
+            "another last registration",
+            &|s| flip_last_digit(s, "lastRegistration"),
+            ProofEdit::None,
+        ));
+        for (what, delta) in [("epochs + 1", 1), ("epochs - 1", -1)] {
+            all.push(case(
+                what,
+                &|s| s["epochs"] = json!(s["epochs"].as_i64().unwrap() + delta),
+                ProofEdit::None,
+            ));
+        }
+    } else {
+        all.push(case(
+            "another commitment",
+            &|s| flip_last_digit(s, "commitment"),
+            ProofEdit::None,
+        ));
+        all.push(case(
+            "evm transcript",
+            &|s| s["transcript"] = json!("evm"),
+            ProofEdit::None,
+        ));
+        for (what, delta) in [("threshold + 1", 1), ("threshold - 1", -1)] {
+            all.push(case(
+                what,
+                &|s| s["threshold"] = json!(s["threshold"].as_i64().unwrap() + delta),
+                ProofEdit::None,
+            ));
+        }
+    }
+    all
+}
+
+struct Fixture {
+    statement: Value,
+    vk: PathBuf,
+    proof: Vec<u8>,
+}
+
+fn load(name: &str) -> Fixture {
+    let d = fixtures().join(name);
+    let statement = serde_json::from_slice(&fs::read(d.join("statement.json")).unwrap()).unwrap();
+    Fixture {
+        statement,
+        vk: d.join("vk.bin"),
+        proof: fs::read(d.join("proof.bin")).unwrap(),
+    }
+}
+
+/// The full test parameters at `k`, as a file `tms` reads.
+fn params_file(k: u32) -> PathBuf {
+    let path = params_dir().join(format!("kzg_bn254_{k}.insecure-test.srs"));
+    if !path.exists() {
+        drop(kzg_params(k));
+    }
+    assert!(path.exists(), "{}", path.display());
+    path
+}
+
+/// The tool's verdict on `case` (its exit status), run in `dir`.
+fn tool_verifies(dir: &Path, fixture: &Fixture, case: &Case) -> bool {
+    let s = &case.statement;
+    let proof = dir.join("proof.bin");
+    fs::write(&proof, case.edit.apply(&fixture.proof)).unwrap();
+    let k = s["k"].as_u64().unwrap() as u32;
+    let mut args: Vec<String> = if case.fixture == "chain" {
+        vec![
+            "chain".into(),
+            "verify".into(),
+            "--genesis-digest".into(),
+            s["genesis"].as_str().unwrap().into(),
+            "--last-digest".into(),
+            s["lastRegistration"].as_str().unwrap().into(),
+            "--epochs".into(),
+            s["epochs"].to_string(),
+        ]
+    } else {
+        vec![
+            "verify".into(),
+            "--scheme".into(),
+            s["scheme"].as_str().unwrap().into(),
+            "--commitment".into(),
+            s["commitment"].as_str().unwrap().into(),
+            "--threshold".into(),
+            s["threshold"].to_string(),
+            "--transcript".into(),
+            s["transcript"].as_str().unwrap().into(),
+        ]
+    };
+    args.extend([
+        "--message".into(),
+        s["message"].as_str().unwrap().into(),
+        "--params".into(),
+        params_file(k).to_str().unwrap().into(),
+        "--vk".into(),
+        fixture.vk.to_str().unwrap().into(),
+        "--vk-fingerprint".into(),
+        s["vkFingerprint"].as_str().unwrap().into(),
+        "--proof".into(),
+        proof.to_str().unwrap().into(),
+    ]);
+    let out = Command::new(env!("CARGO_BIN_EXE_tms"))
+        .current_dir(dir)
+        .args(&args)
+        .output()
+        .expect("run tms");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // A refusal is an error line, never a crash.
+    assert!(
+        out.status.code().is_some_and(|c| c <= 2) && !stderr.contains("panicked"),
+        "{} {}: {stderr}",
+        case.fixture,
+        case.name
+    );
+    if out.status.success() {
+        assert!(stdout.starts_with("verified"), "{stdout}");
+    }
+    out.status.success()
+}
+
+/// The package's verdict on `case`: its verdict line or its one-line refusal.
+fn package_verifies(fixture: &Fixture, case: &Case) -> Result<String, String> {
+    let s = &case.statement;
+    let text = |key: &str| s[key].as_str().unwrap().to_string();
+    let vk = fs::read(&fixture.vk).unwrap();
+    let params = fs::read(fixtures().join("params.bin")).unwrap();
+    let proof = case.edit.apply(&fixture.proof);
+    let message = unhex(&text("message"));
+    std::panic::catch_unwind(|| {
+        if case.fixture == "chain" {
+            let verifier = PinnedChainVerifier::new(
+                &vk,
+                &text("vkFingerprint"),
+                &params,
+                &text("paramsFingerprint"),
+            )?;
+            let trusted = TrustedChain {
+                genesis: text("genesis"),
+                last_registration: text("lastRegistration"),
+                message: message.clone(),
+                epochs: s["epochs"].as_u64().unwrap(),
+            };
+            verifier.verify(&trusted, &proof)
+        } else {
+            let verifier = PinnedVerifier::new(
+                &text("scheme"),
+                &vk,
+                &text("vkFingerprint"),
+                &params,
+                &text("paramsFingerprint"),
+            )?;
+            let statement = Statement {
+                commitment: text("commitment"),
+                message: message.clone(),
+                threshold: s["threshold"].as_u64(),
+                transcript: parse_transcript(&text("transcript"))?,
+            };
+            verifier.verify(&statement, &proof)
+        }
+    })
+    .unwrap_or_else(|_| panic!("{} {}: the package panicked", case.fixture, case.name))
+}
+
+#[test]
+fn the_tool_and_the_package_give_the_same_verdicts() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("wasm-agreement");
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    let mut rows = Vec::new();
+    // The certificate fixtures are committed; the BLS ATMS and chain fixtures take minutes to
+    // make (`make_bls_fixture`, `wasm/fixtures/make-chain.sh`) and join the cases once present
+    // (verdicts.json then needs blessing again, which this test enforces).
+    let present: Vec<&'static str> = ["schnorr-atms", "bls-atms", "mithril", "chain"]
+        .into_iter()
+        .filter(|name| fixtures().join(name).join("statement.json").exists())
+        .collect();
+    assert!(
+        present.contains(&"schnorr-atms") && present.contains(&"mithril"),
+        "{present:?}"
+    );
+    println!("wasm-agreement fixtures={present:?}");
+    for name in present {
+        let fixture = load(name);
+        for case in cases(name, &fixture.statement, fixture.proof.len()) {
+            let tool = tool_verifies(&dir, &fixture, &case);
+            let package = package_verifies(&fixture, &case);
+            assert_eq!(
+                tool,
+                package.is_ok(),
+                "{name} {}: tms says {tool}, the package {package:?}",
+                case.name
+            );
+            assert_eq!(tool, case.name == "honest", "{name} {}", case.name);
+            if let Err(e) = &package {
+                assert!(!e.contains('\n'), "{name} {}: {e}", case.name);
+            }
+            rows.push(json!({
+                "fixture": name,
+                "case": case.name,
+                "statement": case.statement,
+                "proofEdit": case.edit.json(),
+                "verified": tool,
+            }));
+        }
+    }
+    let written = format!("{}\n", serde_json::to_string_pretty(&rows).unwrap());
+    let path = fixtures().join("verdicts.json");
+    if std::env::var_os("TMS_BLESS").is_some() {
+        fs::write(&path, &written).unwrap();
+    }
+    assert_eq!(
+        fs::read_to_string(&path).unwrap_or_default(),
+        written,
+        "wasm/fixtures/verdicts.json is stale: TMS_BLESS=1 cargo test --test wasm_agreement"
+    );
+}
