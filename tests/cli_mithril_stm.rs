@@ -196,7 +196,7 @@ fn mithril_stm_files_flow_through_the_tool() {
     fails(&d, &format!("prove {S} --committee registration.json --certificate tampered.json --params p.srs --pk m.pk --proof x.proof --public x.json"), "does not verify");
     // The prover needs the entries; tms's own files and other schemes are refused.
     fails(&d, &format!("prove {S} --committee aggregate-key.json --certificate cert.json --params p.srs --pk m.pk --proof x.proof --public x.json"), "closed registration's entries");
-    fails(&d, &format!("prove --scheme mithril --backend cardano --committee registration.json --certificate cert.json --params p.srs --pk m.pk --proof x.proof --public x.json"), "malformed JSON");
+    fails(&d, "prove --scheme mithril --backend cardano --committee registration.json --certificate cert.json --params p.srs --pk m.pk --proof x.proof --public x.json", "malformed JSON");
     fails(&d, &format!("certify --scheme schnorr-atms --backend cardano --format mithril-stm --committee registration.json --message {MSG} --out x.json {sigs}"), "--scheme mithril --backend cardano");
     let broken = std::fs::read_to_string(d.join("registration.json"))
         .unwrap()

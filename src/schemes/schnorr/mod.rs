@@ -35,8 +35,8 @@ pub struct RegisteredKey {
     /// Compressed public key.
     pub public_key: String,
     /// The key's signature of its possession message (`tms_gadgets::signature::schnorr`), in
-    /// [`schnorr_signature_to_hex`]'s form. Required: `None` only when reading a file without
-    /// one, which [`load_committee`] refuses by name.
+    /// [`crate::formats::schnorr_signature_to_hex`]'s form. Required: `None` only when reading a
+    /// file without one, which [`bn254::load_committee`] refuses by name.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub proof_of_possession: Option<String>,
 }
