@@ -389,6 +389,11 @@ func ceremonyCommand(name string, args []string) error {
 				return err
 			}
 			fmt.Printf("%s: phase 1 verified (%d contributions), sealed: commons.bin sha256=%s\n", name, ceremonyContributions(*dir, 1), digest)
+		} else {
+			if _, err := pinnedCommons(*dir, *phase1Pinned); err != nil {
+				return err
+			}
+			fmt.Printf("%s: phase 1 taken as verified before (commons.bin sha256=%s)\n", name, *phase1Pinned)
 		}
 		if ceremonyContributions(*dir, 2) < 1 {
 			return nil
