@@ -236,11 +236,12 @@ func ceremonyVerifyPhase1(dir string, ccs constraint.ConstraintSystem, beacon []
 	if err := writeTo(filepath.Join(dir, "commons.bin"), commons); err != nil {
 		return nil, err
 	}
-	p2, err := curve.initPhase2(ccs, commons)
+	p2, evals, err := curve.initPhase2(ccs, commons)
 	if err != nil {
 		return nil, err
 	}
-	return commons, writeTo(ceremonyFile(dir, 2, 0), p2)
+	_, err = writePhase2Init(dir, p2, evals)
+	return commons, err
 }
 
 // ceremonyExtract verifies both phases (phase 2 from the circuit's initial
@@ -252,6 +253,16 @@ func ceremonyVerifyPhase1(dir string, ccs constraint.ConstraintSystem, beacon []
 // checking that digest instead of being verified and sealed again (on a 2^22
 // domain that is a single-threaded half hour each time).
 func ceremonyExtract(dir string, ccs constraint.ConstraintSystem, beacon1, beacon2 []byte, phase1Pinned string) (groth16.ProvingKey, groth16.VerifyingKey, error) {
+	return ceremonyExtractPinned(dir, ccs, beacon1, beacon2, phase1Pinned, "")
+}
+
+// ceremonyExtractPinned is ceremonyExtract with phase 2's initial state
+// pinned too: phase2Pinned, when not empty, is the digest of phase2-0.bin and
+// phase2-evals.bin as the caller's own ceremony-verify (or an unpinned
+// ceremony-extract) printed it, and Phase2.Initialize is not run again.
+// Without it the initial state is computed here, phase2-0.bin must be it, and
+// the evaluations are kept in phase2-evals.bin for later pinned calls.
+func ceremonyExtractPinned(dir string, ccs constraint.ConstraintSystem, beacon1, beacon2 []byte, phase1Pinned, phase2Pinned string) (groth16.ProvingKey, groth16.VerifyingKey, error) {
 	info, err := loadCeremony(dir, ccs)
 	if err != nil {
 		return nil, nil, err
@@ -270,7 +281,15 @@ func ceremonyExtract(dir string, ccs constraint.ConstraintSystem, beacon1, beaco
 	if err != nil {
 		return nil, nil, err
 	}
-	pk, vk, err := curve.verifyPhase2(ccs, commons, beacon2, files)
+	if phase2Pinned != "" {
+		err = checkPhase2Pin(dir, phase2Pinned)
+	} else {
+		err = keepPhase2Init(dir, curve, ccs, commons)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	pk, vk, err := curve.verifyPhase2From(dir, commons, beacon2, files)
 	if err != nil {
 		return nil, nil, fmt.Errorf("phase 2: %w", err)
 	}
@@ -323,6 +342,7 @@ func ceremonyCommand(name string, args []string) error {
 	pkOut := fs.String("pk", "", "ceremony-extract: write the proving key here")
 	curveFlag := fs.String("curve", "bn254", "ceremony-init: the keys' curve, bn254 (the EVM's verifiers) or bls12-381 (the Plutus verifier); the other commands read it from ceremony.json")
 	plutusKeyOut := fs.String("plutus-key", "", "ceremony-extract over bls12-381: also write the verifying key as tms-cardano's Plutus verifier reads it (JSON)")
+	phase2Pinned := fs.String("phase2-sha256", "", "ceremony-extract: take phase 2's initial state as your ceremony-verify (or an earlier ceremony-extract) computed it, phase2-0.bin and phase2-evals.bin with this SHA-256, instead of running gnark's Phase2.Initialize again (hours on 2^22)")
 	phase1Pinned := fs.String("phase1-sha256", "", "ceremony-verify, ceremony-extract: take phase 1 as you verified it before, commons.bin with this SHA-256 (printed by your ceremony-verify), instead of verifying and sealing it again")
 	fs.Parse(args)
 	if *dir == "" {
@@ -389,6 +409,11 @@ func ceremonyCommand(name string, args []string) error {
 				return err
 			}
 			fmt.Printf("%s: phase 1 verified (%d contributions), sealed: commons.bin sha256=%s\n", name, ceremonyContributions(*dir, 1), digest)
+			if ceremonyContributions(*dir, 2) == 0 {
+				if err := printPhase2Init(name, *dir, "computed"); err != nil {
+					return err
+				}
+			}
 		} else {
 			if _, err := pinnedCommons(*dir, *phase1Pinned); err != nil {
 				return err
@@ -408,9 +433,16 @@ func ceremonyCommand(name string, args []string) error {
 		if *beacon1 == "" || *beacon2 == "" || *vkOut == "" {
 			return errors.New("-beacon1, -beacon2 and -vk are required")
 		}
-		pk, vk, err := ceremonyExtract(*dir, ccs, []byte(*beacon1), []byte(*beacon2), *phase1Pinned)
+		pk, vk, err := ceremonyExtractPinned(*dir, ccs, []byte(*beacon1), []byte(*beacon2), *phase1Pinned, *phase2Pinned)
 		if err != nil {
 			return err
+		}
+		if *phase2Pinned == "" {
+			if err := printPhase2Init(name, *dir, "recomputed, phase2-0.bin checked"); err != nil {
+				return err
+			}
+		} else {
+			fmt.Printf("%s: phase 2's initial state taken as computed before (phase2-init sha256=%s)\n", name, *phase2Pinned)
 		}
 		if err := writeVK(*vkOut, vk); err != nil {
 			return err

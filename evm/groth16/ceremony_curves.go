@@ -11,9 +11,13 @@ import (
 	"io"
 	"os"
 
+	"path/filepath"
+
 	"github.com/consensys/gnark-crypto/ecc"
+	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	frbls "github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	cmpcbls "github.com/consensys/gnark-crypto/ecc/bls12-381/mpcsetup"
+	"github.com/consensys/gnark-crypto/ecc/bn254"
 	frbn "github.com/consensys/gnark-crypto/ecc/bn254/fr"
 	cmpcbn "github.com/consensys/gnark-crypto/ecc/bn254/mpcsetup"
 	"github.com/consensys/gnark/backend/groth16"
@@ -36,8 +40,14 @@ type ceremonyCurve struct {
 	verifyPhase1 func(n uint64, beacon []byte, files []string) (io.WriterTo, error)
 	// readCommons reads a commons.bin.
 	readCommons func(file string) (io.WriterTo, error)
-	// initPhase2 is the circuit's initial phase-2 state (no randomness).
-	initPhase2 func(ccs constraint.ConstraintSystem, commons io.WriterTo) (io.WriterTo, error)
+	// initPhase2 is the circuit's initial phase-2 state (no randomness) and
+	// the evaluations its seal needs (gnark's Phase2.Initialize).
+	initPhase2 func(ccs constraint.ConstraintSystem, commons io.WriterTo) (state, evals io.WriterTo, err error)
+	// verifyPhase2From verifies the phase-2 files in order from the initial
+	// state and evaluations kept in dir (checked against their pin by the
+	// caller), seals them and returns the keys: gnark's VerifyPhase2 without
+	// its Initialize.
+	verifyPhase2From func(dir string, commons io.WriterTo, beacon []byte, files []string) (groth16.ProvingKey, groth16.VerifyingKey, error)
 	// verifyPhase2 verifies the phase-2 files in order from the initial
 	// state it recomputes, seals them and returns the keys.
 	verifyPhase2 func(ccs constraint.ConstraintSystem, commons io.WriterTo, beacon []byte, files []string) (groth16.ProvingKey, groth16.VerifyingKey, error)
@@ -97,11 +107,13 @@ func r1csAs[R any](ccs constraint.ConstraintSystem) (*R, error) {
 //
 // Phase 1's contributions and seal run on every core (phase1Parallel, the
 // same files and results as gnark's Phase1.Contribute and VerifyPhase1).
-func ceremonyCurveOf[P1, P2, C, R, U, F any, PP1 ceremonyFileState[P1], PP2 ceremonyFileState[P2], PC serialized[C], PU serialized[U]](
+func ceremonyCurveOf[P1, P2, C, R, U, F, E any, PP1 ceremonyFileState[P1], PP2 ceremonyFileState[P2], PC serialized[C], PU serialized[U]](
 	id ecc.ID,
 	newPhase1 func(uint64) PP1,
-	init2 func(PP2, *R, *C),
+	init2 func(PP2, *R, *C) E,
 	verify2 func(*R, *C, []byte, ...PP2) (groth16.ProvingKey, groth16.VerifyingKey, error),
+	seal2 func(PP2, *C, *E, []byte) (groth16.ProvingKey, groth16.VerifyingKey),
+	evals evalsCodec[E],
 	phase1 phase1Parallel[U, PU, C, PC, F],
 ) ceremonyCurve {
 	// verifyNext is gnark's Phase1.Verify of next (bytes) after prev.
@@ -151,18 +163,49 @@ func ceremonyCurveOf[P1, P2, C, R, U, F any, PP1 ceremonyFileState[P1], PP2 cere
 			commons := PC(new(C))
 			return commons, readFrom(file, commons)
 		},
-		initPhase2: func(ccs constraint.ConstraintSystem, c io.WriterTo) (io.WriterTo, error) {
+		initPhase2: func(ccs constraint.ConstraintSystem, c io.WriterTo) (io.WriterTo, io.WriterTo, error) {
 			r, err := r1csAs[R](ccs)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			commons, err := commonsOf[C](c)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			p := PP2(new(P2))
-			init2(p, r, commons)
-			return p, nil
+			e := init2(p, r, commons)
+			return p, writerOf[E]{v: &e, write: evals.write}, nil
+		},
+		verifyPhase2From: func(dir string, c io.WriterTo, beacon []byte, files []string) (groth16.ProvingKey, groth16.VerifyingKey, error) {
+			commons, err := commonsOf[C](c)
+			if err != nil {
+				return nil, nil, err
+			}
+			prev := PP2(new(P2))
+			if err := readFrom(ceremonyFile(dir, 2, 0), prev); err != nil {
+				return nil, nil, err
+			}
+			var e E
+			data, err := os.ReadFile(filepath.Join(dir, phase2EvalsFile))
+			if err != nil {
+				return nil, nil, err
+			}
+			if err := evals.read(bytes.NewReader(data), &e); err != nil {
+				return nil, nil, fmt.Errorf("%s: %w", phase2EvalsFile, err)
+			}
+			states, err := readStates[P2, PP2](files)
+			if err != nil {
+				return nil, nil, err
+			}
+			// as mpcsetup.VerifyPhase2, from the kept initial state
+			for i, next := range states {
+				if err := prev.Verify((*P2)(next)); err != nil {
+					return nil, nil, fmt.Errorf("%s: %w", files[i], err)
+				}
+				prev = next
+			}
+			pk, vk := seal2(prev, commons, &e, beacon)
+			return pk, vk, nil
 		},
 		verifyPhase2: func(ccs constraint.ConstraintSystem, c io.WriterTo, beacon []byte, files []string) (groth16.ProvingKey, groth16.VerifyingKey, error) {
 			r, err := r1csAs[R](ccs)
@@ -186,8 +229,17 @@ func ceremonyCurveOf[P1, P2, C, R, U, F any, PP1 ceremonyFileState[P1], PP2 cere
 var ceremonyCurves = map[string]ceremonyCurve{
 	"bn254": ceremonyCurveOf[mpcbn.Phase1, mpcbn.Phase2, mpcbn.SrsCommons, csbn254.R1CS](
 		ecc.BN254, mpcbn.NewPhase1,
-		func(p *mpcbn.Phase2, r *csbn254.R1CS, c *mpcbn.SrsCommons) { p.Initialize(r, c) },
+		func(p *mpcbn.Phase2, r *csbn254.R1CS, c *mpcbn.SrsCommons) mpcbn.Phase2Evaluations {
+			return p.Initialize(r, c)
+		},
 		mpcbn.VerifyPhase2,
+		(*mpcbn.Phase2).Seal,
+		evalsCodecOf(
+			func(w io.Writer) *bn254.Encoder { return bn254.NewEncoder(w, bn254.RawEncoding()) },
+			func(r io.Reader) *bn254.Decoder { return bn254.NewDecoder(r, bn254.NoSubgroupChecks()) },
+			func(e *mpcbn.Phase2Evaluations) ([]any, *[][]bn254.G1Affine, *[][]int) {
+				return []any{&e.G1.A, &e.G1.B, &e.G1.VKK, &e.G2.B}, &e.G1.CKK, &e.PublicAndCommitmentCommitted
+			}),
 		phase1Parallel[cmpcbn.UpdateProof, *cmpcbn.UpdateProof, mpcbn.SrsCommons, *mpcbn.SrsCommons, frbn.Element]{
 			update: func(c *mpcbn.SrsCommons, tau, alpha, beta *frbn.Element) {
 				updatePowers(c.G1.Tau, c.G1.AlphaTau, c.G1.BetaTau, c.G2.Tau, &c.G2.Beta, tau, alpha, beta)
@@ -197,8 +249,17 @@ var ceremonyCurves = map[string]ceremonyCurve{
 		}),
 	"bls12-381": ceremonyCurveOf[mpcbls.Phase1, mpcbls.Phase2, mpcbls.SrsCommons, csbls.R1CS](
 		ecc.BLS12_381, mpcbls.NewPhase1,
-		func(p *mpcbls.Phase2, r *csbls.R1CS, c *mpcbls.SrsCommons) { p.Initialize(r, c) },
+		func(p *mpcbls.Phase2, r *csbls.R1CS, c *mpcbls.SrsCommons) mpcbls.Phase2Evaluations {
+			return p.Initialize(r, c)
+		},
 		mpcbls.VerifyPhase2,
+		(*mpcbls.Phase2).Seal,
+		evalsCodecOf(
+			func(w io.Writer) *bls12381.Encoder { return bls12381.NewEncoder(w, bls12381.RawEncoding()) },
+			func(r io.Reader) *bls12381.Decoder { return bls12381.NewDecoder(r, bls12381.NoSubgroupChecks()) },
+			func(e *mpcbls.Phase2Evaluations) ([]any, *[][]bls12381.G1Affine, *[][]int) {
+				return []any{&e.G1.A, &e.G1.B, &e.G1.VKK, &e.G2.B}, &e.G1.CKK, &e.PublicAndCommitmentCommitted
+			}),
 		phase1Parallel[cmpcbls.UpdateProof, *cmpcbls.UpdateProof, mpcbls.SrsCommons, *mpcbls.SrsCommons, frbls.Element]{
 			update: func(c *mpcbls.SrsCommons, tau, alpha, beta *frbls.Element) {
 				updatePowers(c.G1.Tau, c.G1.AlphaTau, c.G1.BetaTau, c.G2.Tau, &c.G2.Beta, tau, alpha, beta)

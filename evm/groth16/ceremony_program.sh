@@ -40,9 +40,13 @@ fi
 H=$(grep -o 'commons.bin sha256=[0-9a-f]*' "$LOG" | tail -1 | cut -d= -f2)
 [ -n "$H" ] || { echo "no commons.bin digest in $LOG: verify phase 1 (ceremony-verify) and keep what it prints" >&2; exit 1; }
 while [ "$(count 2)" -lt 3 ]; do step "phase2-contribute-$(( $(count 2) + 1 ))" "$G" ceremony-contribute -dir "$D"; done
+# Phase 2's initial state as ceremony-verify kept it (absent for ceremonies verified before it
+# was kept: ceremony-extract then computes it once and prints its digest for the steps after it).
+H2() { grep -o 'phase2-init sha256=[0-9a-f]*' "$LOG" | tail -1 | cut -d= -f2 || true; }
+pin2=(); [ -z "$(H2)" ] || pin2=(-phase2-sha256 "$(H2)")
 [ -f "$OUT/verifying_key.bin" ] || step extract "$G" ceremony-extract -program "$P" -dir "$D" -beacon1 "$B1" -beacon2 "$B2" \
-  -phase1-sha256 "$H" -vk "$OUT/verifying_key.bin" -pk "$D/proving_key.bin"
+  -phase1-sha256 "$H" "${pin2[@]}" -vk "$OUT/verifying_key.bin" -pk "$D/proving_key.bin"
 [ -f "$OUT/proof.json" ] || step prove "$G" program-prove -program "$P" -witness "$W" -out "$OUT" -pk "$D/proving_key.bin" -vk "$OUT/verifying_key.bin"
-TMS_CEREMONY_DIR=$D TMS_CEREMONY_PROGRAM=$P TMS_CEREMONY_PHASE1=$H \
+TMS_CEREMONY_DIR=$D TMS_CEREMONY_PROGRAM=$P TMS_CEREMONY_PHASE1=$H TMS_CEREMONY_PHASE2=$(H2) \
   step tampered go test -run 'TestCeremonyOnDisk$' -count=1 -v -timeout 120m .
 echo "== done $(date -u +%FT%TZ)" >> "$LOG"

@@ -19,6 +19,7 @@ import (
 	groth16bn254 "github.com/consensys/gnark/backend/groth16/bn254"
 	"github.com/consensys/gnark/backend/groth16/bn254/mpcsetup"
 	"github.com/consensys/gnark/backend/solidity"
+	"github.com/consensys/gnark/constraint"
 	"github.com/consensys/gnark/frontend"
 	"github.com/consensys/gnark/frontend/cs/r1cs"
 )
@@ -187,6 +188,82 @@ func TestCeremony(t *testing.T) {
 	if _, _, err := ceremonyExtract(tampered, ccs, beacon1, beacon2, digest); err == nil {
 		t.Fatal("a tampered phase-2 contribution verified with phase 1 pinned")
 	}
+	phase2InitPinned(t, dir, ccs, beacon1, beacon2, digest, vk)
+}
+
+// phase2InitPinned checks phase 2's kept initial state (phase2-0.bin and
+// phase2-evals.bin under their digest) on a finished ceremony in dir whose
+// keys, extracted without pins, have verifying key vk: the pinned extraction
+// gives the same key, as does gnark's own VerifyPhase2; a changed evaluations
+// file or another digest is refused under the pin, and without it a changed
+// phase2-0.bin is refused.
+func phase2InitPinned(t *testing.T, dir string, ccs constraint.ConstraintSystem, beacon1, beacon2 []byte, phase1 string, vk groth16.VerifyingKey) {
+	t.Helper()
+	pin, err := phase2InitDigest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bytesOf := func(v io.WriterTo) []byte {
+		var b bytes.Buffer
+		v.WriteTo(&b)
+		return b.Bytes()
+	}
+	_, pinned, err := ceremonyExtractPinned(dir, ccs, beacon1, beacon2, phase1, pin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(bytesOf(vk), bytesOf(pinned)) {
+		t.Fatal("the keys extracted with phase 2's initial state pinned differ")
+	}
+	info, err := loadCeremony(dir, ccs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	curve, _ := info.curve()
+	commons, err := pinnedCommons(dir, phase1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := contributionFiles(dir, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, gnarks, err := curve.verifyPhase2(ccs, commons, beacon2, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(bytesOf(vk), bytesOf(gnarks)) {
+		t.Fatal("gnark's VerifyPhase2 seals another key than ours")
+	}
+	if _, _, err := ceremonyExtractPinned(dir, ccs, beacon1, beacon2, phase1, strings.Repeat("00", 32)); err == nil {
+		t.Fatal("phase 2's initial state accepted under another digest")
+	}
+	for _, name := range []string{phase2EvalsFile, filepath.Base(ceremonyFile(dir, 2, 0))} {
+		changed := t.TempDir()
+		copyCeremony(t, dir, changed)
+		data, err := os.ReadFile(filepath.Join(changed, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		data[len(data)/2] ^= 1
+		if err := os.WriteFile(filepath.Join(changed, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := ceremonyExtractPinned(changed, ccs, beacon1, beacon2, phase1, pin); err == nil {
+			t.Fatalf("%s changed, taken under the pin", name)
+		}
+		_, _, err = ceremonyExtractPinned(changed, ccs, beacon1, beacon2, phase1, "")
+		if name == phase2EvalsFile {
+			// without the pin the evaluations are recomputed and kept again
+			if err != nil {
+				t.Fatalf("%s changed, not recomputed without the pin: %v", name, err)
+			}
+		} else if err == nil {
+			t.Fatal("a changed phase2-0.bin was taken as the initial state")
+		} else {
+			t.Logf("changed phase2-0.bin refused: %v", err)
+		}
+	}
 }
 
 // sealedByGnark checks that gnark's own phase-1 verification (verify, over
@@ -242,8 +319,10 @@ func copyCeremony(t *testing.T, from, to string) {
 // is refused by the verification, and so is commons.bin with one byte changed
 // under the pinned digest. Skipped unless TMS_CEREMONY_DIR (the ceremony),
 // TMS_CEREMONY_PROGRAM (its program) and TMS_CEREMONY_PHASE1 (commons.bin's
-// SHA-256, as ceremony-verify printed it) are set: on the twin's 2^22 domain
-// it recomputes phase 2's initial state (minutes). CI runs TestCeremony.
+// SHA-256, as ceremony-verify printed it) are set; TMS_CEREMONY_PHASE2 (the
+// phase2-init digest ceremony-verify or ceremony-extract printed) spares it
+// recomputing phase 2's initial state (hours of CPU on the twin's 2^22
+// domain). CI runs TestCeremony.
 func TestCeremonyOnDisk(t *testing.T) {
 	dir, programPath, pin := os.Getenv("TMS_CEREMONY_DIR"), os.Getenv("TMS_CEREMONY_PROGRAM"), os.Getenv("TMS_CEREMONY_PHASE1")
 	if dir == "" || programPath == "" || pin == "" {
@@ -287,7 +366,8 @@ func TestCeremonyOnDisk(t *testing.T) {
 		t.Fatal(err)
 	}
 	beacon1, beacon2 := []byte("beacon one"), []byte("beacon two")
-	if _, _, err := ceremonyExtract(tampered, ccs, beacon1, beacon2, pin); err == nil {
+	// Phase 2's initial state as ceremony-extract kept it, when its digest is given.
+	if _, _, err := ceremonyExtractPinned(tampered, ccs, beacon1, beacon2, pin, os.Getenv("TMS_CEREMONY_PHASE2")); err == nil {
 		t.Fatal("a tampered phase-2 contribution of the program's ceremony verified")
 	} else {
 		t.Logf("tampered phase-2 contribution %s refused: %v", name, err)
@@ -355,6 +435,11 @@ func TestCeremonyBLS12381(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	phase1, err := commonsDigest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	phase2InitPinned(t, dir, ccs, []byte("beacon one"), []byte("beacon two"), phase1, vk)
 	key, err := newPlutusKey(vk, ceremonySetup(dir, "beacon one", "beacon two"))
 	if err != nil {
 		t.Fatalf("the ceremony's key as the Plutus verifier takes it: %v", err)
