@@ -236,12 +236,23 @@ func ceremonyVerifyPhase1(dir string, ccs constraint.ConstraintSystem, beacon []
 	if err := writeTo(filepath.Join(dir, "commons.bin"), commons); err != nil {
 		return nil, err
 	}
+	return commons, startPhase2(dir, ccs, commons)
+}
+
+// startPhase2 writes phase 2's initial state and evaluations computed from
+// commons.
+func startPhase2(dir string, ccs constraint.ConstraintSystem, commons io.WriterTo) error {
+	info, err := loadCeremony(dir, ccs)
+	if err != nil {
+		return err
+	}
+	curve, _ := info.curve()
 	p2, evals, err := curve.initPhase2(ccs, commons)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	_, err = writePhase2Init(dir, p2, evals)
-	return commons, err
+	return err
 }
 
 // ceremonyExtract verifies both phases (phase 2 from the circuit's initial
@@ -415,10 +426,20 @@ func ceremonyCommand(name string, args []string) error {
 				}
 			}
 		} else {
-			if _, err := pinnedCommons(*dir, *phase1Pinned); err != nil {
+			commons, err := pinnedCommons(*dir, *phase1Pinned)
+			if err != nil {
 				return err
 			}
 			fmt.Printf("%s: phase 1 taken as verified before (commons.bin sha256=%s)\n", name, *phase1Pinned)
+			if ceremonyContributions(*dir, 2) < 0 {
+				// phase 2 not started (a verification cut off after the seal)
+				if err := startPhase2(*dir, ccs, commons); err != nil {
+					return err
+				}
+				if err := printPhase2Init(name, *dir, "computed"); err != nil {
+					return err
+				}
+			}
 		}
 		if ceremonyContributions(*dir, 2) < 1 {
 			return nil

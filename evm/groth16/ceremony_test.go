@@ -235,6 +235,26 @@ func phase2InitPinned(t *testing.T, dir string, ccs constraint.ConstraintSystem,
 	if !bytes.Equal(bytesOf(vk), bytesOf(gnarks)) {
 		t.Fatal("gnark's VerifyPhase2 seals another key than ours")
 	}
+	// Phase 2 started again from the pinned commons alone (ceremony-verify
+	// -phase1-sha256 after a verification cut off past the seal): the same files.
+	fresh := t.TempDir()
+	for _, name := range []string{"ceremony.json", "commons.bin"} {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(fresh, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if commons, err := pinnedCommons(fresh, phase1); err != nil {
+		t.Fatal(err)
+	} else if err := startPhase2(fresh, ccs, commons); err != nil {
+		t.Fatal(err)
+	}
+	if again, err := phase2InitDigest(fresh); err != nil || again != pin {
+		t.Fatalf("phase 2 started again: digest %s, want %s (%v)", again, pin, err)
+	}
 	if _, _, err := ceremonyExtractPinned(dir, ccs, beacon1, beacon2, phase1, strings.Repeat("00", 32)); err == nil {
 		t.Fatal("phase 2's initial state accepted under another digest")
 	}
