@@ -13,11 +13,10 @@ use tms_gadgets::proving::{
 use crate::{
     formats::*,
     io::{message_bytes, read_json, with_virtual_file},
-    mithril_stm_files,
     options::Scheme,
     schemes::{
         bls::bn254 as bls,
-        mithril::bn254 as mithril,
+        mithril::{bn254 as mithril, stm as mithril_stm_files},
         schnorr::{self, bn254::SchnorrBn254, SchnorrFiles},
     },
 };

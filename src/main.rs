@@ -116,7 +116,7 @@ impl FormatArgs {
     fn driver(&self, pair: &PairArgs) -> Result<&'static dyn Driver> {
         match self.format {
             Format::Tms => pair.driver(),
-            Format::MithrilStm => tms::mithril_stm_files::driver(pair.scheme, pair.backend),
+            Format::MithrilStm => tms::commands::mithril_stm_driver(pair.scheme, pair.backend),
         }
     }
 }
@@ -1156,7 +1156,7 @@ fn run_chain(action: ChainCommand) -> Result<()> {
             previous: previous.as_deref(),
             proof: &proof,
             vk: &vk,
-            cache: tms::step_keys::StepKeyCache {
+            cache: tms::commands::step_keys::StepKeyCache {
                 dir: step_cache.as_deref(),
                 regenerate: regenerate_step_keys,
             },

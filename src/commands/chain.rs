@@ -56,7 +56,7 @@ use crate::schemes::mithril::bn254::{
 use crate::{
     formats::{fr_from_str, fr_to_hex},
     io::{at, load_params, read_bytes, spinner, stage, usage, write_atomic, CliError, Result},
-    step_keys::StepKeyCache,
+    commands::step_keys::StepKeyCache,
 };
 
 pub(crate) use tms_aggregation::chain::{

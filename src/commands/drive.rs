@@ -9,6 +9,7 @@ use crate::checks::{check_params_k, check_statement};
 use crate::schemes::bls::bn254::BlsBn254;
 use crate::schemes::mithril::bn254::MithrilBn254;
 use crate::schemes::mithril::cardano::MithrilCardano;
+use crate::schemes::mithril::stm::MithrilStm;
 use crate::schemes::schnorr::bn254::SchnorrBn254;
 use crate::schemes::schnorr::cardano::SchnorrCardano;
 use crate::{
@@ -37,7 +38,19 @@ pub fn driver(scheme: Scheme, backend: Backend) -> Result<&'static dyn Driver> {
     }
 }
 
-/// The generic flows over scheme `S` (crate-visible: `--format mithril-stm` hands out its pair).
+/// The pair `--format mithril-stm` names: SNARK-Mithril in mithril-stm's relation on the Cardano
+/// backend; any other scheme or backend is refused in one line.
+pub fn mithril_stm_driver(scheme: Scheme, backend: Backend) -> Result<&'static dyn Driver> {
+    match (scheme, backend) {
+        (Scheme::Mithril, Backend::Cardano) => Ok(&Pair::<MithrilStm>(PhantomData)),
+        _ => Err(usage(
+            "--format mithril-stm: mithril-stm's files prove in its relation on Jubjub: give \
+             --scheme mithril --backend cardano",
+        )),
+    }
+}
+
+/// The generic flows over scheme `S`.
 pub(crate) struct Pair<S>(pub(crate) PhantomData<S>);
 
 impl<S: CertificateScheme> Driver for Pair<S> {

@@ -8,8 +8,9 @@ pub mod chain;
 pub mod chunk;
 mod drive;
 pub mod export;
+pub mod step_keys;
 
-pub use drive::driver;
+pub use drive::{driver, mithril_stm_driver};
 pub(crate) use drive::Pair;
 pub use export::export_verifier;
 
