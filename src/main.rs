@@ -546,35 +546,56 @@ enum Command {
     },
 }
 
-/// A registration the verifier holds: its file or its digest.
-#[derive(Args, Debug)]
-struct GenesisArgs {
-    /// The genesis registration file (the registration the verifier trusts).
-    #[arg(
-        long,
-        conflicts_with = "genesis_digest",
-        required_unless_present = "genesis_digest"
-    )]
-    genesis: Option<PathBuf>,
-    /// Or only its digest (0x-hex), as a contract holds it.
-    #[arg(long)]
-    genesis_digest: Option<String>,
+/// A registration given by its file or by its digest, one of the two required: the struct
+/// `$name` with the options `--$file` and `--$digest`, and what `tms chain verify` takes of it.
+macro_rules! registration_args {
+    ($(#[$doc:meta])* $name:ident { $(#[$file_doc:meta])* $file:ident, $(#[$digest_doc:meta])* $digest:ident }) => {
+        $(#[$doc])*
+        #[derive(Args, Debug)]
+        struct $name {
+            $(#[$file_doc])*
+            #[arg(
+                long,
+                conflicts_with = stringify!($digest),
+                required_unless_present = stringify!($digest)
+            )]
+            $file: Option<PathBuf>,
+            $(#[$digest_doc])*
+            #[arg(long)]
+            $digest: Option<String>,
+        }
+
+        impl $name {
+            fn registration(&self) -> Result<chain::RegistrationArg<'_>> {
+                match (&self.$file, &self.$digest) {
+                    (Some(path), _) => Ok(chain::RegistrationArg::File(path.as_path())),
+                    (None, Some(hex)) => Ok(chain::RegistrationArg::Digest(hex.as_str())),
+                    (None, None) => Err(usage("a registration file or digest is needed")),
+                }
+            }
+        }
+    };
 }
 
-/// The registration a chain is claimed to hand over to: its file or its digest.
-#[derive(Args, Debug)]
-struct LastArgs {
-    /// The registration file the chain is claimed to hand over to.
-    #[arg(
-        long,
-        conflicts_with = "last_digest",
-        required_unless_present = "last_digest"
-    )]
-    last_registration: Option<PathBuf>,
-    /// Or only its digest (0x-hex).
-    #[arg(long)]
-    last_digest: Option<String>,
-}
+registration_args!(
+    /// A registration the verifier holds: its file or its digest.
+    GenesisArgs {
+        /// The genesis registration file (the registration the verifier trusts).
+        genesis,
+        /// Or only its digest (0x-hex), as a contract holds it.
+        genesis_digest
+    }
+);
+
+registration_args!(
+    /// The registration a chain is claimed to hand over to: its file or its digest.
+    LastArgs {
+        /// The registration file the chain is claimed to hand over to.
+        last_registration,
+        /// Or only its digest (0x-hex).
+        last_digest
+    }
+);
 
 /// A verifying key file and how the verifier trusts it: pinned or regenerated, one is required.
 #[derive(Args, Debug)]
@@ -985,18 +1006,6 @@ enum ChainCommand {
     },
 }
 
-/// A registration given by file or by digest (clap makes one of them present).
-fn registration_arg<'a>(
-    file: &'a Option<PathBuf>,
-    digest: &'a Option<String>,
-) -> Result<chain::RegistrationArg<'a>> {
-    match (file, digest) {
-        (Some(path), _) => Ok(chain::RegistrationArg::File(path.as_path())),
-        (None, Some(hex)) => Ok(chain::RegistrationArg::Digest(hex.as_str())),
-        (None, None) => Err(usage("a registration file or digest is needed")),
-    }
-}
-
 fn run_aggregate(action: AggregateCommand) -> Result<()> {
     match action {
         AggregateCommand::Prove { scheme, inner: i } => aggregate::prove(
@@ -1209,8 +1218,8 @@ fn run_chain(action: ChainCommand) -> Result<()> {
         } => {
             let application = message.bytes()?;
             chain::verify(&chain::ChainVerifyArgs {
-                genesis: registration_arg(&genesis.genesis, &genesis.genesis_digest)?,
-                last_registration: registration_arg(&last.last_registration, &last.last_digest)?,
+                genesis: genesis.registration()?,
+                last_registration: last.registration()?,
                 application: &application,
                 epochs,
                 params: &params,
