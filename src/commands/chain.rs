@@ -50,13 +50,14 @@ use tms_gadgets::{
 
 use crate::checks::{check_params_k, describe_message};
 use crate::interface::KeyTrust;
-use crate::schemes::mithril::bn254::{
-    load_certificate, load_registration, signed_field, HandOver, LoadedCertificate,
+use crate::schemes::mithril::{
+    bn254::{load_certificate, load_registration, signed_field, HandOver},
+    LoadedCertificate,
 };
 use crate::{
+    commands::step_keys::StepKeyCache,
     formats::{fr_from_str, fr_to_hex},
     io::{at, load_params, read_bytes, spinner, stage, usage, write_atomic, CliError, Result},
-    commands::step_keys::StepKeyCache,
 };
 
 pub(crate) use tms_aggregation::chain::{

@@ -10,8 +10,8 @@ mod drive;
 pub mod export;
 pub mod step_keys;
 
-pub use drive::{driver, mithril_stm_driver};
 pub(crate) use drive::Pair;
+pub use drive::{driver, mithril_stm_driver};
 pub use export::export_verifier;
 
 use tms_gadgets::{

@@ -56,12 +56,12 @@ use crate::{
     checks::describe_message_bytes,
     formats::{bytes_from_hex, bytes_to_hex, Header, PublicFile},
     interface::{
-        CertificateScheme, CertifyArgs, CommitteeArgs, DemoCertificate, Rejection,
-        ShapeOptions, SignArgs, Trusted, Verdict, VerifyArgs,
+        CertificateScheme, CertifyArgs, CommitteeArgs, DemoCertificate, Rejection, ShapeOptions,
+        SignArgs, Trusted, Verdict, VerifyArgs,
     },
     io::{at, read_bytes, read_json_on, usage, write_json, CliError, Result, MAX_JSON_BYTES},
     options::Scheme,
-    schemes::mithril::bn254::trusted_quorum,
+    schemes::mithril::trusted_quorum,
 };
 
 /// The relation these files are for, in certificate and key files.
