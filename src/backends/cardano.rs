@@ -216,6 +216,7 @@ pub fn setup(k: u32, srs: Option<&Path>, out: &Path) -> Result<()> {
 /// Reads BLS12-381 parameters (checked against `<file>.sha256` when there is one); warns when
 /// they are the insecure test parameters.
 pub fn load_params(path: &Path) -> Result<ParamsKZG<Bls12>> {
+    let bar = spinner("reading the parameters");
     let bytes = read_params_bytes(path)?;
     let params =
         ParamsKZG::<Bls12>::read_custom(&mut &bytes[..], SerdeFormat::RawBytes).map_err(|e| {
@@ -224,6 +225,7 @@ pub fn load_params(path: &Path) -> Result<ParamsKZG<Bls12>> {
                 format!("not BLS12-381 KZG parameters (midnight-proofs raw bytes): {e}"),
             )
         })?;
+    bar.finish_and_clear();
     if is_insecure_test(&params) {
         eprintln!("{INSECURE_WARNING}: {}", path.display());
     }
@@ -696,7 +698,7 @@ impl ProvingBackend for Cardano {
         public: &PublicFile<S>,
         _: &[Base],
         seconds: f64,
-    ) -> Result<()> {
+    ) -> Result<Vec<String>> {
         out.write_without_calldata(proof, public, seconds)
     }
 

@@ -56,7 +56,7 @@ use crate::schemes::mithril::{
 };
 use crate::{
     commands::step_keys::StepKeyCache,
-    formats::{fr_from_str, fr_to_hex},
+    formats::{bytes_to_hex, fr_from_str, fr_to_hex},
     io::{at, load_params, read_bytes, spinner, stage, usage, write_atomic, CliError, Result},
 };
 
@@ -295,14 +295,32 @@ pub struct ChainExtendArgs<'a> {
     pub vk: &'a Path,
     /// Where the step keys are kept between epochs.
     pub cache: StepKeyCache<'a>,
+    /// `--json`: one JSON object on stdout instead of the lines.
+    pub json: bool,
 }
 
 /// Public inputs at the front of a step proof file: the accumulator, then the chain's
 /// statement and the step key's digest.
 const STEP_WORDS: usize = ACCUMULATOR_LIMBS + STEP_INPUTS;
 
-/// `tms chain extend`: one epoch more on a chain proof.
+/// `tms chain extend`: one epoch more on a chain proof; says so in lines, or with `--json` in
+/// one object (the chain's statement, the files, the timings).
 pub fn extend(args: &ChainExtendArgs) -> Result<()> {
+    let start = Instant::now();
+    let outcome = extend_chain_proof(args);
+    match (&outcome, args.json) {
+        (_, true) => {
+            let fields = outcome.as_ref().map(|(_, json)| json.clone());
+            super::print_json("extended", ("mithril", "bn254"), start, fields);
+        }
+        (Ok((lines, _)), false) => lines.iter().for_each(|line| println!("{line}")),
+        (Err(_), false) => {}
+    }
+    outcome.map(|_| ())
+}
+
+/// `tms chain extend`'s work: the lines it says and its `--json` fields.
+fn extend_chain_proof(args: &ChainExtendArgs) -> Result<(Vec<String>, serde_json::Value)> {
     // The link first: a certificate that does not continue the chain fails before any
     // parameters or keys are read.
     let registration = load_registration(args.registration)?;
@@ -356,10 +374,12 @@ pub fn extend(args: &ChainExtendArgs) -> Result<()> {
         certificate,
     };
 
+    let read = Instant::now();
     let chain_params = load_params(args.chain_params)?;
     let params = load_params(args.params)?;
     let keys = MithrilKeys::from_pk_bytes(&read_bytes(args.pk)?).map_err(|e| at(args.pk, e))?;
     check_params_k(args.params, params.k(), keys.shape.k)?;
+    let reading = read.elapsed().as_secs_f64();
     let start = Instant::now();
     // The step keys before the certificate's proof: a refused cache fails in seconds.
     let bar = spinner("step keys");
@@ -380,10 +400,12 @@ pub fn extend(args: &ChainExtendArgs) -> Result<()> {
         ),
     );
     log_memory("chain extend: step keys");
+    let step_keys_seconds = start.elapsed().as_secs_f64();
     let certificate = phase("chain extend: certificate proof", || {
         certificate_proof((&params, &keys, args.pk), &link, args.certificate)
     })?;
     log_memory("chain extend: certificate proof");
+    let certificate_seconds = start.elapsed().as_secs_f64() - step_keys_seconds;
     stage(
         &bar,
         format!(
@@ -426,22 +448,40 @@ pub fn extend(args: &ChainExtendArgs) -> Result<()> {
     write_atomic(args.proof, &proof_bytes)?;
     let statement = &public_inputs[ACCUMULATOR_LIMBS..];
     let epochs = epochs_word(&statement[3]);
-    println!(
+    let seconds = start.elapsed().as_secs_f64();
+    let line = format!(
         "chain of {epochs} epoch{} from genesis {} to registration {}, last {}: proof ({} bytes, \
-         Poseidon transcript, {:.0} s) written to {}; step verifying key written to {} \
+         Poseidon transcript, {seconds:.0} s) written to {}; step verifying key written to {} \
          (fingerprint {})",
         if epochs == 1 { "" } else { "s" },
         fr_to_hex(&statement[0]),
         fr_to_hex(&statement[1]),
         describe_message(&message, &statement[2]),
         proof_bytes.len(),
-        start.elapsed().as_secs_f64(),
         args.proof.display(),
         args.vk.display(),
         fingerprint(&vk_bytes)
     );
-    println!("  {step_keys_said}");
-    Ok(())
+    let json = serde_json::json!({
+        "statement": {
+            "genesis": fr_to_hex(&statement[0]),
+            "last_registration": fr_to_hex(&statement[1]),
+            "last_message": bytes_to_hex(&message),
+            "epochs": epochs,
+        },
+        "proof": args.proof,
+        "bytes": proof_bytes.len(),
+        "vk": args.vk,
+        "fingerprint": fingerprint(&vk_bytes),
+        "step_keys": step_keys_said,
+        "seconds": {
+            "parameters": reading,
+            "step_keys": step_keys_seconds,
+            "certificate": certificate_seconds,
+            "step": seconds - step_keys_seconds - certificate_seconds,
+        },
+    });
+    Ok((vec![line, format!("  {step_keys_said}")], json))
 }
 
 /// Logs this process's resident and peak memory after `what` (`RUST_LOG=tms::phase=debug`):

@@ -19,11 +19,32 @@ use tms_gadgets::{
     Fr,
 };
 
+use std::time::Instant;
+
 use crate::{
     formats::{fr_from_str, fr_to_hex},
     io::{usage, CliError, Result},
     options::{HashMode, HashName},
 };
+
+/// What a measuring command prints with `--json` for scripts: one object on stdout, its `done`
+/// member (`"verified"`, `"proved"`, `"generated"`, `"extended"`) true with the command's
+/// `fields`, or false with the `"error"` (which also goes to stderr; the exit code is then 1),
+/// and always the scheme, the backend and `seconds.total` since `start`.
+pub(crate) fn print_json(
+    done: &str,
+    (scheme, backend): (&str, &str),
+    start: Instant,
+    fields: std::result::Result<serde_json::Value, &CliError>,
+) {
+    let ok = fields.is_ok();
+    let mut object = fields.unwrap_or_else(|e| serde_json::json!({ "error": e.0 }));
+    object[done] = ok.into();
+    object["scheme"] = scheme.into();
+    object["backend"] = backend.into();
+    object["seconds"]["total"] = start.elapsed().as_secs_f64().into();
+    println!("{object}");
+}
 
 /// `tms hash`.
 pub fn hash(name: HashName, mode: HashMode, inputs: &[String]) -> Result<()> {
