@@ -36,7 +36,7 @@ use clap::{Args, Parser, Subcommand};
 use tms::{
     backends::bn254,
     backends::cardano,
-    commands::{self, aggregate, chain, chunk, driver},
+    commands::{self, aggregate, chain, chunk, driver, JsonArgs},
     interface::{
         CertifyArgs, CommitteeArgs, Driver, KeyTrust, KeygenArgs, ProofOutput, ProveArgs,
         ShapeOptions, SignArgs, VerifyArgs,
@@ -119,15 +119,6 @@ impl FormatArgs {
             Format::MithrilStm => tms::commands::mithril_stm_driver(pair.scheme, pair.backend),
         }
     }
-}
-
-/// `--json`, for scripts.
-#[derive(Args, Debug)]
-struct JsonArgs {
-    /// Print what a script needs as one JSON object on stdout: the verdict or what was made,
-    /// the statement, the timings (refused: `false` and the reason, exit code 1).
-    #[arg(long)]
-    json: bool,
 }
 
 /// The circuit options of `tms keygen`; each scheme reads its own.
@@ -890,100 +881,16 @@ enum ChainCommand {
     },
     /// Prove E consecutive SNARK-Mithril chain certificates in one proof: each certificate is
     /// proved, then aggregated in a tree (minutes per aggregation proof, several GiB).
-    Prove {
-        /// Registration files 0..=E: epoch e's signers, then the registration the last epoch
-        /// hands over to.
-        #[arg(long, num_args = 1.., required = true)]
-        registrations: Vec<PathBuf>,
-        /// Certificate files 0..E (`tms certify --scheme mithril --next-registration`).
-        #[arg(long, num_args = 1.., required = true)]
-        certificates: Vec<PathBuf>,
-        /// KZG parameters of the certificates' circuit.
-        #[arg(long)]
-        params: PathBuf,
-        /// SNARK-Mithril proving key (`tms keygen --scheme mithril`).
-        #[arg(long)]
-        pk: PathBuf,
-        /// KZG parameters of the aggregation tree, from the same setup (2^22 rows for
-        /// preprod-size certificates two at a time).
-        #[arg(long)]
-        chain_params: PathBuf,
-        /// The tree: certificates per leaf, proofs per node, node levels (their product of
-        /// powers is E).
-        #[arg(long, default_value = "2,2,2")]
-        tree: String,
-        /// Chain proof file to write (accumulator words, then the EVM-transcript proof).
-        #[arg(long)]
-        proof: PathBuf,
-        /// Root verifying key file to write.
-        #[arg(long)]
-        vk: PathBuf,
-    },
+    Prove(chain::ChainProveArgs),
     /// Extend a chain proof by one epoch (incremental, one step proof per epoch): makes the step
     /// keys on the first call (minutes, about 12 GiB; kept for the next, see --step-cache),
     /// proves the certificate and a step that verifies the previous chain proof and the
     /// certificate. Without --previous, the genesis epoch.
-    Extend {
-        /// The registration that signs this epoch (the one the previous epoch handed over to).
-        #[arg(long)]
-        registration: PathBuf,
-        /// The registration this epoch hands over to.
-        #[arg(long)]
-        next_registration: PathBuf,
-        /// This epoch's certificate (`tms certify --scheme mithril --next-registration`).
-        #[arg(long)]
-        certificate: PathBuf,
-        /// KZG parameters of the certificates' circuit.
-        #[arg(long)]
-        params: PathBuf,
-        /// SNARK-Mithril proving key.
-        #[arg(long)]
-        pk: PathBuf,
-        /// KZG parameters of the step circuit, from the same setup (2^22 rows for preprod-size
-        /// certificates).
-        #[arg(long)]
-        chain_params: PathBuf,
-        /// The chain proof so far (written by `tms chain extend`); none for the genesis epoch.
-        #[arg(long)]
-        previous: Option<PathBuf>,
-        /// Chain proof file to write (public inputs as words, then the Poseidon-transcript proof).
-        #[arg(long)]
-        proof: PathBuf,
-        /// Step verifying key file to write (the same for every epoch of a chain).
-        #[arg(long)]
-        vk: PathBuf,
-        /// Where the step keys are kept between epochs (`DIR/chain-step.keys`, several GiB):
-        /// made on the first call, read back and checked on the next ones. Default: the
-        /// directory of --proof.
-        #[arg(long, value_name = "DIR")]
-        step_cache: Option<PathBuf>,
-        /// Make the step keys again and replace the cached ones (which are otherwise refused
-        /// when they are for another certificate key or other parameters, or altered).
-        #[arg(long)]
-        regenerate_step_keys: bool,
-        #[command(flatten)]
-        json: JsonArgs,
-    },
+    Extend(chain::ChainExtendArgs),
     /// Wrap an extended chain's proof for contracts (`ChainVerifier`, as a tree's root): one
     /// proof that verifies the step proof under the step key and exposes the chain's statement
     /// alone, in the EVM transcript (minutes, GiB; at the step's parameters).
-    Wrap {
-        /// The chain proof (written by `tms chain extend`).
-        #[arg(long)]
-        proof: PathBuf,
-        /// The step verifying key (written by `tms chain extend`).
-        #[arg(long)]
-        vk: PathBuf,
-        /// KZG parameters of the step circuit, which the wrapper uses too.
-        #[arg(long)]
-        chain_params: PathBuf,
-        /// Wrapped proof file to write (accumulator words, then the EVM-transcript proof).
-        #[arg(long)]
-        out_proof: PathBuf,
-        /// Wrapper verifying key file to write.
-        #[arg(long)]
-        out_vk: PathBuf,
-    },
+    Wrap(chain::ChainWrapArgs),
     /// Verify a chain proof against the statement the verifier holds.
     Verify {
         #[command(flatten)]
@@ -1136,67 +1043,9 @@ fn run_chunk(action: ChunkCommand) -> Result<()> {
 
 fn run_chain(action: ChainCommand) -> Result<()> {
     match action {
-        ChainCommand::Prove {
-            registrations,
-            certificates,
-            params,
-            pk,
-            chain_params,
-            tree,
-            proof,
-            vk,
-        } => chain::prove(&chain::ChainProveArgs {
-            registrations: &registrations,
-            certificates: &certificates,
-            params: &params,
-            pk: &pk,
-            chain_params: &chain_params,
-            tree: &tree,
-            proof: &proof,
-            vk: &vk,
-        }),
-        ChainCommand::Extend {
-            registration,
-            next_registration,
-            certificate,
-            params,
-            pk,
-            chain_params,
-            previous,
-            proof,
-            vk,
-            step_cache,
-            regenerate_step_keys,
-            json,
-        } => chain::extend(&chain::ChainExtendArgs {
-            registration: &registration,
-            next_registration: &next_registration,
-            certificate: &certificate,
-            params: &params,
-            pk: &pk,
-            chain_params: &chain_params,
-            previous: previous.as_deref(),
-            proof: &proof,
-            vk: &vk,
-            cache: tms::commands::step_keys::StepKeyCache {
-                dir: step_cache.as_deref(),
-                regenerate: regenerate_step_keys,
-            },
-            json: json.json,
-        }),
-        ChainCommand::Wrap {
-            proof,
-            vk,
-            chain_params,
-            out_proof,
-            out_vk,
-        } => chain::wrap(&chain::ChainWrapArgs {
-            proof: &proof,
-            vk: &vk,
-            chain_params: &chain_params,
-            out_proof: &out_proof,
-            out_vk: &out_vk,
-        }),
+        ChainCommand::Prove(args) => chain::prove(&args),
+        ChainCommand::Extend(args) => chain::extend(&args),
+        ChainCommand::Wrap(args) => chain::wrap(&args),
         ChainCommand::Keygen {
             params,
             certificate,

@@ -55,7 +55,7 @@ use crate::schemes::mithril::{
     LoadedCertificate,
 };
 use crate::{
-    commands::step_keys::StepKeyCache,
+    commands::{step_keys::StepKeyCache, JsonArgs},
     formats::{bytes_to_hex, fr_from_str, fr_to_hex},
     io::{at, load_params, read_bytes, spinner, stage, usage, write_atomic, CliError, Result},
 };
@@ -89,24 +89,36 @@ pub fn parse_tree(tree: &str, k: u32) -> Result<ChainShape> {
     }
 }
 
-/// Paths of `tms chain prove`.
-pub struct ChainProveArgs<'a> {
-    /// Registrations `0..=E`: epoch `e`'s signers, and the last hand-over.
-    pub registrations: &'a [PathBuf],
-    /// Certificates `0..E`.
-    pub certificates: &'a [PathBuf],
-    /// The certificates' KZG parameters.
-    pub params: &'a Path,
-    /// The SNARK-Mithril proving key (`tms keygen --scheme mithril`).
-    pub pk: &'a Path,
-    /// The aggregation circuits' KZG parameters (same setup, `2^k` rows for the tree).
-    pub chain_params: &'a Path,
-    /// `PER_LEAF,PER_NODE,LEVELS`.
-    pub tree: &'a str,
-    /// Where the chain proof goes.
-    pub proof: &'a Path,
-    /// Where the root verifying key goes.
-    pub vk: &'a Path,
+/// `tms chain prove`'s options.
+#[derive(clap::Args, Debug)]
+pub struct ChainProveArgs {
+    /// Registration files 0..=E: epoch e's signers, then the registration the last epoch
+    /// hands over to.
+    #[arg(long, num_args = 1.., required = true)]
+    pub registrations: Vec<PathBuf>,
+    /// Certificate files 0..E (`tms certify --scheme mithril --next-registration`).
+    #[arg(long, num_args = 1.., required = true)]
+    pub certificates: Vec<PathBuf>,
+    /// KZG parameters of the certificates' circuit.
+    #[arg(long)]
+    pub params: PathBuf,
+    /// SNARK-Mithril proving key (`tms keygen --scheme mithril`).
+    #[arg(long)]
+    pub pk: PathBuf,
+    /// KZG parameters of the aggregation tree, from the same setup (2^22 rows for
+    /// preprod-size certificates two at a time).
+    #[arg(long)]
+    pub chain_params: PathBuf,
+    /// The tree: certificates per leaf, proofs per node, node levels (their product of
+    /// powers is E).
+    #[arg(long, default_value = "2,2,2")]
+    pub tree: String,
+    /// Chain proof file to write (accumulator words, then the EVM-transcript proof).
+    #[arg(long)]
+    pub proof: PathBuf,
+    /// Root verifying key file to write.
+    #[arg(long)]
+    pub vk: PathBuf,
 }
 
 /// `tms chain prove`.
@@ -122,11 +134,11 @@ pub fn prove(args: &ChainProveArgs) -> Result<()> {
     }
     // The tree's shape and the chain itself first: a broken chain fails before any file of
     // parameters or keys is read, naming the epoch and the file.
-    let mut shape = parse_tree(args.tree, 0)?;
+    let mut shape = parse_tree(&args.tree, 0)?;
     if shape.epochs() != epochs {
         return Err(usage(format!(
             "--tree {} proves {} epochs; {epochs} certificates given",
-            args.tree,
+            &args.tree,
             shape.epochs()
         )));
     }
@@ -165,11 +177,11 @@ pub fn prove(args: &ChainProveArgs) -> Result<()> {
     let genesis = registrations[0].commitment().digest();
     let statement = chain_statement(genesis, &links).map_err(|e| CliError(e.to_string()))?;
 
-    let chain_params = load_params(args.chain_params)?;
+    let chain_params = load_params(&args.chain_params)?;
     shape.k = chain_params.k();
-    let params = load_params(args.params)?;
-    let keys = MithrilKeys::from_pk_bytes(&read_bytes(args.pk)?).map_err(|e| at(args.pk, e))?;
-    check_params_k(args.params, params.k(), keys.shape.k)?;
+    let params = load_params(&args.params)?;
+    let keys = MithrilKeys::from_pk_bytes(&read_bytes(&args.pk)?).map_err(|e| at(&args.pk, e))?;
+    check_params_k(&args.params, params.k(), keys.shape.k)?;
 
     let start = Instant::now();
     let bar = spinner("proving the certificates");
@@ -177,7 +189,7 @@ pub fn prove(args: &ChainProveArgs) -> Result<()> {
     for (e, link) in links.iter().enumerate() {
         stage(&bar, format!("proving certificate {} of {epochs}", e + 1));
         certificates.push(certificate_proof(
-            (&params, &keys, args.pk),
+            (&params, &keys, &args.pk),
             link,
             &args.certificates[e],
         )?);
@@ -204,8 +216,8 @@ pub fn prove(args: &ChainProveArgs) -> Result<()> {
     bar.finish_and_clear();
     let vk_bytes = root_key_file(&chain_keys);
     let proof_bytes = proved.to_bytes();
-    write_atomic(args.vk, &vk_bytes)?;
-    write_atomic(args.proof, &proof_bytes)?;
+    write_atomic(&args.vk, &vk_bytes)?;
+    write_atomic(&args.proof, &proof_bytes)?;
     println!(
         "chain of {epochs} certificates from genesis {} to registration {}, last {}: proof \
          ({} bytes, EVM transcript, {:.0} s) written to {}; root verifying key written to {} \
@@ -273,30 +285,43 @@ fn certificate_proof(
     })
 }
 
-/// Paths of `tms chain extend`.
-pub struct ChainExtendArgs<'a> {
-    /// The registration that signs the new epoch.
-    pub registration: &'a Path,
-    /// The registration it hands over to.
-    pub next_registration: &'a Path,
-    /// The new epoch's certificate.
-    pub certificate: &'a Path,
-    /// The certificates' KZG parameters.
-    pub params: &'a Path,
-    /// The SNARK-Mithril proving key.
-    pub pk: &'a Path,
-    /// The step circuit's KZG parameters (same setup).
-    pub chain_params: &'a Path,
-    /// The chain proof so far (`tms chain extend`'s), none for the genesis epoch.
-    pub previous: Option<&'a Path>,
-    /// Where the extended chain's proof goes.
-    pub proof: &'a Path,
-    /// Where the step verifying key goes.
-    pub vk: &'a Path,
-    /// Where the step keys are kept between epochs.
-    pub cache: StepKeyCache<'a>,
-    /// `--json`: one JSON object on stdout instead of the lines.
-    pub json: bool,
+/// `tms chain extend`'s options.
+#[derive(clap::Args, Debug)]
+pub struct ChainExtendArgs {
+    /// The registration that signs this epoch (the one the previous epoch handed over to).
+    #[arg(long)]
+    pub registration: PathBuf,
+    /// The registration this epoch hands over to.
+    #[arg(long)]
+    pub next_registration: PathBuf,
+    /// This epoch's certificate (`tms certify --scheme mithril --next-registration`).
+    #[arg(long)]
+    pub certificate: PathBuf,
+    /// KZG parameters of the certificates' circuit.
+    #[arg(long)]
+    pub params: PathBuf,
+    /// SNARK-Mithril proving key.
+    #[arg(long)]
+    pub pk: PathBuf,
+    /// KZG parameters of the step circuit, from the same setup (2^22 rows for preprod-size
+    /// certificates).
+    #[arg(long)]
+    pub chain_params: PathBuf,
+    /// The chain proof so far (written by `tms chain extend`); none for the genesis epoch.
+    #[arg(long)]
+    pub previous: Option<PathBuf>,
+    /// Chain proof file to write (public inputs as words, then the Poseidon-transcript proof).
+    #[arg(long)]
+    pub proof: PathBuf,
+    /// Step verifying key file to write (the same for every epoch of a chain).
+    #[arg(long)]
+    pub vk: PathBuf,
+    /// Where the step keys are kept between epochs, and whether to replace them.
+    #[command(flatten)]
+    pub cache: StepKeyCache,
+    /// `--json`.
+    #[command(flatten)]
+    pub json: JsonArgs,
 }
 
 /// Public inputs at the front of a step proof file: the accumulator, then the chain's
@@ -308,7 +333,7 @@ const STEP_WORDS: usize = ACCUMULATOR_LIMBS + STEP_INPUTS;
 pub fn extend(args: &ChainExtendArgs) -> Result<()> {
     let start = Instant::now();
     let outcome = extend_chain_proof(args);
-    match (&outcome, args.json) {
+    match (&outcome, args.json.json) {
         (_, true) => {
             let fields = outcome.as_ref().map(|(_, json)| json.clone());
             super::print_json("extended", ("mithril", "bn254"), start, fields);
@@ -323,17 +348,17 @@ pub fn extend(args: &ChainExtendArgs) -> Result<()> {
 fn extend_chain_proof(args: &ChainExtendArgs) -> Result<(Vec<String>, serde_json::Value)> {
     // The link first: a certificate that does not continue the chain fails before any
     // parameters or keys are read.
-    let registration = load_registration(args.registration)?;
-    let next = load_registration(args.next_registration)?
+    let registration = load_registration(&args.registration)?;
+    let next = load_registration(&args.next_registration)?
         .commitment()
         .digest();
     let LoadedCertificate {
         message,
         certificate,
         hand_over,
-    } = load_certificate(args.certificate, &registration)?;
+    } = load_certificate(&args.certificate, &registration)?;
     let signers = registration.commitment();
-    let previous = match args.previous {
+    let previous = match args.previous.as_deref() {
         None => None,
         Some(path) => {
             let (inputs, proof) =
@@ -341,7 +366,7 @@ fn extend_chain_proof(args: &ChainExtendArgs) -> Result<(Vec<String>, serde_json
             let last = inputs[ACCUMULATOR_LIMBS + 1];
             if last != signers.digest() {
                 return Err(at(
-                    args.certificate,
+                    &args.certificate,
                     format!(
                         "signed by registration {}, but the chain of {} ends at {}",
                         fr_to_hex(&signers.digest()),
@@ -361,10 +386,10 @@ fn extend_chain_proof(args: &ChainExtendArgs) -> Result<(Vec<String>, serde_json
             .map_or(0, |(inputs, _)| epochs_word(&inputs[ACCUMULATOR_LIMBS + 3])),
     };
     check_hand_over(
-        args.certificate,
+        &args.certificate,
         "the certificate",
         hand_over,
-        (args.next_registration, expected),
+        (&args.next_registration, expected),
     )?;
     let link = ChainLink {
         signers,
@@ -375,17 +400,17 @@ fn extend_chain_proof(args: &ChainExtendArgs) -> Result<(Vec<String>, serde_json
     };
 
     let read = Instant::now();
-    let chain_params = load_params(args.chain_params)?;
-    let params = load_params(args.params)?;
-    let keys = MithrilKeys::from_pk_bytes(&read_bytes(args.pk)?).map_err(|e| at(args.pk, e))?;
-    check_params_k(args.params, params.k(), keys.shape.k)?;
+    let chain_params = load_params(&args.chain_params)?;
+    let params = load_params(&args.params)?;
+    let keys = MithrilKeys::from_pk_bytes(&read_bytes(&args.pk)?).map_err(|e| at(&args.pk, e))?;
+    check_params_k(&args.params, params.k(), keys.shape.k)?;
     let reading = read.elapsed().as_secs_f64();
     let start = Instant::now();
     // The step keys before the certificate's proof: a refused cache fails in seconds.
     let bar = spinner("step keys");
     let (step_keys, step_keys_said) = phase("chain extend: step keys", || {
         args.cache
-            .step_keys(args.proof, &chain_params, (&params, keys.vk()), || {
+            .step_keys(&args.proof, &chain_params, (&params, keys.vk()), || {
                 stage(
                     &bar,
                     format!("step keys at k = {} (minutes, GiB)", chain_params.k()),
@@ -402,7 +427,7 @@ fn extend_chain_proof(args: &ChainExtendArgs) -> Result<(Vec<String>, serde_json
     log_memory("chain extend: step keys");
     let step_keys_seconds = start.elapsed().as_secs_f64();
     let certificate = phase("chain extend: certificate proof", || {
-        certificate_proof((&params, &keys, args.pk), &link, args.certificate)
+        certificate_proof((&params, &keys, &args.pk), &link, &args.certificate)
     })?;
     log_memory("chain extend: certificate proof");
     let certificate_seconds = start.elapsed().as_secs_f64() - step_keys_seconds;
@@ -419,7 +444,7 @@ fn extend_chain_proof(args: &ChainExtendArgs) -> Result<(Vec<String>, serde_json
     let (public_inputs, proof) = phase("chain extend: step proof", || {
         extend_chain(&chain_params, &step_keys, previous_ref, certificate)
     })
-    .map_err(|e| match args.previous {
+    .map_err(|e| match args.previous.as_deref() {
         Some(path) => at(path, e),
         None => CliError(e.to_string()),
     })?;
@@ -444,8 +469,8 @@ fn extend_chain_proof(args: &ChainExtendArgs) -> Result<(Vec<String>, serde_json
     bar.finish_and_clear();
     let vk_bytes = step_key_file(&step_keys);
     let proof_bytes = proof_file(&public_inputs, &proof);
-    write_atomic(args.vk, &vk_bytes)?;
-    write_atomic(args.proof, &proof_bytes)?;
+    write_atomic(&args.vk, &vk_bytes)?;
+    write_atomic(&args.proof, &proof_bytes)?;
     let statement = &public_inputs[ACCUMULATOR_LIMBS..];
     let epochs = epochs_word(&statement[3]);
     let seconds = start.elapsed().as_secs_f64();
@@ -509,18 +534,24 @@ fn step_key_file(keys: &StepKeys) -> Vec<u8> {
     keys.keys.vk_file(STEP_STATEMENT, None)
 }
 
-/// Paths of `tms chain wrap`.
-pub struct ChainWrapArgs<'a> {
-    /// The chain proof (`tms chain extend`'s).
-    pub proof: &'a Path,
-    /// The step verifying key.
-    pub vk: &'a Path,
-    /// The step circuit's KZG parameters, the wrapper's too.
-    pub chain_params: &'a Path,
-    /// Where the wrapped proof goes.
-    pub out_proof: &'a Path,
-    /// Where the wrapper's verifying key goes.
-    pub out_vk: &'a Path,
+/// `tms chain wrap`'s options.
+#[derive(clap::Args, Debug)]
+pub struct ChainWrapArgs {
+    /// The chain proof (written by `tms chain extend`).
+    #[arg(long)]
+    pub proof: PathBuf,
+    /// The step verifying key (written by `tms chain extend`).
+    #[arg(long)]
+    pub vk: PathBuf,
+    /// KZG parameters of the step circuit, which the wrapper uses too.
+    #[arg(long)]
+    pub chain_params: PathBuf,
+    /// Wrapped proof file to write (accumulator words, then the EVM-transcript proof).
+    #[arg(long)]
+    pub out_proof: PathBuf,
+    /// Wrapper verifying key file to write.
+    #[arg(long)]
+    pub out_vk: PathBuf,
 }
 
 /// `tms chain wrap`: the final wrapper over an extended chain's proof, at the step's
@@ -528,21 +559,21 @@ pub struct ChainWrapArgs<'a> {
 /// also ties the statement's step-key digest to it) and exposes `[genesis, last registration,
 /// last application message, epochs]` in the EVM transcript, as a tree's root.
 pub fn wrap(args: &ChainWrapArgs) -> Result<()> {
-    let vk_file = read_bytes(args.vk)?;
-    let (header, step_vk) = read_vk_file(&vk_file).map_err(|e| at(args.vk, e))?;
+    let vk_file = read_bytes(&args.vk)?;
+    let (header, step_vk) = read_vk_file(&vk_file).map_err(|e| at(&args.vk, e))?;
     if header.statement != STEP_STATEMENT {
         return Err(at(
-            args.vk,
+            &args.vk,
             format!(
                 "a key for {:?}, not a chain step key (tms chain extend's)",
                 header.statement
             ),
         ));
     }
-    let (inputs, proof) = split_proof_file_words(&read_bytes(args.proof)?, STEP_WORDS)
-        .map_err(|e| at(args.proof, e))?;
-    let params = load_params(args.chain_params)?;
-    check_params_k(args.chain_params, params.k(), header.config.degree)?;
+    let (inputs, proof) = split_proof_file_words(&read_bytes(&args.proof)?, STEP_WORDS)
+        .map_err(|e| at(&args.proof, e))?;
+    let params = load_params(&args.chain_params)?;
+    check_params_k(&args.chain_params, params.k(), header.config.degree)?;
     let start = Instant::now();
     let bar = spinner("wrapping the chain");
     stage(
@@ -561,12 +592,12 @@ pub fn wrap(args: &ChainWrapArgs) -> Result<()> {
         (&inputs, proof),
         Transcript::Evm,
     )
-    .map_err(|e| at(args.proof, e))?;
+    .map_err(|e| at(&args.proof, e))?;
     bar.finish_and_clear();
     let vk_bytes = keys.vk_file(WRAPPED_STATEMENT, None);
     let proof_bytes = proof_file(&public_inputs[..ACCUMULATOR_LIMBS], &wrapped);
-    write_atomic(args.out_vk, &vk_bytes)?;
-    write_atomic(args.out_proof, &proof_bytes)?;
+    write_atomic(&args.out_vk, &vk_bytes)?;
+    write_atomic(&args.out_proof, &proof_bytes)?;
     let statement = &public_inputs[ACCUMULATOR_LIMBS..];
     let epochs = epochs_word(&statement[3]);
     println!(

@@ -27,6 +27,15 @@ use crate::{
     options::{HashMode, HashName},
 };
 
+/// `--json`, for scripts ([`print_json`]).
+#[derive(clap::Args, Debug)]
+pub struct JsonArgs {
+    /// Print what a script needs as one JSON object on stdout: the verdict or what was made,
+    /// the statement, the timings (refused: `false` and the reason, exit code 1).
+    #[arg(long)]
+    pub json: bool,
+}
+
 /// What a measuring command prints with `--json` for scripts: one object on stdout, its `done`
 /// member (`"verified"`, `"proved"`, `"generated"`, `"extended"`) true with the command's
 /// `fields`, or false with the `"error"` (which also goes to stderr; the exit code is then 1),
