@@ -103,6 +103,20 @@ impl PairArgs {
     }
 }
 
+/// Where a Mithril chain certificate hands over (`tms sign`, `tms certify`; `tms chain`).
+#[derive(Args, Debug)]
+struct HandOverArgs {
+    /// Mithril chains: the registration that signs the next epoch; the signature is on the
+    /// link message binding its digest, the message and `--epoch` (`tms certify`: as the
+    /// signatures were made with).
+    #[arg(long)]
+    next_registration: Option<PathBuf>,
+    /// Mithril chains: the epoch signed for, counted from the chain's genesis registration
+    /// (which signs epoch 0); required with `--next-registration`.
+    #[arg(long, requires = "next_registration")]
+    epoch: Option<u64>,
+}
+
 /// Whose files a command reads.
 #[derive(Args, Debug)]
 struct FormatArgs {
@@ -234,14 +248,8 @@ enum Command {
         /// Mithril: the registration the signature (and its lotteries) are for.
         #[arg(long)]
         registration: Option<PathBuf>,
-        /// Mithril chains: the registration that signs the next epoch; the signature is on the
-        /// link message binding its digest, the message and `--epoch` (`tms chain`).
-        #[arg(long)]
-        next_registration: Option<PathBuf>,
-        /// Mithril chains: the epoch this certificate signs for, counted from the chain's
-        /// genesis registration (which signs epoch 0); required with `--next-registration`.
-        #[arg(long, requires = "next_registration")]
-        epoch: Option<u64>,
+        #[command(flatten)]
+        hand_over: HandOverArgs,
         #[command(flatten)]
         message: MessageArgs,
         /// Signature file to write.
@@ -257,13 +265,8 @@ enum Command {
         /// The committee (Mithril: registration) file.
         #[arg(long)]
         committee: PathBuf,
-        /// Mithril chains: the registration that signs the next epoch (as the signatures were
-        /// made with).
-        #[arg(long)]
-        next_registration: Option<PathBuf>,
-        /// Mithril chains: the epoch the signatures were made for (as `tms sign --epoch`).
-        #[arg(long, requires = "next_registration")]
-        epoch: Option<u64>,
+        #[command(flatten)]
+        hand_over: HandOverArgs,
         #[command(flatten)]
         message: MessageArgs,
         /// Certificate file to write.
@@ -1143,15 +1146,14 @@ fn run(command: Command) -> Result<()> {
             pair,
             key,
             registration,
-            next_registration,
-            epoch,
+            hand_over,
             message,
             out,
         } => pair.driver()?.sign(&SignArgs {
             key,
             registration,
-            next_registration,
-            epoch,
+            next_registration: hand_over.next_registration,
+            epoch: hand_over.epoch,
             message: message.bytes()?,
             out,
         }),
@@ -1159,15 +1161,14 @@ fn run(command: Command) -> Result<()> {
             pair,
             format,
             committee,
-            next_registration,
-            epoch,
+            hand_over,
             message,
             out,
             signatures,
         } => format.driver(&pair)?.certify(&CertifyArgs {
             committee,
-            next_registration,
-            epoch,
+            next_registration: hand_over.next_registration,
+            epoch: hand_over.epoch,
             message: message.bytes()?,
             out,
             signatures,
