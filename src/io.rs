@@ -300,6 +300,23 @@ pub fn committee_rng(seed: Option<u64>) -> ChaCha20Rng {
     }
 }
 
+/// `size` member keys drawn by `random` from `seed` (or the OS), written as `scheme`'s secret
+/// key files on `backend` (`None`: BN254), each from its (secret key, public key) `hex`; returns
+/// them.
+pub fn make_member_keys<K>(
+    (scheme, backend): (Scheme, Option<&str>),
+    (size, seed): (usize, Option<u64>),
+    keys_dir: &Path,
+    random: impl FnMut(&mut ChaCha20Rng) -> K,
+    hex: impl Fn(&K) -> (String, String),
+) -> Result<Vec<K>> {
+    let mut random = random;
+    let mut rng = committee_rng(seed);
+    let keys: Vec<K> = (0..size).map(|_| random(&mut rng)).collect();
+    write_member_files(scheme, backend, keys_dir, keys.iter().map(hex))?;
+    Ok(keys)
+}
+
 /// Writes the members' secret key files `keys_dir/member-<i>.json` of `scheme` on `backend`
 /// (`None`: BN254), each from its (secret key, public key) hex.
 pub fn write_member_files(

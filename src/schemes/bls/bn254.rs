@@ -40,8 +40,7 @@ use crate::{
         SignArgs, Trusted, Verdict,
     },
     io::{
-        at, committee_rng, read_bytes, read_json, spinner, usage, write_json, write_member_files,
-        CliError, Result,
+        at, make_member_keys, read_bytes, read_json, spinner, usage, write_json, CliError, Result,
     },
     options::Scheme,
 };
@@ -144,10 +143,9 @@ pub fn committee(size: usize, seed: Option<u64>, out: &Path, keys_dir: &Path) ->
             "--size: a BLS ATMS committee needs at least 2 members",
         ));
     }
-    let mut rng = committee_rng(seed);
-    let sks: Vec<SecretKey> = (0..size).map(|_| SecretKey::random(&mut rng)).collect();
     let hex = |sk: &SecretKey| (fr_to_hex(&sk.0), point_to_hex(&sk.public_key().0));
-    write_member_files(SCHEME, None, keys_dir, sks.iter().map(hex))?;
+    let random = |rng: &mut rand_chacha::ChaCha20Rng| SecretKey::random(rng);
+    let sks = make_member_keys((SCHEME, None), (size, seed), keys_dir, random, hex)?;
     let file = CommitteeFile {
         header: Header::new(SCHEME),
         members: sks

@@ -34,10 +34,7 @@ use crate::{
         CertificateScheme, CertifyArgs, CommitteeArgs, DemoCertificate, Rejection, ShapeOptions,
         SignArgs, Trusted, Verdict, VerifyArgs,
     },
-    io::{
-        at, committee_rng, read_bytes, read_json, usage, write_json, write_member_files, CliError,
-        Result,
-    },
+    io::{at, make_member_keys, read_bytes, read_json, usage, write_json, CliError, Result},
     options::Scheme,
     schemes::refuse_registration,
 };
@@ -77,11 +74,9 @@ pub fn member_keys(
     seed: Option<u64>,
     keys_dir: &Path,
 ) -> Result<Vec<SigningKey>> {
-    let mut rng = committee_rng(seed);
-    let sks: Vec<SigningKey> = (0..size).map(|_| SigningKey::random(&mut rng)).collect();
     let hex = |sk: &SigningKey| (scalar_to_hex(&sk.0), point_to_hex(&sk.verifying_key().0));
-    write_member_files(scheme, None, keys_dir, sks.iter().map(hex))?;
-    Ok(sks)
+    let random = |rng: &mut ChaCha20Rng| SigningKey::random(rng);
+    make_member_keys((scheme, None), (size, seed), keys_dir, random, hex)
 }
 
 /// Reads a Grumpkin member key file, checking the public key matches the secret key.
