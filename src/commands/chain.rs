@@ -89,6 +89,28 @@ pub fn parse_tree(tree: &str, k: u32) -> Result<ChainShape> {
     }
 }
 
+/// The SNARK-Mithril certificates' prover: their parameters and proving key.
+#[derive(clap::Args, Debug)]
+pub struct CertificateProver {
+    /// KZG parameters of the certificates' circuit.
+    #[arg(long)]
+    pub params: PathBuf,
+    /// SNARK-Mithril proving key (`tms keygen --scheme mithril`).
+    #[arg(long)]
+    pub pk: PathBuf,
+}
+
+impl CertificateProver {
+    /// The parameters and the proving key, refusing parameters smaller than the key's circuit.
+    fn load(&self) -> Result<(ParamsKZG<Bn256>, MithrilKeys)> {
+        let params = load_params(&self.params)?;
+        let keys =
+            MithrilKeys::from_pk_bytes(&read_bytes(&self.pk)?).map_err(|e| at(&self.pk, e))?;
+        check_params_k(&self.params, params.k(), keys.shape.k)?;
+        Ok((params, keys))
+    }
+}
+
 /// `tms chain prove`'s options.
 #[derive(clap::Args, Debug)]
 pub struct ChainProveArgs {
@@ -99,12 +121,9 @@ pub struct ChainProveArgs {
     /// Certificate files 0..E (`tms certify --scheme mithril --next-registration`).
     #[arg(long, num_args = 1.., required = true)]
     pub certificates: Vec<PathBuf>,
-    /// KZG parameters of the certificates' circuit.
-    #[arg(long)]
-    pub params: PathBuf,
-    /// SNARK-Mithril proving key (`tms keygen --scheme mithril`).
-    #[arg(long)]
-    pub pk: PathBuf,
+    /// The certificates' parameters and proving key.
+    #[command(flatten)]
+    pub prover: CertificateProver,
     /// KZG parameters of the aggregation tree, from the same setup (2^22 rows for
     /// preprod-size certificates two at a time).
     #[arg(long)]
@@ -179,9 +198,7 @@ pub fn prove(args: &ChainProveArgs) -> Result<()> {
 
     let chain_params = load_params(&args.chain_params)?;
     shape.k = chain_params.k();
-    let params = load_params(&args.params)?;
-    let keys = MithrilKeys::from_pk_bytes(&read_bytes(&args.pk)?).map_err(|e| at(&args.pk, e))?;
-    check_params_k(&args.params, params.k(), keys.shape.k)?;
+    let (params, keys) = args.prover.load()?;
 
     let start = Instant::now();
     let bar = spinner("proving the certificates");
@@ -189,7 +206,7 @@ pub fn prove(args: &ChainProveArgs) -> Result<()> {
     for (e, link) in links.iter().enumerate() {
         stage(&bar, format!("proving certificate {} of {epochs}", e + 1));
         certificates.push(certificate_proof(
-            (&params, &keys, &args.pk),
+            (&params, &keys, &args.prover.pk),
             link,
             &args.certificates[e],
         )?);
@@ -297,12 +314,9 @@ pub struct ChainExtendArgs {
     /// This epoch's certificate (`tms certify --scheme mithril --next-registration`).
     #[arg(long)]
     pub certificate: PathBuf,
-    /// KZG parameters of the certificates' circuit.
-    #[arg(long)]
-    pub params: PathBuf,
-    /// SNARK-Mithril proving key.
-    #[arg(long)]
-    pub pk: PathBuf,
+    /// The certificates' parameters and proving key.
+    #[command(flatten)]
+    pub prover: CertificateProver,
     /// KZG parameters of the step circuit, from the same setup (2^22 rows for preprod-size
     /// certificates).
     #[arg(long)]
@@ -401,9 +415,7 @@ fn extend_chain_proof(args: &ChainExtendArgs) -> Result<(Vec<String>, serde_json
 
     let read = Instant::now();
     let chain_params = load_params(&args.chain_params)?;
-    let params = load_params(&args.params)?;
-    let keys = MithrilKeys::from_pk_bytes(&read_bytes(&args.pk)?).map_err(|e| at(&args.pk, e))?;
-    check_params_k(&args.params, params.k(), keys.shape.k)?;
+    let (params, keys) = args.prover.load()?;
     let reading = read.elapsed().as_secs_f64();
     let start = Instant::now();
     // The step keys before the certificate's proof: a refused cache fails in seconds.
@@ -427,7 +439,7 @@ fn extend_chain_proof(args: &ChainExtendArgs) -> Result<(Vec<String>, serde_json
     log_memory("chain extend: step keys");
     let step_keys_seconds = start.elapsed().as_secs_f64();
     let certificate = phase("chain extend: certificate proof", || {
-        certificate_proof((&params, &keys, &args.pk), &link, &args.certificate)
+        certificate_proof((&params, &keys, &args.prover.pk), &link, &args.certificate)
     })?;
     log_memory("chain extend: certificate proof");
     let certificate_seconds = start.elapsed().as_secs_f64() - step_keys_seconds;
