@@ -47,7 +47,11 @@ use tms::{
     },
     schemes::{
         bls::bn254 as bls,
-        mithril::{bn254 as mithril, cardano as mithril_cardano},
+        mithril::{
+            bn254::{self as mithril, MithrilBn254},
+            cardano::{self as mithril_cardano, MithrilCardano},
+            register,
+        },
         schnorr::cardano as schnorr_cardano,
     },
 };
@@ -1138,8 +1142,8 @@ fn run(command: Command) -> Result<()> {
         } => {
             let params = mithril::parameters(preset, m, k, phi_f.as_deref())?;
             match backend {
-                Backend::Bn254 => mithril::register(&stakes, params, depth, &out),
-                Backend::Cardano => mithril_cardano::register(&stakes, params, depth, &out),
+                Backend::Bn254 => register::<MithrilBn254>(&stakes, params, depth, &out),
+                Backend::Cardano => register::<MithrilCardano>(&stakes, params, depth, &out),
             }
         }
         Command::Sign {

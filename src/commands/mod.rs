@@ -10,7 +10,6 @@ mod drive;
 pub mod export;
 pub mod step_keys;
 
-pub(crate) use drive::Pair;
 pub use drive::{driver, mithril_stm_driver};
 pub use export::export_verifier;
 

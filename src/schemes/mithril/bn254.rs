@@ -29,9 +29,7 @@ use crate::schemes::schnorr::bn254::{load_member, member_keys};
 
 use crate::formats::grumpkin_from_hex as point_from_hex;
 
-use super::{
-    native_calls, scheme_calls, LoadedCertificate, MithrilFiles, MithrilStatement, Played, Refused,
-};
+use super::{native_calls, scheme_calls, LoadedCertificate, MithrilFiles, MithrilStatement};
 use crate::{
     formats::*,
     interface::{

@@ -28,8 +28,7 @@ use tms_cardano::backend::{Bls12, Vk};
 use tms_gadgets::proving::Transcript;
 
 use super::{
-    load_certificate, native_calls, scheme_calls, trusted_registration, LoadedCertificate,
-    MithrilFiles, MithrilStatement, Played, Refused, MAX_DEPTH,
+    native_calls, scheme_calls, trusted_registration, MithrilFiles, MithrilStatement, MAX_DEPTH,
 };
 use crate::backends::cardano::{
     base_from_hex, base_to_hex, key_file_pk, key_file_vk, load_member_of as load_member,
@@ -98,11 +97,6 @@ pub fn load_registration(path: &Path) -> Result<Registration> {
     super::load_registration::<MithrilCardano>(path)
 }
 
-/// `tms register --backend cardano`.
-pub fn register(stakes: &Path, params: Parameters, depth: Option<usize>, out: &Path) -> Result<()> {
-    super::register::<MithrilCardano>(stakes, params, depth, out)
-}
-
 fn public_file(
     shape: &MithrilShape,
     digest: &Base,
@@ -151,6 +145,8 @@ impl MithrilFiles for MithrilCardano {
     // Certificate chains stay on BN254.
     type Place = Infallible;
     const KEYS: &'static str = "Jubjub";
+
+    native_calls!();
 
     fn field_hex(x: &Base) -> String {
         base_to_hex(x)

@@ -513,7 +513,7 @@ macro_rules! scheme_calls {
             Ok((witness, public))
         }
 
-        fn public_inputs(witness: &MithrilWitness) -> Vec<Self::Field> {
+        fn public_inputs(witness: &MithrilWitness) -> Vec<<Self as super::MithrilFiles>::Field> {
             witness.instance.to_public_inputs()
         }
 
