@@ -845,13 +845,8 @@ pub fn verify(args: &ChainVerifyArgs) -> Result<()> {
         };
         let chain_params = load_params(args.params)?;
         let shape = parse_tree(tree, chain_params.k())?;
-        let params = load_params(certificate_params)?;
-        let inner = KeyTrust {
-            vk: certificate_vk,
-            fingerprint: None,
-            regenerate: true,
-        };
-        let certificate_vk = trusted_certificate_key(&params, inner)?;
+        let (params, certificate_vk) =
+            regenerated_certificate_key(certificate_vk, certificate_params)?;
         let keys = chain_keygen(
             &chain_params,
             shape,
@@ -891,6 +886,22 @@ pub fn verify(args: &ChainVerifyArgs) -> Result<()> {
     Ok(())
 }
 
+/// The certificates' parameters and their key at `vk`, regenerated from its shape (and refused
+/// if the file differs).
+fn regenerated_certificate_key(
+    vk: &Path,
+    params: &Path,
+) -> Result<(ParamsKZG<Bn256>, VerifyingKey<G1Affine>)> {
+    let params = load_params(params)?;
+    let trust = KeyTrust {
+        vk,
+        fingerprint: None,
+        regenerate: true,
+    };
+    let vk = trusted_certificate_key(&params, trust)?;
+    Ok((params, vk))
+}
+
 /// For `--regenerate-vk` of a step key or of its wrapper's: the step keys at the chain's
 /// parameters from the certificate key (itself regenerated from its shape).
 fn regenerated_step_keys(args: &ChainVerifyArgs) -> Result<(ParamsKZG<Bn256>, StepKeys)> {
@@ -901,13 +912,7 @@ fn regenerated_step_keys(args: &ChainVerifyArgs) -> Result<(ParamsKZG<Bn256>, St
         ));
     };
     let chain_params = load_params(args.params)?;
-    let params = load_params(certificate_params)?;
-    let inner = KeyTrust {
-        vk: certificate_vk,
-        fingerprint: None,
-        regenerate: true,
-    };
-    let certificate_vk = trusted_certificate_key(&params, inner)?;
+    let (params, certificate_vk) = regenerated_certificate_key(certificate_vk, certificate_params)?;
     let keys = step_keygen(&chain_params, chain_params.k(), (&params, &certificate_vk))
         .map_err(|e| CliError(e.to_string()))?;
     Ok((chain_params, keys))

@@ -32,7 +32,7 @@ use tms_gadgets::{
 use crate::backends::bn254::Bn254;
 use crate::checks::{check_members, describe_message};
 use crate::interface::VerifyArgs;
-use crate::schemes::refuse_registration;
+use crate::schemes::{refuse_registration, trusted_commitment, NO_COMMITTEE};
 use crate::{
     formats::*,
     interface::{
@@ -404,19 +404,13 @@ impl CertificateScheme for BlsBn254 {
         args: &VerifyArgs,
         public: Option<&PublicFile<AtmsShape>>,
     ) -> Result<Trusted<Self>> {
-        let digest = match (&args.committee, &args.commitment) {
-            (Some(path), None) => {
-                let committee = load_committee(path)?;
-                check_members(path, committee.len(), shape.n, "verifying key")?;
-                committee.digest(shape.hash)
-            }
-            (None, Some(hex)) => fr_from_str(hex, "--commitment").map_err(usage)?,
-            _ => {
-                return Err(usage(
-                    "give the trusted --committee FILE or --commitment HEX",
-                ))
-            }
+        let of_file = |path: &Path| {
+            let committee = load_committee(path)?;
+            check_members(path, committee.len(), shape.n, "verifying key")?;
+            Ok(committee.digest(shape.hash))
         };
+        let given = (args.committee.as_deref(), args.commitment.as_deref());
+        let digest = trusted_commitment(given, of_file, fr_from_str, NO_COMMITTEE)?;
         let threshold = args.threshold(public)?;
         Ok(Trusted {
             public: PublicFile::new(SCHEME, *shape, &digest, &args.message, threshold),

@@ -841,17 +841,18 @@ pub(crate) fn trusted_registration<S: MithrilFiles>(
     committee: Option<&Path>,
     commitment: Option<&str>,
 ) -> Result<(Option<S::Committee>, S::Field)> {
-    match (committee, commitment) {
-        (Some(path), None) => {
-            let registration = load_registration::<S>(path)?;
-            let digest = S::digest(&registration);
-            Ok((Some(registration), digest))
-        }
-        (None, Some(hex)) => Ok((None, S::parse_field(hex, "--commitment").map_err(usage)?)),
-        _ => Err(usage(
-            "give the trusted --committee registration.json or its --commitment (digest)",
-        )),
-    }
+    let of_file = |path: &Path| {
+        let registration = load_registration::<S>(path)?;
+        let digest = S::digest(&registration);
+        Ok((Some(registration), digest))
+    };
+    let parse = |hex: &str, what: &str| S::parse_field(hex, what).map(|digest| (None, digest));
+    super::trusted_commitment(
+        (committee, commitment),
+        of_file,
+        parse,
+        "give the trusted --committee registration.json or its --commitment (digest)",
+    )
 }
 
 /// The quorum and the statement a verifier builds from what it holds (`--committee` or
