@@ -404,7 +404,7 @@ impl CertificateScheme for BlsBn254 {
         args: &VerifyArgs,
         public: Option<&PublicFile<AtmsShape>>,
     ) -> Result<Trusted<Self>> {
-        let of_file = |path: &Path| {
+        let of_file = |path: &Path| -> Result<Fr> {
             let committee = load_committee(path)?;
             check_members(path, committee.len(), shape.n, "verifying key")?;
             Ok(committee.digest(shape.hash))

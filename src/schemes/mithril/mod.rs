@@ -841,7 +841,7 @@ pub(crate) fn trusted_registration<S: MithrilFiles>(
     committee: Option<&Path>,
     commitment: Option<&str>,
 ) -> Result<(Option<S::Committee>, S::Field)> {
-    let of_file = |path: &Path| {
+    let of_file = |path: &Path| -> Result<(Option<S::Committee>, S::Field)> {
         let registration = load_registration::<S>(path)?;
         let digest = S::digest(&registration);
         Ok((Some(registration), digest))

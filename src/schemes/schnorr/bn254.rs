@@ -216,7 +216,7 @@ impl CertificateScheme for SchnorrBn254 {
         args: &VerifyArgs,
         public: Option<&PublicFile<AtmsShape>>,
     ) -> Result<Trusted<Self>> {
-        let of_file = |path: &Path| {
+        let of_file = |path: &Path| -> Result<Fr> {
             let committee = load_committee(path)?;
             check_members(path, committee.keys().len(), shape.n, "verifying key")?;
             Ok(committee.commitment(shape.mode))

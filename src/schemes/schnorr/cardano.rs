@@ -149,7 +149,7 @@ fn trusted_commitment(
     commitment: Option<&str>,
     shape: &AtmsShape,
 ) -> Result<Base> {
-    let of_file = |path: &Path| {
+    let of_file = |path: &Path| -> Result<Base> {
         let committee = load_committee(path)?;
         check_members(path, committee.keys().len(), shape.n, "verifying key")?;
         Ok(committee.commitment(shape.mode))
