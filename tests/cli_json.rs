@@ -42,6 +42,14 @@ fn json(out: &Output) -> serde_json::Value {
     serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"))
 }
 
+/// Asserts the object's `seconds` has every one of `steps`, none negative.
+fn timed(v: &serde_json::Value, steps: &[&str]) {
+    for step in steps {
+        let s = v["seconds"][step].as_f64();
+        assert!(s.is_some_and(|s| s >= 0.0), "seconds.{step}: {v}");
+    }
+}
+
 #[test]
 fn verify_json_prints_the_verdict_the_statement_and_the_timings() {
     let d = workdir("cli-json");
@@ -86,12 +94,7 @@ fn verify_json_prints_the_verdict_the_statement_and_the_timings() {
     // The fingerprint printed is the one `verify --vk-fingerprint` checks below.
     let fp = k["fingerprint"].as_str().unwrap().to_owned();
     assert_eq!(fp.len(), 64, "{k}");
-    for step in ["parameters", "keygen", "total"] {
-        assert!(
-            k["seconds"][step].as_f64().unwrap() >= 0.0,
-            "seconds.{step}: {k}"
-        );
-    }
+    timed(&k, &["parameters", "keygen", "total"]);
     let prove = ok(
         &d,
         "prove --committee committee.json --certificate cert.json --threshold 3 --params \
@@ -111,12 +114,7 @@ fn verify_json_prints_the_verdict_the_statement_and_the_timings() {
     let written: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(d.join("public.json")).unwrap()).unwrap();
     assert_eq!(p["statement"], written, "{p}");
-    for step in ["parameters", "key", "witness", "proof", "total"] {
-        assert!(
-            p["seconds"][step].as_f64().unwrap() >= 0.0,
-            "seconds.{step}: {p}"
-        );
-    }
+    timed(&p, &["parameters", "key", "witness", "proof", "total"]);
     // Refused: "proved": false and the reason on stdout, the error line on stderr, exit 1.
     let refused = tms(
         &d,
