@@ -13,11 +13,12 @@ use tms_gadgets::proving::{
 use crate::{
     formats::*,
     io::{message_bytes, read_json, with_virtual_file},
-    mithril_stm_files,
     options::Scheme,
     schemes::{
         bls::bn254 as bls,
-        mithril::bn254 as mithril,
+        mithril::{
+            self as mithril_files, bn254 as mithril, stm as mithril_stm_files, MithrilFiles,
+        },
         schnorr::{self, bn254::SchnorrBn254, SchnorrFiles},
     },
 };
@@ -46,9 +47,9 @@ pub fn json_files(data: &[u8]) {
             }
         }
         let _ = mithril_stm_files::read_signatures(path);
-        let _ = read_json::<mithril::StakesFile>(path, Scheme::Mithril);
-        if let Ok(sig) = read_json::<mithril::SignatureFile>(path, Scheme::Mithril) {
-            let _ = mithril::parse_signature(&sig.signature);
+        let _ = read_json::<mithril_files::StakesFile>(path, Scheme::Mithril);
+        if let Ok(sig) = read_json::<mithril_files::SignatureFile>(path, Scheme::Mithril) {
+            let _ = mithril::MithrilBn254::parse_signature(&sig.signature);
         }
         if let Ok(sig) = read_json::<schnorr::SignatureFile>(path, Scheme::SchnorrAtms) {
             let _ = SchnorrBn254::parse_signature(&sig.r, &sig.s);

@@ -44,14 +44,14 @@ pub trait ProvingBackend {
     fn check_transcript(transcript: Transcript) -> Result<()>;
     /// Refuses parameters a verifier cannot use with a key of `key_k`.
     fn check_verifier_params(path: &Path, params: &Self::Params, key_k: u32) -> Result<()>;
-    /// Writes the proof and the prover's statement, and says so.
+    /// Writes the proof and the prover's statement; the lines that say so.
     fn write_proof<S: Serialize>(
         out: &ProofOutput,
         proof: &[u8],
         public: &PublicFile<S>,
         public_inputs: &[Self::Scalar],
         seconds: f64,
-    ) -> Result<()>;
+    ) -> Result<Vec<String>>;
     /// The error for a proof that does not verify for the trusted statement.
     fn rejected(args: &VerifyArgs) -> CliError;
 }
@@ -126,6 +126,8 @@ pub struct KeygenArgs {
     pub pk: PathBuf,
     /// The verifying key file.
     pub vk: PathBuf,
+    /// `--json`: one JSON object on stdout instead of the line.
+    pub json: bool,
 }
 
 /// What `tms prove` is given.
@@ -142,6 +144,8 @@ pub struct ProveArgs {
     pub pk: PathBuf,
     /// Where the proof goes, and its transcript.
     pub out: ProofOutput,
+    /// `--json`: one JSON object on stdout instead of the lines.
+    pub json: bool,
 }
 
 /// The statement a verifier built: as the prover's statement file writes it, and as the circuit's
@@ -412,45 +416,45 @@ impl ProofOutput {
         PathBuf::from(name)
     }
 
-    /// Writes the proof and the prover's statement, and says so.
+    /// Writes the proof and the prover's statement; the line that says so.
     pub fn write_without_calldata<S: Serialize>(
         &self,
         proof: &[u8],
         public: &PublicFile<S>,
         seconds: f64,
-    ) -> Result<()> {
+    ) -> Result<Vec<String>> {
         write_atomic(&self.proof, proof)?;
         crate::io::write_json(&self.public, public)?;
-        println!(
+        Ok(vec![format!(
             "proof ({} bytes, {} transcript, {seconds:.1} s) written to {}",
             proof.len(),
             self.transcript.name(),
             self.proof.display()
-        );
-        Ok(())
+        )])
     }
 
-    /// Writes the proof and the prover's statement, and says so. An EVM proof also gets its
-    /// verifier calldata (`public_inputs` as 32-byte big-endian words, then the proof) in hex.
+    /// Writes the proof and the prover's statement; the lines that say so. An EVM proof also
+    /// gets its verifier calldata (`public_inputs` as 32-byte big-endian words, then the proof)
+    /// in hex.
     pub fn write<S: Serialize>(
         &self,
         proof: &[u8],
         public: &PublicFile<S>,
         public_inputs: &[Fr],
         seconds: f64,
-    ) -> Result<()> {
-        self.write_without_calldata(proof, public, seconds)?;
+    ) -> Result<Vec<String>> {
+        let mut lines = self.write_without_calldata(proof, public, seconds)?;
         if self.transcript == Transcript::Evm {
             let calldata = tms_evm::verifier::calldata(public_inputs, proof);
             let path = self.calldata_path();
             write_atomic(&path, format!("{}\n", bytes_to_hex(&calldata)).as_bytes())?;
-            println!(
+            lines.push(format!(
                 "verifier calldata ({} bytes) written to {}",
                 calldata.len(),
                 path.display()
-            );
+            ));
         }
-        Ok(())
+        Ok(lines)
     }
 }
 

@@ -5,6 +5,7 @@ use std::{
     fmt, fs,
     io::{IsTerminal, Write},
     path::{Path, PathBuf},
+    sync::Mutex,
     time::Duration,
 };
 
@@ -12,7 +13,7 @@ use halo2_base::halo2_proofs::{
     halo2curves::bn256::Bn256,
     poly::{commitment::Params, kzg::commitment::ParamsKZG},
 };
-use indicatif::{ProgressBar, ProgressFinish, ProgressStyle};
+use indicatif::{ProgressBar, ProgressFinish, ProgressStyle, WeakProgressBar};
 use serde::{de::DeserializeOwned, Serialize};
 use tms_gadgets::proving::params::{is_insecure_test_params, read_params, sha256_hex};
 
@@ -165,8 +166,13 @@ pub fn write_json(path: &Path, value: &impl Serialize) -> Result<()> {
     write_atomic(path, text.as_bytes())
 }
 
+/// The spinner drawn now, if any: a step started under it (reading parameters inside a
+/// regeneration) stays silent, so that two spinners never fight over the terminal's last line.
+static DRAWN: Mutex<Option<WeakProgressBar>> = Mutex::new(None);
+
 /// A spinner on stderr for a long step, showing the elapsed time; cleared when the step ends
-/// (dropped or finished). Nothing is drawn when stderr is not a terminal (a pipe, a file, CI).
+/// (dropped or finished). Nothing is drawn when stderr is not a terminal (a pipe, a file, CI),
+/// nor under another spinner still drawn.
 pub fn spinner(message: &'static str) -> ProgressBar {
     spinner_on(std::io::stderr().is_terminal(), message)
 }
@@ -176,12 +182,19 @@ fn spinner_on(terminal: bool, message: &'static str) -> ProgressBar {
     if !terminal {
         return ProgressBar::hidden();
     }
+    let mut drawn = DRAWN.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(outer) = drawn.as_ref().and_then(WeakProgressBar::upgrade) {
+        if !outer.is_finished() {
+            return ProgressBar::hidden();
+        }
+    }
     let bar = ProgressBar::new_spinner().with_finish(ProgressFinish::AndClear);
     bar.set_style(
         ProgressStyle::with_template("{spinner} {msg} {elapsed}").expect("static template"),
     );
     bar.set_message(message);
     bar.enable_steady_tick(Duration::from_millis(200));
+    *drawn = Some(bar.downgrade());
     bar
 }
 
@@ -238,8 +251,10 @@ pub fn write_params_bytes(out: &Path, bytes: &[u8]) -> Result<String> {
 /// Reads parameters, checking them against the `<file>.sha256` record when there is one, and
 /// warns when they are the insecure test parameters.
 pub fn load_params(path: &Path) -> Result<ParamsKZG<Bn256>> {
+    let bar = spinner("reading the parameters");
     let bytes = read_params_bytes(path)?;
     let params = read_params(&bytes).map_err(|e| at(path, e))?;
+    bar.finish_and_clear();
     if is_insecure_test_params(&params) {
         eprintln!("{INSECURE_WARNING}: {}", path.display());
     }
@@ -283,6 +298,23 @@ pub fn committee_rng(seed: Option<u64>) -> ChaCha20Rng {
         Some(s) => ChaCha20Rng::seed_from_u64(s),
         None => ChaCha20Rng::from_rng(OsRng).expect("OS randomness"),
     }
+}
+
+/// `size` member keys drawn by `random` from `seed` (or the OS), written as `scheme`'s secret
+/// key files on `backend` (`None`: BN254), each from its (secret key, public key) `hex`; returns
+/// them.
+pub fn make_member_keys<K>(
+    (scheme, backend): (Scheme, Option<&str>),
+    (size, seed): (usize, Option<u64>),
+    keys_dir: &Path,
+    random: impl FnMut(&mut ChaCha20Rng) -> K,
+    hex: impl Fn(&K) -> (String, String),
+) -> Result<Vec<K>> {
+    let mut random = random;
+    let mut rng = committee_rng(seed);
+    let keys: Vec<K> = (0..size).map(|_| random(&mut rng)).collect();
+    write_member_files(scheme, backend, keys_dir, keys.iter().map(hex))?;
+    Ok(keys)
 }
 
 /// Writes the members' secret key files `keys_dir/member-<i>.json` of `scheme` on `backend`

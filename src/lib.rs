@@ -17,7 +17,5 @@ pub mod formats;
 pub mod fuzzing;
 pub mod interface;
 pub mod io;
-pub mod mithril_stm_files;
 pub mod options;
 pub mod schemes;
-pub mod step_keys;

@@ -1,7 +1,8 @@
 //! What scripts and terminals get from `tms`: `tms verify --json` prints the verdict, the
 //! trusted statement, how the key was trusted and the timings as one JSON object (a refused
-//! proof too, with exit code 1), and the progress spinners draw nothing when stderr is not a
-//! terminal but do on one.
+//! proof too, with exit code 1), as `keygen`, `prove` and `chain extend --json` print what they
+//! made and their timings; and the progress spinners draw nothing when stderr is not a terminal
+//! but do on one.
 
 use std::{
     path::{Path, PathBuf},
@@ -41,6 +42,14 @@ fn json(out: &Output) -> serde_json::Value {
     serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"))
 }
 
+/// Asserts the object's `seconds` has every one of `steps`, none negative.
+fn timed(v: &serde_json::Value, steps: &[&str]) {
+    for step in steps {
+        let s = v["seconds"][step].as_f64();
+        assert!(s.is_some_and(|s| s >= 0.0), "seconds.{step}: {v}");
+    }
+}
+
 #[test]
 fn verify_json_prints_the_verdict_the_statement_and_the_timings() {
     let d = workdir("cli-json");
@@ -68,18 +77,63 @@ fn verify_json_prints_the_verdict_the_statement_and_the_timings() {
     assert!(!stderr.contains("making the parameters"), "{stderr}");
     let keygen = ok(
         &d,
-        "keygen --committee committee.json --params params.srs --pk atms.pk --vk atms.vk",
+        "keygen --committee committee.json --params params.srs --pk atms.pk --vk atms.vk --json",
     );
-    let keygen = String::from_utf8_lossy(&keygen.stdout).into_owned();
-    let fp = keygen.trim().rsplit(' ').next().unwrap();
+    let k = json(&keygen);
+    assert_eq!(k["generated"], true, "{k}");
+    assert_eq!(
+        (&k["scheme"], &k["backend"]),
+        (&"schnorr-atms".into(), &"bn254".into())
+    );
+    assert_eq!(
+        (&k["pk"], &k["vk"]),
+        (&"atms.pk".into(), &"atms.vk".into()),
+        "{k}"
+    );
+    assert!(k["keys"].as_str().unwrap().starts_with("4 members"), "{k}");
+    // The fingerprint printed is the one `verify --vk-fingerprint` checks below.
+    let fp = k["fingerprint"].as_str().unwrap().to_owned();
+    assert_eq!(fp.len(), 64, "{k}");
+    timed(&k, &["parameters", "keygen", "total"]);
     let prove = ok(
         &d,
         "prove --committee committee.json --certificate cert.json --threshold 3 --params \
-         params.srs --pk atms.pk --proof proof.bin --public public.json",
+         params.srs --pk atms.pk --proof proof.bin --public public.json --json",
     );
-    // No terminal drawing (escape sequences) when stderr is a pipe.
-    for out in [&setup, &prove] {
+    let p = json(&prove);
+    assert_eq!(p["proved"], true, "{p}");
+    let proof_bytes = std::fs::metadata(d.join("proof.bin")).unwrap().len();
+    assert_eq!(p["bytes"].as_u64(), Some(proof_bytes), "{p}");
+    assert_eq!(
+        (&p["proof"], &p["public"]),
+        (&"proof.bin".into(), &"public.json".into())
+    );
+    assert_eq!(p["transcript"], "blake2b", "{p}");
+    assert!(p["calldata"].is_null(), "{p}");
+    // The statement printed is the one written to public.json.
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("public.json")).unwrap()).unwrap();
+    assert_eq!(p["statement"], written, "{p}");
+    timed(&p, &["parameters", "key", "witness", "proof", "total"]);
+    // Refused: "proved": false and the reason on stdout, the error line on stderr, exit 1.
+    let refused = tms(
+        &d,
+        "prove --committee committee.json --certificate cert.json --threshold 4 --params \
+         params.srs --pk atms.pk --proof p4.bin --public p4.json --json",
+    );
+    assert_eq!(refused.status.code(), Some(1));
+    let r = json(&refused);
+    assert_eq!(r["proved"], false, "{r}");
+    assert!(r["error"].as_str().unwrap().contains("threshold"), "{r}");
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("error: "));
+    // No terminal drawing (escape sequences, spinner text) when stderr is a pipe, for every
+    // step that draws on a terminal: parameters, reading them, keygen, the proving key, proving.
+    for out in [&setup, &keygen, &prove] {
         assert!(!out.stderr.contains(&0x1b), "{out:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        for said in ["reading the", "generating", "proving"] {
+            assert!(!stderr.contains(said), "{stderr}");
+        }
     }
     let verify = format!(
         "verify --committee committee.json --message {MSG} --params params.srs --vk atms.vk \
@@ -171,4 +225,25 @@ fn a_spinner_is_drawn_on_a_terminal() {
     assert!(out.status.success(), "{text}");
     assert!(text.contains("making the parameters"), "{text}");
     assert!(text.contains("parameters for 2^16 rows written"), "{text}");
+}
+
+/// `tms chain extend --json` refused before any parameters are read: `"extended": false` and
+/// the reason, exit code 1.
+#[test]
+fn chain_extend_json_says_why_it_refused() {
+    let d = workdir("cli-json-chain");
+    let out = tms(
+        &d,
+        "chain extend --registration r0.json --next-registration r1.json --certificate c0.json \
+         --params p.srs --pk m.pk --chain-params c.srs --proof chain.proof --vk step.vk --json",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let v = json(&out);
+    assert_eq!(v["extended"], false, "{v}");
+    assert_eq!(
+        (&v["scheme"], &v["backend"]),
+        (&"mithril".into(), &"bn254".into())
+    );
+    assert!(v["error"].as_str().unwrap().contains("r0.json"), "{v}");
+    assert!(v["seconds"]["total"].as_f64().is_some(), "{v}");
 }

@@ -109,7 +109,7 @@ impl ProvingBackend for Bn254 {
         public: &PublicFile<S>,
         public_inputs: &[Fr],
         seconds: f64,
-    ) -> Result<()> {
+    ) -> Result<Vec<String>> {
         out.write(proof, public, public_inputs, seconds)
     }
 

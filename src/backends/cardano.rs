@@ -35,8 +35,8 @@ use crate::{
     formats::{bytes_from_hex, bytes_to_hex, Header, MemberFile, PublicFile},
     interface::{KeyTrust, ProofOutput, ProvingBackend, VerifyArgs},
     io::{
-        at, committee_rng, read_bytes, read_json_on, read_params_bytes, spinner, usage,
-        write_atomic, write_member_files, write_params_bytes, CliError, Result, INSECURE_WARNING,
+        at, make_member_keys, read_bytes, read_json_on, read_params_bytes, spinner, usage,
+        write_atomic, write_params_bytes, CliError, Result, INSECURE_WARNING,
     },
     options::{PlutusForm, Scheme},
 };
@@ -150,11 +150,9 @@ pub(crate) fn member_keys(
     seed: Option<u64>,
     keys_dir: &Path,
 ) -> Result<Vec<SigningKey>> {
-    let mut rng = committee_rng(seed);
-    let sks: Vec<SigningKey> = (0..size).map(|_| SigningKey::random(&mut rng)).collect();
     let hex = |sk: &SigningKey| (scalar_to_hex(&sk.0), point_to_hex(&sk.verifying_key().0));
-    write_member_files(scheme, Some(BACKEND), keys_dir, sks.iter().map(hex))?;
-    Ok(sks)
+    let random = |rng: &mut ChaCha20Rng| SigningKey::random(rng);
+    make_member_keys((scheme, Some(BACKEND)), (size, seed), keys_dir, random, hex)
 }
 
 /// `tms setup --backend cardano`: BLS12-381 KZG parameters for `2^k` rows, imported from
@@ -216,6 +214,7 @@ pub fn setup(k: u32, srs: Option<&Path>, out: &Path) -> Result<()> {
 /// Reads BLS12-381 parameters (checked against `<file>.sha256` when there is one); warns when
 /// they are the insecure test parameters.
 pub fn load_params(path: &Path) -> Result<ParamsKZG<Bls12>> {
+    let bar = spinner("reading the parameters");
     let bytes = read_params_bytes(path)?;
     let params =
         ParamsKZG::<Bls12>::read_custom(&mut &bytes[..], SerdeFormat::RawBytes).map_err(|e| {
@@ -224,6 +223,7 @@ pub fn load_params(path: &Path) -> Result<ParamsKZG<Bls12>> {
                 format!("not BLS12-381 KZG parameters (midnight-proofs raw bytes): {e}"),
             )
         })?;
+    bar.finish_and_clear();
     if is_insecure_test(&params) {
         eprintln!("{INSECURE_WARNING}: {}", path.display());
     }
@@ -696,7 +696,7 @@ impl ProvingBackend for Cardano {
         public: &PublicFile<S>,
         _: &[Base],
         seconds: f64,
-    ) -> Result<()> {
+    ) -> Result<Vec<String>> {
         out.write_without_calldata(proof, public, seconds)
     }
 

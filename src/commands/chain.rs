@@ -50,13 +50,14 @@ use tms_gadgets::{
 
 use crate::checks::{check_params_k, describe_message};
 use crate::interface::KeyTrust;
-use crate::schemes::mithril::bn254::{
-    load_certificate, load_registration, signed_field, HandOver, LoadedCertificate,
+use crate::schemes::mithril::{
+    bn254::{load_certificate, load_registration, signed_field, HandOver},
+    LoadedCertificate,
 };
 use crate::{
-    formats::{fr_from_str, fr_to_hex},
+    commands::{step_keys::StepKeyCache, JsonArgs},
+    formats::{bytes_to_hex, fr_from_str, fr_to_hex},
     io::{at, load_params, read_bytes, spinner, stage, usage, write_atomic, CliError, Result},
-    step_keys::StepKeyCache,
 };
 
 pub(crate) use tms_aggregation::chain::{
@@ -88,24 +89,55 @@ pub fn parse_tree(tree: &str, k: u32) -> Result<ChainShape> {
     }
 }
 
-/// Paths of `tms chain prove`.
-pub struct ChainProveArgs<'a> {
-    /// Registrations `0..=E`: epoch `e`'s signers, and the last hand-over.
-    pub registrations: &'a [PathBuf],
-    /// Certificates `0..E`.
-    pub certificates: &'a [PathBuf],
-    /// The certificates' KZG parameters.
-    pub params: &'a Path,
-    /// The SNARK-Mithril proving key (`tms keygen --scheme mithril`).
-    pub pk: &'a Path,
-    /// The aggregation circuits' KZG parameters (same setup, `2^k` rows for the tree).
-    pub chain_params: &'a Path,
-    /// `PER_LEAF,PER_NODE,LEVELS`.
-    pub tree: &'a str,
-    /// Where the chain proof goes.
-    pub proof: &'a Path,
-    /// Where the root verifying key goes.
-    pub vk: &'a Path,
+/// The SNARK-Mithril certificates' prover: their parameters and proving key.
+#[derive(clap::Args, Debug)]
+pub struct CertificateProver {
+    /// KZG parameters of the certificates' circuit.
+    #[arg(long)]
+    pub params: PathBuf,
+    /// SNARK-Mithril proving key (`tms keygen --scheme mithril`).
+    #[arg(long)]
+    pub pk: PathBuf,
+}
+
+impl CertificateProver {
+    /// The parameters and the proving key, refusing parameters smaller than the key's circuit.
+    fn load(&self) -> Result<(ParamsKZG<Bn256>, MithrilKeys)> {
+        let params = load_params(&self.params)?;
+        let keys =
+            MithrilKeys::from_pk_bytes(&read_bytes(&self.pk)?).map_err(|e| at(&self.pk, e))?;
+        check_params_k(&self.params, params.k(), keys.shape.k)?;
+        Ok((params, keys))
+    }
+}
+
+/// `tms chain prove`'s options.
+#[derive(clap::Args, Debug)]
+pub struct ChainProveArgs {
+    /// Registration files 0..=E: epoch e's signers, then the registration the last epoch
+    /// hands over to.
+    #[arg(long, num_args = 1.., required = true)]
+    pub registrations: Vec<PathBuf>,
+    /// Certificate files 0..E (`tms certify --scheme mithril --next-registration`).
+    #[arg(long, num_args = 1.., required = true)]
+    pub certificates: Vec<PathBuf>,
+    /// The certificates' parameters and proving key.
+    #[command(flatten)]
+    pub prover: CertificateProver,
+    /// KZG parameters of the aggregation tree, from the same setup (2^22 rows for
+    /// preprod-size certificates two at a time).
+    #[arg(long)]
+    pub chain_params: PathBuf,
+    /// The tree: certificates per leaf, proofs per node, node levels (their product of
+    /// powers is E).
+    #[arg(long, default_value = "2,2,2")]
+    pub tree: String,
+    /// Chain proof file to write (accumulator words, then the EVM-transcript proof).
+    #[arg(long)]
+    pub proof: PathBuf,
+    /// Root verifying key file to write.
+    #[arg(long)]
+    pub vk: PathBuf,
 }
 
 /// `tms chain prove`.
@@ -121,11 +153,11 @@ pub fn prove(args: &ChainProveArgs) -> Result<()> {
     }
     // The tree's shape and the chain itself first: a broken chain fails before any file of
     // parameters or keys is read, naming the epoch and the file.
-    let mut shape = parse_tree(args.tree, 0)?;
+    let mut shape = parse_tree(&args.tree, 0)?;
     if shape.epochs() != epochs {
         return Err(usage(format!(
             "--tree {} proves {} epochs; {epochs} certificates given",
-            args.tree,
+            &args.tree,
             shape.epochs()
         )));
     }
@@ -164,11 +196,9 @@ pub fn prove(args: &ChainProveArgs) -> Result<()> {
     let genesis = registrations[0].commitment().digest();
     let statement = chain_statement(genesis, &links).map_err(|e| CliError(e.to_string()))?;
 
-    let chain_params = load_params(args.chain_params)?;
+    let chain_params = load_params(&args.chain_params)?;
     shape.k = chain_params.k();
-    let params = load_params(args.params)?;
-    let keys = MithrilKeys::from_pk_bytes(&read_bytes(args.pk)?).map_err(|e| at(args.pk, e))?;
-    check_params_k(args.params, params.k(), keys.shape.k)?;
+    let (params, keys) = args.prover.load()?;
 
     let start = Instant::now();
     let bar = spinner("proving the certificates");
@@ -176,7 +206,7 @@ pub fn prove(args: &ChainProveArgs) -> Result<()> {
     for (e, link) in links.iter().enumerate() {
         stage(&bar, format!("proving certificate {} of {epochs}", e + 1));
         certificates.push(certificate_proof(
-            (&params, &keys, args.pk),
+            (&params, &keys, &args.prover.pk),
             link,
             &args.certificates[e],
         )?);
@@ -203,8 +233,8 @@ pub fn prove(args: &ChainProveArgs) -> Result<()> {
     bar.finish_and_clear();
     let vk_bytes = root_key_file(&chain_keys);
     let proof_bytes = proved.to_bytes();
-    write_atomic(args.vk, &vk_bytes)?;
-    write_atomic(args.proof, &proof_bytes)?;
+    write_atomic(&args.vk, &vk_bytes)?;
+    write_atomic(&args.proof, &proof_bytes)?;
     println!(
         "chain of {epochs} certificates from genesis {} to registration {}, last {}: proof \
          ({} bytes, EVM transcript, {:.0} s) written to {}; root verifying key written to {} \
@@ -272,49 +302,77 @@ fn certificate_proof(
     })
 }
 
-/// Paths of `tms chain extend`.
-pub struct ChainExtendArgs<'a> {
-    /// The registration that signs the new epoch.
-    pub registration: &'a Path,
-    /// The registration it hands over to.
-    pub next_registration: &'a Path,
-    /// The new epoch's certificate.
-    pub certificate: &'a Path,
-    /// The certificates' KZG parameters.
-    pub params: &'a Path,
-    /// The SNARK-Mithril proving key.
-    pub pk: &'a Path,
-    /// The step circuit's KZG parameters (same setup).
-    pub chain_params: &'a Path,
-    /// The chain proof so far (`tms chain extend`'s), none for the genesis epoch.
-    pub previous: Option<&'a Path>,
-    /// Where the extended chain's proof goes.
-    pub proof: &'a Path,
-    /// Where the step verifying key goes.
-    pub vk: &'a Path,
-    /// Where the step keys are kept between epochs.
-    pub cache: StepKeyCache<'a>,
+/// `tms chain extend`'s options.
+#[derive(clap::Args, Debug)]
+pub struct ChainExtendArgs {
+    /// The registration that signs this epoch (the one the previous epoch handed over to).
+    #[arg(long)]
+    pub registration: PathBuf,
+    /// The registration this epoch hands over to.
+    #[arg(long)]
+    pub next_registration: PathBuf,
+    /// This epoch's certificate (`tms certify --scheme mithril --next-registration`).
+    #[arg(long)]
+    pub certificate: PathBuf,
+    /// The certificates' parameters and proving key.
+    #[command(flatten)]
+    pub prover: CertificateProver,
+    /// KZG parameters of the step circuit, from the same setup (2^22 rows for preprod-size
+    /// certificates).
+    #[arg(long)]
+    pub chain_params: PathBuf,
+    /// The chain proof so far (written by `tms chain extend`); none for the genesis epoch.
+    #[arg(long)]
+    pub previous: Option<PathBuf>,
+    /// Chain proof file to write (public inputs as words, then the Poseidon-transcript proof).
+    #[arg(long)]
+    pub proof: PathBuf,
+    /// Step verifying key file to write (the same for every epoch of a chain).
+    #[arg(long)]
+    pub vk: PathBuf,
+    /// Where the step keys are kept between epochs, and whether to replace them.
+    #[command(flatten)]
+    pub cache: StepKeyCache,
+    /// `--json`.
+    #[command(flatten)]
+    pub json: JsonArgs,
 }
 
 /// Public inputs at the front of a step proof file: the accumulator, then the chain's
 /// statement and the step key's digest.
 const STEP_WORDS: usize = ACCUMULATOR_LIMBS + STEP_INPUTS;
 
-/// `tms chain extend`: one epoch more on a chain proof.
+/// `tms chain extend`: one epoch more on a chain proof; says so in lines, or with `--json` in
+/// one object (the chain's statement, the files, the timings).
 pub fn extend(args: &ChainExtendArgs) -> Result<()> {
+    let start = Instant::now();
+    let outcome = extend_chain_proof(args);
+    match (&outcome, args.json.json) {
+        (_, true) => {
+            let fields = outcome.as_ref().map(|(_, json)| json.clone());
+            super::print_json("extended", ("mithril", "bn254"), start, fields);
+        }
+        (Ok((lines, _)), false) => lines.iter().for_each(|line| println!("{line}")),
+        (Err(_), false) => {}
+    }
+    outcome.map(|_| ())
+}
+
+/// `tms chain extend`'s work: the lines it says and its `--json` fields.
+fn extend_chain_proof(args: &ChainExtendArgs) -> Result<(Vec<String>, serde_json::Value)> {
     // The link first: a certificate that does not continue the chain fails before any
     // parameters or keys are read.
-    let registration = load_registration(args.registration)?;
-    let next = load_registration(args.next_registration)?
+    let registration = load_registration(&args.registration)?;
+    let next = load_registration(&args.next_registration)?
         .commitment()
         .digest();
     let LoadedCertificate {
         message,
         certificate,
         hand_over,
-    } = load_certificate(args.certificate, &registration)?;
+    } = load_certificate(&args.certificate, &registration)?;
     let signers = registration.commitment();
-    let previous = match args.previous {
+    let previous = match args.previous.as_deref() {
         None => None,
         Some(path) => {
             let (inputs, proof) =
@@ -322,7 +380,7 @@ pub fn extend(args: &ChainExtendArgs) -> Result<()> {
             let last = inputs[ACCUMULATOR_LIMBS + 1];
             if last != signers.digest() {
                 return Err(at(
-                    args.certificate,
+                    &args.certificate,
                     format!(
                         "signed by registration {}, but the chain of {} ends at {}",
                         fr_to_hex(&signers.digest()),
@@ -342,10 +400,10 @@ pub fn extend(args: &ChainExtendArgs) -> Result<()> {
             .map_or(0, |(inputs, _)| epochs_word(&inputs[ACCUMULATOR_LIMBS + 3])),
     };
     check_hand_over(
-        args.certificate,
+        &args.certificate,
         "the certificate",
         hand_over,
-        (args.next_registration, expected),
+        (&args.next_registration, expected),
     )?;
     let link = ChainLink {
         signers,
@@ -355,16 +413,16 @@ pub fn extend(args: &ChainExtendArgs) -> Result<()> {
         certificate,
     };
 
-    let chain_params = load_params(args.chain_params)?;
-    let params = load_params(args.params)?;
-    let keys = MithrilKeys::from_pk_bytes(&read_bytes(args.pk)?).map_err(|e| at(args.pk, e))?;
-    check_params_k(args.params, params.k(), keys.shape.k)?;
+    let read = Instant::now();
+    let chain_params = load_params(&args.chain_params)?;
+    let (params, keys) = args.prover.load()?;
+    let reading = read.elapsed().as_secs_f64();
     let start = Instant::now();
     // The step keys before the certificate's proof: a refused cache fails in seconds.
     let bar = spinner("step keys");
     let (step_keys, step_keys_said) = phase("chain extend: step keys", || {
         args.cache
-            .step_keys(args.proof, &chain_params, (&params, keys.vk()), || {
+            .step_keys(&args.proof, &chain_params, (&params, keys.vk()), || {
                 stage(
                     &bar,
                     format!("step keys at k = {} (minutes, GiB)", chain_params.k()),
@@ -379,10 +437,12 @@ pub fn extend(args: &ChainExtendArgs) -> Result<()> {
         ),
     );
     log_memory("chain extend: step keys");
+    let step_keys_seconds = start.elapsed().as_secs_f64();
     let certificate = phase("chain extend: certificate proof", || {
-        certificate_proof((&params, &keys, args.pk), &link, args.certificate)
+        certificate_proof((&params, &keys, &args.prover.pk), &link, &args.certificate)
     })?;
     log_memory("chain extend: certificate proof");
+    let certificate_seconds = start.elapsed().as_secs_f64() - step_keys_seconds;
     stage(
         &bar,
         format!(
@@ -396,7 +456,7 @@ pub fn extend(args: &ChainExtendArgs) -> Result<()> {
     let (public_inputs, proof) = phase("chain extend: step proof", || {
         extend_chain(&chain_params, &step_keys, previous_ref, certificate)
     })
-    .map_err(|e| match args.previous {
+    .map_err(|e| match args.previous.as_deref() {
         Some(path) => at(path, e),
         None => CliError(e.to_string()),
     })?;
@@ -421,26 +481,44 @@ pub fn extend(args: &ChainExtendArgs) -> Result<()> {
     bar.finish_and_clear();
     let vk_bytes = step_key_file(&step_keys);
     let proof_bytes = proof_file(&public_inputs, &proof);
-    write_atomic(args.vk, &vk_bytes)?;
-    write_atomic(args.proof, &proof_bytes)?;
+    write_atomic(&args.vk, &vk_bytes)?;
+    write_atomic(&args.proof, &proof_bytes)?;
     let statement = &public_inputs[ACCUMULATOR_LIMBS..];
     let epochs = epochs_word(&statement[3]);
-    println!(
+    let seconds = start.elapsed().as_secs_f64();
+    let line = format!(
         "chain of {epochs} epoch{} from genesis {} to registration {}, last {}: proof ({} bytes, \
-         Poseidon transcript, {:.0} s) written to {}; step verifying key written to {} \
+         Poseidon transcript, {seconds:.0} s) written to {}; step verifying key written to {} \
          (fingerprint {})",
         if epochs == 1 { "" } else { "s" },
         fr_to_hex(&statement[0]),
         fr_to_hex(&statement[1]),
         describe_message(&message, &statement[2]),
         proof_bytes.len(),
-        start.elapsed().as_secs_f64(),
         args.proof.display(),
         args.vk.display(),
         fingerprint(&vk_bytes)
     );
-    println!("  {step_keys_said}");
-    Ok(())
+    let json = serde_json::json!({
+        "statement": {
+            "genesis": fr_to_hex(&statement[0]),
+            "last_registration": fr_to_hex(&statement[1]),
+            "last_message": bytes_to_hex(&message),
+            "epochs": epochs,
+        },
+        "proof": args.proof,
+        "bytes": proof_bytes.len(),
+        "vk": args.vk,
+        "fingerprint": fingerprint(&vk_bytes),
+        "step_keys": step_keys_said,
+        "seconds": {
+            "parameters": reading,
+            "step_keys": step_keys_seconds,
+            "certificate": certificate_seconds,
+            "step": seconds - step_keys_seconds - certificate_seconds,
+        },
+    });
+    Ok((vec![line, format!("  {step_keys_said}")], json))
 }
 
 /// Logs this process's resident and peak memory after `what` (`RUST_LOG=tms::phase=debug`):
@@ -468,18 +546,24 @@ fn step_key_file(keys: &StepKeys) -> Vec<u8> {
     keys.keys.vk_file(STEP_STATEMENT, None)
 }
 
-/// Paths of `tms chain wrap`.
-pub struct ChainWrapArgs<'a> {
-    /// The chain proof (`tms chain extend`'s).
-    pub proof: &'a Path,
-    /// The step verifying key.
-    pub vk: &'a Path,
-    /// The step circuit's KZG parameters, the wrapper's too.
-    pub chain_params: &'a Path,
-    /// Where the wrapped proof goes.
-    pub out_proof: &'a Path,
-    /// Where the wrapper's verifying key goes.
-    pub out_vk: &'a Path,
+/// `tms chain wrap`'s options.
+#[derive(clap::Args, Debug)]
+pub struct ChainWrapArgs {
+    /// The chain proof (written by `tms chain extend`).
+    #[arg(long)]
+    pub proof: PathBuf,
+    /// The step verifying key (written by `tms chain extend`).
+    #[arg(long)]
+    pub vk: PathBuf,
+    /// KZG parameters of the step circuit, which the wrapper uses too.
+    #[arg(long)]
+    pub chain_params: PathBuf,
+    /// Wrapped proof file to write (accumulator words, then the EVM-transcript proof).
+    #[arg(long)]
+    pub out_proof: PathBuf,
+    /// Wrapper verifying key file to write.
+    #[arg(long)]
+    pub out_vk: PathBuf,
 }
 
 /// `tms chain wrap`: the final wrapper over an extended chain's proof, at the step's
@@ -487,21 +571,21 @@ pub struct ChainWrapArgs<'a> {
 /// also ties the statement's step-key digest to it) and exposes `[genesis, last registration,
 /// last application message, epochs]` in the EVM transcript, as a tree's root.
 pub fn wrap(args: &ChainWrapArgs) -> Result<()> {
-    let vk_file = read_bytes(args.vk)?;
-    let (header, step_vk) = read_vk_file(&vk_file).map_err(|e| at(args.vk, e))?;
+    let vk_file = read_bytes(&args.vk)?;
+    let (header, step_vk) = read_vk_file(&vk_file).map_err(|e| at(&args.vk, e))?;
     if header.statement != STEP_STATEMENT {
         return Err(at(
-            args.vk,
+            &args.vk,
             format!(
                 "a key for {:?}, not a chain step key (tms chain extend's)",
                 header.statement
             ),
         ));
     }
-    let (inputs, proof) = split_proof_file_words(&read_bytes(args.proof)?, STEP_WORDS)
-        .map_err(|e| at(args.proof, e))?;
-    let params = load_params(args.chain_params)?;
-    check_params_k(args.chain_params, params.k(), header.config.degree)?;
+    let (inputs, proof) = split_proof_file_words(&read_bytes(&args.proof)?, STEP_WORDS)
+        .map_err(|e| at(&args.proof, e))?;
+    let params = load_params(&args.chain_params)?;
+    check_params_k(&args.chain_params, params.k(), header.config.degree)?;
     let start = Instant::now();
     let bar = spinner("wrapping the chain");
     stage(
@@ -520,12 +604,12 @@ pub fn wrap(args: &ChainWrapArgs) -> Result<()> {
         (&inputs, proof),
         Transcript::Evm,
     )
-    .map_err(|e| at(args.proof, e))?;
+    .map_err(|e| at(&args.proof, e))?;
     bar.finish_and_clear();
     let vk_bytes = keys.vk_file(WRAPPED_STATEMENT, None);
     let proof_bytes = proof_file(&public_inputs[..ACCUMULATOR_LIMBS], &wrapped);
-    write_atomic(args.out_vk, &vk_bytes)?;
-    write_atomic(args.out_proof, &proof_bytes)?;
+    write_atomic(&args.out_vk, &vk_bytes)?;
+    write_atomic(&args.out_proof, &proof_bytes)?;
     let statement = &public_inputs[ACCUMULATOR_LIMBS..];
     let epochs = epochs_word(&statement[3]);
     println!(
@@ -761,13 +845,8 @@ pub fn verify(args: &ChainVerifyArgs) -> Result<()> {
         };
         let chain_params = load_params(args.params)?;
         let shape = parse_tree(tree, chain_params.k())?;
-        let params = load_params(certificate_params)?;
-        let inner = KeyTrust {
-            vk: certificate_vk,
-            fingerprint: None,
-            regenerate: true,
-        };
-        let certificate_vk = trusted_certificate_key(&params, inner)?;
+        let (params, certificate_vk) =
+            regenerated_certificate_key(certificate_vk, certificate_params)?;
         let keys = chain_keygen(
             &chain_params,
             shape,
@@ -807,6 +886,22 @@ pub fn verify(args: &ChainVerifyArgs) -> Result<()> {
     Ok(())
 }
 
+/// The certificates' parameters and their key at `vk`, regenerated from its shape (and refused
+/// if the file differs).
+fn regenerated_certificate_key(
+    vk: &Path,
+    params: &Path,
+) -> Result<(ParamsKZG<Bn256>, VerifyingKey<G1Affine>)> {
+    let params = load_params(params)?;
+    let trust = KeyTrust {
+        vk,
+        fingerprint: None,
+        regenerate: true,
+    };
+    let vk = trusted_certificate_key(&params, trust)?;
+    Ok((params, vk))
+}
+
 /// For `--regenerate-vk` of a step key or of its wrapper's: the step keys at the chain's
 /// parameters from the certificate key (itself regenerated from its shape).
 fn regenerated_step_keys(args: &ChainVerifyArgs) -> Result<(ParamsKZG<Bn256>, StepKeys)> {
@@ -817,13 +912,7 @@ fn regenerated_step_keys(args: &ChainVerifyArgs) -> Result<(ParamsKZG<Bn256>, St
         ));
     };
     let chain_params = load_params(args.params)?;
-    let params = load_params(certificate_params)?;
-    let inner = KeyTrust {
-        vk: certificate_vk,
-        fingerprint: None,
-        regenerate: true,
-    };
-    let certificate_vk = trusted_certificate_key(&params, inner)?;
+    let (params, certificate_vk) = regenerated_certificate_key(certificate_vk, certificate_params)?;
     let keys = step_keygen(&chain_params, chain_params.k(), (&params, &certificate_vk))
         .map_err(|e| CliError(e.to_string()))?;
     Ok((chain_params, keys))

@@ -5,10 +5,12 @@ use std::{marker::PhantomData, path::Path, time::Instant};
 
 use tms_gadgets::proving::{keys::fingerprint, stats::phase, Transcript};
 
+use super::print_json;
 use crate::checks::{check_params_k, check_statement};
 use crate::schemes::bls::bn254::BlsBn254;
 use crate::schemes::mithril::bn254::MithrilBn254;
 use crate::schemes::mithril::cardano::MithrilCardano;
+use crate::schemes::mithril::stm::MithrilStm;
 use crate::schemes::schnorr::bn254::SchnorrBn254;
 use crate::schemes::schnorr::cardano::SchnorrCardano;
 use crate::{
@@ -37,7 +39,19 @@ pub fn driver(scheme: Scheme, backend: Backend) -> Result<&'static dyn Driver> {
     }
 }
 
-/// The generic flows over scheme `S` (crate-visible: `--format mithril-stm` hands out its pair).
+/// The pair `--format mithril-stm` names: SNARK-Mithril in mithril-stm's relation on the Cardano
+/// backend; any other scheme or backend is refused in one line.
+pub fn mithril_stm_driver(scheme: Scheme, backend: Backend) -> Result<&'static dyn Driver> {
+    match (scheme, backend) {
+        (Scheme::Mithril, Backend::Cardano) => Ok(&Pair::<MithrilStm>(PhantomData)),
+        _ => Err(usage(
+            "--format mithril-stm: mithril-stm's files prove in its relation on Jubjub: give \
+             --scheme mithril --backend cardano",
+        )),
+    }
+}
+
+/// The generic flows over scheme `S`.
 pub(crate) struct Pair<S>(pub(crate) PhantomData<S>);
 
 impl<S: CertificateScheme> Driver for Pair<S> {
@@ -54,117 +68,18 @@ impl<S: CertificateScheme> Driver for Pair<S> {
     }
 
     fn keygen(&self, args: &KeygenArgs) -> Result<()> {
-        let committee = S::load_committee(&args.committee)?;
-        let params = S::Backend::load_params(&args.params)?;
-        let k = S::Backend::params_k(&params);
-        let shape = S::keygen_shape(&committee, &args.options, k)?;
-        // Lay the circuit out first so that too-small parameters fail fast, with the k to use.
-        if let Some(needed) = S::min_k(&shape)? {
-            if k < needed {
-                return Err(at(
-                    &args.params,
-                    format!(
-                        "parameters too small for this circuit: 2^{k} rows, the circuit needs k \
-                         >= {needed}"
-                    ),
-                ));
-            }
-        }
-        tracing::info!(scheme = S::SCHEME.name(), ?shape, "keygen");
-        let bar = spinner(S::KEYGEN);
         let start = Instant::now();
-        let keys = phase("keygen (total)", || {
-            S::keygen(&params, &shape, &args.params)
-        })?;
-        bar.finish_and_clear();
-        tracing::info!(seconds = start.elapsed().as_secs_f64(), "keys generated");
-        let (pk_bytes, vk_bytes) = S::key_files(&keys);
-        let fp = write_keys(&args.pk, &args.vk, &pk_bytes, &vk_bytes)?;
-        println!(
-            "keys for {} written to {} and {}; verifying key fingerprint {fp}",
-            S::describe_keys(&keys),
-            args.pk.display(),
-            args.vk.display(),
-        );
-        Ok(())
+        report::<S>("generated", args.json, start, keygen_pair::<S>(args))
     }
 
     fn prove(&self, args: &ProveArgs) -> Result<()> {
-        match (S::TAKES_THRESHOLD, args.threshold) {
-            (true, None) => return Err(usage("--threshold: give the threshold t to prove")),
-            (false, Some(_)) => {
-                return Err(usage(
-                    "--threshold: a Mithril certificate proves the registration's quorum k",
-                ))
-            }
-            _ => {}
-        }
-        S::Backend::check_transcript(args.out.transcript)?;
-        let committee = S::load_committee(&args.committee)?;
-        let params = S::Backend::load_params(&args.params)?;
-        let keys = S::read_pk(&args.pk)?;
-        let shape = S::keys_shape(&keys).clone();
-        S::check_committee(&args.committee, &committee, &shape, "proving key")?;
-        check_params_k(&args.params, S::Backend::params_k(&params), S::k(&shape))?;
-        let (witness, public) = phase("witness (certificate to circuit witness)", || {
-            S::witness(&shape, &committee, &args.certificate, args.threshold)
-        })?;
-        let bar = spinner(S::PROVING);
         let start = Instant::now();
-        let proof = phase("prove (total)", || {
-            S::prove(&params, &keys, &witness, args.out.transcript)
-        })
-        .map_err(|e| at(&args.pk, e))?;
-        bar.finish_and_clear();
-        let seconds = start.elapsed().as_secs_f64();
-        tracing::info!(seconds, bytes = proof.len(), "proved");
-        S::Backend::write_proof(
-            &args.out,
-            &proof,
-            &public,
-            &S::public_inputs(&witness),
-            seconds,
-        )
+        report::<S>("proved", args.json, start, prove_pair::<S>(args))
     }
 
     fn verify(&self, args: &VerifyArgs) -> Result<()> {
         let start = Instant::now();
-        let verified = verify_pair::<S>(args);
-        let backend = S::Backend::TAG.unwrap_or("bn254");
-        match (&verified, args.json) {
-            (Ok(v), true) => {
-                let mut seconds = v.seconds.clone();
-                seconds["total"] = start.elapsed().as_secs_f64().into();
-                println!(
-                    "{}",
-                    serde_json::json!({
-                        "verified": true,
-                        "scheme": S::SCHEME.name(),
-                        "backend": backend,
-                        "verdict": v.verdict,
-                        "statement": v.statement,
-                        "key": v.key,
-                        "seconds": seconds,
-                    })
-                );
-            }
-            (Ok(v), false) => {
-                println!("{}", v.verdict);
-                println!("  {}", v.key);
-            }
-            (Err(e), true) => println!(
-                "{}",
-                serde_json::json!({
-                    "verified": false,
-                    "scheme": S::SCHEME.name(),
-                    "backend": backend,
-                    "error": e.0,
-                    "seconds": { "total": start.elapsed().as_secs_f64() },
-                })
-            ),
-            (Err(_), false) => {}
-        }
-        verified.map(|_| ())
+        report::<S>("verified", args.json, start, verify_pair::<S>(args))
     }
 
     fn demo(&self) -> Result<()> {
@@ -206,18 +121,150 @@ impl<S: CertificateScheme> Driver for Pair<S> {
     }
 }
 
-/// What `tms verify` found: the verdict line, the statement the verifier built, how the key was
-/// trusted, and the seconds each step took.
-struct Verified {
-    verdict: String,
-    statement: serde_json::Value,
-    key: String,
-    seconds: serde_json::Value,
+/// What a command found: the lines it prints, and the fields of its `--json` object.
+struct Report {
+    lines: Vec<String>,
+    json: serde_json::Value,
+}
+
+/// Says what a command of scheme `S` found: its lines, or with `--json` one object
+/// ([`super::print_json`]: `done` true and the report's fields, or false and the error).
+fn report<S: CertificateScheme>(
+    done: &str,
+    json: bool,
+    start: Instant,
+    outcome: Result<Report>,
+) -> Result<()> {
+    if json {
+        let backend = S::Backend::TAG.unwrap_or("bn254");
+        let fields = outcome.as_ref().map(|r| r.json.clone());
+        print_json(done, (S::SCHEME.name(), backend), start, fields);
+    } else if let Ok(report) = &outcome {
+        for line in &report.lines {
+            println!("{line}");
+        }
+    }
+    outcome.map(|_| ())
+}
+
+/// Runs `f` under a spinner saying `what` it does; how long it took.
+fn timed<T>(what: &'static str, f: impl FnOnce() -> Result<T>) -> Result<(T, f64)> {
+    let bar = spinner(what);
+    let start = Instant::now();
+    let out = f()?;
+    bar.finish_and_clear();
+    Ok((out, start.elapsed().as_secs_f64()))
+}
+
+/// `tms keygen` for scheme `S`: the shape from the committee and the parameters, the keys.
+fn keygen_pair<S: CertificateScheme>(args: &KeygenArgs) -> Result<Report> {
+    let committee = S::load_committee(&args.committee)?;
+    let start = Instant::now();
+    let params = S::Backend::load_params(&args.params)?;
+    let parameters = start.elapsed().as_secs_f64();
+    let k = S::Backend::params_k(&params);
+    let shape = S::keygen_shape(&committee, &args.options, k)?;
+    // Lay the circuit out first so that too-small parameters fail fast, with the k to use.
+    if let Some(needed) = S::min_k(&shape)? {
+        if k < needed {
+            return Err(at(
+                &args.params,
+                format!(
+                    "parameters too small for this circuit: 2^{k} rows, the circuit needs k >= \
+                     {needed}"
+                ),
+            ));
+        }
+    }
+    tracing::info!(scheme = S::SCHEME.name(), ?shape, "keygen");
+    let (keys, keygen) = timed(S::KEYGEN, || {
+        phase("keygen (total)", || {
+            S::keygen(&params, &shape, &args.params)
+        })
+    })?;
+    tracing::info!(seconds = keygen, "keys generated");
+    let (pk_bytes, vk_bytes) = S::key_files(&keys);
+    let fp = write_keys(&args.pk, &args.vk, &pk_bytes, &vk_bytes)?;
+    let described = S::describe_keys(&keys);
+    Ok(Report {
+        lines: vec![format!(
+            "keys for {described} written to {} and {}; verifying key fingerprint {fp}",
+            args.pk.display(),
+            args.vk.display(),
+        )],
+        json: serde_json::json!({
+            "keys": described,
+            "pk": args.pk,
+            "vk": args.vk,
+            "fingerprint": fp,
+            "seconds": { "parameters": parameters, "keygen": keygen },
+        }),
+    })
+}
+
+/// `tms prove` for scheme `S`: the witness of the certificate, the proof and the prover's
+/// statement.
+fn prove_pair<S: CertificateScheme>(args: &ProveArgs) -> Result<Report> {
+    match (S::TAKES_THRESHOLD, args.threshold) {
+        (true, None) => return Err(usage("--threshold: give the threshold t to prove")),
+        (false, Some(_)) => {
+            return Err(usage(
+                "--threshold: a Mithril certificate proves the registration's quorum k",
+            ))
+        }
+        _ => {}
+    }
+    S::Backend::check_transcript(args.out.transcript)?;
+    let committee = S::load_committee(&args.committee)?;
+    let start = Instant::now();
+    let params = S::Backend::load_params(&args.params)?;
+    let parameters = start.elapsed().as_secs_f64();
+    let (keys, key) = timed("reading the proving key", || S::read_pk(&args.pk))?;
+    let shape = S::keys_shape(&keys).clone();
+    S::check_committee(&args.committee, &committee, &shape, "proving key")?;
+    check_params_k(&args.params, S::Backend::params_k(&params), S::k(&shape))?;
+    let start = Instant::now();
+    let (witness, public) = phase("witness (certificate to circuit witness)", || {
+        S::witness(&shape, &committee, &args.certificate, args.threshold)
+    })?;
+    let witness_seconds = start.elapsed().as_secs_f64();
+    let (proof, seconds) = timed(S::PROVING, || {
+        phase("prove (total)", || {
+            S::prove(&params, &keys, &witness, args.out.transcript)
+        })
+        .map_err(|e| at(&args.pk, e))
+    })?;
+    tracing::info!(seconds, bytes = proof.len(), "proved");
+    let lines = S::Backend::write_proof(
+        &args.out,
+        &proof,
+        &public,
+        &S::public_inputs(&witness),
+        seconds,
+    )?;
+    let calldata = (args.out.transcript == Transcript::Evm).then(|| args.out.calldata_path());
+    Ok(Report {
+        lines,
+        json: serde_json::json!({
+            "statement": serde_json::to_value(&public).expect("a statement serializes"),
+            "proof": args.out.proof,
+            "bytes": proof.len(),
+            "transcript": args.out.transcript.name(),
+            "public": args.out.public,
+            "calldata": calldata,
+            "seconds": {
+                "parameters": parameters,
+                "key": key,
+                "witness": witness_seconds,
+                "proof": seconds,
+            },
+        }),
+    })
 }
 
 /// `tms verify` for scheme `S`: the statement from what the verifier holds, the key pinned or
 /// regenerated, then the proof.
-fn verify_pair<S: CertificateScheme>(args: &VerifyArgs) -> Result<Verified> {
+fn verify_pair<S: CertificateScheme>(args: &VerifyArgs) -> Result<Report> {
     S::Backend::check_transcript(args.transcript)?;
     let start = Instant::now();
     let params = S::Backend::load_params(&args.params)?;
@@ -237,7 +284,7 @@ fn verify_pair<S: CertificateScheme>(args: &VerifyArgs) -> Result<Verified> {
         .check_regenerated(&vk_file, "its shape", || {
             S::regenerate_vk(&params, &shape, &args.vk)
         })?;
-    let key = start.elapsed().as_secs_f64();
+    let key_seconds = start.elapsed().as_secs_f64();
     let proof = read_bytes(&args.proof)?;
     tracing::info!(scheme = S::SCHEME.name(), ?shape, "verifying");
     let start = Instant::now();
@@ -254,14 +301,19 @@ fn verify_pair<S: CertificateScheme>(args: &VerifyArgs) -> Result<Verified> {
         Rejection::Other(e) => e,
     })?;
     let proof_seconds = start.elapsed().as_secs_f64();
-    Ok(Verified {
-        verdict: S::verdict(&shape, &trusted, args),
-        statement: serde_json::to_value(&trusted.public).expect("a statement serializes"),
-        key: args.key_trust().describe(&vk_file),
-        seconds: serde_json::json!({
-            "parameters": parameters,
+    let verdict = S::verdict(&shape, &trusted, args);
+    let key = args.key_trust().describe(&vk_file);
+    Ok(Report {
+        lines: vec![verdict.clone(), format!("  {key}")],
+        json: serde_json::json!({
+            "verdict": verdict,
+            "statement": serde_json::to_value(&trusted.public).expect("a statement serializes"),
             "key": key,
-            "proof": proof_seconds,
+            "seconds": {
+                "parameters": parameters,
+                "key": key_seconds,
+                "proof": proof_seconds,
+            },
         }),
     })
 }

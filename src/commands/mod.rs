@@ -8,9 +8,9 @@ pub mod chain;
 pub mod chunk;
 mod drive;
 pub mod export;
+pub mod step_keys;
 
-pub use drive::driver;
-pub(crate) use drive::Pair;
+pub use drive::{driver, mithril_stm_driver};
 pub use export::export_verifier;
 
 use tms_gadgets::{
@@ -18,11 +18,41 @@ use tms_gadgets::{
     Fr,
 };
 
+use std::time::Instant;
+
 use crate::{
     formats::{fr_from_str, fr_to_hex},
     io::{usage, CliError, Result},
     options::{HashMode, HashName},
 };
+
+/// `--json`, for scripts ([`print_json`]).
+#[derive(clap::Args, Debug)]
+pub struct JsonArgs {
+    /// Print what a script needs as one JSON object on stdout: the verdict or what was made,
+    /// the statement, the timings (refused: `false` and the reason, exit code 1).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// What a measuring command prints with `--json` for scripts: one object on stdout, its `done`
+/// member (`"verified"`, `"proved"`, `"generated"`, `"extended"`) true with the command's
+/// `fields`, or false with the `"error"` (which also goes to stderr; the exit code is then 1),
+/// and always the scheme, the backend and `seconds.total` since `start`.
+pub(crate) fn print_json(
+    done: &str,
+    (scheme, backend): (&str, &str),
+    start: Instant,
+    fields: std::result::Result<serde_json::Value, &CliError>,
+) {
+    let ok = fields.is_ok();
+    let mut object = fields.unwrap_or_else(|e| serde_json::json!({ "error": e.0 }));
+    object[done] = ok.into();
+    object["scheme"] = scheme.into();
+    object["backend"] = backend.into();
+    object["seconds"]["total"] = start.elapsed().as_secs_f64().into();
+    println!("{object}");
+}
 
 /// `tms hash`.
 pub fn hash(name: HashName, mode: HashMode, inputs: &[String]) -> Result<()> {

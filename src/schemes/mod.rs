@@ -30,6 +30,25 @@ pub fn check_signed_message(path: &Path, signed: &str, message: &[u8]) -> Result
     Ok(())
 }
 
+/// What an ATMS verifier is told when it gives neither a committee nor a commitment.
+pub const NO_COMMITTEE: &str = "give the trusted --committee FILE or --commitment HEX";
+
+/// The commitment a verifier holds: that of its `--committee` file (`of_file` reads and checks
+/// it), or its `--commitment`, parsed by `parse`; refused with `missing` unless exactly one is
+/// given.
+pub fn trusted_commitment<C>(
+    (committee, commitment): (Option<&Path>, Option<&str>),
+    of_file: impl FnOnce(&Path) -> Result<C>,
+    parse: impl FnOnce(&str, &str) -> std::result::Result<C, String>,
+    missing: &str,
+) -> Result<C> {
+    match (committee, commitment) {
+        (Some(path), None) => of_file(path),
+        (None, Some(hex)) => parse(hex, "--commitment").map_err(usage),
+        _ => Err(usage(missing)),
+    }
+}
+
 /// Refuses Mithril's registration options on the ATMS schemes.
 pub fn refuse_registration(registration: Option<&Path>, next: Option<&Path>) -> Result<()> {
     if next.is_some() {

@@ -7,6 +7,7 @@
 //! | the exact eligibility target `T = ceil(phi(w) r)` for a field modulus `r` | [`eligibility`] |
 //! | registration checks (stakes, repeated keys, total) and the tree depth | [`registration`] |
 //! | index checks and the aggregator's choice of indices | [`lottery`] |
+//! | the circuit's shape and statement ([`mithril_statement!`]), a certificate's slot checks | [`statement`] |
 //!
 //! Nothing here hashes or touches a curve: keys are whatever the caller compares, lottery values
 //! and targets are integers.
@@ -16,6 +17,7 @@ pub mod eligibility;
 pub mod lottery;
 pub mod params;
 pub mod registration;
+pub mod statement;
 
 pub use params::{Parameters, PhiF};
 use thiserror::Error;

@@ -52,6 +52,16 @@ pub enum MithrilError {
     Stm(String),
 }
 
+impl From<mithril_core::statement::SlotError> for MithrilError {
+    fn from(e: mithril_core::statement::SlotError) -> Self {
+        use mithril_core::statement::SlotError as S;
+        match e {
+            S::Mismatch(m) => Self::ShapeMismatch(m),
+            S::SignerOutOfRange { signer_slot, .. } => Self::SignerSlotOutOfRange(signer_slot),
+        }
+    }
+}
+
 impl From<tms_cardano::backend::BackendError> for MithrilError {
     fn from(e: tms_cardano::backend::BackendError) -> Self {
         Self::Backend(e.to_string())

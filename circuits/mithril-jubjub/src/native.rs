@@ -436,6 +436,11 @@ impl Signer {
         })
     }
 
+    /// The registration index.
+    pub fn party(&self) -> usize {
+        self.party
+    }
+
     /// Signs application message `msg` and plays the `m` lotteries; `None` if none is won.
     pub fn sign(&self, msg: Base) -> Result<Option<SingleSignature>, MithrilError> {
         let signature = sign(&self.key, self.commitment.message(msg))?;

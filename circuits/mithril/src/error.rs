@@ -154,6 +154,22 @@ pub enum MithrilError {
     Gadget(#[from] GadgetError),
 }
 
+impl From<mithril_core::statement::SlotError> for MithrilError {
+    fn from(e: mithril_core::statement::SlotError) -> Self {
+        use mithril_core::statement::SlotError as S;
+        match e {
+            S::Mismatch(m) => Self::ShapeMismatch(m),
+            S::SignerOutOfRange {
+                index_slot,
+                signer_slot,
+            } => Self::SignerSlotOutOfRange {
+                index_slot,
+                signer_slot,
+            },
+        }
+    }
+}
+
 impl From<mithril_core::CoreError> for MithrilError {
     fn from(e: mithril_core::CoreError) -> Self {
         use mithril_core::CoreError as C;

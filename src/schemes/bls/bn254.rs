@@ -32,7 +32,7 @@ use tms_gadgets::{
 use crate::backends::bn254::Bn254;
 use crate::checks::{check_members, describe_message};
 use crate::interface::VerifyArgs;
-use crate::schemes::refuse_registration;
+use crate::schemes::{refuse_registration, trusted_commitment, NO_COMMITTEE};
 use crate::{
     formats::*,
     interface::{
@@ -40,8 +40,7 @@ use crate::{
         SignArgs, Trusted, Verdict,
     },
     io::{
-        at, committee_rng, read_bytes, read_json, spinner, usage, write_json, write_member_files,
-        CliError, Result,
+        at, make_member_keys, read_bytes, read_json, spinner, usage, write_json, CliError, Result,
     },
     options::Scheme,
 };
@@ -144,10 +143,9 @@ pub fn committee(size: usize, seed: Option<u64>, out: &Path, keys_dir: &Path) ->
             "--size: a BLS ATMS committee needs at least 2 members",
         ));
     }
-    let mut rng = committee_rng(seed);
-    let sks: Vec<SecretKey> = (0..size).map(|_| SecretKey::random(&mut rng)).collect();
     let hex = |sk: &SecretKey| (fr_to_hex(&sk.0), point_to_hex(&sk.public_key().0));
-    write_member_files(SCHEME, None, keys_dir, sks.iter().map(hex))?;
+    let random = |rng: &mut rand_chacha::ChaCha20Rng| SecretKey::random(rng);
+    let sks = make_member_keys((SCHEME, None), (size, seed), keys_dir, random, hex)?;
     let file = CommitteeFile {
         header: Header::new(SCHEME),
         members: sks
@@ -406,19 +404,13 @@ impl CertificateScheme for BlsBn254 {
         args: &VerifyArgs,
         public: Option<&PublicFile<AtmsShape>>,
     ) -> Result<Trusted<Self>> {
-        let digest = match (&args.committee, &args.commitment) {
-            (Some(path), None) => {
-                let committee = load_committee(path)?;
-                check_members(path, committee.len(), shape.n, "verifying key")?;
-                committee.digest(shape.hash)
-            }
-            (None, Some(hex)) => fr_from_str(hex, "--commitment").map_err(usage)?,
-            _ => {
-                return Err(usage(
-                    "give the trusted --committee FILE or --commitment HEX",
-                ))
-            }
+        let of_file = |path: &Path| -> Result<Fr> {
+            let committee = load_committee(path)?;
+            check_members(path, committee.len(), shape.n, "verifying key")?;
+            Ok(committee.digest(shape.hash))
         };
+        let given = (args.committee.as_deref(), args.commitment.as_deref());
+        let digest = trusted_commitment(given, of_file, fr_from_str, NO_COMMITTEE)?;
         let threshold = args.threshold(public)?;
         Ok(Trusted {
             public: PublicFile::new(SCHEME, *shape, &digest, &args.message, threshold),

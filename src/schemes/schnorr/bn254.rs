@@ -22,8 +22,13 @@ use tms_gadgets::{
     Fr,
 };
 
+use crate::formats::{
+    grumpkin_from_hex as point_from_hex, schnorr_signature_from_hex as signature_from_hex,
+};
+use crate::schemes::{trusted_commitment, NO_COMMITTEE};
+
 use super::{
-    certify, circuit_calls, commitment_mode, load_registered, sign, witness, CommitteeFile,
+    circuit_calls, commitment_mode, load_registered, scheme_calls, witness, CommitteeFile,
     RegisteredKey, SchnorrFiles,
 };
 use crate::{
@@ -34,12 +39,8 @@ use crate::{
         CertificateScheme, CertifyArgs, CommitteeArgs, DemoCertificate, Rejection, ShapeOptions,
         SignArgs, Trusted, Verdict, VerifyArgs,
     },
-    io::{
-        at, committee_rng, read_bytes, read_json, usage, write_json, write_member_files, CliError,
-        Result,
-    },
+    io::{at, make_member_keys, read_bytes, read_json, usage, write_json, CliError, Result},
     options::Scheme,
-    schemes::refuse_registration,
 };
 
 const SCHEME: Scheme = Scheme::SchnorrAtms;
@@ -77,11 +78,9 @@ pub fn member_keys(
     seed: Option<u64>,
     keys_dir: &Path,
 ) -> Result<Vec<SigningKey>> {
-    let mut rng = committee_rng(seed);
-    let sks: Vec<SigningKey> = (0..size).map(|_| SigningKey::random(&mut rng)).collect();
     let hex = |sk: &SigningKey| (scalar_to_hex(&sk.0), point_to_hex(&sk.verifying_key().0));
-    write_member_files(scheme, None, keys_dir, sks.iter().map(hex))?;
-    Ok(sks)
+    let random = |rng: &mut ChaCha20Rng| SigningKey::random(rng);
+    make_member_keys((scheme, None), (size, seed), keys_dir, random, hex)
 }
 
 /// Reads a Grumpkin member key file, checking the public key matches the secret key.
@@ -128,26 +127,7 @@ impl CertificateScheme for SchnorrBn254 {
     type Witness = AtmsWitness;
     type Instance = AtmsInstance;
 
-    fn committee(a: &CommitteeArgs) -> Result<()> {
-        committee(a.size, a.seed, &a.out, &a.keys_dir)
-    }
-
-    fn sign(a: &SignArgs) -> Result<()> {
-        refuse_registration(a.registration.as_deref(), a.next_registration.as_deref())?;
-        sign::<Self>(&a.key, &a.message, &a.out)
-    }
-
-    fn certify(a: &CertifyArgs) -> Result<()> {
-        certify::<Self>(a)
-    }
-
-    fn load_committee(path: &Path) -> Result<Committee> {
-        load_committee(path)
-    }
-
-    fn check_committee(path: &Path, c: &Committee, shape: &AtmsShape, key: &str) -> Result<()> {
-        check_members(path, c.keys().len(), shape.n, key)
-    }
+    scheme_calls!();
 
     fn keygen_shape(c: &Committee, options: &ShapeOptions, k: u32) -> Result<AtmsShape> {
         let shape = AtmsShape {
@@ -236,19 +216,13 @@ impl CertificateScheme for SchnorrBn254 {
         args: &VerifyArgs,
         public: Option<&PublicFile<AtmsShape>>,
     ) -> Result<Trusted<Self>> {
-        let commitment = match (&args.committee, &args.commitment) {
-            (Some(path), None) => {
-                let committee = load_committee(path)?;
-                check_members(path, committee.keys().len(), shape.n, "verifying key")?;
-                committee.commitment(shape.mode)
-            }
-            (None, Some(hex)) => fr_from_str(hex, "--commitment").map_err(usage)?,
-            _ => {
-                return Err(usage(
-                    "give the trusted --committee FILE or --commitment HEX",
-                ))
-            }
+        let of_file = |path: &Path| -> Result<Fr> {
+            let committee = load_committee(path)?;
+            check_members(path, committee.keys().len(), shape.n, "verifying key")?;
+            Ok(committee.commitment(shape.mode))
         };
+        let given = (args.committee.as_deref(), args.commitment.as_deref());
+        let commitment = trusted_commitment(given, of_file, fr_from_str, NO_COMMITTEE)?;
         let threshold = args.threshold(public)?;
         Ok(Trusted {
             public: PublicFile::new(SCHEME, *shape, &commitment, &args.message, threshold),
@@ -352,38 +326,12 @@ impl CertificateScheme for SchnorrBn254 {
 }
 
 impl SchnorrFiles for SchnorrBn254 {
-    type Key = VerifyingKey;
-    type Signature = Signature;
-
     fn sign_bytes(key: &Path, message: &[u8]) -> Result<(String, Signature)> {
         let sk = load_member(SCHEME, key)?;
         let signature = sk
             .sign(&RescuePrime, message_to_field(message))
             .map_err(|e| at(key, e))?;
         Ok((point_to_hex(&sk.verifying_key().0), signature))
-    }
-
-    fn parse_key(hex: &str, what: &str) -> std::result::Result<VerifyingKey, String> {
-        grumpkin_from_hex(hex, what).map(VerifyingKey)
-    }
-
-    fn parse_signature(r: &str, s: &str) -> std::result::Result<Signature, String> {
-        Ok(Signature {
-            r: grumpkin_from_hex(r, "r")?,
-            s: scalar_from_hex(s, "s")?,
-        })
-    }
-
-    fn signature_hex(signature: &Signature) -> (String, String) {
-        (point_to_hex(&signature.r), scalar_to_hex(&signature.s))
-    }
-
-    fn parse_possession(hex: &str, what: &str) -> std::result::Result<Signature, String> {
-        schnorr_signature_from_hex(hex, what)
-    }
-
-    fn register(members: &[(VerifyingKey, Signature)]) -> std::result::Result<Committee, String> {
-        Committee::register(members).map_err(|e| e.to_string())
     }
 
     circuit_calls!(Signature);

@@ -18,7 +18,7 @@ use tms_cardano::backend::{Bls12, Vk};
 use tms_gadgets::proving::Transcript;
 
 use super::{
-    certify, circuit_calls, commitment_mode, load_registered, sign, witness, CommitteeFile,
+    circuit_calls, commitment_mode, load_registered, scheme_calls, witness, CommitteeFile,
     RegisteredKey, SchnorrFiles,
 };
 use crate::{
@@ -36,7 +36,6 @@ use crate::{
     },
     io::{at, usage, write_json, CliError, Result},
     options::Scheme,
-    schemes::refuse_registration,
 };
 
 const SCHEME: Scheme = Scheme::SchnorrAtms;
@@ -150,17 +149,17 @@ fn trusted_commitment(
     commitment: Option<&str>,
     shape: &AtmsShape,
 ) -> Result<Base> {
-    match (committee, commitment) {
-        (Some(path), None) => {
-            let committee = load_committee(path)?;
-            check_members(path, committee.keys().len(), shape.n, "verifying key")?;
-            Ok(committee.commitment(shape.mode))
-        }
-        (None, Some(hex)) => base_from_hex(hex, "--commitment").map_err(usage),
-        _ => Err(usage(
-            "give the trusted --committee FILE or --commitment HEX",
-        )),
-    }
+    let of_file = |path: &Path| -> Result<Base> {
+        let committee = load_committee(path)?;
+        check_members(path, committee.keys().len(), shape.n, "verifying key")?;
+        Ok(committee.commitment(shape.mode))
+    };
+    crate::schemes::trusted_commitment(
+        (committee, commitment),
+        of_file,
+        base_from_hex,
+        crate::schemes::NO_COMMITTEE,
+    )
 }
 
 /// `tms export-plutus` for the Schnorr ATMS: the validator with the trusted commitment and
@@ -227,26 +226,7 @@ impl CertificateScheme for SchnorrCardano {
     type Witness = AtmsWitness;
     type Instance = AtmsInstance;
 
-    fn committee(a: &CommitteeArgs) -> Result<()> {
-        committee(a.size, a.seed, &a.out, &a.keys_dir)
-    }
-
-    fn sign(a: &SignArgs) -> Result<()> {
-        refuse_registration(a.registration.as_deref(), a.next_registration.as_deref())?;
-        sign::<Self>(&a.key, &a.message, &a.out)
-    }
-
-    fn certify(a: &CertifyArgs) -> Result<()> {
-        certify::<Self>(a)
-    }
-
-    fn load_committee(path: &Path) -> Result<Committee> {
-        load_committee(path)
-    }
-
-    fn check_committee(path: &Path, c: &Committee, shape: &AtmsShape, key: &str) -> Result<()> {
-        check_members(path, c.keys().len(), shape.n, key)
-    }
+    scheme_calls!();
 
     fn keygen_shape(c: &Committee, options: &ShapeOptions, k: u32) -> Result<AtmsShape> {
         let shape = AtmsShape {
@@ -451,36 +431,10 @@ impl CertificateScheme for SchnorrCardano {
 }
 
 impl SchnorrFiles for SchnorrCardano {
-    type Key = VerifyingKey;
-    type Signature = Signature;
-
     fn sign_bytes(key: &Path, message: &[u8]) -> Result<(String, Signature)> {
         let sk = load_member(key)?;
         let signature = sk.sign(message_to_field(message));
         Ok((point_to_hex(&sk.verifying_key().0), signature))
-    }
-
-    fn parse_key(hex: &str, what: &str) -> std::result::Result<VerifyingKey, String> {
-        point_from_hex(hex, what).map(VerifyingKey)
-    }
-
-    fn parse_signature(r: &str, s: &str) -> std::result::Result<Signature, String> {
-        Ok(Signature {
-            r: point_from_hex(r, "r")?,
-            s: scalar_from_hex(s, "s")?,
-        })
-    }
-
-    fn signature_hex(signature: &Signature) -> (String, String) {
-        (point_to_hex(&signature.r), scalar_to_hex(&signature.s))
-    }
-
-    fn parse_possession(hex: &str, what: &str) -> std::result::Result<Signature, String> {
-        signature_from_hex(hex, what)
-    }
-
-    fn register(members: &[(VerifyingKey, Signature)]) -> std::result::Result<Committee, String> {
-        Committee::register(members).map_err(|e| e.to_string())
     }
 
     circuit_calls!(Signature);

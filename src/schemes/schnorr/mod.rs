@@ -161,11 +161,40 @@ pub trait SchnorrFiles: CertificateScheme {
 }
 
 /// The calls of [`SchnorrFiles`] into a circuit crate (`schnorr_atms` or
-/// `schnorr_atms_jubjub`, whose `Certificate`, `AtmsWitness`, `AtmsError` and
-/// `message_to_field` have the same shape): `aggregate`, `atms_witness` and the refusal of an
-/// `AtmsError`, written once.
+/// `schnorr_atms_jubjub`, whose `Committee`, `Certificate`, `AtmsWitness`, `AtmsError` and
+/// `message_to_field` have the same shape) and the encodings of keys and signatures (the module
+/// names its `point_from_hex`, `point_to_hex`, `scalar_from_hex`, `scalar_to_hex` and
+/// `signature_from_hex`): written once.
 macro_rules! circuit_calls {
     ($signature:ty) => {
+        type Key = VerifyingKey;
+        type Signature = $signature;
+
+        fn parse_key(hex: &str, what: &str) -> std::result::Result<VerifyingKey, String> {
+            point_from_hex(hex, what).map(VerifyingKey)
+        }
+
+        fn parse_signature(r: &str, s: &str) -> std::result::Result<$signature, String> {
+            Ok(Signature {
+                r: point_from_hex(r, "r")?,
+                s: scalar_from_hex(s, "s")?,
+            })
+        }
+
+        fn signature_hex(signature: &$signature) -> (String, String) {
+            (point_to_hex(&signature.r), scalar_to_hex(&signature.s))
+        }
+
+        fn parse_possession(hex: &str, what: &str) -> std::result::Result<$signature, String> {
+            signature_from_hex(hex, what)
+        }
+
+        fn register(
+            members: &[(VerifyingKey, $signature)],
+        ) -> std::result::Result<Committee, String> {
+            Committee::register(members).map_err(|e| e.to_string())
+        }
+
         fn aggregate(
             committee: &Committee,
             message: &[u8],
@@ -193,6 +222,39 @@ macro_rules! circuit_calls {
     };
 }
 use circuit_calls;
+
+/// The calls of [`CertificateScheme`] both Schnorr ATMS pairs make the same way, written once:
+/// `committee`, `sign` (refusing Mithril's registration options), `certify` and reading and
+/// checking the committee (the module names its `committee`, `load_committee`, `AtmsShape` and
+/// `Committee`).
+macro_rules! scheme_calls {
+    () => {
+        fn committee(a: &CommitteeArgs) -> Result<()> {
+            committee(a.size, a.seed, &a.out, &a.keys_dir)
+        }
+
+        fn sign(a: &SignArgs) -> Result<()> {
+            crate::schemes::refuse_registration(
+                a.registration.as_deref(),
+                a.next_registration.as_deref(),
+            )?;
+            super::sign::<Self>(&a.key, &a.message, &a.out)
+        }
+
+        fn certify(a: &CertifyArgs) -> Result<()> {
+            super::certify::<Self>(a)
+        }
+
+        fn load_committee(path: &Path) -> Result<Committee> {
+            load_committee(path)
+        }
+
+        fn check_committee(path: &Path, c: &Committee, shape: &AtmsShape, key: &str) -> Result<()> {
+            crate::checks::check_members(path, c.keys().len(), shape.n, key)
+        }
+    };
+}
+use scheme_calls;
 
 /// Why a circuit crate refused: the shared check that failed, if one did, and the message.
 pub struct Refusal(Option<CheckError>, String);

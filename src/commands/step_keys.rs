@@ -28,17 +28,23 @@ use crate::io::{at, write_atomic_with, CliError, Result};
 pub const STEP_KEYS_FILE: &str = "chain-step.keys";
 
 /// Where the step keys are kept and whether to replace them.
-pub struct StepKeyCache<'a> {
-    /// `--step-cache DIR`; `None`: beside the chain proof.
-    pub dir: Option<&'a Path>,
-    /// `--regenerate-step-keys`: make the keys again and replace the file.
-    pub regenerate: bool,
+#[derive(clap::Args, Debug)]
+pub struct StepKeyCache {
+    /// Where the step keys are kept between epochs (`DIR/chain-step.keys`, several GiB):
+    /// made on the first call, read back and checked on the next ones. Default: the
+    /// directory of --proof.
+    #[arg(long, value_name = "DIR")]
+    pub step_cache: Option<PathBuf>,
+    /// Make the step keys again and replace the cached ones (which are otherwise refused
+    /// when they are for another certificate key or other parameters, or altered).
+    #[arg(long)]
+    pub regenerate_step_keys: bool,
 }
 
-impl StepKeyCache<'_> {
+impl StepKeyCache {
     /// The cache file for a chain proof written to `proof`.
     pub fn path(&self, proof: &Path) -> PathBuf {
-        let dir = self.dir.unwrap_or_else(|| {
+        let dir = self.step_cache.as_deref().unwrap_or_else(|| {
             proof
                 .parent()
                 .filter(|d| !d.as_os_str().is_empty())
@@ -65,7 +71,7 @@ impl StepKeyCache<'_> {
             }
         }
         let start = Instant::now();
-        if path.exists() && !self.regenerate {
+        if path.exists() && !self.regenerate_step_keys {
             let certificate_key = step_certificate_key(params, certificate_vk);
             let keys = load_step_keys(&path, chain_params, certificate_key)
                 .map_err(|e| refused(&path, e))?;

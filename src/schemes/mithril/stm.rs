@@ -26,7 +26,7 @@
 //! proofs and statement files are the Cardano backend's, their shape marked with the relation.
 //! Certificate chains (`tms chain`) prove tms's own relation on BN254 and do not take these files.
 
-use std::{collections::BTreeSet, marker::PhantomData, path::Path};
+use std::{collections::BTreeSet, path::Path};
 
 use group::GroupEncoding;
 use midnight_curves::JubjubSubgroup;
@@ -54,33 +54,20 @@ use crate::{
         base_to_hex, key_file_pk, key_file_vk, read_key_file_pk, read_key_file_vk, Cardano, BACKEND,
     },
     checks::describe_message_bytes,
-    commands::Pair,
     formats::{bytes_from_hex, bytes_to_hex, Header, PublicFile},
     interface::{
-        CertificateScheme, CertifyArgs, CommitteeArgs, DemoCertificate, Driver, Rejection,
-        ShapeOptions, SignArgs, Trusted, Verdict, VerifyArgs,
+        CertificateScheme, CertifyArgs, CommitteeArgs, DemoCertificate, Rejection, ShapeOptions,
+        SignArgs, Trusted, Verdict, VerifyArgs,
     },
     io::{at, read_bytes, read_json_on, usage, write_json, CliError, Result, MAX_JSON_BYTES},
-    options::{Backend, Scheme},
-    schemes::mithril::bn254::trusted_quorum,
+    options::Scheme,
+    schemes::mithril::trusted_quorum,
 };
 
 /// The relation these files are for, in certificate and key files.
 pub const RELATION: &str = "mithril-stm-0.13";
 
 const SCHEME: Scheme = Scheme::Mithril;
-
-/// The pair `--format mithril-stm` names: SNARK-Mithril in mithril-stm's relation on the Cardano
-/// backend; any other scheme or backend is refused in one line.
-pub fn driver(scheme: Scheme, backend: Backend) -> Result<&'static dyn Driver> {
-    match (scheme, backend) {
-        (Scheme::Mithril, Backend::Cardano) => Ok(&Pair::<MithrilStm>(PhantomData)),
-        _ => Err(usage(
-            "--format mithril-stm: mithril-stm's files prove in its relation on Jubjub: give \
-             --scheme mithril --backend cardano",
-        )),
-    }
-}
 
 // ---------------------------------------------------------------------------------------------
 // mithril-stm's serde forms, as our structs.
