@@ -24,7 +24,7 @@ use tms_cardano::{
         groth16::{Groth16Error, Groth16Key, Groth16Verifier, PROOF_LEN},
         scenario::{self, Thread},
         tx::MAX_TX_CPU,
-        Entry,
+        Entry, MessageRule,
     },
 };
 
@@ -102,7 +102,11 @@ fn bridge_cases(scheme: &str, fixture: &str, name: &str, flag: &str) {
         proof
     };
     plutus::with_big_stack(|| {
-        let v = Groth16Verifier { scheme, key: &key };
+        let v = Groth16Verifier {
+            scheme,
+            key: &key,
+            message: MessageRule::Blake2bBls12381,
+        };
         let thread = Thread::toy(commitment, t);
         let (cases, bare) = scenario::state_thread_cases(&v, &thread, &mut certify).unwrap();
         let statement = [

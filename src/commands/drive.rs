@@ -15,7 +15,7 @@ use crate::{
     formats::PublicFile,
     interface::{
         CertificateScheme, CertifyArgs, CommitteeArgs, Driver, KeygenArgs, ProveArgs,
-        ProvingBackend, Rejection, SignArgs, VerifyArgs,
+        ProvingBackend, Rejection, SignArgs, VerifyArgs, WrapArgs,
     },
     io::{at, read_bytes, read_json_on, spinner, usage, write_atomic, CliError, Result},
     options::{Backend, Scheme},
@@ -167,6 +167,43 @@ impl<S: CertificateScheme> Driver for Pair<S> {
         verified.map(|_| ())
     }
 
+    fn wrap(&self, args: &WrapArgs) -> Result<()> {
+        let v = &args.verify;
+        if v.transcript != Transcript::Poseidon {
+            return Err(usage(
+                "tms wrap: --transcript poseidon (the wrapper replays the verifier of a proof \
+                 made with tms prove --transcript poseidon)",
+            ));
+        }
+        // The certificate is verified first, for the statement built from what the caller
+        // holds: the wrapper proves only what verifies.
+        let l = load_trusted::<S>(v)?;
+        let proof = read_bytes(&v.proof)?;
+        S::verify(
+            &l.params,
+            &l.shape,
+            &l.vk,
+            &l.trusted.instance,
+            &proof,
+            v.transcript,
+        )
+        .map_err(|e| match e {
+            Rejection::Proof => S::Backend::rejected(v),
+            Rejection::Other(e) => e,
+        })?;
+        println!("{}", S::verdict(&l.shape, &l.trusted, v));
+        let unwrapped = || {
+            usage(format!(
+                "tms wrap: {} certificates on this backend are not wrapped (--backend bn254)",
+                S::SCHEME.name()
+            ))
+        };
+        let (program, witness) = S::wrap_program(&l.params, &l.vk, &l.trusted.instance, &proof)
+            .ok_or_else(unwrapped)??;
+        let words = S::wrap_words(&l.trusted.instance).ok_or_else(unwrapped)?;
+        super::wrap::run(args, &program, &witness, &words)
+    }
+
     fn demo(&self) -> Result<()> {
         let demo = S::demo_certificate()?;
         for line in &demo.description {
@@ -215,9 +252,74 @@ struct Verified {
     seconds: serde_json::Value,
 }
 
+/// What a verifier holds once the key is trusted and the statement built: the parameters, the
+/// key and its shape, the trusted statement, the key file (and the seconds each took).
+struct Loaded<S: CertificateScheme> {
+    params: <S::Backend as ProvingBackend>::Params,
+    shape: S::Shape,
+    vk: S::Vk,
+    trusted: crate::interface::Trusted<S>,
+    vk_file: Vec<u8>,
+    parameters: f64,
+    key: f64,
+}
+
 /// `tms verify` for scheme `S`: the statement from what the verifier holds, the key pinned or
-/// regenerated, then the proof.
+/// regenerated, then the proof (or, with `--groth16-key`, its Groth16 wrapper's proof).
 fn verify_pair<S: CertificateScheme>(args: &VerifyArgs) -> Result<Verified> {
+    if let Some(g) = &args.groth16 {
+        let l = load_trusted::<S>(args)?;
+        let words = S::wrap_words(&l.trusted.instance).ok_or_else(|| {
+            usage("--groth16-key: only BN254 certificates are wrapped (--backend bn254)")
+        })?;
+        let start = Instant::now();
+        let key = super::wrap::verify_wrapped(g, &args.proof, &words)?;
+        return Ok(Verified {
+            verdict: format!(
+                "{} (through its Groth16 wrapper)",
+                S::verdict(&l.shape, &l.trusted, args)
+            ),
+            statement: serde_json::to_value(&l.trusted.public).expect("a statement serializes"),
+            key: format!("{}; {key}", args.key_trust().describe(&l.vk_file)),
+            seconds: serde_json::json!({
+                "parameters": l.parameters,
+                "key": l.key,
+                "proof": start.elapsed().as_secs_f64(),
+            }),
+        });
+    }
+    let l = load_trusted::<S>(args)?;
+    let proof = read_bytes(&args.proof)?;
+    tracing::info!(scheme = S::SCHEME.name(), shape = ?l.shape, "verifying");
+    let start = Instant::now();
+    S::verify(
+        &l.params,
+        &l.shape,
+        &l.vk,
+        &l.trusted.instance,
+        &proof,
+        args.transcript,
+    )
+    .map_err(|e| match e {
+        Rejection::Proof => S::Backend::rejected(args),
+        Rejection::Other(e) => e,
+    })?;
+    let proof_seconds = start.elapsed().as_secs_f64();
+    Ok(Verified {
+        verdict: S::verdict(&l.shape, &l.trusted, args),
+        statement: serde_json::to_value(&l.trusted.public).expect("a statement serializes"),
+        key: args.key_trust().describe(&l.vk_file),
+        seconds: serde_json::json!({
+            "parameters": l.parameters,
+            "key": l.key,
+            "proof": proof_seconds,
+        }),
+    })
+}
+
+/// The parameters, the key (pinned or regenerated) and the statement built from what the
+/// verifier holds: everything of `tms verify` but the proof.
+fn load_trusted<S: CertificateScheme>(args: &VerifyArgs) -> Result<Loaded<S>> {
     S::Backend::check_transcript(args.transcript)?;
     let start = Instant::now();
     let params = S::Backend::load_params(&args.params)?;
@@ -238,31 +340,14 @@ fn verify_pair<S: CertificateScheme>(args: &VerifyArgs) -> Result<Verified> {
             S::regenerate_vk(&params, &shape, &args.vk)
         })?;
     let key = start.elapsed().as_secs_f64();
-    let proof = read_bytes(&args.proof)?;
-    tracing::info!(scheme = S::SCHEME.name(), ?shape, "verifying");
-    let start = Instant::now();
-    S::verify(
-        &params,
-        &shape,
-        &vk,
-        &trusted.instance,
-        &proof,
-        args.transcript,
-    )
-    .map_err(|e| match e {
-        Rejection::Proof => S::Backend::rejected(args),
-        Rejection::Other(e) => e,
-    })?;
-    let proof_seconds = start.elapsed().as_secs_f64();
-    Ok(Verified {
-        verdict: S::verdict(&shape, &trusted, args),
-        statement: serde_json::to_value(&trusted.public).expect("a statement serializes"),
-        key: args.key_trust().describe(&vk_file),
-        seconds: serde_json::json!({
-            "parameters": parameters,
-            "key": key,
-            "proof": proof_seconds,
-        }),
+    Ok(Loaded {
+        params,
+        shape,
+        vk,
+        trusted,
+        vk_file,
+        parameters,
+        key,
     })
 }
 

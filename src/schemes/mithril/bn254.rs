@@ -838,6 +838,28 @@ impl CertificateScheme for MithrilBn254 {
         })
     }
 
+    fn wrap_program(
+        params: &ParamsKZG<Bn256>,
+        vk: &Halo2Vk<G1Affine>,
+        statement: &MithrilStatement,
+        proof: &[u8],
+    ) -> Option<Result<(tms_evm::groth16::Program, tms_evm::groth16::ProgramWitness)>> {
+        Some(crate::backends::bn254::wrap_program(
+            params,
+            vk,
+            &MithrilInstance::public_inputs(statement.digest, statement.message),
+            proof,
+            tms_evm::certificate::StatementKind::Mithril,
+            "SNARK-Mithril certificate (BN254, Poseidon transcript): [registration, m]",
+        ))
+    }
+
+    fn wrap_words(statement: &MithrilStatement) -> Option<Vec<num_bigint::BigUint>> {
+        Some(crate::backends::bn254::wrap_words(
+            &MithrilInstance::public_inputs(statement.digest, statement.message),
+        ))
+    }
+
     fn verdict(_: &MithrilShape, trusted: &Trusted<Self>, args: &VerifyArgs) -> String {
         let (below_m, registered) = registered_details(trusted.instance.registered);
         format!(
