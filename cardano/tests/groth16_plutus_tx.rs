@@ -20,7 +20,6 @@ use tms_cardano::{
     backend::Fr,
     plutus::{
         self,
-        bridge::message_field,
         groth16::{Groth16Error, Groth16Key, Groth16Verifier, PROOF_LEN},
         scenario::{self, Thread},
         tx::MAX_TX_CPU,
@@ -95,17 +94,6 @@ fn groth16_toy_keccak_message_plutus_tx_state_thread_and_observer() {
     );
 }
 
-/// `keccak-256(bytes)` read big-endian mod BN254's r (`tms_gadgets::message_to_field`), as a
-/// BLS12-381 scalar (BN254's r is below BLS12-381's).
-fn keccak_bn254_field(bytes: &[u8]) -> Fr {
-    use sha3::Digest;
-    let r: num_bigint::BigUint = tms_cardano::plutus::BN254_R.parse().unwrap();
-    let v = num_bigint::BigUint::from_bytes_be(&sha3::Keccak256::digest(bytes)) % r;
-    let mut le = v.to_bytes_le();
-    le.resize(32, 0);
-    Option::from(<Fr as ff::PrimeField>::from_repr(le.try_into().unwrap())).unwrap()
-}
-
 /// Every bridge case of both forms on the fixture `fixture` (file `name`, made with
 /// `plutus-fixture{flag}`), the message made by `rule`.
 fn bridge_cases(scheme: &str, fixture: &str, name: &str, flag: &str, rule: MessageRule) {
@@ -131,10 +119,7 @@ fn bridge_cases(scheme: &str, fixture: &str, name: &str, flag: &str, rule: Messa
     // The last certificate made, with its message field (the observer's honest one, at the end).
     let last = Mutex::new((Fr::from(0u64), vec![]));
     let mut certify = |message: &[u8]| {
-        let m = match rule {
-            MessageRule::Blake2bBls12381 => message_field(message),
-            MessageRule::Keccak256Bn254 => keccak_bn254_field(message),
-        };
+        let m = rule.field(message);
         let proof = certify_from(m);
         *last.lock().unwrap() = (m, proof.clone());
         proof

@@ -208,7 +208,25 @@ pub fn thread_instance(
     current: &ThreadState,
     next: &ThreadState,
 ) -> Result<Vec<Fr>, Error> {
-    let m = message_field(&state_thread_message(token, next)?);
+    thread_instance_with(
+        layout,
+        token,
+        current,
+        next,
+        super::MessageRule::Blake2bBls12381,
+    )
+}
+
+/// [`thread_instance`] with the message made by `rule` (a Groth16 wrapper's verifier: the
+/// wrapped certificate's rule).
+pub fn thread_instance_with(
+    layout: &ThreadLayout,
+    token: &ThreadToken,
+    current: &ThreadState,
+    next: &ThreadState,
+    rule: super::MessageRule,
+) -> Result<Vec<Fr>, Error> {
+    let m = rule.field(&state_thread_message(token, next)?);
     layout
         .instance
         .iter()

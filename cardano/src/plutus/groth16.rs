@@ -711,8 +711,8 @@ impl ScriptVerifier for Groth16Verifier<'_> {
         ]
     }
     /// A replaced by A + G1's generator: a valid point, a wrong proof.
-    fn message_term(&self, bytes: Term<Name>) -> Term<Name> {
-        self.message.term(bytes)
+    fn message_rule(&self) -> MessageRule {
+        self.message
     }
     fn tampered(&self, proof: &[u8]) -> Option<Vec<u8>> {
         let (start, len) = OFFSETS[0];

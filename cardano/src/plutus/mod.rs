@@ -138,7 +138,12 @@ pub trait ScriptVerifier {
     /// the Cardano backend's rule, `blake2b-256(bytes)` mod BLS12-381's r; a Groth16 wrapper of a
     /// BN254 certificate takes the BN254 schemes' rule ([`MessageRule::Keccak256Bn254`]).
     fn message_term(&self, bytes: Term<Name>) -> Term<Name> {
-        MessageRule::Blake2bBls12381.term(bytes)
+        self.message_rule().term(bytes)
+    }
+    /// The rule [`ScriptVerifier::message_term`] applies (its native twin:
+    /// [`MessageRule::field`]).
+    fn message_rule(&self) -> MessageRule {
+        MessageRule::Blake2bBls12381
     }
 }
 
@@ -168,6 +173,25 @@ impl MessageRule {
         let h = bridge::call(hash, vec![bytes]);
         let m = bridge::call(F::ByteStringToInteger, vec![Term::bool(true), h]);
         bridge::call(F::ModInteger, vec![m, Term::integer(r)])
+    }
+
+    /// The rule on `bytes`, natively: what [`MessageRule::term`] computes.
+    pub fn field(self, bytes: &[u8]) -> Fr {
+        match self {
+            MessageRule::Blake2bBls12381 => bridge::message_field(bytes),
+            MessageRule::Keccak256Bn254 => {
+                use sha3::Digest;
+                let r: BigInt = BN254_R.parse().expect("a decimal constant");
+                let v =
+                    BigInt::from_bytes_be(num_bigint::Sign::Plus, &sha3::Keccak256::digest(bytes))
+                        % r;
+                let mut le = v.to_bytes_le().1;
+                le.resize(32, 0);
+                let repr: [u8; 32] = le.try_into().expect("32 bytes");
+                Option::from(<Fr as ff::PrimeField>::from_repr(repr))
+                    .expect("below BN254's r, so below BLS12-381's")
+            }
+        }
     }
 }
 
