@@ -298,6 +298,24 @@ pub trait CertificateScheme {
     /// What a verified proof means, in one line.
     fn verdict(shape: &Self::Shape, trusted: &Trusted<Self>, args: &VerifyArgs) -> String;
 
+    /// The certificate verifier of `vk` recorded as a straight-line program for the Groth16
+    /// wrapper (`evm/groth16`, `PROGRAM.md`) with its witness for `proof` (Poseidon transcript),
+    /// the trusted `instance`'s inputs its statement. `None`: this pair has no wrapper (only
+    /// BN254 certificates are wrapped).
+    fn wrap_program(
+        _params: &<Self::Backend as ProvingBackend>::Params,
+        _vk: &Self::Vk,
+        _instance: &Self::Instance,
+        _proof: &[u8],
+    ) -> Option<Result<(tms_evm::groth16::Program, tms_evm::groth16::ProgramWitness)>> {
+        None
+    }
+    /// The trusted instance's public inputs as integers: a wrapped proof's statement words.
+    /// `None` where there is no wrapper.
+    fn wrap_words(_instance: &Self::Instance) -> Option<Vec<num_bigint::BigUint>> {
+        None
+    }
+
     /// The demo's certificate.
     fn demo_certificate() -> Result<DemoCertificate<Self>>;
     /// The circuit in the demo's table.
@@ -330,6 +348,47 @@ pub trait Driver {
     fn verify(&self, args: &VerifyArgs) -> Result<()>;
     /// `tms demo`.
     fn demo(&self) -> Result<()>;
+    /// `tms wrap`.
+    fn wrap(&self, args: &WrapArgs) -> Result<()>;
+}
+
+/// How `tms verify` trusts a Groth16 wrapper's key (`--groth16-key`): pinned by SHA-256, and
+/// refused when seeded unless told it is a test.
+pub struct Groth16Trust {
+    /// The key file (`plutus-key.json`).
+    pub key: PathBuf,
+    /// Its expected SHA-256 (`tms wrap` printed it).
+    pub fingerprint: Option<String>,
+    /// Accept an INSECURE (seeded) key.
+    pub insecure_test_key: bool,
+}
+
+/// Which chain a wrapped proof is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum WrapTarget {
+    /// Groth16 over BLS12-381, verified by the Plutus validator (`tms export-plutus --groth16`).
+    Cardano,
+    /// Groth16 over BN254, verified by `Groth16Verifier.sol` (the batched verifier).
+    Evm,
+}
+
+/// What `tms wrap` is given: the certificate as `tms verify` takes it, and the Groth16 keys.
+pub struct WrapArgs {
+    /// The certificate, its key and the trusted statement (as for `tms verify`).
+    pub verify: VerifyArgs,
+    /// Which wrapper.
+    pub target: WrapTarget,
+    /// `Some(seed)`: an INSECURE seeded Groth16 setup (tests only).
+    pub insecure_test_seed: Option<String>,
+    /// A ceremony's Groth16 keys: the proving key and the verifying key (`--for cardano`: the
+    /// Plutus key JSON of `ceremony-extract -plutus-key`; `--for evm`: gnark's verifying key
+    /// with its `.setup` beside it).
+    pub keys: Option<(PathBuf, PathBuf)>,
+    /// Only record the program and its witness (what `ceremony-init -program` takes) and check
+    /// them with the Go program's native replay; no Groth16 setup or proof.
+    pub program_only: bool,
+    /// The folder to write.
+    pub out: PathBuf,
 }
 
 /// What `tms verify` is given, for every scheme.
@@ -358,6 +417,9 @@ pub struct VerifyArgs {
     pub transcript: Transcript,
     /// Print the verdict as one JSON object.
     pub json: bool,
+    /// `Some`: `proof` is a Groth16 wrapper's proof (`wrapped.json` of `tms wrap --for
+    /// cardano`) under this key, for the statement built as for the certificate.
+    pub groth16: Option<Groth16Trust>,
 }
 
 impl VerifyArgs {

@@ -260,7 +260,7 @@ const COMMAND_PAGES: &[(&str, &str, &[&str])] = &[
     (
         "reference/commands-onchain.md",
         "On-chain exports: every option",
-        &["export-verifier", "export-plutus"],
+        &["export-verifier", "export-plutus", "wrap"],
     ),
     (
         "reference/commands-aggregate.md",

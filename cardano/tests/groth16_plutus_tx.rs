@@ -20,11 +20,10 @@ use tms_cardano::{
     backend::Fr,
     plutus::{
         self,
-        bridge::message_field,
         groth16::{Groth16Error, Groth16Key, Groth16Verifier, PROOF_LEN},
         scenario::{self, Thread},
         tx::MAX_TX_CPU,
-        Entry,
+        Entry, MessageRule,
     },
 };
 
@@ -56,9 +55,19 @@ fn fixture_proofs(fixture: &str) -> HashMap<Vec<String>, Vec<u8>> {
         .collect()
 }
 
+/// The toy circuit's proofs for messages made by the BN254 schemes' rule (keccak-256 mod
+/// BN254's r): what a Groth16 wrapper of a BN254 certificate proves.
+const FIXTURE_KECCAK: &str = include_str!("fixtures/groth16-toy-keccak.json");
+
 #[test]
 fn groth16_toy_plutus_tx_state_thread_and_observer() {
-    bridge_cases("toy", FIXTURE, "groth16-toy.json", "");
+    bridge_cases(
+        "toy",
+        FIXTURE,
+        "groth16-toy.json",
+        "",
+        MessageRule::Blake2bBls12381,
+    );
 }
 
 #[test]
@@ -68,12 +77,26 @@ fn groth16_toy_hashed_plutus_tx_state_thread_and_observer() {
         FIXTURE_HASHED,
         "groth16-toy-hashed.json",
         " -hashed",
+        MessageRule::Blake2bBls12381,
+    );
+}
+
+/// The validators of `tms export-plutus --groth16`: the message of the transaction made by the
+/// BN254 rule, as a wrapped BN254 certificate signs it.
+#[test]
+fn groth16_toy_keccak_message_plutus_tx_state_thread_and_observer() {
+    bridge_cases(
+        "toy-keccak",
+        FIXTURE_KECCAK,
+        "groth16-toy-keccak.json",
+        "",
+        MessageRule::Keccak256Bn254,
     );
 }
 
 /// Every bridge case of both forms on the fixture `fixture` (file `name`, made with
-/// `plutus-fixture{flag}`).
-fn bridge_cases(scheme: &str, fixture: &str, name: &str, flag: &str) {
+/// `plutus-fixture{flag}`), the message made by `rule`.
+fn bridge_cases(scheme: &str, fixture: &str, name: &str, flag: &str, rule: MessageRule) {
     // The fixture's key is INSECURE: accepted here only because this is a test.
     let key = Groth16Key::from_json(fixture)
         .and_then(|k| k.trusted(true))
@@ -96,13 +119,17 @@ fn bridge_cases(scheme: &str, fixture: &str, name: &str, flag: &str) {
     // The last certificate made, with its message field (the observer's honest one, at the end).
     let last = Mutex::new((Fr::from(0u64), vec![]));
     let mut certify = |message: &[u8]| {
-        let m = message_field(message);
+        let m = rule.field(message);
         let proof = certify_from(m);
         *last.lock().unwrap() = (m, proof.clone());
         proof
     };
     plutus::with_big_stack(|| {
-        let v = Groth16Verifier { scheme, key: &key };
+        let v = Groth16Verifier {
+            scheme,
+            key: &key,
+            message: rule,
+        };
         let thread = Thread::toy(commitment, t);
         let (cases, bare) = scenario::state_thread_cases(&v, &thread, &mut certify).unwrap();
         let statement = [
@@ -264,4 +291,68 @@ fn groth16_bare_verifier_refusals() {
     long.push(0);
     assert!(!run(&long, &[], &inputs), "a long proof accepted");
     assert!(!run(&proof, &[0], &inputs), "a hint byte accepted");
+}
+
+/// The native verifier (`Groth16Key::verify`, behind `tms verify --groth16`) and the script
+/// agree on every case of `groth16_bare_verifier_refusals`: the honest proof accepted by both,
+/// each moved point, each changed input, an input raised by r, a short and a long proof refused
+/// by both.
+#[test]
+fn groth16_native_verifier_agrees_with_the_script() {
+    use num_bigint::{BigInt, BigUint};
+    use tms_cardano::plutus::{evaluate, groth16::verifier_term};
+    use uplc::ast::{Program, Term};
+    let key = Groth16Key::from_json(FIXTURE)
+        .and_then(|k| k.trusted(true))
+        .unwrap();
+    for (public, proof) in fixture_proofs(FIXTURE).into_iter().take(2) {
+        let inputs: Vec<BigInt> = public.iter().map(|s| s.parse().unwrap()).collect();
+        let program = Program {
+            version: (1, 1, 0),
+            term: verifier_term(&key, inputs.len()),
+        };
+        let agree = |what: &str, proof: &[u8], inputs: &[BigInt]| {
+            let mut args = vec![Term::byte_string(proof.to_vec()), Term::byte_string(vec![])];
+            args.extend(inputs.iter().map(|x| Term::integer(x.clone())));
+            let script = evaluate(&program, args, 10).accepted;
+            let words: Vec<BigUint> = inputs.iter().map(|x| x.to_biguint().unwrap()).collect();
+            let native = key.verify(proof, &words);
+            assert_eq!(
+                script,
+                native.is_ok(),
+                "{what}: script {script}, native {native:?}"
+            );
+            script
+        };
+        assert!(agree("honest", &proof, &inputs));
+        for (what, offset) in [("A", 0), ("C", 144), ("Com", 192), ("Pok", 240)] {
+            assert!(!agree(what, &moved(&proof, offset), &inputs));
+        }
+        let r = BigInt::from_bytes_le(
+            num_bigint::Sign::Plus,
+            &ff::PrimeField::to_repr(&-Fr::from(1u64)),
+        ) + 1;
+        for i in 0..inputs.len() {
+            let mut x = inputs.clone();
+            x[i] += 1;
+            assert!(!agree("input changed", &proof, &x));
+            let mut x = inputs.clone();
+            x[i] += &r;
+            assert!(!agree("input + r", &proof, &x));
+        }
+        assert!(!agree("short", &proof[..PROOF_LEN - 1], &inputs));
+        let mut long = proof.clone();
+        long.push(0);
+        assert!(!agree("long", &long, &inputs));
+    }
+    // A key with a hashed statement is verified by its script only.
+    let hashed = Groth16Key::from_json(FIXTURE_HASHED)
+        .and_then(|k| k.trusted(true))
+        .unwrap();
+    let (public, proof) = fixture_proofs(FIXTURE_HASHED).into_iter().next().unwrap();
+    let words: Vec<BigUint> = public.iter().map(|s| s.parse().unwrap()).collect();
+    assert!(matches!(
+        hashed.verify(&proof, &words),
+        Err(Groth16Error::Rejected(_))
+    ));
 }

@@ -488,6 +488,13 @@ func ceremonyCommand(name string, args []string) error {
 			if err != nil {
 				return err
 			}
+			info, err := loadCeremony(*dir, nil)
+			if err != nil {
+				return err
+			}
+			if key.Ceremony, err = plutusCeremonyRecord(*dir, info, *beacon1, *beacon2, vk); err != nil {
+				return err
+			}
 			data, _ := json.MarshalIndent(key, "", "  ")
 			if err := os.WriteFile(*plutusKeyOut, append(data, '\n'), 0o644); err != nil {
 				return err

@@ -59,7 +59,7 @@ func newProgramFlags(name string) *programFlags {
 		noCommit:    fs.Bool("no-commit", false, "the same as -commit none"),
 		incomplete:  fs.Bool("incomplete", false, "incomplete MSM formulas (NOT SOUND against a prover choosing the points; measurement only)"),
 		scalarBits:  fs.Bool("scalar-bits", false, "native-to-emulated scalars by 254-bit decomposition instead of 64-bit limbs"),
-		engine:      fs.String("engine", "test", "program-check: test (gnark's test engine) or r1cs (compile, then the R1CS solver)"),
+		engine:      fs.String("engine", "test", "program-check: test (gnark's test engine), r1cs (compile, then the R1CS solver) or native (the native replay alone)"),
 		seed:        fs.String("seed", "", "program-prove: seed of the INSECURE setup's toxic waste (empty: random)"),
 		sharedG2:    fs.Bool("shared-g2", true, "program-prove: re-make the commitment keys with the Pedersen G2 point G = -gamma, for the batched Groth16Verifier.sol (-shared-g2=false: gnark's keys as they are, Verifier.sol only)"),
 		keepVK:      fs.String("keep-vk", "", "program-prove: also write the verifying key (gnark's binary encoding) to this file, and its setup description to FILE.setup (for program-export)"),
@@ -162,6 +162,13 @@ func programCheck(args []string) error {
 		return err
 	}
 	fmt.Printf("program-check native %s cpu_s=%.2f\n", r, cpuSeconds()-c0)
+	if *f.engine == "native" {
+		// the native replay alone (tms wrap --program-only)
+		if !r.Accepted() {
+			return errors.New("program-check: witness refused by the native replay")
+		}
+		return nil
+	}
 
 	c0, t0 := cpuSeconds(), time.Now()
 	var serr error
@@ -180,7 +187,7 @@ func programCheck(args []string) error {
 		}
 		serr = isSolvedR1CS(ccs, wit)
 	default:
-		return fmt.Errorf("-engine %q: want test or r1cs", *f.engine)
+		return fmt.Errorf("-engine %q: want test, r1cs or native", *f.engine)
 	}
 	res := "solved"
 	if serr != nil {

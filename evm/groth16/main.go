@@ -116,8 +116,9 @@ func main() {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
-	case "program-count-bls":
-		if err := programCountBLS(os.Args[2:]); err != nil {
+	case "program-count-bls", "program-prove-bls":
+		run := map[string]func([]string) error{"program-count-bls": programCountBLS, "program-prove-bls": programProveBLS}[os.Args[1]]
+		if err := run(os.Args[2:]); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
@@ -137,6 +138,7 @@ func usage() {
   groth16 prove [-shape all|full|small]
   groth16 plutus-fixture -messages F -out FILE [-seed S] [-w W] [-threshold T]   (TEST: the BLS12-381 toy circuit's key and proofs for tms-cardano)
   groth16 program-count-bls -program F   (the replay circuit over BLS12-381: BN254's Fr and Fq emulated)
+  groth16 program-prove-bls -program F -witness W -out DIR (-seed S | -pk PK -plutus-key K)   (the Groth16 wrapper over BLS12-381 for the Plutus verifier: plutus-key.json, wrapped.json)
   groth16 program-count -program F [options]
   groth16 program-check -program F -witness W [-engine test|r1cs] [options]
   groth16 program-prove -program F -witness W -out DIR [-seed S] [-shared-g2=true|false] [-keep-vk FILE] [-insecure-test-key] [options]

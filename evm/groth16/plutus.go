@@ -195,6 +195,9 @@ type plutusKey struct {
 	// into the one public input (plutusStatementKeccak).
 	StatementHash  string `json:"statement_hash,omitempty"`
 	StatementWords int    `json:"statement_words,omitempty"`
+	// A ceremony's key: phase 2's δ chain (plutus_ceremony.go), what
+	// tells it from a seeded key beyond the setup text.
+	Ceremony *plutusCeremony `json:"ceremony,omitempty"`
 }
 
 // newPlutusKey checks that vk has one commitment with G = +γ and lays it out.
@@ -328,6 +331,7 @@ func plutusFixtureCommand(args []string) error {
 	w := fs.Int64("w", 5, "the witness: commitment = w²")
 	hashed := fs.Bool("hashed", false, "the hashed-statement circuit (one public input: keccak256 of the three words)")
 	threshold := fs.Int64("threshold", 3, "the threshold")
+	ceremony := fs.Bool("ceremony", false, "keys from a small BLS12-381 ceremony run here (2 + 2 contributions, beacons fixed) instead of the seeded setup: the key records its ceremony (a TEST fixture still: every contribution was made by this process)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -355,20 +359,29 @@ func plutusFixtureCommand(args []string) error {
 	if err := sc.Err(); err != nil {
 		return err
 	}
-	ccs, pk, vk, err := plutusToySetup(*seed, *hashed)
-	if err != nil {
-		return err
+	var ccs constraint.ConstraintSystem
+	var pk groth16.ProvingKey
+	var vk groth16.VerifyingKey
+	var key *plutusKey
+	if *ceremony {
+		ccs, pk, vk, key, err = plutusToyCeremony(*hashed)
+	} else if ccs, pk, vk, err = plutusToySetup(*seed, *hashed); err == nil {
+		key, err = newPlutusKey(vk, "INSECURE seeded: "+*seed)
 	}
-	key, err := newPlutusKey(vk, "INSECURE seeded: "+*seed)
 	if err != nil {
 		return err
 	}
 	if *hashed {
 		key.StatementHash, key.StatementWords = StatementKeccak256, 3
 	}
+	note := "TEST fixture: the toy circuit plutusToyCircuit (evm/groth16/plutus.go), INSECURE seeded setup; " +
+		"written by `go run . plutus-fixture`"
+	if *ceremony {
+		note = "TEST fixture: the toy circuit plutusToyCircuit (evm/groth16/plutus.go), keys of a ceremony whose " +
+			"contributions this one process made (so not secure either); written by `go run . plutus-fixture -ceremony`"
+	}
 	fx := plutusFixture{
-		Note: "TEST fixture: the toy circuit plutusToyCircuit (evm/groth16/plutus.go), INSECURE seeded setup; " +
-			"written by `go run . plutus-fixture`",
+		Note:   note,
 		Key:    key,
 		Proofs: []plutusFixtureProof{},
 	}
@@ -529,4 +542,52 @@ func plutusVerify(key *plutusKey, proof []byte, public []*big.Int) error {
 		return errors.New("the pairing product is not 1")
 	}
 	return nil
+}
+
+// plutusToyCeremony runs a small BLS12-381 ceremony (2 + 2 contributions,
+// fixed beacons) on the toy circuit in a temporary directory and returns its
+// keys, the Plutus key carrying the ceremony record (plutus_ceremony.go).
+func plutusToyCeremony(hashed bool) (constraint.ConstraintSystem, groth16.ProvingKey, groth16.VerifyingKey, *plutusKey, error) {
+	var circuit frontend.Circuit = &plutusToyCircuit{}
+	if hashed {
+		circuit = &plutusToyHashedCircuit{}
+	}
+	ccs, err := frontend.Compile(ecc.BLS12_381.ScalarField(), r1cs.NewBuilder, circuit)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	dir, err := os.MkdirTemp("", "tms-plutus-ceremony")
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	defer os.RemoveAll(dir)
+	const beacon1, beacon2 = "toy beacon one", "toy beacon two"
+	info, err := ceremonyInit(dir, ccs, "plutus toy")
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	for phase := 1; phase <= 2; phase++ {
+		for i := 0; i < 2; i++ {
+			if _, _, err := ceremonyContribute(dir); err != nil {
+				return nil, nil, nil, nil, err
+			}
+		}
+		if phase == 1 {
+			if _, err := ceremonyVerifyPhase1(dir, ccs, []byte(beacon1)); err != nil {
+				return nil, nil, nil, nil, err
+			}
+		}
+	}
+	pk, vk, err := ceremonyExtract(dir, ccs, []byte(beacon1), []byte(beacon2), "")
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	key, err := newPlutusKey(vk, ceremonySetup(dir, beacon1, beacon2))
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	if key.Ceremony, err = plutusCeremonyRecord(dir, info, beacon1, beacon2, vk); err != nil {
+		return nil, nil, nil, nil, err
+	}
+	return ccs, pk, vk, key, nil
 }

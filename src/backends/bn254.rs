@@ -117,3 +117,42 @@ impl ProvingBackend for Bn254 {
         proof_rejected(args)
     }
 }
+
+/// [`crate::interface::CertificateScheme::wrap_program`] of a BN254 certificate: the verifier of
+/// `vk` recorded on `proof` (Poseidon transcript), every public input a statement word, the
+/// program labelled with the contract statement it serves (`kind`). Replayed natively before it
+/// is returned, so a program that would not satisfy its own circuit is refused here.
+pub(crate) fn wrap_program(
+    params: &ParamsKZG<Bn256>,
+    vk: &halo2_base::halo2_proofs::plonk::VerifyingKey<
+        halo2_base::halo2_proofs::halo2curves::bn256::G1Affine,
+    >,
+    public: &[Fr],
+    proof: &[u8],
+    kind: tms_evm::certificate::StatementKind,
+    description: &str,
+) -> Result<(tms_evm::groth16::Program, tms_evm::groth16::ProgramWitness)> {
+    let all: Vec<usize> = (0..public.len()).collect();
+    let (program, witness) =
+        tms_evm::groth16::record(params, vk, public, false, proof, &all, description).map_err(
+            |e| {
+                CliError(format!(
+                    "the certificate's verifier could not be recorded (a proof in the Poseidon \
+                     transcript, for the trusted statement, is needed): {e}"
+                ))
+            },
+        )?;
+    program
+        .replay(&witness)
+        .map_err(|e| CliError(format!("the recorded program refuses its witness: {e}")))?;
+    Ok((program.with_statement_kind(kind), witness))
+}
+
+/// [`crate::interface::CertificateScheme::wrap_words`] of BN254 public inputs.
+pub(crate) fn wrap_words(public: &[Fr]) -> Vec<num_bigint::BigUint> {
+    use halo2_base::halo2_proofs::halo2curves::ff::PrimeField;
+    public
+        .iter()
+        .map(|x| num_bigint::BigUint::from_bytes_le(x.to_repr().as_ref()))
+        .collect()
+}

@@ -364,27 +364,32 @@ pub(crate) fn validator(
     })
 }
 
-/// `tms export-plutus --form state-thread|observer`: the bridge validator of `vk` (the
-/// statement's parameters are the observer's script parameters, or the state thread's genesis
-/// datum, written beside it as `genesis-datum.cbor` with epoch 0 and an empty payload).
-/// `threshold_at` is the threshold's place in the statement.
-fn write_bridge_export(
-    a: &ExportPlutusArgs,
+/// Where and how `tms export-plutus` writes a bridge validator.
+pub struct BridgeOut<'a> {
+    /// Which script (state-thread or observer).
+    pub form: PlutusForm,
+    /// The state thread's token: policy id and asset name (hex).
+    pub thread: Option<(&'a str, &'a str)>,
+    /// The protocol version the script targets (printed).
+    pub protocol_version: u16,
+    /// The folder to write.
+    pub out: &'a Path,
+}
+
+/// `tms export-plutus --form state-thread|observer`: the bridge validator of a certificate
+/// verifier (the halo2 verifier of a key, or a Groth16 wrapper's) (the statement's parameters are
+/// the observer's script parameters, or the state thread's genesis datum, written beside it as
+/// `genesis-datum.cbor` with epoch 0 and an empty payload). `threshold_at` is the threshold's
+/// place in the statement.
+pub(crate) fn write_bridge_export(
+    a: &BridgeOut,
     scheme: Scheme,
-    vp: &VerifierParams,
-    vk: &Vk,
+    verifier: &(dyn plutus::ScriptVerifier + Sync),
     statement: &[Option<Base>],
     threshold_at: Option<usize>,
-    insecure: bool,
+    insecure_note: Option<&str>,
 ) -> Result<()> {
     use tms_cardano::plutus::bridge::{self, Slot, ThreadLayout, ThreadState, ThreadToken};
-    if a.proof.is_some() {
-        return Err(usage(
-            "--proof: evaluated for --form example only (a bridge form's budget needs a \
-             transaction: tms_cardano::plutus::scenario)",
-        ));
-    }
-    let mode = msm_mode(a.protocol_version)?;
     let params: Vec<Base> = statement.iter().flatten().copied().collect();
     let stem = match a.form {
         PlutusForm::StateThread => "state-thread",
@@ -430,27 +435,27 @@ fn write_bridge_export(
                 epoch: 0,
                 payload: vec![],
             };
-            let p = bridge::state_thread(vp, vk, &layout, &token, mode)
+            let p = bridge::state_thread_with(verifier, &layout, &token)
                 .map_err(|e| usage(format!("--form state-thread: {e}")))?;
             Ok((plutus::script_bytes(&p), Some(genesis.to_data())))
         }
         _ => {
-            let p = bridge::observer(vp, vk, &entries(statement), mode)
+            let p = bridge::observer_with(verifier, &entries(statement))
                 .map_err(|e| usage(format!("--form observer: {e}")))?;
             Ok((plutus::script_bytes(&p), None))
         }
     });
     bar.finish_and_clear();
     let (script, datum) = program?;
-    let name = if insecure {
+    let name = if insecure_note.is_some() {
         format!("{stem}.INSECURE-TEST.cbor")
     } else {
         format!("{stem}.cbor")
     };
     fs::create_dir_all(a.out).map_err(|err| at(a.out, format!("cannot create: {err}")))?;
     write_atomic(&a.out.join(&name), &script)?;
-    if insecure {
-        write_atomic(&a.out.join(INSECURE_NOTE), INSECURE_NOTE_TEXT.as_bytes())?;
+    if let Some(note) = insecure_note {
+        write_atomic(&a.out.join(INSECURE_NOTE), note.as_bytes())?;
     }
     if let Some(d) = datum {
         write_atomic(
@@ -559,15 +564,22 @@ pub(crate) fn write_plutus_export(
         )));
     }
     if a.form != PlutusForm::Example {
-        return write_bridge_export(
-            a,
-            scheme,
-            &params.verifier_params(),
-            vk,
-            statement,
-            threshold_at,
-            insecure,
-        );
+        if a.proof.is_some() {
+            return Err(usage(
+                "--proof: evaluated for --form example only (a bridge form's budget needs a \
+                 transaction: tms_cardano::plutus::scenario)",
+            ));
+        }
+        let vp = params.verifier_params();
+        let verifier = plutus::Halo2Verifier { vp: &vp, vk, mode };
+        let out = BridgeOut {
+            form: a.form,
+            thread: a.thread,
+            protocol_version: a.protocol_version,
+            out: a.out,
+        };
+        let note = insecure.then_some(INSECURE_NOTE_TEXT);
+        return write_bridge_export(&out, scheme, &verifier, statement, threshold_at, note);
     }
     let script_name = if insecure {
         INSECURE_SCRIPT

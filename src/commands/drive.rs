@@ -17,7 +17,7 @@ use crate::{
     formats::PublicFile,
     interface::{
         CertificateScheme, CertifyArgs, CommitteeArgs, Driver, KeygenArgs, ProveArgs,
-        ProvingBackend, Rejection, SignArgs, VerifyArgs,
+        ProvingBackend, Rejection, SignArgs, VerifyArgs, WrapArgs,
     },
     io::{at, read_bytes, read_json_on, spinner, usage, write_atomic, CliError, Result},
     options::{Backend, Scheme},
@@ -80,6 +80,43 @@ impl<S: CertificateScheme> Driver for Pair<S> {
     fn verify(&self, args: &VerifyArgs) -> Result<()> {
         let start = Instant::now();
         report::<S>("verified", args.json, start, verify_pair::<S>(args))
+    }
+
+    fn wrap(&self, args: &WrapArgs) -> Result<()> {
+        let v = &args.verify;
+        if v.transcript != Transcript::Poseidon {
+            return Err(usage(
+                "tms wrap: --transcript poseidon (the wrapper replays the verifier of a proof \
+                 made with tms prove --transcript poseidon)",
+            ));
+        }
+        // The certificate is verified first, for the statement built from what the caller
+        // holds: the wrapper proves only what verifies.
+        let l = load_trusted::<S>(v)?;
+        let proof = read_bytes(&v.proof)?;
+        S::verify(
+            &l.params,
+            &l.shape,
+            &l.vk,
+            &l.trusted.instance,
+            &proof,
+            v.transcript,
+        )
+        .map_err(|e| match e {
+            Rejection::Proof => S::Backend::rejected(v),
+            Rejection::Other(e) => e,
+        })?;
+        println!("{}", S::verdict(&l.shape, &l.trusted, v));
+        let unwrapped = || {
+            usage(format!(
+                "tms wrap: {} certificates on this backend are not wrapped (--backend bn254)",
+                S::SCHEME.name()
+            ))
+        };
+        let (program, witness) = S::wrap_program(&l.params, &l.vk, &l.trusted.instance, &proof)
+            .ok_or_else(unwrapped)??;
+        let words = S::wrap_words(&l.trusted.instance).ok_or_else(unwrapped)?;
+        super::wrap::run(args, &program, &witness, &words)
     }
 
     fn demo(&self) -> Result<()> {
@@ -262,9 +299,74 @@ fn prove_pair<S: CertificateScheme>(args: &ProveArgs) -> Result<Report> {
     })
 }
 
+/// What a verifier holds once the key is trusted and the statement built: the parameters, the
+/// key and its shape, the trusted statement, the key file (and the seconds each took).
+struct Loaded<S: CertificateScheme> {
+    params: <S::Backend as ProvingBackend>::Params,
+    shape: S::Shape,
+    vk: S::Vk,
+    trusted: crate::interface::Trusted<S>,
+    vk_file: Vec<u8>,
+    parameters: f64,
+    key: f64,
+}
+
 /// `tms verify` for scheme `S`: the statement from what the verifier holds, the key pinned or
-/// regenerated, then the proof.
+/// regenerated, then the proof (or, with `--groth16-key`, its Groth16 wrapper's proof).
 fn verify_pair<S: CertificateScheme>(args: &VerifyArgs) -> Result<Report> {
+    let l = load_trusted::<S>(args)?;
+    let start = Instant::now();
+    let (verdict, key) = if let Some(g) = &args.groth16 {
+        let words = S::wrap_words(&l.trusted.instance).ok_or_else(|| {
+            usage("--groth16-key: only BN254 certificates are wrapped (--backend bn254)")
+        })?;
+        let key = super::wrap::verify_wrapped(g, &args.proof, &words)?;
+        (
+            format!(
+                "{} (through its Groth16 wrapper)",
+                S::verdict(&l.shape, &l.trusted, args)
+            ),
+            format!("{}; {key}", args.key_trust().describe(&l.vk_file)),
+        )
+    } else {
+        let proof = read_bytes(&args.proof)?;
+        tracing::info!(scheme = S::SCHEME.name(), shape = ?l.shape, "verifying");
+        S::verify(
+            &l.params,
+            &l.shape,
+            &l.vk,
+            &l.trusted.instance,
+            &proof,
+            args.transcript,
+        )
+        .map_err(|e| match e {
+            Rejection::Proof => S::Backend::rejected(args),
+            Rejection::Other(e) => e,
+        })?;
+        (
+            S::verdict(&l.shape, &l.trusted, args),
+            args.key_trust().describe(&l.vk_file),
+        )
+    };
+    let proof_seconds = start.elapsed().as_secs_f64();
+    Ok(Report {
+        lines: vec![verdict.clone(), format!("  {key}")],
+        json: serde_json::json!({
+            "verdict": verdict,
+            "statement": serde_json::to_value(&l.trusted.public).expect("a statement serializes"),
+            "key": key,
+            "seconds": {
+                "parameters": l.parameters,
+                "key": l.key,
+                "proof": proof_seconds,
+            },
+        }),
+    })
+}
+
+/// The parameters, the key (pinned or regenerated) and the statement built from what the
+/// verifier holds: everything of `tms verify` but the proof.
+fn load_trusted<S: CertificateScheme>(args: &VerifyArgs) -> Result<Loaded<S>> {
     S::Backend::check_transcript(args.transcript)?;
     let start = Instant::now();
     let params = S::Backend::load_params(&args.params)?;
@@ -284,37 +386,15 @@ fn verify_pair<S: CertificateScheme>(args: &VerifyArgs) -> Result<Report> {
         .check_regenerated(&vk_file, "its shape", || {
             S::regenerate_vk(&params, &shape, &args.vk)
         })?;
-    let key_seconds = start.elapsed().as_secs_f64();
-    let proof = read_bytes(&args.proof)?;
-    tracing::info!(scheme = S::SCHEME.name(), ?shape, "verifying");
-    let start = Instant::now();
-    S::verify(
-        &params,
-        &shape,
-        &vk,
-        &trusted.instance,
-        &proof,
-        args.transcript,
-    )
-    .map_err(|e| match e {
-        Rejection::Proof => S::Backend::rejected(args),
-        Rejection::Other(e) => e,
-    })?;
-    let proof_seconds = start.elapsed().as_secs_f64();
-    let verdict = S::verdict(&shape, &trusted, args);
-    let key = args.key_trust().describe(&vk_file);
-    Ok(Report {
-        lines: vec![verdict.clone(), format!("  {key}")],
-        json: serde_json::json!({
-            "verdict": verdict,
-            "statement": serde_json::to_value(&trusted.public).expect("a statement serializes"),
-            "key": key,
-            "seconds": {
-                "parameters": parameters,
-                "key": key_seconds,
-                "proof": proof_seconds,
-            },
-        }),
+    let key = start.elapsed().as_secs_f64();
+    Ok(Loaded {
+        params,
+        shape,
+        vk,
+        trusted,
+        vk_file,
+        parameters,
+        key,
     })
 }
 

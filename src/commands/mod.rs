@@ -1,7 +1,8 @@
 //! The commands, written once over the tool's one interface ([`crate::interface`]): `drive`
 //! holds keygen, prove, verify and demo for any (scheme, backend) pair and [`driver`] picks the
 //! pair a command names; `tms export-verifier` ([`export`]), aggregation, chains and chunks
-//! (BN254), and `tms hash`. Each command returns a one-line error naming the file it concerns.
+//! (BN254), the Groth16 wrapper ([`wrap`]: `tms wrap`, `tms verify --groth16-key`, `tms
+//! export-plutus --groth16`), and `tms hash`. Each command returns a one-line error naming the file it concerns.
 
 pub mod aggregate;
 pub mod chain;
@@ -9,6 +10,7 @@ pub mod chunk;
 mod drive;
 pub mod export;
 pub mod step_keys;
+pub mod wrap;
 
 pub use drive::{driver, mithril_stm_driver};
 pub use export::export_verifier;

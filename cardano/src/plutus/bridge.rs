@@ -208,7 +208,25 @@ pub fn thread_instance(
     current: &ThreadState,
     next: &ThreadState,
 ) -> Result<Vec<Fr>, Error> {
-    let m = message_field(&state_thread_message(token, next)?);
+    thread_instance_with(
+        layout,
+        token,
+        current,
+        next,
+        super::MessageRule::Blake2bBls12381,
+    )
+}
+
+/// [`thread_instance`] with the message made by `rule` (a Groth16 wrapper's verifier: the
+/// wrapped certificate's rule).
+pub fn thread_instance_with(
+    layout: &ThreadLayout,
+    token: &ThreadToken,
+    current: &ThreadState,
+    next: &ThreadState,
+    rule: super::MessageRule,
+) -> Result<Vec<Fr>, Error> {
+    let m = rule.field(&state_thread_message(token, next)?);
     layout
         .instance
         .iter()
@@ -403,13 +421,6 @@ fn context_parts(lets: &mut Lets, ctx: &Rc<Name>) -> (Term<Name>, Term<Name>, Te
     (tx, red, nth(&cf, 2))
 }
 
-/// `blake2b-256(bytes)` read big-endian, mod r.
-fn message_term(bytes: Term<Name>) -> Term<Name> {
-    let h = call(F::Blake2b_256, vec![bytes]);
-    let m = call(F::ByteStringToInteger, vec![Term::bool(true), h]);
-    call(F::ModInteger, vec![m, Term::integer(modulus())])
-}
-
 fn program(ctx: Rc<Name>, body: Term<Name>) -> Program<Name> {
     Program {
         version: (1, 1, 0),
@@ -577,7 +588,7 @@ pub fn state_thread_with(
         ),
     );
     bytes = append(bytes, call(F::UnBData, vec![nth(&nf, n + 1)]));
-    let m = lets.bind("message", message_term(bytes));
+    let m = lets.bind("message", v.message_term(bytes));
 
     let mut call_v = verifier
         .apply(call(F::UnBData, vec![head(red.clone())]))
@@ -638,7 +649,7 @@ pub fn observer_with(v: &dyn ScriptVerifier, statement: &[Entry]) -> Result<Prog
         ),
         outputs_hash,
     );
-    let m = lets.bind("message", message_term(bytes));
+    let m = lets.bind("message", v.message_term(bytes));
     let proof_and_hints = [
         call(F::UnBData, vec![head(red.clone())]),
         call(F::UnBData, vec![nth(&red, 1)]),

@@ -39,7 +39,7 @@ use super::{
     bridge::{call, Lets},
     protocol_version, scenario,
     uplc::{modulus, MsmMode},
-    ScriptVerifier,
+    MessageRule, ScriptVerifier,
 };
 use crate::backend::Fr;
 
@@ -66,6 +66,40 @@ pub enum Groth16Error {
     /// A key made without a ceremony, used where a real key is required.
     #[error("the Groth16 key is INSECURE ({0}): refused without an explicit test flag")]
     Insecure(String),
+    /// A key that does not say INSECURE but carries no ceremony record that holds.
+    #[error(
+        "the Groth16 key claims {setup:?} but {why}: refused without an explicit test flag \
+         (extract a ceremony's key with `ceremony-extract -plutus-key`)"
+    )]
+    Unproven {
+        /// What the key's `setup` says.
+        setup: String,
+        /// What is missing or does not hold.
+        why: String,
+    },
+    /// A proof the native verifier refuses.
+    #[error("the Groth16 proof does not verify: {0}")]
+    Rejected(String),
+}
+
+/// One phase-2 contribution of a ceremony's δ chain (`evm/groth16/plutus_ceremony.go`):
+/// `delta = x prev_delta`, `contribution = [x]_1`, `pok = x pok_base`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct DeltaLink {
+    delta: G1Affine,
+    contribution: G1Affine,
+    pok_base: G2Affine,
+    pok: G2Affine,
+}
+
+/// What a key extracted from a BLS12-381 ceremony records beside its points: phase 2's δ chain
+/// and the beacon's factor, so that its δ is shown to be `b x_1 .. x_K` with a proof of
+/// knowledge of each `x_i`. See [`Groth16Key::trusted`] for what that proves and what not.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct CeremonyRecord {
+    phase2_contributions: usize,
+    chain: Vec<DeltaLink>,
+    beacon_delta: Fr,
 }
 
 /// A gnark BLS12-381 Groth16 verifying key with one BSB22 commitment whose G is gamma, as
@@ -82,6 +116,7 @@ pub struct Groth16Key {
     /// With a hashed statement: how many words are hashed into the one public input.
     statement_words: Option<usize>,
     setup: String,
+    ceremony: Option<CeremonyRecord>,
 }
 
 /// The point `bytes` encode (compressed, checked: on the curve, in the subgroup), if any.
@@ -110,6 +145,103 @@ fn g2_bytes(v: &serde_json::Value, what: &str) -> Result<[u8; 96], Groth16Error>
     decode::<G2Affine>(&b)
         .map(|_| b)
         .ok_or_else(|| Groth16Error::Point(what.into()))
+}
+
+fn g1_point(v: &serde_json::Value, what: &str) -> Result<G1Affine, Groth16Error> {
+    let b = g1_bytes(v, what)?;
+    Ok(decode(&b).expect("checked by g1_bytes"))
+}
+
+fn g2_point(v: &serde_json::Value, what: &str) -> Result<G2Affine, Groth16Error> {
+    let b = g2_bytes(v, what)?;
+    Ok(decode(&b).expect("checked by g2_bytes"))
+}
+
+/// The `ceremony` object of a key, parsed (its relations are checked by [`CeremonyRecord::holds`]).
+fn ceremony_record(v: &serde_json::Value) -> Result<CeremonyRecord, Groth16Error> {
+    let bad = |what: &str| Groth16Error::Format(format!("ceremony: {what}"));
+    let links = v
+        .get("phase2_delta_chain")
+        .and_then(|c| c.as_array())
+        .ok_or_else(|| bad("phase2_delta_chain is not a list"))?;
+    let chain = links
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let f = |name: &str| {
+                l.get(name)
+                    .ok_or_else(|| bad(&format!("link {i}: {name} missing")))
+            };
+            Ok(DeltaLink {
+                delta: g1_point(f("delta_g1")?, &format!("ceremony link {i} delta"))?,
+                contribution: g1_point(
+                    f("contribution_g1")?,
+                    &format!("ceremony link {i} contribution"),
+                )?,
+                pok_base: g2_point(f("pok_base_g2")?, &format!("ceremony link {i} pok base"))?,
+                pok: g2_point(f("pok_g2")?, &format!("ceremony link {i} pok"))?,
+            })
+        })
+        .collect::<Result<Vec<_>, Groth16Error>>()?;
+    let beacon: [u8; 32] = hex_field(
+        v.get("beacon_delta")
+            .ok_or_else(|| bad("beacon_delta missing"))?,
+        "ceremony beacon_delta",
+    )?
+    .try_into()
+    .map_err(|_| bad("beacon_delta is not 32 bytes"))?;
+    let mut le = beacon;
+    le.reverse();
+    let beacon_delta = Option::from(<Fr as ff::PrimeField>::from_repr(le))
+        .ok_or_else(|| bad("beacon_delta is not below r"))?;
+    let phase2_contributions =
+        v.get("phase2_contributions")
+            .and_then(|n| n.as_u64())
+            .ok_or_else(|| bad("phase2_contributions missing"))? as usize;
+    Ok(CeremonyRecord {
+        phase2_contributions,
+        chain,
+        beacon_delta,
+    })
+}
+
+impl CeremonyRecord {
+    /// The chain from `[1]_1` to `delta_key`: each link's proof of knowledge
+    /// `e([x]_1, R) = e([1]_1, pi)`, each step `e(delta_i, R) = e(delta_(i-1), pi)`, and the seal
+    /// `e(b delta_K, [1]_2) = e([1]_1, delta_key)`.
+    fn holds(&self, delta_key: &G2Affine) -> Result<(), String> {
+        use midnight_curves::{pairing::Engine, Bls12};
+        if self.chain.is_empty() || self.chain.len() != self.phase2_contributions {
+            return Err(format!(
+                "its ceremony record has {} links for {} phase-2 contributions",
+                self.chain.len(),
+                self.phase2_contributions
+            ));
+        }
+        let g1 = G1Affine::generator();
+        let mut prev = g1;
+        for (i, l) in self.chain.iter().enumerate() {
+            if bool::from(l.contribution.is_identity()) {
+                return Err(format!("ceremony link {i} is a zero contribution"));
+            }
+            if Bls12::pairing(&l.contribution, &l.pok_base) != Bls12::pairing(&g1, &l.pok) {
+                return Err(format!(
+                    "ceremony link {i}'s proof of knowledge does not hold"
+                ));
+            }
+            if Bls12::pairing(&l.delta, &l.pok_base) != Bls12::pairing(&prev, &l.pok) {
+                return Err(format!(
+                    "ceremony link {i}'s delta is not the previous delta times its contribution"
+                ));
+            }
+            prev = l.delta;
+        }
+        let sealed = (G1Projective::from(prev) * self.beacon_delta).to_affine();
+        if Bls12::pairing(&sealed, &G2Affine::generator()) != Bls12::pairing(&g1, delta_key) {
+            return Err("the key's delta is not the end of its ceremony's delta chain".into());
+        }
+        Ok(())
+    }
 }
 
 fn hex_field(v: &serde_json::Value, what: &str) -> Result<Vec<u8>, Groth16Error> {
@@ -193,6 +325,7 @@ impl Groth16Key {
                 .as_str()
                 .ok_or_else(|| Groth16Error::Format("setup is not a string".into()))?
                 .to_string(),
+            ceremony: v.get("ceremony").map(ceremony_record).transpose()?,
         })
     }
 
@@ -220,12 +353,144 @@ impl Groth16Key {
         &self.setup
     }
 
-    /// The key, unless it is INSECURE and `insecure_test_key` is not set.
+    /// Whether the key carries a ceremony record (checked by [`Groth16Key::trusted`]).
+    pub fn has_ceremony_record(&self) -> bool {
+        self.ceremony.is_some()
+    }
+
+    /// The key, if it comes from a ceremony or `insecure_test_key` is set.
+    ///
+    /// A seeded key says `INSECURE ...` in `setup`; a ceremony's key (`ceremony-extract
+    /// -plutus-key`) says `mpcsetup ceremony: ...` and records phase 2's delta chain, checked
+    /// here by pairings: the key's delta is `b x_1 .. x_K`, each `x_i` with its contributor's
+    /// proof of knowledge, `b` the beacon's factor. So a seeded key does not pass by editing
+    /// `setup` (or any one field): its delta ends no chain. What the record proves: the key's
+    /// delta came out of K recorded updates, and a contributor who kept their `[x_i]_1` can find
+    /// it there. What it does not prove: that any contributor was honest (whoever knows a
+    /// seeded setup's delta can compute a one-link chain for it: a program, not an edit), that
+    /// each proof's base R was hashed from the transcript (`ceremony-extract` checked that), or
+    /// anything of phase 1 (tau, alpha, beta) and of the other points: for those, verify the
+    /// transcript with `ceremony-verify`. A record present is checked even with the test flag.
     pub fn trusted(self, insecure_test_key: bool) -> Result<Self, Groth16Error> {
-        if self.setup.starts_with("INSECURE") && !insecure_test_key {
+        let delta: G2Affine = decode(&self.delta).expect("checked when parsed");
+        if let Some(c) = &self.ceremony {
+            if let Err(why) = c.holds(&delta) {
+                return Err(Groth16Error::Unproven {
+                    setup: self.setup,
+                    why,
+                });
+            }
+        }
+        if insecure_test_key {
+            return Ok(self);
+        }
+        if self.setup.starts_with("INSECURE") {
             return Err(Groth16Error::Insecure(self.setup));
         }
+        if !self.setup.starts_with("mpcsetup ceremony") || self.ceremony.is_none() {
+            return Err(Groth16Error::Unproven {
+                setup: self.setup,
+                why: "it records no ceremony (no phase-2 delta chain)".into(),
+            });
+        }
         Ok(self)
+    }
+
+    /// The verifier's native twin (`plutusVerify` of `evm/groth16/plutus.go`, and what
+    /// [`verifier_term`] checks): `proof` for the statement `words` (each below r), a key
+    /// without a hashed statement.
+    pub fn verify(&self, proof: &[u8], words: &[num_bigint::BigUint]) -> Result<(), Groth16Error> {
+        use midnight_curves::{pairing::Engine, Bls12};
+        use num_bigint::BigUint;
+        let reject = |why: &str| Err(Groth16Error::Rejected(why.into()));
+        if self.statement_words.is_some() {
+            return reject("a key with a hashed statement is verified by its script only");
+        }
+        if words.len() != self.k.len() - 2 {
+            return Err(Groth16Error::Rejected(format!(
+                "{} statement words for a key of {}",
+                words.len(),
+                self.k.len() - 2
+            )));
+        }
+        if proof.len() != PROOF_LEN {
+            return Err(Groth16Error::Rejected(format!(
+                "a proof of {} bytes, not {PROOF_LEN}",
+                proof.len()
+            )));
+        }
+        let r = BigUint::from_bytes_be(&modulus().to_bytes_be().1);
+        if words.iter().any(|w| *w >= r) {
+            return reject("a statement word is not below r");
+        }
+        let g1_at = |i: usize| decode::<G1Affine>(&proof[OFFSETS[i].0..][..OFFSETS[i].1]);
+        let (Some(a), Some(b), Some(c), Some(com), Some(pok)) = (
+            g1_at(0),
+            decode::<G2Affine>(&proof[OFFSETS[1].0..][..OFFSETS[1].1]),
+            g1_at(2),
+            g1_at(3),
+            g1_at(4),
+        ) else {
+            return reject("a proof point is not a point of its group");
+        };
+        let word = |w: &BigUint| {
+            let b = w.to_bytes_be();
+            let mut out = [0u8; 32];
+            out[32 - b.len()..].copy_from_slice(&b);
+            out
+        };
+        let scalar = |x: &BigUint| {
+            let mut le = (x % &r).to_bytes_le();
+            le.resize(32, 0);
+            Option::<Fr>::from(<Fr as ff::PrimeField>::from_repr(
+                le.try_into().expect("32"),
+            ))
+            .expect("reduced mod r")
+        };
+        let blake = |data: &[u8]| {
+            BigUint::from_bytes_be(
+                blake2b_simd::Params::new()
+                    .hash_length(32)
+                    .hash(data)
+                    .as_bytes(),
+            )
+        };
+        let mut h_pre = proof[OFFSETS[3].0..][..OFFSETS[3].1].to_vec();
+        for &i in &self.public_committed {
+            h_pre.extend(word(&words[i]));
+        }
+        let h = scalar(&blake(&h_pre));
+        let mut rho_pre = proof.to_vec();
+        for w in words {
+            rho_pre.extend(word(w));
+        }
+        let rho = scalar(&blake(&rho_pre));
+        if bool::from(ff::Field::is_zero(&rho)) {
+            return reject("the batching scalar is 0");
+        }
+        let point = |b: &[u8; 48]| -> G1Projective {
+            decode::<G1Affine>(b).expect("checked when parsed").into()
+        };
+        let scalars = words.iter().map(scalar).chain([h]);
+        let l = scalars
+            .zip(&self.k[1..])
+            .fold(point(&self.k[0]), |acc, (s, k)| acc + point(k) * s)
+            + G1Projective::from(com)
+            - G1Projective::from(pok) * rho;
+        let g2 = |b: &[u8; 96]| decode::<G2Affine>(b).expect("checked when parsed");
+        let alpha = point(&self.alpha).to_affine();
+        let lhs = Bls12::pairing(&a, &b)
+            + Bls12::pairing(
+                &(G1Projective::from(com) * rho).to_affine(),
+                &g2(&self.g_sigma_neg),
+            );
+        let rhs = Bls12::pairing(&alpha, &g2(&self.beta))
+            + Bls12::pairing(&l.to_affine(), &g2(&self.gamma))
+            + Bls12::pairing(&c, &g2(&self.delta));
+        if lhs != rhs {
+            return reject("the pairing product is not 1");
+        }
+        Ok(())
     }
 }
 
@@ -419,6 +684,9 @@ pub struct Groth16Verifier<'a> {
     pub scheme: &'a str,
     /// The wrapper's key.
     pub key: &'a Groth16Key,
+    /// How the statement's message is made from the signed bytes: the wrapped certificate's
+    /// rule (a BN254 certificate: [`MessageRule::Keccak256Bn254`]).
+    pub message: MessageRule,
 }
 
 impl ScriptVerifier for Groth16Verifier<'_> {
@@ -443,6 +711,9 @@ impl ScriptVerifier for Groth16Verifier<'_> {
         ]
     }
     /// A replaced by A + G1's generator: a valid point, a wrong proof.
+    fn message_rule(&self) -> MessageRule {
+        self.message
+    }
     fn tampered(&self, proof: &[u8]) -> Option<Vec<u8>> {
         let (start, len) = OFFSETS[0];
         let a: G1Affine = decode(proof.get(start..start + len)?)?;

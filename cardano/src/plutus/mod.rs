@@ -134,6 +134,65 @@ pub trait ScriptVerifier {
     fn tampered(&self, _proof: &[u8]) -> Option<Vec<u8>> {
         None
     }
+    /// The statement's message from the bytes the signers sign (a UPLC byte string): by default
+    /// the Cardano backend's rule, `blake2b-256(bytes)` mod BLS12-381's r; a Groth16 wrapper of a
+    /// BN254 certificate takes the BN254 schemes' rule ([`MessageRule::Keccak256Bn254`]).
+    fn message_term(&self, bytes: Term<Name>) -> Term<Name> {
+        self.message_rule().term(bytes)
+    }
+    /// The rule [`ScriptVerifier::message_term`] applies (its native twin:
+    /// [`MessageRule::field`]).
+    fn message_rule(&self) -> MessageRule {
+        MessageRule::Blake2bBls12381
+    }
+}
+
+/// How a certificate's message field element is made from the signed bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MessageRule {
+    /// `blake2b-256(bytes)` read big-endian, mod BLS12-381's r (the Cardano backend's circuits).
+    Blake2bBls12381,
+    /// `keccak-256(bytes)` read big-endian, mod BN254's r (`tms_gadgets::message_to_field`: the
+    /// BN254 circuits, so a Groth16 wrapper of one of their proofs).
+    Keccak256Bn254,
+}
+
+/// BN254's scalar field order r.
+pub const BN254_R: &str =
+    "21888242871839275222246405745257275088548364400416034343698204186575808495617";
+
+impl MessageRule {
+    /// The rule as a UPLC term over `bytes`.
+    pub fn term(self, bytes: Term<Name>) -> Term<Name> {
+        let (hash, r) = match self {
+            MessageRule::Blake2bBls12381 => (F::Blake2b_256, modulus()),
+            MessageRule::Keccak256Bn254 => {
+                (F::Keccak_256, BN254_R.parse().expect("a decimal constant"))
+            }
+        };
+        let h = bridge::call(hash, vec![bytes]);
+        let m = bridge::call(F::ByteStringToInteger, vec![Term::bool(true), h]);
+        bridge::call(F::ModInteger, vec![m, Term::integer(r)])
+    }
+
+    /// The rule on `bytes`, natively: what [`MessageRule::term`] computes.
+    pub fn field(self, bytes: &[u8]) -> Fr {
+        match self {
+            MessageRule::Blake2bBls12381 => bridge::message_field(bytes),
+            MessageRule::Keccak256Bn254 => {
+                use sha3::Digest;
+                let r: BigInt = BN254_R.parse().expect("a decimal constant");
+                let v =
+                    BigInt::from_bytes_be(num_bigint::Sign::Plus, &sha3::Keccak256::digest(bytes))
+                        % r;
+                let mut le = v.to_bytes_le().1;
+                le.resize(32, 0);
+                let repr: [u8; 32] = le.try_into().expect("32 bytes");
+                Option::from(<Fr as ff::PrimeField>::from_repr(repr))
+                    .expect("below BN254's r, so below BLS12-381's")
+            }
+        }
+    }
 }
 
 /// The halo2 verifier of `vk` (midnight-proofs' KZG verifier, emitted by [`verifier_term`]).

@@ -22,7 +22,7 @@ use ::uplc::ast::{Name, Program, Term};
 
 use super::{
     bridge::{
-        self, observer_message, thread_instance, thread_redeemer, ThreadLayout, ThreadState,
+        self, observer_message, thread_instance_with, thread_redeemer, ThreadLayout, ThreadState,
         ThreadToken,
     },
     evaluate, script_bytes,
@@ -303,7 +303,8 @@ pub fn state_thread_cases(
                proof: &[u8],
                extra_hint_byte: bool|
      -> Result<Case, Error> {
-        let instance = thread_instance(&thread.layout, token, current, signed)?;
+        let instance =
+            thread_instance_with(&thread.layout, token, current, signed, b.message_rule())?;
         let h = b.hints(proof, &instance);
         let h = if extra_hint_byte {
             with_extra_byte(&h)
@@ -368,7 +369,13 @@ pub fn state_thread_cases(
     )?);
 
     // The bare verifier on the same certificate, for the context's share.
-    let instance = thread_instance(&thread.layout, token, &thread.genesis, &next)?;
+    let instance = thread_instance_with(
+        &thread.layout,
+        token,
+        &thread.genesis,
+        &next,
+        b.message_rule(),
+    )?;
     let bare = bare_verifier(b, &proof, &instance);
 
     // The thread's next UTxO (the honest transaction's output), moved again with the same
@@ -633,7 +640,7 @@ pub fn observer_cases(
         // What the script will build: the message of this transaction.
         let refs: Vec<_> = inputs.iter().map(|u| u.0.clone()).collect();
         let m = observer_message(&refs, &outputs).ok_or(Error::Message)?;
-        let mut instance = instance_of(bridge::message_field(&m));
+        let mut instance = instance_of(b.message_rule().field(&m));
         if let Some((i, v)) = on.changed {
             instance[i] = v;
         }
