@@ -8,6 +8,10 @@ const query = new URLSearchParams(location.search);
 // The chain by default; the Schnorr ATMS certificate where no chain fixture is served.
 const scheme = query.get("scheme") ?? ((await fetch("../fixtures/chain/statement.json", { method: "HEAD" })).ok ? "chain" : "schnorr-atms");
 const tamper = query.get("tamper") === "1";
+// `?pin=vk` or `?pin=params`: the page pins another fingerprint (its last digit changed), as a
+// client whose pin does not match the file it was handed.
+const wrongPin = query.get("pin");
+const flip = (pin) => pin.slice(0, -1) + (pin.endsWith("0") ? "1" : "0");
 const out = document.getElementById("verdict");
 
 const bytes = async (path) => new Uint8Array(await (await fetch(path)).arrayBuffer());
@@ -22,12 +26,26 @@ function show(rows) {
   }
 }
 
+/** A refusal of the key or parameters (not matching their pins, not a key of that kind). */
+class Refused extends Error {}
+
+/** The verifier `make` builds; its exception becomes a refusal the page shows. */
+function pinned(make) {
+  try {
+    return make();
+  } catch (e) {
+    throw new Refused(e.message);
+  }
+}
+
 try {
   await init();
   const dir = `../fixtures/${scheme}/`;
   const s = await (await fetch(`${dir}statement.json`)).json();
   const [vk, params, proof] = await Promise.all([bytes(`${dir}vk.bin`), bytes("../fixtures/params.bin"), bytes(`${dir}proof.bin`)]);
   if (tamper) proof[proof.length >> 1] ^= 1;
+  if (wrongPin === "vk") s.vkFingerprint = flip(s.vkFingerprint);
+  if (wrongPin === "params") s.paramsFingerprint = flip(s.paramsFingerprint);
   const message = unhex(s.message);
   const proofRow = ["proof", `${proof.length} bytes${tamper ? " (one byte changed)" : ""}`];
   const pins = [
@@ -36,7 +54,7 @@ try {
   ];
   let verify;
   if (s.scheme === "mithril-chain") {
-    const verifier = new ChainVerifier(vk, s.vkFingerprint, params, s.paramsFingerprint);
+    const verifier = pinned(() => new ChainVerifier(vk, s.vkFingerprint, params, s.paramsFingerprint));
     show([
       ["chain key", verifier.describe()],
       ["genesis registration", s.genesis],
@@ -48,7 +66,7 @@ try {
     ]);
     verify = () => verifier.verify(s.genesis, s.lastRegistration, message, s.epochs, proof);
   } else {
-    const verifier = new CertificateVerifier(s.scheme, vk, s.vkFingerprint, params, s.paramsFingerprint);
+    const verifier = pinned(() => new CertificateVerifier(s.scheme, vk, s.vkFingerprint, params, s.paramsFingerprint));
     show([
       ["circuit", verifier.describe()],
       [s.scheme === "mithril" ? "registration digest" : "committee commitment", s.commitment],
@@ -82,6 +100,7 @@ try {
   out.textContent = `${verdict} (${ms.toFixed(1)} ms)`;
   out.dataset.state = state;
 } catch (e) {
-  out.textContent = `error: ${e.message ?? e}`;
-  out.dataset.state = "error";
+  const refused = e instanceof Refused;
+  out.textContent = `${refused ? "refused" : "error"}: ${e.message ?? e}`;
+  out.dataset.state = refused ? "refused" : "error";
 }

@@ -1,6 +1,9 @@
 // The page (wasm/page) in headless Chromium: it loads a chain proof (or a certificate proof) and
 // its statement, verifies it with the web build of the package and shows the statement, the
-// verdict and the time; a proof with one byte changed is refused. Keeps a screenshot (wasm/page/screenshot.png, or $TMS_SCREENSHOT) and prints
+// verdict and the time; a proof with one byte changed, and a chain key or verifier parameters
+// that do not match their pins, are refused. Keeps a screenshot of the chain view (the
+// certificate's until the chain fixture exists; wasm/page/screenshot.png, or $TMS_SCREENSHOT)
+// and prints
 // `wasm-verify runtime=chromium` lines (median of 10 verifications after load).
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -34,10 +37,11 @@ const cases = [
 // Until the chain fixture is committed (wasm/fixtures/make-chain.sh) its cases are skipped and
 // the screenshot shows the Schnorr ATMS certificate.
 const hasChain = existsSync(new URL("../fixtures/chain/statement.json", import.meta.url));
+const noChain = hasChain ? false : "no wasm/fixtures/chain yet (bash wasm/fixtures/make-chain.sh)";
 const shot = hasChain ? "chain" : "schnorr-atms";
 
 for (const [scheme, says, refusal] of cases) {
-  const skip = scheme === "chain" && !hasChain ? "no wasm/fixtures/chain yet (bash wasm/fixtures/make-chain.sh)" : false;
+  const skip = scheme === "chain" && noChain;
   test(`${scheme}: the page verifies the honest proof`, { skip }, async () => {
     const v = await verdict(`?scheme=${scheme}`);
     assert.equal(v.state, "verified", v.text);
@@ -59,5 +63,16 @@ for (const [scheme, says, refusal] of cases) {
     const v = await verdict(`?scheme=${scheme}&tamper=1`);
     assert.equal(v.state, "refused", v.text);
     assert.match(v.text, refusal);
+  });
+}
+
+for (const [scheme, key] of [["chain", "chain verifying key"], ["schnorr-atms", "verifying key"]]) {
+  const skip = scheme === "chain" && noChain;
+  test(`${scheme}: the page refuses a key or parameters that do not match their pins`, { skip }, async () => {
+    for (const [pin, refusal] of [["vk", `refused: ${key}: fingerprint`], ["params", "refused: verifier parameters: fingerprint"]]) {
+      const v = await verdict(`?scheme=${scheme}&pin=${pin}`);
+      assert.equal(v.state, "refused", v.text);
+      assert.ok(v.text.startsWith(refusal), v.text);
+    }
   });
 }
