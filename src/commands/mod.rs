@@ -28,7 +28,7 @@ use crate::{
     options::{HashMode, HashName},
 };
 
-/// `--json`, for scripts ([`print_json`]).
+/// `--json`, for scripts: one JSON object on stdout.
 #[derive(clap::Args, Debug)]
 pub struct JsonArgs {
     /// Print what a script needs as one JSON object on stdout: the verdict or what was made,
