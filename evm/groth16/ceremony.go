@@ -292,15 +292,19 @@ func ceremonyExtractPinned(dir string, ccs constraint.ConstraintSystem, beacon1,
 	if err != nil {
 		return nil, nil, err
 	}
+	var state, evals io.WriterTo
 	if phase2Pinned != "" {
-		err = checkPhase2Pin(dir, phase2Pinned)
+		if err := checkPhase2Pin(dir, phase2Pinned); err != nil {
+			return nil, nil, err
+		}
+		state, evals, err = curve.readPhase2Init(dir)
 	} else {
-		err = keepPhase2Init(dir, curve, ccs, commons)
+		state, evals, err = keepPhase2Init(dir, curve, ccs, commons)
 	}
 	if err != nil {
 		return nil, nil, err
 	}
-	pk, vk, err := curve.verifyPhase2From(dir, commons, beacon2, files)
+	pk, vk, err := curve.verifyPhase2From(state, evals, commons, beacon2, files)
 	if err != nil {
 		return nil, nil, fmt.Errorf("phase 2: %w", err)
 	}

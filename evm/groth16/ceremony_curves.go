@@ -43,11 +43,13 @@ type ceremonyCurve struct {
 	// initPhase2 is the circuit's initial phase-2 state (no randomness) and
 	// the evaluations its seal needs (gnark's Phase2.Initialize).
 	initPhase2 func(ccs constraint.ConstraintSystem, commons io.WriterTo) (state, evals io.WriterTo, err error)
+	// readPhase2Init reads the initial state and evaluations kept in dir
+	// (checked against their pin by the caller).
+	readPhase2Init func(dir string) (state, evals io.WriterTo, err error)
 	// verifyPhase2From verifies the phase-2 files in order from the initial
-	// state and evaluations kept in dir (checked against their pin by the
-	// caller), seals them and returns the keys: gnark's VerifyPhase2 without
-	// its Initialize.
-	verifyPhase2From func(dir string, commons io.WriterTo, beacon []byte, files []string) (groth16.ProvingKey, groth16.VerifyingKey, error)
+	// state and evaluations given (initPhase2's or readPhase2Init's), seals
+	// them and returns the keys: gnark's VerifyPhase2 without its Initialize.
+	verifyPhase2From func(state, evals, commons io.WriterTo, beacon []byte, files []string) (groth16.ProvingKey, groth16.VerifyingKey, error)
 	// verifyPhase2 verifies the phase-2 files in order from the initial
 	// state it recomputes, seals them and returns the keys.
 	verifyPhase2 func(ccs constraint.ConstraintSystem, commons io.WriterTo, beacon []byte, files []string) (groth16.ProvingKey, groth16.VerifyingKey, error)
@@ -176,13 +178,9 @@ func ceremonyCurveOf[P1, P2, C, R, U, F, E any, PP1 ceremonyFileState[P1], PP2 c
 			e := init2(p, r, commons)
 			return p, writerOf[E]{v: &e, write: evals.write}, nil
 		},
-		verifyPhase2From: func(dir string, c io.WriterTo, beacon []byte, files []string) (groth16.ProvingKey, groth16.VerifyingKey, error) {
-			commons, err := commonsOf[C](c)
-			if err != nil {
-				return nil, nil, err
-			}
-			prev := PP2(new(P2))
-			if err := readFrom(ceremonyFile(dir, 2, 0), prev); err != nil {
+		readPhase2Init: func(dir string) (io.WriterTo, io.WriterTo, error) {
+			p := PP2(new(P2))
+			if err := readFrom(ceremonyFile(dir, 2, 0), p); err != nil {
 				return nil, nil, err
 			}
 			var e E
@@ -193,18 +191,30 @@ func ceremonyCurveOf[P1, P2, C, R, U, F, E any, PP1 ceremonyFileState[P1], PP2 c
 			if err := evals.read(bytes.NewReader(data), &e); err != nil {
 				return nil, nil, fmt.Errorf("%s: %w", phase2EvalsFile, err)
 			}
+			return p, writerOf[E]{v: &e, write: evals.write}, nil
+		},
+		verifyPhase2From: func(init, ev, c io.WriterTo, beacon []byte, files []string) (groth16.ProvingKey, groth16.VerifyingKey, error) {
+			commons, err := commonsOf[C](c)
+			if err != nil {
+				return nil, nil, err
+			}
+			prev, ok := init.(PP2)
+			e, ok2 := ev.(writerOf[E])
+			if !ok || !ok2 {
+				return nil, nil, fmt.Errorf("phase 2's initial state of type %T, %T for another curve", init, ev)
+			}
 			states, err := readStates[P2, PP2](files)
 			if err != nil {
 				return nil, nil, err
 			}
-			// as mpcsetup.VerifyPhase2, from the kept initial state
+			// as mpcsetup.VerifyPhase2, from the given initial state
 			for i, next := range states {
 				if err := prev.Verify((*P2)(next)); err != nil {
 					return nil, nil, fmt.Errorf("%s: %w", files[i], err)
 				}
 				prev = next
 			}
-			pk, vk := seal2(prev, commons, &e, beacon)
+			pk, vk := seal2(prev, commons, e.v, beacon)
 			return pk, vk, nil
 		},
 		verifyPhase2: func(ccs constraint.ConstraintSystem, c io.WriterTo, beacon []byte, files []string) (groth16.ProvingKey, groth16.VerifyingKey, error) {

@@ -31,8 +31,9 @@ import (
 // phase2EvalsFile is the name of the kept evaluations in a ceremony directory.
 const phase2EvalsFile = "phase2-evals.bin"
 
-// phase2InitDigest is SHA-256 over phase2-0.bin's bytes then
-// phase2-evals.bin's, hex: the pin of phase 2's initial state.
+// phase2InitDigest is SHA-256 over the SHA-256 of phase2-0.bin then that of
+// phase2-evals.bin, hex: the pin of phase 2's initial state (each file hashed
+// on its own, so no bytes can move from one file to the other under one pin).
 func phase2InitDigest(dir string) (string, error) {
 	h := sha256.New()
 	for _, f := range []string{ceremonyFile(dir, 2, 0), filepath.Join(dir, phase2EvalsFile)} {
@@ -40,11 +41,13 @@ func phase2InitDigest(dir string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		_, err = io.Copy(h, file)
+		one := sha256.New()
+		_, err = io.Copy(one, file)
 		file.Close()
 		if err != nil {
 			return "", err
 		}
+		h.Write(one.Sum(nil))
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
@@ -177,25 +180,26 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 }
 
 // keepPhase2Init computes phase 2's initial state from commons (gnark's
-// Initialize), checks that phase2-0.bin is that state, and keeps the
-// evaluations in phase2-evals.bin.
-func keepPhase2Init(dir string, curve ceremonyCurve, ccs constraint.ConstraintSystem, commons io.WriterTo) error {
-	p2, evals, err := curve.initPhase2(ccs, commons)
+// Initialize), checks that phase2-0.bin is that state, keeps the evaluations
+// in phase2-evals.bin and returns both (the verification goes on from these,
+// not from the files read back).
+func keepPhase2Init(dir string, curve ceremonyCurve, ccs constraint.ConstraintSystem, commons io.WriterTo) (state, evals io.WriterTo, err error) {
+	state, evals, err = curve.initPhase2(ccs, commons)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	var computed bytes.Buffer
-	if _, err := p2.WriteTo(&computed); err != nil {
-		return err
+	if _, err := state.WriteTo(&computed); err != nil {
+		return nil, nil, err
 	}
 	onFile, err := os.ReadFile(ceremonyFile(dir, 2, 0))
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	if !bytes.Equal(computed.Bytes(), onFile) {
-		return errors.New("phase2-0.bin is not the circuit's initial phase-2 state computed from commons.bin")
+		return nil, nil, errors.New("phase2-0.bin is not the circuit's initial phase-2 state computed from commons.bin")
 	}
-	return writeTo(filepath.Join(dir, phase2EvalsFile), evals)
+	return state, evals, writeTo(filepath.Join(dir, phase2EvalsFile), evals)
 }
 
 // printPhase2Init prints the digest of phase 2's kept initial state, the pin
