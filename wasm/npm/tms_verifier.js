@@ -39,10 +39,21 @@ function call(f) {
     return f();
   } catch (e) {
     if (e instanceof WebAssembly.RuntimeError) {
-      trapped = e.message;
-      throw new Error(`the verifier module trapped (${e.message})`);
+      trapped = e.message + panicMessage();
+      throw new Error(`the verifier module trapped (${trapped})`);
     }
     throw e;
+  }
+}
+
+/** The module's own words for the panic that made it trap (its memory outlives the trap). */
+function panicMessage() {
+  try {
+    const len = wasm.tms_panic_len();
+    if (len === 0) return "";
+    return ": " + new TextDecoder().decode(new Uint8Array(wasm.memory.buffer, wasm.tms_panic_ptr(), len).slice());
+  } catch {
+    return "";
   }
 }
 

@@ -63,9 +63,43 @@ unsafe fn take_str(ptr: *mut u8, len: usize, what: &str) -> Result<String, Strin
     String::from_utf8(take(ptr, len)).map_err(|_| format!("{what}: not UTF-8"))
 }
 
+/// The message of the panic that trapped the module, if one did: a panic aborts (the module
+/// traps with `unreachable`), so the hook keeps its one-line message for [`tms_panic_ptr`] /
+/// [`tms_panic_len`], which the package reads to say why it trapped.
+static PANIC: std::sync::Mutex<String> = std::sync::Mutex::new(String::new());
+
+/// Installs the hook that keeps a panic's message in [`PANIC`] (once; every call of the
+/// package's starts with [`tms_alloc`]).
+fn keep_panic_messages() {
+    static HOOK: std::sync::Once = std::sync::Once::new();
+    HOOK.call_once(|| {
+        std::panic::set_hook(Box::new(|info| {
+            if let Ok(mut kept) = PANIC.try_lock() {
+                *kept = info.to_string().replace('\n', " ");
+            }
+        }))
+    });
+}
+
+/// Where the message of the panic that trapped the module is (empty if none did).
+#[no_mangle]
+pub extern "C" fn tms_panic_ptr() -> *const u8 {
+    PANIC
+        .try_lock()
+        .map(|p| p.as_ptr())
+        .unwrap_or(std::ptr::null())
+}
+
+/// The length in bytes of the message at [`tms_panic_ptr`].
+#[no_mangle]
+pub extern "C" fn tms_panic_len() -> usize {
+    PANIC.try_lock().map(|p| p.len()).unwrap_or(0)
+}
+
 /// A buffer of `len` bytes for the caller to fill and hand to one export.
 #[no_mangle]
 pub extern "C" fn tms_alloc(len: usize) -> *mut u8 {
+    keep_panic_messages();
     let mut buffer = Vec::<u8>::with_capacity(len);
     let ptr = buffer.as_mut_ptr();
     std::mem::forget(buffer);

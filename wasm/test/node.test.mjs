@@ -4,7 +4,7 @@
 // wasm/fixtures/verdicts.json (the tool's verdicts: tests/wasm_agreement.rs) gets the tool's
 // verdict (wasm/fixtures/chain/verdicts.json: the tool's verdicts on the chain's cases). Prints
 // `wasm-verify runtime=node` lines (median of 10 verifications after load). Run: `node --test wasm/test/` after `bash wasm/build.sh`.
-import { test } from "node:test";
+import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { fixture, medianMs, unhex } from "./fixtures.mjs";
@@ -95,10 +95,15 @@ for (const scheme of Object.keys(expected)) {
 // until it is committed the chain tests are reported as skipped, not passed.
 const noChain = existsSync(new URL("../fixtures/chain/statement.json", import.meta.url)) ? false : "no wasm/fixtures/chain yet (bash wasm/fixtures/make-chain.sh)";
 
+// One chain verifier for every test: halo2-axiom's key reader builds FFT tables for the key's
+// domain and each extended size (2.36 GiB of Node's memory for the k = 22 root, measured); a
+// second one beside it, before the collector frees the first, exhausted wasm32's 4 GiB (a trap).
+let sharedChain = null;
 function chainVerifier(f) {
   const s = f.statement;
-  return new ChainVerifier(f.vk, s.vkFingerprint, f.params, s.paramsFingerprint);
+  return (sharedChain ??= new ChainVerifier(f.vk, s.vkFingerprint, f.params, s.paramsFingerprint));
 }
+after(() => sharedChain?.free());
 
 test("chain: the honest chain proof verifies and says what it verified", { skip: noChain }, () => {
   const f = fixture("chain");
