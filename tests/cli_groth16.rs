@@ -547,3 +547,70 @@ fn commitment_of(d: &Path) -> String {
         serde_json::from_str(&std::fs::read_to_string(d.join("public.json")).unwrap()).unwrap();
     v["commitment"].as_str().unwrap().to_string()
 }
+
+/// `tms wrap --program-only` on a SNARK-Mithril certificate (BN254, Poseidon transcript): the
+/// program is labelled with the Mithril contract statement, takes the registration digest and
+/// the message as its statement words and replays natively in Go; another message is refused
+/// before any file is written.
+#[test]
+fn wrap_records_a_mithril_certificate() {
+    const MSG: &str = "0x6d69746872696c20736e617073686f74";
+    let d = workdir("cli-groth16-wrap-mithril");
+    ok_s(
+        &d,
+        "committee --scheme mithril --size 6 --seed 3 --out stakes.json --keys-dir keys",
+    );
+    ok_s(
+        &d,
+        "register --stakes stakes.json --preset preprod --out registration.json",
+    );
+    let mut sigs = vec![];
+    for i in 0..6 {
+        let out = ok_s(
+            &d,
+            &format!(
+                "sign --scheme mithril --registration registration.json --key \
+                 keys/member-{i}.json --message {MSG} --out s{i}.json"
+            ),
+        );
+        if out.contains("signature written") {
+            sigs.push(format!("s{i}.json"));
+        }
+    }
+    ok_s(
+        &d,
+        &format!(
+            "certify --scheme mithril --committee registration.json --message {MSG} --out \
+             cert.json {}",
+            sigs.join(" ")
+        ),
+    );
+    ok_s(&d, "setup --k 15 --insecure-test --out params.srs");
+    let keygen = ok_s(
+        &d,
+        "keygen --scheme mithril --committee registration.json --params params.srs --pk m.pk \
+         --vk m.vk",
+    );
+    let vk_fp = keygen.trim().rsplit(' ').next().unwrap().to_string();
+    ok_s(
+        &d,
+        "prove --scheme mithril --committee registration.json --certificate cert.json --params \
+         params.srs --pk m.pk --proof poseidon.bin --public public.json --transcript poseidon",
+    );
+    let wrap = format!(
+        "wrap --scheme mithril --for cardano --params params.srs --vk m.vk --vk-fingerprint \
+         {vk_fp} --proof poseidon.bin --committee registration.json --program-only --message"
+    );
+    let out = ok_s(&d, &format!("{wrap} {MSG} --out w"));
+    assert!(out.contains("native replay accepts"), "{out}");
+    let program: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("w/program.json")).unwrap()).unwrap();
+    assert_eq!(program["public_instances"], serde_json::json!([0, 1]));
+    assert_eq!(program["statement_kind"], serde_json::json!("mithril"));
+    fails_s(
+        &d,
+        &format!("{wrap} 0x00 --out w2"),
+        "does not verify",
+        Some("w2"),
+    );
+}

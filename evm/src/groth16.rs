@@ -295,6 +295,10 @@ pub struct RecordedScalar {
     constant: bool,
 }
 
+/// The register id of a constant identity point: it has no register, and an MSM drops its
+/// terms (see `ec_point_load_const`).
+const IDENTITY_CONST: usize = usize::MAX;
+
 /// A point register of a [`Recorder`].
 #[derive(Clone)]
 pub struct RecordedPoint {
@@ -546,6 +550,16 @@ impl EcPointLoader<G1Affine> for Recorder {
 
     fn ec_point_load_const(&self, value: &G1Affine) -> RecordedPoint {
         let value = *value;
+        if bool::from(value.is_identity()) {
+            // A key commitment of an all-zero column (SNARK-Mithril's keys have one). It is no
+            // point of the program (`point_const` is never the identity): an MSM drops its terms,
+            // exactly ([s]O = O); any other use names no register and the replay refuses it.
+            return RecordedPoint {
+                loader: self.clone(),
+                id: IDENTITY_CONST,
+                value,
+            };
+        }
         self.point(value, |out| Op::PointConst {
             out,
             x: dec(&value.x),
@@ -565,6 +579,20 @@ impl EcPointLoader<G1Affine> for Recorder {
 
     fn multi_scalar_multiplication(pairs: &[(&RecordedScalar, &RecordedPoint)]) -> RecordedPoint {
         let loader = pairs[0].1.loader.clone();
+        let pairs: Vec<_> = pairs
+            .iter()
+            .filter(|(_, p)| p.id != IDENTITY_CONST)
+            .copied()
+            .collect();
+        let pairs = pairs.as_slice();
+        if pairs.is_empty() {
+            loader.fail("an MSM of identity constants only");
+            return RecordedPoint {
+                loader,
+                id: IDENTITY_CONST,
+                value: G1Affine::identity(),
+            };
+        }
         // snark-verifier evaluates a lone commitment as an MSM of one term times one.
         if let [(scalar, point)] = pairs {
             if scalar.constant && scalar.value == Fr::one() {

@@ -148,6 +148,43 @@ pub(crate) fn wrap_program(
     Ok((program.with_statement_kind(kind), witness))
 }
 
+/// The two Groth16 wrapper methods of [`crate::interface::CertificateScheme`] for a BN254
+/// certificate, written once: `|instance| public` gives the trusted instance's public inputs (the
+/// wrapped proof's statement words), `kind` the contract statement ([`StatementKind`] variant)
+/// and `label` the recorded program's description.
+///
+/// [`StatementKind`]: tms_evm::certificate::StatementKind
+macro_rules! bn254_wrapper {
+    ($kind:ident, $label:expr, |$instance:ident| $public:expr) => {
+        fn wrap_program(
+            params: &halo2_base::halo2_proofs::poly::kzg::commitment::ParamsKZG<
+                halo2_base::halo2_proofs::halo2curves::bn256::Bn256,
+            >,
+            vk: &halo2_base::halo2_proofs::plonk::VerifyingKey<
+                halo2_base::halo2_proofs::halo2curves::bn256::G1Affine,
+            >,
+            $instance: &Self::Instance,
+            proof: &[u8],
+        ) -> Option<
+            $crate::io::Result<(tms_evm::groth16::Program, tms_evm::groth16::ProgramWitness)>,
+        > {
+            Some($crate::backends::bn254::wrap_program(
+                params,
+                vk,
+                &$public,
+                proof,
+                tms_evm::certificate::StatementKind::$kind,
+                $label,
+            ))
+        }
+
+        fn wrap_words($instance: &Self::Instance) -> Option<Vec<num_bigint::BigUint>> {
+            Some($crate::backends::bn254::wrap_words(&$public))
+        }
+    };
+}
+pub(crate) use bn254_wrapper;
+
 /// [`crate::interface::CertificateScheme::wrap_words`] of BN254 public inputs.
 pub(crate) fn wrap_words(public: &[Fr]) -> Vec<num_bigint::BigUint> {
     use halo2_base::halo2_proofs::halo2curves::ff::PrimeField;

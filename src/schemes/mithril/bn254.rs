@@ -325,27 +325,11 @@ impl CertificateScheme for MithrilBn254 {
         })
     }
 
-    fn wrap_program(
-        params: &ParamsKZG<Bn256>,
-        vk: &Halo2Vk<G1Affine>,
-        statement: &MithrilStatement<Self>,
-        proof: &[u8],
-    ) -> Option<Result<(tms_evm::groth16::Program, tms_evm::groth16::ProgramWitness)>> {
-        Some(crate::backends::bn254::wrap_program(
-            params,
-            vk,
-            &MithrilInstance::public_inputs(statement.digest, statement.message),
-            proof,
-            tms_evm::certificate::StatementKind::Mithril,
-            "SNARK-Mithril certificate (BN254, Poseidon transcript): [registration, m]",
-        ))
-    }
-
-    fn wrap_words(statement: &MithrilStatement<Self>) -> Option<Vec<num_bigint::BigUint>> {
-        Some(crate::backends::bn254::wrap_words(
-            &MithrilInstance::public_inputs(statement.digest, statement.message),
-        ))
-    }
+    crate::backends::bn254::bn254_wrapper!(
+        Mithril,
+        "SNARK-Mithril certificate (BN254, Poseidon transcript): [registration, m]",
+        |statement| MithrilInstance::public_inputs(statement.digest, statement.message)
+    );
 
     /// 8 parties on preprod parameters (m = 100, k = 5, phi_f = 0.7).
     fn demo_certificate() -> Result<DemoCertificate<Self>> {

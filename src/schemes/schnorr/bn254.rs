@@ -244,27 +244,11 @@ impl CertificateScheme for SchnorrBn254 {
         })
     }
 
-    fn wrap_program(
-        params: &ParamsKZG<Bn256>,
-        vk: &Halo2Vk<G1Affine>,
-        instance: &AtmsInstance,
-        proof: &[u8],
-    ) -> Option<Result<(tms_evm::groth16::Program, tms_evm::groth16::ProgramWitness)>> {
-        Some(crate::backends::bn254::wrap_program(
-            params,
-            vk,
-            &instance.to_public_inputs(),
-            proof,
-            tms_evm::certificate::StatementKind::Atms,
-            "Schnorr ATMS certificate (BN254, Poseidon transcript): [commitment, m, t]",
-        ))
-    }
-
-    fn wrap_words(instance: &AtmsInstance) -> Option<Vec<num_bigint::BigUint>> {
-        Some(crate::backends::bn254::wrap_words(
-            &instance.to_public_inputs(),
-        ))
-    }
+    crate::backends::bn254::bn254_wrapper!(
+        Atms,
+        "Schnorr ATMS certificate (BN254, Poseidon transcript): [commitment, m, t]",
+        |instance| instance.to_public_inputs()
+    );
 
     fn verdict(shape: &AtmsShape, trusted: &Trusted<Self>, args: &VerifyArgs) -> String {
         let instance = &trusted.instance;
