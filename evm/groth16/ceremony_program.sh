@@ -39,8 +39,9 @@ if [ ! -f "$D/commons.bin" ]; then
 fi
 H=$(grep -o 'commons.bin sha256=[0-9a-f]*' "$LOG" | tail -1 | cut -d= -f2)
 [ -n "$H" ] || { echo "no commons.bin digest in $LOG: verify phase 1 (ceremony-verify) and keep what it prints" >&2; exit 1; }
-# A verification cut off after the seal: phase 2's initial state from the pinned commons.
-[ -f "$D/phase2-0.bin" ] || step phase2-init "$G" ceremony-verify -program "$P" -dir "$D" -beacon1 "$B1" -phase1-sha256 "$H"
+# A verification cut off after the seal: phase 2's initial state from the pinned commons (both
+# kept files: phase2-0.bin is written before phase2-evals.bin).
+[ -f "$D/phase2-0.bin" ] && [ -f "$D/phase2-evals.bin" ] || step phase2-init "$G" ceremony-verify -program "$P" -dir "$D" -beacon1 "$B1" -phase1-sha256 "$H"
 while [ "$(count 2)" -lt 3 ]; do step "phase2-contribute-$(( $(count 2) + 1 ))" "$G" ceremony-contribute -dir "$D"; done
 # Phase 2's initial state as ceremony-verify kept it (absent for ceremonies verified before it
 # was kept: ceremony-extract then computes it once and prints its digest for the steps after it).
