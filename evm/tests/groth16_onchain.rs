@@ -196,7 +196,7 @@ fn fr(word: [u8; 32]) -> Fr {
 /// statement's contract (`AtmsCertificateVerifier` or `ChainVerifier`), deployed with EIP-170
 /// enforced: the honest certificate and every one-change refusal; prints the `evm-gas` line as
 /// `path`. The proof's public input is the statement's words, or their hash when it has one.
-fn through_groth16(dir: &str, file: &str, contract: &str, path: &str) {
+fn through_groth16(dir: &str, file: &str, contract: &str, path: &str, key: KeyOrigin) {
     use sha3::Digest;
     let read = |name: &str| fs::read_to_string(fixture(dir, name)).expect(name);
     let proof: ProofFile = serde_json::from_str(&read("proof.json")).unwrap();
@@ -234,16 +234,26 @@ fn through_groth16(dir: &str, file: &str, contract: &str, path: &str) {
         insecure_test_key: false,
     };
     assert_eq!(verifier.signature(inputs.len()), proof.signature);
-    // Every fixture's key is INSECURE (seeded): refused unless the caller says it is a test.
-    let refusal = Contracts::for_groth16(&verifier, case.words.len())
-        .expect_err("an INSECURE key is refused without the test flag");
-    assert!(
-        refusal.to_string().to_lowercase().contains("setup"),
-        "{refusal}"
-    );
-    let verifier = Groth16Verifier {
-        insecure_test_key: true,
-        ..verifier
+    let verifier = match key {
+        // A seeded key is refused unless the caller says it is a test.
+        KeyOrigin::Seeded => {
+            let refusal = Contracts::for_groth16(&verifier, case.words.len())
+                .expect_err("an INSECURE key is refused without the test flag");
+            assert!(
+                refusal.to_string().to_lowercase().contains("setup"),
+                "{refusal}"
+            );
+            Groth16Verifier {
+                insecure_test_key: true,
+                ..verifier
+            }
+        }
+        // A ceremony's key is taken as it comes (its Pedersen G = γ), no flag.
+        KeyOrigin::Ceremony => {
+            let setup = verifier.setup().expect("the verifier has a SETUP constant");
+            assert!(setup.starts_with("mpcsetup ceremony: "), "{setup}");
+            verifier
+        }
     };
 
     let contracts = Contracts::for_groth16(&verifier, case.words.len()).unwrap();
@@ -397,6 +407,15 @@ fn through_groth16(dir: &str, file: &str, contract: &str, path: &str) {
     }
 }
 
+/// Where a fixture's Groth16 key comes from.
+#[derive(Clone, Copy)]
+enum KeyOrigin {
+    /// `program-prove -seed`: INSECURE, accepted only with the test flag.
+    Seeded,
+    /// `ceremony-extract`: gnark's multi-party setup, accepted as it is.
+    Ceremony,
+}
+
 /// The final wrapper's twin (`groth16_program.rs`'s fixture: the final wrapper's layout, a
 /// carried accumulator, the statement `[0xc0ffee, m, 3]`) through Groth16, gnark v0.16.1's
 /// circuit. Only our batched verifier: gnark v0.16's own `Verifier.sol` takes the proof as
@@ -415,6 +434,7 @@ fn final_wrapper_twin_through_groth16() {
         "Groth16Verifier.sol",
         "Groth16Verifier",
         "final-wrapper-twin groth16 batched-verifier AtmsCertificateVerifier",
+        KeyOrigin::Seeded,
     );
 }
 
@@ -423,9 +443,17 @@ fn final_wrapper_twin_through_groth16() {
 /// `tests/fixtures/groth16-{name}` and `kind`'s contract: the gas no longer depends on the
 /// statement's length. The setup was made for the program of the twin's key (a statement of
 /// `words` words, hashed, labelled `kind`), checked first.
-fn hashed_twin_through_groth16(name: &str, words: usize, kind: StatementKind, path: &str) {
+fn hashed_twin_through_groth16(
+    name: &str,
+    words: usize,
+    kind: StatementKind,
+    path: &str,
+    key: KeyOrigin,
+) {
     let dir = format!("tests/fixtures/groth16-{name}");
-    let mut program = twin_program(words, name).with_statement_kind(kind);
+    // A ceremony's fixture proves the seeded twin's very program.
+    let program_name = name.replace("-ceremony", "-hashed");
+    let mut program = twin_program(words, &program_name).with_statement_kind(kind);
     program.statement_hash = Some("keccak256".into());
     assert_eq!(
         program_keccak(&program),
@@ -434,7 +462,7 @@ fn hashed_twin_through_groth16(name: &str, words: usize, kind: StatementKind, pa
             .trim(),
         "{name}: the setup was made for another program"
     );
-    through_groth16(&dir, "Groth16Verifier.sol", "Groth16Verifier", path);
+    through_groth16(&dir, "Groth16Verifier.sol", "Groth16Verifier", path, key);
 }
 
 /// The Schnorr ATMS statement `[c, m, t]`, hashed, through `AtmsCertificateVerifier`.
@@ -445,6 +473,22 @@ fn atms_twin_with_a_hashed_statement_through_groth16() {
         3,
         StatementKind::Atms,
         "final-wrapper-twin groth16 batched-verifier hashed-statement AtmsCertificateVerifier",
+        KeyOrigin::Seeded,
+    );
+}
+
+/// The same program as `atms_twin_with_a_hashed_statement_through_groth16`, its keys from a
+/// ceremony of 3 + 3 contributions (gnark's `mpcsetup`, `ceremony-*` commands; the run's record
+/// in the fixture's `report.txt`): the contract takes the ceremony's key as it comes (Pedersen
+/// G = γ, no test flag) and names the ceremony in its `SETUP`.
+#[test]
+fn atms_twin_from_a_ceremony_through_groth16() {
+    hashed_twin_through_groth16(
+        "atms-twin-ceremony",
+        3,
+        StatementKind::Atms,
+        "final-wrapper-twin groth16 ceremony batched-verifier hashed-statement AtmsCertificateVerifier",
+        KeyOrigin::Ceremony,
     );
 }
 
@@ -457,6 +501,7 @@ fn mithril_twin_with_a_hashed_statement_through_groth16() {
         2,
         StatementKind::Mithril,
         "final-wrapper-twin groth16 batched-verifier hashed-statement MithrilCertificateVerifier",
+        KeyOrigin::Seeded,
     );
 }
 
@@ -470,6 +515,7 @@ fn chain_twin_with_a_hashed_statement_through_groth16() {
         4,
         StatementKind::Chain,
         "final-wrapper-twin groth16 batched-verifier hashed-statement ChainVerifier",
+        KeyOrigin::Seeded,
     );
 }
 
