@@ -20,6 +20,7 @@ package main
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -38,8 +39,14 @@ type ceremonyInfo struct {
 	// Domain is the phase-1 domain size (a power of two >= the constraints).
 	Domain uint64 `json:"domain"`
 	// Circuit is SHA-256 of the compiled constraint system (gnark's binary
-	// encoding): phase 2 and the keys are for exactly this circuit.
+	// encoding), for the record: that encoding also holds the debug
+	// information (the source lines and Go names that built each
+	// constraint), so another build of the same program differs.
 	Circuit string `json:"circuit_sha256"`
+	// Constraints is constraintsDigest of the circuit: phase 2 and the keys
+	// are for exactly these constraints. Absent in ceremonies begun before
+	// it was recorded, which are checked by Circuit.
+	Constraints string `json:"constraints_sha256,omitempty"`
 	// Program is the program file the commands compiled, for the record.
 	Program string `json:"program,omitempty"`
 	// Curve is the curve of the keys: bn254 (absent in ceremonies made
@@ -49,6 +56,58 @@ type ceremonyInfo struct {
 
 // curve is the ceremony's curve.
 func (info *ceremonyInfo) curve() (ceremonyCurve, error) { return ceremonyCurveNamed(info.Curve) }
+
+// constraintsDigest is SHA-256 over what a Groth16 key is made for: the
+// field, the numbers of internal, secret and public wires, every R1C (each
+// term's wire and coefficient, in order) and the BSB22 commitments. It leaves
+// out what ccsDigest also hashes and a key does not depend on: the debug
+// information and the hints' names, which differ between the built program
+// ("main.…") and a test binary, and move with every edited source line.
+func constraintsDigest(ccs constraint.ConstraintSystem) (string, error) {
+	r1cs, ok := ccs.(constraint.R1CS[constraint.U64])
+	if !ok {
+		return "", fmt.Errorf("the constraint system %T is not an R1CS", ccs)
+	}
+	h := sha256.New()
+	var word [8]byte
+	put := func(vs ...uint64) {
+		for _, v := range vs {
+			binary.BigEndian.PutUint64(word[:], v)
+			h.Write(word[:])
+		}
+	}
+	field := ccs.Field().Bytes()
+	put(uint64(len(field)))
+	h.Write(field)
+	internal, secret, public := ccs.GetNbVariables()
+	put(uint64(internal), uint64(secret), uint64(public), uint64(ccs.GetNbConstraints()))
+	linear := func(l constraint.LinearExpression) {
+		put(uint64(len(l)))
+		for _, t := range l {
+			c := ccs.GetCoefficient(int(t.CID))
+			put(uint64(t.VID))
+			put(c[:]...)
+		}
+	}
+	it := r1cs.GetR1CIterator()
+	n := 0
+	for c := it.Next(); c != nil; c = it.Next() {
+		linear(c.L)
+		linear(c.R)
+		linear(c.O)
+		n++
+	}
+	if n != ccs.GetNbConstraints() {
+		return "", fmt.Errorf("the constraint system lists %d R1Cs of %d constraints", n, ccs.GetNbConstraints())
+	}
+	commitments, err := json.Marshal(ccs.GetCommitments())
+	if err != nil {
+		return "", err
+	}
+	put(uint64(len(commitments)))
+	h.Write(commitments)
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
 
 func ccsDigest(ccs constraint.ConstraintSystem) (string, error) {
 	h := sha256.New()
@@ -124,12 +183,22 @@ func loadCeremony(dir string, ccs constraint.ConstraintSystem) (*ceremonyInfo, e
 		if curveOfField(ccs) != curve.id {
 			return nil, fmt.Errorf("the ceremony in %s is over %s, this circuit over %s", dir, curve.id, curveOfField(ccs))
 		}
-		d, err := ccsDigest(ccs)
-		if err != nil {
-			return nil, err
-		}
-		if d != info.Circuit {
-			return nil, fmt.Errorf("the ceremony in %s is for circuit %s, this one is %s", dir, info.Circuit, d)
+		if info.Constraints != "" {
+			d, err := constraintsDigest(ccs)
+			if err != nil {
+				return nil, err
+			}
+			if d != info.Constraints {
+				return nil, fmt.Errorf("the ceremony in %s is for the constraints %s, this circuit's are %s", dir, info.Constraints, d)
+			}
+		} else {
+			d, err := ccsDigest(ccs)
+			if err != nil {
+				return nil, err
+			}
+			if d != info.Circuit {
+				return nil, fmt.Errorf("the ceremony in %s is for circuit %s, this one is %s (a ceremony begun without constraints_sha256 is checked by the compiled system's encoding, debug information included: compile with the program binary that began it)", dir, info.Circuit, d)
+			}
 		}
 	}
 	return &info, nil
@@ -138,6 +207,10 @@ func loadCeremony(dir string, ccs constraint.ConstraintSystem) (*ceremonyInfo, e
 // ceremonyInit starts a ceremony for ccs in dir.
 func ceremonyInit(dir string, ccs constraint.ConstraintSystem, program string) (*ceremonyInfo, error) {
 	d, err := ccsDigest(ccs)
+	if err != nil {
+		return nil, err
+	}
+	constraints, err := constraintsDigest(ccs)
 	if err != nil {
 		return nil, err
 	}
@@ -153,7 +226,7 @@ func ceremonyInit(dir string, ccs constraint.ConstraintSystem, program string) (
 	if name == "bn254" {
 		name = "" // as every BN254 ceremony before the field
 	}
-	info := &ceremonyInfo{Domain: ecc.NextPowerOfTwo(uint64(ccs.GetNbConstraints())), Circuit: d, Program: program, Curve: name}
+	info := &ceremonyInfo{Domain: ecc.NextPowerOfTwo(uint64(ccs.GetNbConstraints())), Circuit: d, Constraints: constraints, Program: program, Curve: name}
 	curve, _ := info.curve()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
@@ -408,7 +481,7 @@ func ceremonyCommand(name string, args []string) error {
 	case "ceremony-init":
 		info, err := ceremonyInit(*dir, ccs, *program)
 		if err == nil {
-			fmt.Printf("%s: %s, %d constraints, domain %d, circuit %s\n", name, *dir, ccs.GetNbConstraints(), info.Domain, info.Circuit)
+			fmt.Printf("%s: %s, %d constraints, domain %d, constraints %s (circuit encoding %s)\n", name, *dir, ccs.GetNbConstraints(), info.Domain, info.Constraints, info.Circuit)
 		}
 		return err
 	case "ceremony-verify":

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"math/big"
 	"os"
@@ -20,6 +21,7 @@ import (
 	"github.com/consensys/gnark/backend/groth16/bn254/mpcsetup"
 	"github.com/consensys/gnark/backend/solidity"
 	"github.com/consensys/gnark/constraint"
+	csbn254 "github.com/consensys/gnark/constraint/bn254"
 	"github.com/consensys/gnark/frontend"
 	"github.com/consensys/gnark/frontend/cs/r1cs"
 )
@@ -160,11 +162,8 @@ func TestCeremony(t *testing.T) {
 	if err := writeTo(ceremonyFile(tampered, 2, 2), &p2); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := ceremonyExtract(tampered, ccs, beacon1, beacon2, ""); err == nil {
-		t.Fatal("a tampered phase-2 contribution verified")
-	} else {
-		t.Logf("tampered phase-2 contribution refused: %v", err)
-	}
+	_, _, err = ceremonyExtract(tampered, ccs, beacon1, beacon2, "")
+	refusedAtDelta(t, err, ceremonyFile(tampered, 2, 2), "unpinned")
 
 	// Phase 1 pinned by the digest of the caller's own verified commons.bin:
 	// the same keys; another digest, or the tampered phase 2, refused.
@@ -185,9 +184,8 @@ func TestCeremony(t *testing.T) {
 	if _, _, err := ceremonyExtract(dir, ccs, beacon1, beacon2, strings.Repeat("00", 32)); err == nil {
 		t.Fatal("commons.bin accepted under another digest")
 	}
-	if _, _, err := ceremonyExtract(tampered, ccs, beacon1, beacon2, digest); err == nil {
-		t.Fatal("a tampered phase-2 contribution verified with phase 1 pinned")
-	}
+	_, _, err = ceremonyExtract(tampered, ccs, beacon1, beacon2, digest)
+	refusedAtDelta(t, err, ceremonyFile(tampered, 2, 2), "phase 1 pinned")
 	phase2InitPinned(t, dir, ccs, beacon1, beacon2, digest, vk)
 }
 
@@ -320,6 +318,20 @@ func sealedByGnark[P any, PP interface {
 	}
 }
 
+// refusedAtDelta fails t unless err is phase 2's verification refusing the
+// contribution file named (δ changed after its proof), not an earlier check
+// (another circuit's digest, a missing pin) that would hide it.
+func refusedAtDelta(t *testing.T, err error, file, what string) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("%s: a tampered phase-2 contribution verified", what)
+	}
+	if !strings.HasPrefix(err.Error(), "phase 2: ") || !strings.Contains(err.Error(), filepath.Base(file)) || !strings.Contains(err.Error(), "contribution to δ") {
+		t.Fatalf("%s: the tampered contribution %s was refused for another reason: %v", what, filepath.Base(file), err)
+	}
+	t.Logf("%s: tampered phase-2 contribution refused: %v", what, err)
+}
+
 func copyCeremony(t *testing.T, from, to string) {
 	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(from, "*"))
@@ -331,6 +343,97 @@ func copyCeremony(t *testing.T, from, to string) {
 		if err := os.WriteFile(filepath.Join(to, filepath.Base(f)), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestConstraintsDigest: a ceremony is bound to its circuit's constraints,
+// not to the debug information gnark also serializes (the Go names and source
+// lines that built each constraint, which differ between the built program
+// and a test binary and move with every edit). The same circuit compiled
+// twice, or with its debug information dropped, has the same constraints
+// digest; another circuit has another and its ceremony refuses it; a
+// ceremony begun before the digest was recorded is still checked by the
+// whole encoding.
+func TestConstraintsDigest(t *testing.T) {
+	compile := func(c frontend.Circuit) constraint.ConstraintSystem {
+		t.Helper()
+		ccs, err := frontend.Compile(ecc.BN254.ScalarField(), r1cs.NewBuilder, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ccs
+	}
+	digests := func(ccs constraint.ConstraintSystem) (string, string) {
+		t.Helper()
+		c, err := constraintsDigest(ccs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := ccsDigest(ccs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c, e
+	}
+	a, again := compile(&tinyEmulatedCircuit{}), compile(&tinyEmulatedCircuit{})
+	// As another build would name and place it: other hint names, other Go
+	// names and source lines in the symbol table.
+	stripped := compile(&tinyEmulatedCircuit{}).(*csbn254.R1CS)
+	for id, name := range stripped.MHintsDependencies {
+		stripped.MHintsDependencies[id] = "main." + name
+	}
+	for i := range stripped.SymbolTable.Functions {
+		stripped.SymbolTable.Functions[i].SystemName = "main." + stripped.SymbolTable.Functions[i].SystemName
+	}
+	for i := range stripped.SymbolTable.Locations {
+		stripped.SymbolTable.Locations[i].Line += 7
+	}
+	if len(stripped.MHintsDependencies) == 0 {
+		t.Fatal("the circuit calls no hint: nothing to rename")
+	}
+	other := compile(&plutusToyCircuit{})
+	ca, ea := digests(a)
+	if c, e := digests(again); c != ca || e != ea {
+		t.Fatal("one circuit compiled twice: other digests")
+	}
+	if c, e := digests(stripped); c != ca || e == ea {
+		t.Fatalf("renamed hints and moved lines: constraints digest equal %v (want true), encoding equal %v (want false)", c == ca, e == ea)
+	}
+	if c, _ := digests(other); c == ca {
+		t.Fatal("two circuits with one constraints digest")
+	}
+
+	dir := t.TempDir()
+	if _, err := ceremonyInit(dir, a, "tiny"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := loadCeremony(dir, stripped); err != nil {
+		t.Fatalf("the circuit with renamed hints and moved lines refused: %v", err)
+	}
+	if _, err := loadCeremony(dir, other); err == nil || !strings.Contains(err.Error(), "for the constraints") {
+		t.Fatalf("another circuit: %v", err)
+	}
+	// A ceremony.json without constraints_sha256 (begun before it was
+	// recorded): the whole encoding decides.
+	path := filepath.Join(dir, "ceremony.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var info ceremonyInfo
+	if err := json.Unmarshal(data, &info); err != nil || info.Constraints != ca {
+		t.Fatalf("ceremony.json records constraints %q (want %s): %v", info.Constraints, ca, err)
+	}
+	info.Constraints = ""
+	data, _ = json.Marshal(&info)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := loadCeremony(dir, a); err != nil {
+		t.Fatalf("a legacy ceremony refused its own circuit: %v", err)
+	}
+	if _, err := loadCeremony(dir, stripped); err == nil {
+		t.Fatal("a legacy ceremony took a circuit whose encoding differs")
 	}
 }
 
@@ -387,11 +490,8 @@ func TestCeremonyOnDisk(t *testing.T) {
 	}
 	beacon1, beacon2 := []byte("beacon one"), []byte("beacon two")
 	// Phase 2's initial state as ceremony-extract kept it, when its digest is given.
-	if _, _, err := ceremonyExtractPinned(tampered, ccs, beacon1, beacon2, pin, os.Getenv("TMS_CEREMONY_PHASE2")); err == nil {
-		t.Fatal("a tampered phase-2 contribution of the program's ceremony verified")
-	} else {
-		t.Logf("tampered phase-2 contribution %s refused: %v", name, err)
-	}
+	_, _, err = ceremonyExtractPinned(tampered, ccs, beacon1, beacon2, pin, os.Getenv("TMS_CEREMONY_PHASE2"))
+	refusedAtDelta(t, err, name, "the program's ceremony")
 	// commons.bin with one byte changed: not the phase 1 that was verified.
 	changed := linked("commons.bin")
 	data, err := os.ReadFile(filepath.Join(dir, "commons.bin"))
@@ -490,9 +590,8 @@ func TestCeremonyBLS12381(t *testing.T) {
 	if err := writeTo(ceremonyFile(tampered, 2, 2), &p2); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := ceremonyExtract(tampered, ccs, []byte("beacon one"), []byte("beacon two"), ""); err == nil {
-		t.Fatal("a tampered phase-2 contribution verified")
-	}
+	_, _, err = ceremonyExtract(tampered, ccs, []byte("beacon one"), []byte("beacon two"), "")
+	refusedAtDelta(t, err, ceremonyFile(tampered, 2, 2), "BLS12-381")
 }
 
 // TestParallelContributionChecked: a phase-1 contribution on every core is

@@ -7,7 +7,9 @@ package main
 
 import (
 	"fmt"
+	"hash/fnv"
 	"math/big"
+	"reflect"
 
 	"github.com/consensys/gnark-crypto/ecc/bn254"
 	"github.com/consensys/gnark-crypto/ecc/bn254/fr"
@@ -124,8 +126,40 @@ func (p *Program) Statement(w *Witness) []fr.Element {
 	return out
 }
 
+// limbs64HintID is limbs64Hint's ID under the name the built program gives
+// it, "main.limbs64Hint". gnark derives a hint's ID from its function's name
+// and writes it into the compiled constraint system, and `go test` compiles
+// this package under its import path ("tms/evm/groth16.limbs64Hint"): with
+// the derived ID a test would compile another circuit (another digest) than
+// the program whose ceremony it checks.
+var limbs64HintID = func() solver.HintID {
+	h := fnv.New32a()
+	h.Write([]byte("main.limbs64Hint"))
+	return solver.HintID(h.Sum32())
+}()
+
 func init() {
-	solver.RegisterHint(limbs64Hint)
+	solver.RegisterNamedHint(limbs64Hint, limbs64HintID)
+}
+
+// hintID is h's ID in the solver: limbs64HintID for limbs64Hint, gnark's
+// derived ID for every other hint.
+func hintID(h solver.Hint) solver.HintID {
+	if reflect.ValueOf(h).Pointer() == reflect.ValueOf(limbs64Hint).Pointer() {
+		return limbs64HintID
+	}
+	return solver.GetHintID(h)
+}
+
+// newLimbs64 splits v into four 64-bit limbs by limbs64Hint, under its fixed ID.
+func newLimbs64(api frontend.API, v frontend.Variable) ([]frontend.Variable, error) {
+	c, ok := api.Compiler().(interface {
+		NewHintForId(solver.HintID, int, ...frontend.Variable) ([]frontend.Variable, error)
+	})
+	if !ok {
+		return nil, fmt.Errorf("compiler %T cannot call a hint by its ID", api.Compiler())
+	}
+	return c.NewHintForId(limbs64HintID, 4, v)
 }
 
 // limbs64Hint splits a native value into four 64-bit little-endian limbs.
@@ -231,7 +265,7 @@ func (r *replay) scalarToEmulated(s int) (*emulated.Element[emulated.BN254Fr], e
 	} else if r.c.Opts.ScalarBits {
 		e = r.fr.FromBits(bits.ToBinary(r.api, v)...)
 	} else {
-		l, err := r.api.Compiler().NewHint(limbs64Hint, 4, v)
+		l, err := newLimbs64(r.api, v)
 		if err != nil {
 			return nil, err
 		}

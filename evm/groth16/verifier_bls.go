@@ -135,7 +135,7 @@ func (r *blsReplay) statementWord(k int) (*frBN254, error) {
 		return e, nil
 	}
 	v := r.c.Statement[k]
-	l, err := r.api.Compiler().NewHint(limbs64Hint, 4, v)
+	l, err := newLimbs64(r.api, v)
 	if err != nil {
 		return nil, err
 	}
