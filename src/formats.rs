@@ -178,6 +178,22 @@ pub fn schnorr_signature_from_hex(s: &str, what: &str) -> Result<Signature, Stri
     Ok(Signature { r, s })
 }
 
+/// An ATMS signature file: who signed which message bytes, and the signature `S` (its fields
+/// inline: `signature` for BLS, `r` and `s` for Schnorr).
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct SignatureFile<S> {
+    /// Version and scheme.
+    #[serde(flatten)]
+    pub header: Header,
+    /// The signer's public key.
+    pub public_key: String,
+    /// The message bytes.
+    pub message: String,
+    /// The signature.
+    #[serde(flatten)]
+    pub signature: S,
+}
+
 /// Fields every JSON file starts with.
 #[derive(Serialize, Deserialize, Debug, Clone)]
 pub struct Header {

@@ -52,7 +52,7 @@ pub fn json_files(data: &[u8]) {
             let _ = mithril::MithrilBn254::parse_signature(&sig.signature);
         }
         if let Ok(sig) = read_json::<schnorr::SignatureFile>(path, Scheme::SchnorrAtms) {
-            let _ = SchnorrBn254::parse_signature(&sig.r, &sig.s);
+            let _ = SchnorrBn254::parse_signature(&sig.signature.r, &sig.signature.s);
         }
         if let Ok(cert) = read_json::<schnorr::CertificateFile>(path, Scheme::SchnorrAtms) {
             for s in &cert.signatures {

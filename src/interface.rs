@@ -181,6 +181,18 @@ pub enum Rejection {
     Other(CliError),
 }
 
+impl Rejection {
+    /// `Proof` where the library said the proof does not verify (`proof_rejected`), else
+    /// `Other` with its error's message.
+    pub fn of(proof_rejected: bool, error: impl std::fmt::Display) -> Self {
+        if proof_rejected {
+            Self::Proof
+        } else {
+            Self::Other(crate::io::usage(error))
+        }
+    }
+}
+
 /// A certificate scheme proved on [`CertificateScheme::Backend`].
 pub trait CertificateScheme {
     /// The backend.

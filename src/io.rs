@@ -300,20 +300,27 @@ pub fn committee_rng(seed: Option<u64>) -> ChaCha20Rng {
     }
 }
 
-/// `size` member keys drawn by `random` from `seed` (or the OS), written as `scheme`'s secret
-/// key files on `backend` (`None`: BN254), each from its (secret key, public key) `hex`; returns
-/// them.
-pub fn make_member_keys<K>(
-    (scheme, backend): (Scheme, Option<&str>),
-    (size, seed): (usize, Option<u64>),
+/// A member's secret key as `tms committee` makes it and writes it to its member file.
+pub trait MemberSecret: Sized {
+    /// The backend its member file names (`None`: BN254).
+    const BACKEND: Option<&'static str>;
+    /// A fresh key.
+    fn random(rng: &mut ChaCha20Rng) -> Self;
+    /// The member file's (secret key, public key) hex.
+    fn to_hex(&self) -> (String, String);
+}
+
+/// Keys for `size` members (from `seed`, or the OS): secret keys of `scheme` to
+/// `keys_dir/member-<i>.json`; returns them.
+pub fn member_keys<K: MemberSecret>(
+    scheme: Scheme,
+    size: usize,
+    seed: Option<u64>,
     keys_dir: &Path,
-    random: impl FnMut(&mut ChaCha20Rng) -> K,
-    hex: impl Fn(&K) -> (String, String),
 ) -> Result<Vec<K>> {
-    let mut random = random;
     let mut rng = committee_rng(seed);
-    let keys: Vec<K> = (0..size).map(|_| random(&mut rng)).collect();
-    write_member_files(scheme, backend, keys_dir, keys.iter().map(hex))?;
+    let keys: Vec<K> = (0..size).map(|_| K::random(&mut rng)).collect();
+    write_member_files(scheme, K::BACKEND, keys_dir, keys.iter().map(K::to_hex))?;
     Ok(keys)
 }
 

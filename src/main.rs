@@ -405,37 +405,11 @@ enum Command {
         pair: PairArgs,
         #[command(flatten)]
         format: FormatArgs,
-        /// KZG parameters.
-        #[arg(long)]
-        params: PathBuf,
-        /// Verifying key file.
-        #[arg(long)]
-        vk: PathBuf,
-        /// Proof file.
-        #[arg(long)]
-        proof: PathBuf,
-        /// The trusted committee (Mithril: registration) file.
-        #[arg(long, conflicts_with = "commitment")]
-        committee: Option<PathBuf>,
-        /// Or the trusted commitment (ATMS: the committee commitment or digest; Mithril: the
-        /// registration digest), 0x-hex.
-        #[arg(long)]
-        commitment: Option<String>,
         #[command(flatten)]
-        message: MessageArgs,
-        /// ATMS: the threshold required (required: the verifier decides it; Mithril: optional,
-        /// the trusted registration's quorum, which it must equal).
-        #[arg(long)]
-        threshold: Option<u64>,
+        certificate: CertificateArgs,
         /// The prover's statement file: refused if it differs from the trusted statement.
         #[arg(long)]
         public: Option<PathBuf>,
-        /// The verifying key file's expected SHA-256 (as the keygen you ran printed it).
-        #[arg(long)]
-        vk_fingerprint: Option<String>,
-        /// Regenerate the verifying key from its shape and the parameters, and compare.
-        #[arg(long)]
-        regenerate_vk: bool,
         /// The transcript the proof was made in.
         #[arg(long, value_enum, default_value_t)]
         transcript: TranscriptName,
@@ -462,26 +436,9 @@ enum Command {
         target: WrapTarget,
         #[command(flatten)]
         pair: PairArgs,
-        /// KZG parameters of the certificate.
-        #[arg(long)]
-        params: PathBuf,
-        /// The certificate's verifying key, pinned or regenerated.
+        /// The certificate (proved with --transcript poseidon) and what the verifier trusts.
         #[command(flatten)]
-        key: TrustedKey,
-        /// The certificate proof (tms prove --transcript poseidon).
-        #[arg(long)]
-        proof: PathBuf,
-        /// The trusted committee (Mithril: registration) file.
-        #[arg(long, conflicts_with = "commitment")]
-        committee: Option<PathBuf>,
-        /// Or the trusted commitment (registration digest), 0x-hex.
-        #[arg(long)]
-        commitment: Option<String>,
-        #[command(flatten)]
-        message: MessageArgs,
-        /// ATMS: the threshold.
-        #[arg(long)]
-        threshold: Option<u64>,
+        certificate: CertificateArgs,
         /// An INSECURE Groth16 setup whose toxic waste derives from this seed (anyone with it
         /// can forge wrapped proofs): tests only.
         #[arg(long, conflicts_with_all = ["groth16_pk", "groth16_vk"])]
@@ -704,6 +661,61 @@ impl TrustedKey {
             fingerprint: self.vk_fingerprint.as_deref(),
             regenerate: self.regenerate_vk,
         }
+    }
+}
+
+/// A certificate proof and what its verifier trusts (`tms verify`, `tms wrap`): the statement
+/// is built from the committee or its commitment, the message and the threshold, never read
+/// from the prover.
+#[derive(Args, Debug)]
+struct CertificateArgs {
+    /// KZG parameters.
+    #[arg(long)]
+    params: PathBuf,
+    #[command(flatten)]
+    key: TrustedKey,
+    /// Proof file.
+    #[arg(long)]
+    proof: PathBuf,
+    /// The trusted committee (Mithril: registration) file.
+    #[arg(long, conflicts_with = "commitment")]
+    committee: Option<PathBuf>,
+    /// Or the trusted commitment (ATMS: the committee commitment or digest; Mithril: the
+    /// registration digest), 0x-hex.
+    #[arg(long)]
+    commitment: Option<String>,
+    #[command(flatten)]
+    message: MessageArgs,
+    /// ATMS: the threshold required (required: the verifier decides it; Mithril: optional, the
+    /// trusted registration's quorum, which it must equal).
+    #[arg(long)]
+    threshold: Option<u64>,
+}
+
+impl CertificateArgs {
+    /// The verify request for these files, with the rest of `tms verify`'s choices.
+    fn verify_args(
+        self,
+        transcript: tms_gadgets::proving::Transcript,
+        public: Option<PathBuf>,
+        json: bool,
+        groth16: Option<Groth16Trust>,
+    ) -> Result<VerifyArgs> {
+        Ok(VerifyArgs {
+            json,
+            transcript,
+            message: self.message.bytes()?,
+            params: self.params,
+            vk: self.key.vk,
+            proof: self.proof,
+            committee: self.committee,
+            commitment: self.commitment,
+            threshold: self.threshold,
+            public,
+            vk_fingerprint: self.key.vk_fingerprint,
+            regenerate_vk: self.key.regenerate_vk,
+            groth16,
+        })
     }
 }
 
@@ -1327,52 +1339,26 @@ fn run(command: Command) -> Result<()> {
         Command::Verify {
             pair,
             format,
-            params,
-            vk,
-            proof,
-            committee,
-            commitment,
-            message,
-            threshold,
+            certificate,
             public,
-            vk_fingerprint,
-            regenerate_vk,
             transcript,
             json,
             groth16,
             insecure_test_key,
         } => {
-            let args = VerifyArgs {
-                json: json.json,
-                transcript: transcript.transcript(),
-                params,
-                vk,
-                proof,
-                committee,
-                commitment,
-                message: message.bytes()?,
-                threshold,
-                public,
-                vk_fingerprint,
-                regenerate_vk,
-                groth16: groth16.groth16.map(|key| Groth16Trust {
-                    key,
-                    fingerprint: groth16.groth16_fingerprint,
-                    insecure_test_key,
-                }),
-            };
+            let groth16 = groth16.groth16.map(|key| Groth16Trust {
+                key,
+                fingerprint: groth16.groth16_fingerprint,
+                insecure_test_key,
+            });
+            let args =
+                certificate.verify_args(transcript.transcript(), public, json.json, groth16)?;
             format.driver(&pair)?.verify(&args)
         }
         Command::Wrap {
             target,
             pair,
-            params,
-            key,
-            proof,
-            committee,
-            commitment,
-            message,
-            threshold,
+            certificate,
             insecure_test_seed,
             groth16_pk,
             groth16_vk,
@@ -1386,21 +1372,12 @@ fn run(command: Command) -> Result<()> {
                 ));
             }
             let args = WrapArgs {
-                verify: VerifyArgs {
-                    json: false,
-                    transcript: tms_gadgets::proving::Transcript::Poseidon,
-                    params,
-                    vk: key.vk,
-                    proof,
-                    committee,
-                    commitment,
-                    message: message.bytes()?,
-                    threshold,
-                    public: None,
-                    vk_fingerprint: key.vk_fingerprint,
-                    regenerate_vk: key.regenerate_vk,
-                    groth16: None,
-                },
+                verify: certificate.verify_args(
+                    tms_gadgets::proving::Transcript::Poseidon,
+                    None,
+                    false,
+                    None,
+                )?,
                 target,
                 insecure_test_seed,
                 keys: groth16_pk.zip(groth16_vk),

@@ -35,8 +35,8 @@ use crate::{
     formats::{bytes_from_hex, bytes_to_hex, Header, MemberFile, PublicFile},
     interface::{KeyTrust, ProofOutput, ProvingBackend, VerifyArgs},
     io::{
-        at, make_member_keys, read_bytes, read_json_on, read_params_bytes, spinner, usage,
-        write_atomic, write_params_bytes, CliError, Result, INSECURE_WARNING,
+        at, read_bytes, read_json_on, read_params_bytes, spinner, usage, write_atomic,
+        write_params_bytes, CliError, MemberSecret, Result, INSECURE_WARNING,
     },
     options::{PlutusForm, Scheme},
 };
@@ -142,17 +142,18 @@ pub(crate) fn load_member_of(scheme: Scheme, key: &Path) -> Result<SigningKey> {
     Ok(sk)
 }
 
-/// Jubjub keys for `size` members (from `seed`, or the OS): secret keys of `scheme` to
-/// `keys_dir/member-<i>.json`; returns them.
-pub(crate) fn member_keys(
-    scheme: Scheme,
-    size: usize,
-    seed: Option<u64>,
-    keys_dir: &Path,
-) -> Result<Vec<SigningKey>> {
-    let hex = |sk: &SigningKey| (scalar_to_hex(&sk.0), point_to_hex(&sk.verifying_key().0));
-    let random = |rng: &mut ChaCha20Rng| SigningKey::random(rng);
-    make_member_keys((scheme, Some(BACKEND)), (size, seed), keys_dir, random, hex)
+/// Jubjub member keys (Schnorr ATMS and SNARK-Mithril on the Cardano backend).
+impl MemberSecret for SigningKey {
+    const BACKEND: Option<&'static str> = Some(BACKEND);
+    fn random(rng: &mut ChaCha20Rng) -> Self {
+        SigningKey::random(rng)
+    }
+    fn to_hex(&self) -> (String, String) {
+        (
+            scalar_to_hex(&self.0),
+            point_to_hex(&self.verifying_key().0),
+        )
+    }
 }
 
 /// `tms setup --backend cardano`: BLS12-381 KZG parameters for `2^k` rows, imported from

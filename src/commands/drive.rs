@@ -94,18 +94,7 @@ impl<S: CertificateScheme> Driver for Pair<S> {
         // holds: the wrapper proves only what verifies.
         let l = load_trusted::<S>(v)?;
         let proof = read_bytes(&v.proof)?;
-        S::verify(
-            &l.params,
-            &l.shape,
-            &l.vk,
-            &l.trusted.instance,
-            &proof,
-            v.transcript,
-        )
-        .map_err(|e| match e {
-            Rejection::Proof => S::Backend::rejected(v),
-            Rejection::Other(e) => e,
-        })?;
+        l.verify_proof(&proof, v)?;
         println!("{}", S::verdict(&l.shape, &l.trusted, v));
         let unwrapped = || {
             usage(format!(
@@ -311,6 +300,25 @@ struct Loaded<S: CertificateScheme> {
     key: f64,
 }
 
+impl<S: CertificateScheme> Loaded<S> {
+    /// Verifies `proof` for the trusted statement under the trusted key; a rejected proof is
+    /// the backend's one-line refusal.
+    fn verify_proof(&self, proof: &[u8], args: &VerifyArgs) -> Result<()> {
+        S::verify(
+            &self.params,
+            &self.shape,
+            &self.vk,
+            &self.trusted.instance,
+            proof,
+            args.transcript,
+        )
+        .map_err(|e| match e {
+            Rejection::Proof => S::Backend::rejected(args),
+            Rejection::Other(e) => e,
+        })
+    }
+}
+
 /// `tms verify` for scheme `S`: the statement from what the verifier holds, the key pinned or
 /// regenerated, then the proof (or, with `--groth16-key`, its Groth16 wrapper's proof).
 fn verify_pair<S: CertificateScheme>(args: &VerifyArgs) -> Result<Report> {
@@ -331,18 +339,7 @@ fn verify_pair<S: CertificateScheme>(args: &VerifyArgs) -> Result<Report> {
     } else {
         let proof = read_bytes(&args.proof)?;
         tracing::info!(scheme = S::SCHEME.name(), shape = ?l.shape, "verifying");
-        S::verify(
-            &l.params,
-            &l.shape,
-            &l.vk,
-            &l.trusted.instance,
-            &proof,
-            args.transcript,
-        )
-        .map_err(|e| match e {
-            Rejection::Proof => S::Backend::rejected(args),
-            Rejection::Other(e) => e,
-        })?;
+        l.verify_proof(&proof, args)?;
         (
             S::verdict(&l.shape, &l.trusted, args),
             args.key_trust().describe(&l.vk_file),

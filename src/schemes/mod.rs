@@ -9,9 +9,14 @@ pub mod schnorr;
 
 use std::path::Path;
 
+use rand::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+use tms_gadgets::Fr;
+
 use crate::{
-    formats::{bytes_from_hex, bytes_to_hex},
-    io::{at, usage, Result},
+    formats::{bytes_from_hex, bytes_to_hex, fr_from_str, PublicFile},
+    interface::{CertificateScheme, Trusted, VerifyArgs},
+    io::{at, usage, MemberSecret, Result},
 };
 
 /// Refuses a signature file over other bytes than `message`.
@@ -47,6 +52,31 @@ pub fn trusted_commitment<C>(
         (None, Some(hex)) => parse(hex, "--commitment").map_err(usage),
         _ => Err(usage(missing)),
     }
+}
+
+/// The trusted statement of an ATMS certificate on BN254: the committee's commitment (from
+/// `--commitment`, or computed by `of_file` from the `--committee` file), the message and the
+/// threshold the verifier requires; `instance` builds the circuit's instance from them.
+pub fn trusted_bn254_atms<S: CertificateScheme>(
+    shape: S::ShapeFile,
+    args: &VerifyArgs,
+    public: Option<&PublicFile<S::ShapeFile>>,
+    of_file: impl FnOnce(&Path) -> Result<Fr>,
+    instance: impl FnOnce(Fr, &[u8], u64) -> S::Instance,
+) -> Result<Trusted<S>> {
+    let given = (args.committee.as_deref(), args.commitment.as_deref());
+    let commitment = trusted_commitment(given, of_file, fr_from_str, NO_COMMITTEE)?;
+    let threshold = args.threshold(public)?;
+    Ok(Trusted {
+        public: PublicFile::new(S::SCHEME, shape, &commitment, &args.message, threshold),
+        instance: instance(commitment, &args.message, threshold),
+    })
+}
+
+/// `n` member keys of `tms demo`: the same on every run (seeded; a demo, not a committee).
+pub fn demo_keys<K: MemberSecret>(n: usize) -> Vec<K> {
+    let mut rng = ChaCha20Rng::seed_from_u64(2026);
+    (0..n).map(|_| K::random(&mut rng)).collect()
 }
 
 /// Refuses Mithril's registration options on the ATMS schemes.

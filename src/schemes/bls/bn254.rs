@@ -32,7 +32,7 @@ use tms_gadgets::{
 use crate::backends::bn254::Bn254;
 use crate::checks::{check_members, describe_message};
 use crate::interface::VerifyArgs;
-use crate::schemes::{refuse_registration, trusted_commitment, NO_COMMITTEE};
+use crate::schemes::{refuse_registration, trusted_bn254_atms};
 use crate::{
     formats::*,
     interface::{
@@ -40,7 +40,8 @@ use crate::{
         SignArgs, Trusted, Verdict,
     },
     io::{
-        at, make_member_keys, read_bytes, read_json, spinner, usage, write_json, CliError, Result,
+        at, member_keys, read_bytes, read_json, spinner, usage, write_json, CliError, MemberSecret,
+        Result,
     },
     options::Scheme,
 };
@@ -70,19 +71,15 @@ pub struct CommitteeFile {
     pub members: Vec<RegisteredKey>,
 }
 
-/// A BLS signature file.
+/// A BLS signature in a signature file.
 #[derive(Serialize, Deserialize, Debug, Clone)]
-pub struct SignatureFile {
-    /// Version and scheme.
-    #[serde(flatten)]
-    pub header: Header,
-    /// The signer's public key.
-    pub public_key: String,
-    /// The message bytes.
-    pub message: String,
+pub struct SignatureHex {
     /// The G2 signature.
     pub signature: String,
 }
+
+/// A BLS signature file.
+pub type SignatureFile = crate::formats::SignatureFile<SignatureHex>;
 
 /// A BLS ATMS certificate: the signers and their aggregate signature.
 #[derive(Serialize, Deserialize, Debug, Clone)]
@@ -136,6 +133,17 @@ pub(crate) fn load_member(key: &Path) -> Result<SecretKey> {
     Ok(sk)
 }
 
+/// BLS member keys.
+impl MemberSecret for SecretKey {
+    const BACKEND: Option<&'static str> = None;
+    fn random(rng: &mut ChaCha20Rng) -> Self {
+        SecretKey::random(rng)
+    }
+    fn to_hex(&self) -> (String, String) {
+        (fr_to_hex(&self.0), point_to_hex(&self.public_key().0))
+    }
+}
+
 /// `tms committee --scheme bls-atms`: keys with proofs of possession.
 pub fn committee(size: usize, seed: Option<u64>, out: &Path, keys_dir: &Path) -> Result<()> {
     if size < 2 {
@@ -143,9 +151,7 @@ pub fn committee(size: usize, seed: Option<u64>, out: &Path, keys_dir: &Path) ->
             "--size: a BLS ATMS committee needs at least 2 members",
         ));
     }
-    let hex = |sk: &SecretKey| (fr_to_hex(&sk.0), point_to_hex(&sk.public_key().0));
-    let random = |rng: &mut rand_chacha::ChaCha20Rng| SecretKey::random(rng);
-    let sks = make_member_keys((SCHEME, None), (size, seed), keys_dir, random, hex)?;
+    let sks = member_keys::<SecretKey>(SCHEME, size, seed, keys_dir)?;
     let file = CommitteeFile {
         header: Header::new(SCHEME),
         members: sks
@@ -172,7 +178,9 @@ pub fn sign(key: &Path, message: &[u8], out: &Path) -> Result<()> {
         header: Header::new(SCHEME),
         public_key: point_to_hex(&sk.public_key().0),
         message: bytes_to_hex(message),
-        signature: point_to_hex(&sk.sign(message_to_field(message)).0),
+        signature: SignatureHex {
+            signature: point_to_hex(&sk.sign(message_to_field(message)).0),
+        },
     };
     write_json(out, &file)
 }
@@ -191,7 +199,9 @@ pub fn certify(
         let file: SignatureFile = read_json(path, SCHEME)?;
         crate::schemes::check_signed_message(path, &file.message, message)?;
         let pk = PublicKey(g1_from_hex(&file.public_key, "public_key").map_err(|e| at(path, e))?);
-        let sig = Signature(g2_from_hex(&file.signature, "signature").map_err(|e| at(path, e))?);
+        let sig = Signature(
+            g2_from_hex(&file.signature.signature, "signature").map_err(|e| at(path, e))?,
+        );
         let index = committee
             .keys()
             .iter()
@@ -409,13 +419,13 @@ impl CertificateScheme for BlsBn254 {
             check_members(path, committee.len(), shape.n, "verifying key")?;
             Ok(committee.digest(shape.hash))
         };
-        let given = (args.committee.as_deref(), args.commitment.as_deref());
-        let digest = trusted_commitment(given, of_file, fr_from_str, NO_COMMITTEE)?;
-        let threshold = args.threshold(public)?;
-        Ok(Trusted {
-            public: PublicFile::new(SCHEME, *shape, &digest, &args.message, threshold),
-            instance: AtmsInstance::from_trusted_digest(digest, &args.message, threshold),
-        })
+        trusted_bn254_atms(
+            *shape,
+            args,
+            public,
+            of_file,
+            AtmsInstance::from_trusted_digest,
+        )
     }
 
     fn verify(
@@ -426,10 +436,8 @@ impl CertificateScheme for BlsBn254 {
         proof: &[u8],
         transcript: Transcript,
     ) -> Verdict {
-        verify_with_vk(params, shape, vk, instance, proof, transcript).map_err(|e| match e {
-            AtmsError::ProofRejected => Rejection::Proof,
-            other => Rejection::Other(usage(other)),
-        })
+        verify_with_vk(params, shape, vk, instance, proof, transcript)
+            .map_err(|e| Rejection::of(matches!(e, AtmsError::ProofRejected), e))
     }
 
     crate::backends::bn254::bn254_wrapper!(

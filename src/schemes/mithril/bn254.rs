@@ -19,13 +19,16 @@ use mithril_snark::{
     MithrilWitness, Parameters, PhiF, Registration, Signer, SingleSignature,
 };
 use tms_gadgets::{
-    message::message_to_field, proving::Transcript, signature::schnorr::VerifyingKey, Fr,
+    message::message_to_field,
+    proving::Transcript,
+    signature::schnorr::{SigningKey, VerifyingKey},
+    Fr,
 };
 
 use crate::backends::bn254::Bn254;
 use crate::checks::describe_message;
 use crate::interface::VerifyArgs;
-use crate::schemes::schnorr::bn254::{load_member, member_keys};
+use crate::schemes::schnorr::bn254::load_member;
 
 use crate::formats::grumpkin_from_hex as point_from_hex;
 
@@ -319,10 +322,7 @@ impl CertificateScheme for MithrilBn254 {
                 transcript,
             ),
         }
-        .map_err(|e| match e {
-            MithrilError::ProofRejected => Rejection::Proof,
-            other => Rejection::Other(usage(other)),
-        })
+        .map_err(|e| Rejection::of(matches!(e, MithrilError::ProofRejected), e))
     }
 
     crate::backends::bn254::bn254_wrapper!(

@@ -32,7 +32,7 @@ use super::{
 };
 use crate::backends::cardano::{
     base_from_hex, base_to_hex, key_file_pk, key_file_vk, load_member_of as load_member,
-    load_params, member_keys, point_from_hex, point_to_hex, print_plutus_budgets, read_key_file_pk,
+    load_params, point_from_hex, point_to_hex, print_plutus_budgets, read_key_file_pk,
     read_key_file_vk, scalar_from_hex, scalar_to_hex, write_plutus_export, Cardano,
     ExportPlutusArgs, BACKEND,
 };
@@ -277,10 +277,7 @@ impl CertificateScheme for MithrilCardano {
             Some(instance) => prover::verify(&vp, shape, vk, instance, proof),
             None => prover::verify_digest(&vp, vk, statement.digest, statement.message, proof),
         }
-        .map_err(|e| match e {
-            MithrilError::ProofRejected => Rejection::Proof,
-            other => Rejection::Other(usage(other)),
-        })
+        .map_err(|e| Rejection::of(matches!(e, MithrilError::ProofRejected), e))
     }
 
     /// 5 parties (stakes 100 to 500), m = 40, k = 3, phi_f = 0.7: every party signs.

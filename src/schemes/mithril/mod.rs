@@ -288,7 +288,7 @@ pub trait MithrilFiles: CertificateScheme {
 /// The calls of [`MithrilFiles`] into a circuit crate (`mithril_snark` or `mithril_jubjub`,
 /// whose `Registration`, `Signer`, `SingleSignature`, `Certificate`, `IndexSlot`,
 /// `verify_single` and `aggregate` have the same shape), written once. The module names its
-/// `member_keys`, `load_member`, `by_stakes` (whether a registration error is the stakes file's), `point_from_hex`, `point_to_hex`, `scalar_from_hex`, `scalar_to_hex` and how a
+/// `SigningKey`, `load_member`, `by_stakes` (whether a registration error is the stakes file's), `point_from_hex`, `point_to_hex`, `scalar_from_hex`, `scalar_to_hex` and how a
 /// signer slot is made (`signer_slot`) and placed (`signer_position`).
 macro_rules! native_calls {
     () => {
@@ -299,7 +299,7 @@ macro_rules! native_calls {
         type Statement = MithrilInstance;
 
         fn member_keys(a: &CommitteeArgs) -> Result<Vec<String>> {
-            let sks = member_keys(SCHEME, a.size, a.seed, &a.keys_dir)?;
+            let sks = crate::io::member_keys::<SigningKey>(SCHEME, a.size, a.seed, &a.keys_dir)?;
             Ok(sks
                 .iter()
                 .map(|sk| point_to_hex(&sk.verifying_key().0))

@@ -800,12 +800,8 @@ impl CertificateScheme for MithrilStm {
         proof: &[u8],
         _: Transcript,
     ) -> Verdict {
-        prover::verify(&params.verifier_params(), vk, &statement.instance, proof).map_err(|e| {
-            match e {
-                MithrilError::ProofRejected => Rejection::Proof,
-                other => Rejection::Other(usage(other)),
-            }
-        })
+        prover::verify(&params.verifier_params(), vk, &statement.instance, proof)
+            .map_err(|e| Rejection::of(matches!(e, MithrilError::ProofRejected), e))
     }
 
     fn verdict(_: &StmShape, trusted: &Trusted<Self>, args: &VerifyArgs) -> String {

@@ -8,7 +8,6 @@ use halo2_base::halo2_proofs::{
     plonk::VerifyingKey as Halo2Vk,
     poly::kzg::commitment::ParamsKZG,
 };
-use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use schnorr_atms::{
     keygen as atms_keygen, prove_with_transcript, read_vk, verify_with_vk, AtmsError, AtmsInstance,
@@ -25,12 +24,13 @@ use tms_gadgets::{
 use crate::formats::{
     grumpkin_from_hex as point_from_hex, schnorr_signature_from_hex as signature_from_hex,
 };
-use crate::schemes::{trusted_commitment, NO_COMMITTEE};
+use crate::schemes::trusted_bn254_atms;
 
 use super::{
-    circuit_calls, commitment_mode, load_registered, scheme_calls, witness, CommitteeFile,
+    circuit_calls, commitment_mode, demo, load_registered, scheme_calls, witness, CommitteeFile,
     RegisteredKey, SchnorrFiles,
 };
+use crate::schemes::demo_keys;
 use crate::{
     backends::bn254::Bn254,
     checks::{check_members, describe_message},
@@ -39,7 +39,9 @@ use crate::{
         CertificateScheme, CertifyArgs, CommitteeArgs, DemoCertificate, Rejection, ShapeOptions,
         SignArgs, Trusted, Verdict, VerifyArgs,
     },
-    io::{at, make_member_keys, read_bytes, read_json, usage, write_json, CliError, Result},
+    io::{
+        at, member_keys, read_bytes, read_json, usage, write_json, CliError, MemberSecret, Result,
+    },
     options::Scheme,
 };
 
@@ -70,17 +72,18 @@ pub fn load_committee(path: &Path) -> Result<Committee> {
     load_registered::<SchnorrBn254>(path).map(|(committee, _)| committee)
 }
 
-/// Grumpkin keys for `size` members (from `seed`, or the OS): secret keys to
-/// `keys_dir/member-<i>.json`; returns them.
-pub fn member_keys(
-    scheme: Scheme,
-    size: usize,
-    seed: Option<u64>,
-    keys_dir: &Path,
-) -> Result<Vec<SigningKey>> {
-    let hex = |sk: &SigningKey| (scalar_to_hex(&sk.0), point_to_hex(&sk.verifying_key().0));
-    let random = |rng: &mut ChaCha20Rng| SigningKey::random(rng);
-    make_member_keys((scheme, None), (size, seed), keys_dir, random, hex)
+/// Grumpkin member keys (Schnorr ATMS and SNARK-Mithril on BN254).
+impl MemberSecret for SigningKey {
+    const BACKEND: Option<&'static str> = None;
+    fn random(rng: &mut ChaCha20Rng) -> Self {
+        SigningKey::random(rng)
+    }
+    fn to_hex(&self) -> (String, String) {
+        (
+            scalar_to_hex(&self.0),
+            point_to_hex(&self.verifying_key().0),
+        )
+    }
 }
 
 /// Reads a Grumpkin member key file, checking the public key matches the secret key.
@@ -96,7 +99,7 @@ pub fn load_member(scheme: Scheme, key: &Path) -> Result<SigningKey> {
 
 /// `tms committee --scheme schnorr-atms`: keys with proofs of possession.
 pub fn committee(size: usize, seed: Option<u64>, out: &Path, keys_dir: &Path) -> Result<()> {
-    let sks = member_keys(SCHEME, size, seed, keys_dir)?;
+    let sks = member_keys::<SigningKey>(SCHEME, size, seed, keys_dir)?;
     // Refuses repeated keys before writing anything.
     Committee::new(sks.iter().map(SigningKey::verifying_key).collect())
         .map_err(|e| CliError(e.to_string()))?;
@@ -221,12 +224,8 @@ impl CertificateScheme for SchnorrBn254 {
             check_members(path, committee.keys().len(), shape.n, "verifying key")?;
             Ok(committee.commitment(shape.mode))
         };
-        let given = (args.committee.as_deref(), args.commitment.as_deref());
-        let commitment = trusted_commitment(given, of_file, fr_from_str, NO_COMMITTEE)?;
-        let threshold = args.threshold(public)?;
-        Ok(Trusted {
-            public: PublicFile::new(SCHEME, *shape, &commitment, &args.message, threshold),
-            instance: AtmsInstance::from_trusted_commitment(commitment, &args.message, threshold),
+        trusted_bn254_atms(*shape, args, public, of_file, |c, m, t| {
+            AtmsInstance::from_trusted_commitment(c, m, t)
         })
     }
 
@@ -238,10 +237,8 @@ impl CertificateScheme for SchnorrBn254 {
         proof: &[u8],
         transcript: Transcript,
     ) -> Verdict {
-        verify_with_vk(params, shape, vk, instance, proof, transcript).map_err(|e| match e {
-            AtmsError::ProofRejected => Rejection::Proof,
-            other => Rejection::Other(usage(other)),
-        })
+        verify_with_vk(params, shape, vk, instance, proof, transcript)
+            .map_err(|e| Rejection::of(matches!(e, AtmsError::ProofRejected), e))
     }
 
     crate::backends::bn254::bn254_wrapper!(
@@ -264,65 +261,48 @@ impl CertificateScheme for SchnorrBn254 {
 
     /// 6 members, 4 sign, threshold 3, flat commitment.
     fn demo_certificate() -> Result<DemoCertificate<Self>> {
-        const COMMITTEE: usize = 6;
-        const SIGNERS: [usize; 4] = [0, 2, 3, 5];
-        const THRESHOLD: u64 = 3;
         let err = |e: AtmsError| CliError(e.to_string());
-        let mut rng = ChaCha20Rng::seed_from_u64(2026);
-        let members: Vec<SigningKey> = (0..COMMITTEE)
-            .map(|_| SigningKey::random(&mut rng))
-            .collect();
+        let members: Vec<SigningKey> = demo_keys(demo::COMMITTEE);
         let committee =
             Committee::new(members.iter().map(SigningKey::verifying_key).collect()).map_err(err)?;
-        let message_bytes = b"tms demo: epoch 1 committee handover".to_vec();
-        let message = message_to_field(&message_bytes);
-        let signatures = SIGNERS
+        let message = message_to_field(demo::MESSAGE);
+        let signatures = demo::SIGNERS
             .iter()
-            .map(|i| {
-                Ok((
-                    members[*i].verifying_key(),
-                    members[*i]
-                        .sign(&RescuePrime, message)
-                        .map_err(|e| CliError(e.to_string()))?,
-                ))
+            .map(|&i| {
+                let signature = members[i].sign(&RescuePrime, message);
+                Ok((members[i].verifying_key(), signature.map_err(usage)?))
             })
             .collect::<Result<Vec<_>>>()?;
         let certificate = Certificate::aggregate(&committee, message, &signatures).map_err(err)?;
         let mut shape = AtmsShape {
-            n: COMMITTEE,
+            n: demo::COMMITTEE,
             mode: CommitmentMode::Flat,
             k: 20,
             verification: Verification::PerSignature,
         };
         shape.k = schnorr_atms::min_k(&shape, DEMO_ADVICE_COLUMNS).map_err(err)?;
-        let witness = AtmsWitness::new(shape, &committee, &certificate, THRESHOLD).map_err(err)?;
+        let witness =
+            AtmsWitness::new(shape, &committee, &certificate, demo::THRESHOLD).map_err(err)?;
         // The verifier rebuilds the statement from the committee and message it holds.
-        let instance = AtmsInstance::from_trusted(&shape, &committee, &message_bytes, THRESHOLD)
-            .map_err(err)?;
-        let description = vec![
-            format!(
-                "committee: {COMMITTEE} Grumpkin keys, flat Rescue-Prime commitment {}",
-                fr_to_hex(&instance.commitment)
-            ),
-            format!(
-                "certificate: members {SIGNERS:?} signed {}; threshold {THRESHOLD}",
-                describe_message(&message_bytes, &message)
-            ),
-        ];
+        let instance =
+            AtmsInstance::from_trusted(&shape, &committee, demo::MESSAGE, demo::THRESHOLD)
+                .map_err(err)?;
+        let commitment = instance.commitment;
         Ok(DemoCertificate {
             shape,
             witness,
             trusted: Trusted {
-                public: PublicFile::new(
-                    SCHEME,
-                    shape,
-                    &instance.commitment,
-                    &message_bytes,
-                    THRESHOLD,
-                ),
+                public: PublicFile::new(SCHEME, shape, &commitment, demo::MESSAGE, demo::THRESHOLD),
                 instance,
             },
-            description,
+            description: vec![
+                format!(
+                    "committee: {} Grumpkin keys, flat Rescue-Prime commitment {}",
+                    demo::COMMITTEE,
+                    fr_to_hex(&commitment)
+                ),
+                demo::signed(describe_message(demo::MESSAGE, &message)),
+            ],
         })
     }
 

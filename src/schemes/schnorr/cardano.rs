@@ -18,15 +18,16 @@ use tms_cardano::backend::{Bls12, Vk};
 use tms_gadgets::proving::Transcript;
 
 use super::{
-    circuit_calls, commitment_mode, load_registered, scheme_calls, witness, CommitteeFile,
+    circuit_calls, commitment_mode, demo, load_registered, scheme_calls, witness, CommitteeFile,
     RegisteredKey, SchnorrFiles,
 };
+use crate::schemes::demo_keys;
 use crate::{
     backends::cardano::{
         base_from_hex, base_to_hex, key_file_pk, key_file_vk, load_member_of, load_params,
-        member_keys, point_from_hex, point_to_hex, print_plutus_budgets, read_key_file_pk,
-        read_key_file_vk, scalar_from_hex, scalar_to_hex, signature_from_hex, signature_to_hex,
-        write_plutus_export, Cardano, ExportPlutusArgs, BACKEND,
+        point_from_hex, point_to_hex, print_plutus_budgets, read_key_file_pk, read_key_file_vk,
+        scalar_from_hex, scalar_to_hex, signature_from_hex, signature_to_hex, write_plutus_export,
+        Cardano, ExportPlutusArgs, BACKEND,
     },
     checks::{check_members, describe_message_bytes},
     formats::{bytes_from_hex, bytes_to_hex, Header, PublicFile},
@@ -34,7 +35,7 @@ use crate::{
         CertificateScheme, CertifyArgs, CommitteeArgs, DemoCertificate, Rejection, ShapeOptions,
         SignArgs, Trusted, Verdict, VerifyArgs,
     },
-    io::{at, usage, write_json, CliError, Result},
+    io::{at, member_keys, usage, write_json, CliError, Result},
     options::Scheme,
 };
 
@@ -335,10 +336,7 @@ impl CertificateScheme for SchnorrCardano {
             .validate(shape)
             .map_err(|e| Rejection::Other(usage(format!("--threshold: {e}"))))?;
         prover::verify::<DefaultTranscriptHash>(&params.verifier_params(), vk, instance, proof)
-            .map_err(|e| match e {
-                AtmsError::ProofRejected => Rejection::Proof,
-                other => Rejection::Other(usage(other)),
-            })
+            .map_err(|e| Rejection::of(matches!(e, AtmsError::ProofRejected), e))
     }
 
     fn verdict(shape: &AtmsShape, trusted: &Trusted<Self>, args: &VerifyArgs) -> String {
@@ -355,52 +353,48 @@ impl CertificateScheme for SchnorrCardano {
 
     /// 6 members, 4 sign, threshold 3, flat commitment; the Plutus budget follows the proof.
     fn demo_certificate() -> Result<DemoCertificate<Self>> {
-        const COMMITTEE: usize = 6;
-        const SIGNERS: [usize; 4] = [0, 2, 3, 5];
-        const THRESHOLD: u64 = 3;
         let err = |e: AtmsError| CliError(e.to_string());
-        let mut rng = ChaCha20Rng::seed_from_u64(2026);
-        let members: Vec<SigningKey> = (0..COMMITTEE)
-            .map(|_| SigningKey::random(&mut rng))
-            .collect();
+        let members: Vec<SigningKey> = demo_keys(demo::COMMITTEE);
         let committee =
             Committee::new(members.iter().map(SigningKey::verifying_key).collect()).map_err(err)?;
-        let message_bytes = b"tms demo: epoch 1 committee handover".to_vec();
-        let message = message_to_field(&message_bytes);
-        let signatures: Vec<_> = SIGNERS
+        let message = message_to_field(demo::MESSAGE);
+        let signatures: Vec<_> = demo::SIGNERS
             .iter()
-            .map(|i| (members[*i].verifying_key(), members[*i].sign(message)))
+            .map(|&i| (members[i].verifying_key(), members[i].sign(message)))
             .collect();
         let certificate = Certificate::aggregate(&committee, message, &signatures).map_err(err)?;
         let mut shape = AtmsShape {
-            n: COMMITTEE,
+            n: demo::COMMITTEE,
             mode: CommitmentMode::Flat,
             k: 10,
         };
         shape.k = prover::min_k(&shape);
-        let witness = AtmsWitness::new(shape, &committee, &certificate, THRESHOLD).map_err(err)?;
+        let witness =
+            AtmsWitness::new(shape, &committee, &certificate, demo::THRESHOLD).map_err(err)?;
         // The verifier rebuilds the statement from the committee and message it holds.
-        let instance = AtmsInstance::from_trusted(&shape, &committee, &message_bytes, THRESHOLD)
-            .map_err(err)?;
-        let description = vec![
-            format!(
-                "committee: {COMMITTEE} Jubjub keys, flat Poseidon commitment {} (BLS12-381 \
-                 scalar field)",
-                base_to_hex(&instance.commitment)
-            ),
-            format!(
-                "certificate: members {SIGNERS:?} signed {}; threshold {THRESHOLD}",
-                describe_message_bytes(&message_bytes, &base_to_hex(&message))
-            ),
-        ];
+        let instance =
+            AtmsInstance::from_trusted(&shape, &committee, demo::MESSAGE, demo::THRESHOLD)
+                .map_err(err)?;
+        let commitment = instance.commitment;
         Ok(DemoCertificate {
             shape,
             witness,
             trusted: Trusted {
-                public: public_file(&shape, &instance.commitment, &message_bytes, THRESHOLD),
+                public: public_file(&shape, &commitment, demo::MESSAGE, demo::THRESHOLD),
                 instance,
             },
-            description,
+            description: vec![
+                format!(
+                    "committee: {} Jubjub keys, flat Poseidon commitment {} (BLS12-381 scalar \
+                     field)",
+                    demo::COMMITTEE,
+                    base_to_hex(&commitment)
+                ),
+                demo::signed(describe_message_bytes(
+                    demo::MESSAGE,
+                    &base_to_hex(&message),
+                )),
+            ],
         })
     }
 

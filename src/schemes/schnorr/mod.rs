@@ -72,21 +72,17 @@ impl From<MemberEntry> for RegisteredKey {
     }
 }
 
-/// A signature file.
+/// A Schnorr signature in a signature file.
 #[derive(Serialize, Deserialize, Debug, Clone)]
-pub struct SignatureFile {
-    /// Version and scheme.
-    #[serde(flatten)]
-    pub header: Header,
-    /// The signer's public key.
-    pub public_key: String,
-    /// The message bytes.
-    pub message: String,
+pub struct SignatureHex {
     /// The nonce commitment R.
     pub r: String,
     /// The response s.
     pub s: String,
 }
+
+/// A signature file.
+pub type SignatureFile = crate::formats::SignatureFile<SignatureHex>;
 
 /// One signature inside a certificate.
 #[derive(Serialize, Deserialize, Debug, Clone)]
@@ -109,6 +105,24 @@ pub struct CertificateFile {
     pub message: String,
     /// Signatures by increasing member index.
     pub signatures: Vec<CertifiedSignature>,
+}
+
+/// `tms demo --scheme schnorr-atms` on either backend: members 0, 2, 3 and 5 of 6 sign this
+/// message, under a flat commitment and threshold 3.
+pub(crate) mod demo {
+    /// Committee size.
+    pub const COMMITTEE: usize = 6;
+    /// The signers' member indices.
+    pub const SIGNERS: [usize; 4] = [0, 2, 3, 5];
+    /// The threshold.
+    pub const THRESHOLD: u64 = 3;
+    /// The message bytes.
+    pub const MESSAGE: &[u8] = b"tms demo: epoch 1 committee handover";
+
+    /// The demo's line about the certificate, the message described by the backend.
+    pub fn signed(message: String) -> String {
+        format!("certificate: members {SIGNERS:?} signed {message}; threshold {THRESHOLD}")
+    }
 }
 
 /// The commitment mode of `keygen`'s options (the Schnorr ATMS on either backend).
@@ -333,8 +347,7 @@ pub fn sign<S: SchnorrFiles>(key: &Path, message: &[u8], out: &Path) -> Result<(
         header: header::<S>(),
         public_key,
         message: bytes_to_hex(message),
-        r,
-        s,
+        signature: SignatureHex { r, s },
     };
     write_json(out, &file)
 }
@@ -349,7 +362,8 @@ pub fn certify<S: SchnorrFiles>(a: &CertifyArgs) -> Result<()> {
         let file: SignatureFile = read_json_on(path, S::SCHEME, S::Backend::TAG)?;
         check_signed_message(path, &file.message, &a.message)?;
         let key = S::parse_key(&file.public_key, "public_key").map_err(|e| at(path, e))?;
-        let signature = S::parse_signature(&file.r, &file.s).map_err(|e| at(path, e))?;
+        let signature =
+            S::parse_signature(&file.signature.r, &file.signature.s).map_err(|e| at(path, e))?;
         signed.push((key, signature));
     }
     let signatures = S::aggregate(&committee, &a.message, &signed).map_err(
