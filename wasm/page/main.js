@@ -69,7 +69,7 @@ try {
     const verifier = pinned(() => new CertificateVerifier(s.scheme, vk, s.vkFingerprint, params, s.paramsFingerprint));
     show([
       ["circuit", verifier.describe()],
-      [s.scheme === "mithril" ? "registration digest" : "committee commitment", s.commitment],
+      [{ mithril: "registration digest", "bls-atms": "committee digest" }[s.scheme] ?? "committee commitment", s.commitment],
       ["message", new TextDecoder().decode(message)],
       [s.scheme === "mithril" ? "quorum k" : "threshold", String(s.threshold)],
       proofRow,

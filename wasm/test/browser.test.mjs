@@ -31,6 +31,7 @@ async function verdict(query) {
 const cases = [
   ["chain", /^verified: 1 SNARK-Mithril certificates, each signed by the registration the previous one handed over to, from genesis 0x/, /^refused: the chain proof does not verify for the trusted statement/],
   ["schnorr-atms", /^verified \(schnorr-atms\): at least 3 of 4/, /^refused: the proof does not verify for the trusted statement/],
+  ["bls-atms", /^verified \(bls-atms\): at least 2 of 4/, /^refused: the proof does not verify for the trusted statement/],
   ["mithril", /^verified \(mithril\): 5 distinct lottery indices/, /^refused: the proof does not verify for the trusted statement/],
 ];
 

@@ -379,7 +379,6 @@ fn schnorr_atms_agrees_with_the_library() {
 }
 
 #[test]
-#[ignore = "needs wasm/fixtures/bls-atms: cargo test -p tms-wasm --test agreement -- --ignored make_bls_fixture (a pairing circuit at k = 20: minutes), not made yet"]
 fn bls_atms_agrees_with_the_library() {
     agrees("bls-atms", "at least 2 of 4 committee members signed");
 }
