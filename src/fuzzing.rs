@@ -305,6 +305,18 @@ mod tests {
             parameter_files(&data);
             key_files(&data);
         }
+        // The key that made halo2's reader take 18.9 GB (k = 25 in the key under a k = 15
+        // header) is refused before any domain is built.
+        let pk = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fuzz/regressions/key_files-polynomial-length.pk"
+        ))
+        .unwrap();
+        let refused = mithril_snark::MithrilKeys::from_pk_bytes(&pk).err();
+        assert_eq!(
+            refused.as_deref(),
+            Some("verifying key: k = 25 in the key, 15 in the header")
+        );
     }
 
     #[test]

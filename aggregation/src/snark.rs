@@ -534,6 +534,9 @@ impl AggregationKeys {
 pub fn read_vk_file(bytes: &[u8]) -> Result<(VkHeader, VerifyingKey<G1Affine>), AggregationError> {
     let (header, body) = read_vk_header(bytes)?;
     let bad = |m: &str| AggregationError::Input(format!("malformed aggregation key file: {m}"));
+    // Before halo2's reader allocates a domain for the key's own k.
+    tms_gadgets::proving::keys::check_key_prefix(body, header.config.degree)
+        .map_err(|e| bad(&e))?;
     let mut body = body;
     let vk = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         VerifyingKey::<G1Affine>::read::<_, AggregationCircuit>(

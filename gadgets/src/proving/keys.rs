@@ -49,6 +49,25 @@ pub const MAX_HEADER_BYTES: usize = 1 << 20;
 pub trait BoundedParams {
     /// Refuses a configuration no circuit of this workspace has (too many rows or columns).
     fn check_bounds(&self) -> Result<(), String>;
+    /// log2 of the circuit's rows.
+    fn k(&self) -> u32;
+}
+
+/// Refuses halo2 verifying-key bytes (also a proving key's start) whose version byte is not 2 or
+/// whose `k` is not `k`, before halo2's reader builds its evaluation domain from that `k`: the
+/// domain's tables are allocated for `2^k` and the extended size, so a key file of 1.4 KB whose
+/// header says k = 15 but whose key says k = 25 made the reader take 18.9 GB (the `key_files`
+/// fuzz regression).
+pub fn check_key_prefix(body: &[u8], k: u32) -> Result<(), String> {
+    match body {
+        [2, a, b, c, d, ..] if u32::from_le_bytes([*a, *b, *c, *d]) == k => Ok(()),
+        [2, a, b, c, d, ..] => Err(format!(
+            "verifying key: k = {} in the key, {k} in the header",
+            u32::from_le_bytes([*a, *b, *c, *d])
+        )),
+        [_, _, _, _, _, ..] => Err("verifying key: unexpected version byte".into()),
+        _ => Err("verifying key: truncated".into()),
+    }
 }
 
 fn check_base_bounds(p: &BaseCircuitParams) -> Result<(), String> {
@@ -75,11 +94,17 @@ impl BoundedParams for BaseCircuitParams {
     fn check_bounds(&self) -> Result<(), String> {
         check_base_bounds(self)
     }
+    fn k(&self) -> u32 {
+        self.k as u32
+    }
 }
 
 impl BoundedParams for HybridParams {
     fn check_bounds(&self) -> Result<(), String> {
         check_base_bounds(&self.base)
+    }
+    fn k(&self) -> u32 {
+        self.base.k as u32
     }
 }
 
@@ -273,6 +298,7 @@ where
     pub fn from_pk_bytes(bytes: &[u8]) -> Result<Self, String> {
         let (header, mut body) = read_key_file::<S, C::Params>(bytes, "pk")?;
         header.config.check_bounds()?;
+        check_key_prefix(body, header.config.k())?;
         let mut after_vk = body;
         let config = header.config.clone();
         guarded("verifying key", || {
@@ -296,10 +322,39 @@ where
     pub fn read_vk(bytes: &[u8]) -> Result<(S, VerifyingKey<G1Affine>), String> {
         let (header, mut body) = read_key_file::<S, C::Params>(bytes, "vk")?;
         header.config.check_bounds()?;
+        check_key_prefix(body, header.config.k())?;
         let config = header.config;
         let vk = guarded("verifying key", || {
             VerifyingKey::read::<_, C>(&mut body, SerdeFormat::RawBytes, config)
         })?;
         Ok((header.shape, vk))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_key_prefix;
+
+    /// The key's own `k` must be the header's before halo2 reads it; a wrong version byte or a
+    /// cut prefix is refused too.
+    #[test]
+    fn a_key_whose_k_is_not_its_headers_is_refused() {
+        let key = |version: u8, k: u32| {
+            let mut b = vec![version];
+            b.extend(k.to_le_bytes());
+            b.extend([0u8; 8]);
+            b
+        };
+        assert_eq!(check_key_prefix(&key(2, 15), 15), Ok(()));
+        assert_eq!(
+            check_key_prefix(&key(2, 25), 15),
+            Err("verifying key: k = 25 in the key, 15 in the header".into())
+        );
+        assert!(check_key_prefix(&key(1, 15), 15)
+            .unwrap_err()
+            .contains("version"));
+        assert!(check_key_prefix(&key(2, 15)[..4], 15)
+            .unwrap_err()
+            .contains("truncated"));
     }
 }
