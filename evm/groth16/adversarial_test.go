@@ -522,3 +522,73 @@ func TestHashedStatementForgedHints(t *testing.T) {
 		t.Fatal("FORGED: word 1 decomposed as 1 + r hashes to the non-canonical bytes")
 	}
 }
+
+// TestBLSReplayForgedHints: the replay over BLS12-381's Fr
+// (verifier_bls.go: the Plutus wrapper's circuit, BN254's Fr emulated too)
+// of the synthetic program, against the forgers TestReplayForgedHints runs on
+// the BN254 replay, through gnark's R1CS solver: a forged accumulator is not
+// solved with issue 45's hints, with the true accumulator's multiples swapped
+// in, with our limb hint returning v + r (r: BLS12-381's, the native
+// modulus), or with any hint the honest solve calls returning zeros or its
+// honest outputs bumped.
+func TestBLSReplayForgedHints(t *testing.T) {
+	p := syntheticProgram(t)
+	w := SyntheticWitness(p)
+	ccs, _, err := compileBLSProgram(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	witnessOf := func(w *Witness) witness.Witness {
+		t.Helper()
+		a, err := NewBLSVerifierAssignment(p, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wit, err := frontend.NewWitness(a, ecc.BLS12_381.ScalarField())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return wit
+	}
+	honest := witnessOf(w)
+	forgedAcc := copyWitness(w)
+	q, qr := mulG1(derive("forged accumulator", 0)), mulG1(derive("forged accumulator", 1))
+	copy(forgedAcc.Instances[0:3], limbs88Fr(q.X.BigInt(new(big.Int))))
+	copy(forgedAcc.Instances[3:6], limbs88Fr(q.Y.BigInt(new(big.Int))))
+	copy(forgedAcc.Instances[6:9], limbs88Fr(qr.X.BigInt(new(big.Int))))
+	copy(forgedAcc.Instances[9:12], limbs88Fr(qr.Y.BigInt(new(big.Int))))
+	forged := witnessOf(forgedAcc)
+	if err := isSolvedR1CS(ccs, honest); err != nil {
+		t.Fatalf("honest witness refused: %v", err)
+	}
+	if err := isSolvedR1CS(ccs, forged); err == nil {
+		t.Fatal("forged accumulator solved with honest hints")
+	}
+	used := hintsCalled(t, ccs, honest, gadgetHints())
+	t.Logf("%d constraints; gadget hints called: %s", ccs.GetNbConstraints(), hintNames(used))
+	if hintByName(used, ".limbs64Hint") == nil || hintByName(used, ".scalarMulHint") == nil {
+		t.Fatal("the BLS12-381 replay no longer calls limbs64Hint and scalarMulHint: update the forgers")
+	}
+
+	_, _, g, _ := bn254.Generators()
+	var issue45 []solver.Option
+	for id, fn := range msmForgerHints(t, g) {
+		issue45 = append(issue45, solver.OverrideHint(id, fn))
+	}
+	if err := isSolvedR1CS(ccs, forged, issue45...); err == nil {
+		t.Error("forged accumulator: FORGED with issue 45's hints")
+	}
+	trueL, trueR := accumulatorOf(w)
+	swap := accumulatorSwapHint(map[bn254.G1Affine]bn254.G1Affine{q: trueL, qr: trueR})
+	mulID := hintID(hintByName(sw_emulated.GetHints(), ".scalarMulHint"))
+	if err := isSolvedR1CS(ccs, forged, solver.OverrideHint(mulID, swap)); err == nil {
+		t.Error("forged accumulator: FORGED with the true accumulator's multiples")
+	}
+	limbsPlusR := func(mod *big.Int, in, out []*big.Int) error {
+		return limbs64Hint(mod, []*big.Int{new(big.Int).Add(in[0], mod)}, out)
+	}
+	if err := isSolvedR1CS(ccs, forged, solver.OverrideHint(hintID(limbs64Hint), limbsPlusR)); err == nil {
+		t.Error("forged accumulator: FORGED with limbs of v + r")
+	}
+	refuseEachHintForged(t, "BLS12-381 replay, forged accumulator", ccs, forged, used)
+}
