@@ -98,6 +98,17 @@ for (const scheme of Object.keys(expected)) {
   });
 }
 
+test("the modules import nothing but the wasm-bindgen functions the package stubs", () => {
+  const imports = (file) => WebAssembly.Module.imports(new WebAssembly.Module(readFileSync(new URL(`../npm/${file}`, import.meta.url))));
+  assert.deepEqual(imports("tms_verifier.wasm"), []);
+  const cardano = imports("tms_verifier_cardano.wasm");
+  for (const i of cardano) {
+    assert.equal(i.kind, "function", JSON.stringify(i));
+    assert.ok(["__wbindgen_placeholder__", "__wbindgen_externref_xform__"].includes(i.module), JSON.stringify(i));
+  }
+  console.log(`wasm-imports backend=cardano functions=${cardano.length}`);
+});
+
 test("every case of cardano/verdicts.json gets the tool's verdict", () => {
   const rows = JSON.parse(readFileSync(new URL("../fixtures/cardano/verdicts.json", import.meta.url), "utf8"));
   assert.ok(rows.length >= 24, `${rows.length} cases`);
