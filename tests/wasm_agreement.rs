@@ -12,6 +12,10 @@
 //! chain runs in an ignored test,
 //! `cargo test --test wasm_agreement -- --ignored the_tool_and_the_package_agree_on_the_chain`;
 //! the test CI runs checks the package against the tool's verdicts recorded there.
+//! The Cardano backend's fixtures (`wasm/fixtures/cardano/`, made by `cargo test -p tms-wasm
+//! --test cardano -- --ignored make_cardano_fixtures`) go through `tms verify --backend cardano`
+//! and the package's Cardano verifier (the module `tms_verifier_cardano.wasm`), their verdicts
+//! into `wasm/fixtures/cardano/verdicts.json`.
 //! `TMS_BLESS=1` rewrites the verdict files (and fails if the tool and the package disagree).
 
 use std::{
@@ -23,6 +27,7 @@ use std::{
 use serde_json::{json, Value};
 use tms_gadgets::proving::params::{kzg_params, params_dir};
 use tms_wasm::{
+    cardano::{CardanoStatement, CardanoVerifier},
     chain::{PinnedChainVerifier, TrustedChain},
     verifier::{parse_transcript, PinnedVerifier, Statement},
 };
@@ -189,12 +194,28 @@ fn load(name: &str) -> Fixture {
     }
 }
 
-/// The full test parameters at `k`, as a file `tms` reads.
-fn params_file(k: u32) -> PathBuf {
-    let path = params_dir().join(format!("kzg_bn254_{k}.insecure-test.srs"));
-    if !path.exists() {
-        drop(kzg_params(k));
-    }
+/// Whether a fixture's statement is of the Cardano backend.
+fn is_cardano(statement: &Value) -> bool {
+    statement["backend"] == "cardano"
+}
+
+/// The full test parameters at `k` of the fixture's backend, as a file `tms` reads.
+fn params_file(statement: &Value) -> PathBuf {
+    let k = statement["k"].as_u64().unwrap() as u32;
+    let path = if is_cardano(statement) {
+        let path =
+            tms_cardano::backend::params_dir().join(format!("kzg_bls12_381_{k}.insecure-test.srs"));
+        if !path.exists() {
+            drop(tms_cardano::backend::kzg_params(k));
+        }
+        path
+    } else {
+        let path = params_dir().join(format!("kzg_bn254_{k}.insecure-test.srs"));
+        if !path.exists() {
+            drop(kzg_params(k));
+        }
+        path
+    };
     assert!(path.exists(), "{}", path.display());
     path
 }
@@ -204,7 +225,6 @@ fn tool_verifies(dir: &Path, fixture: &Fixture, case: &Case) -> bool {
     let s = &case.statement;
     let proof = dir.join("proof.bin");
     fs::write(&proof, case.edit.apply(&fixture.proof)).unwrap();
-    let k = s["k"].as_u64().unwrap() as u32;
     let mut args: Vec<String> = if case.fixture == "chain" {
         vec![
             "chain".into(),
@@ -229,11 +249,14 @@ fn tool_verifies(dir: &Path, fixture: &Fixture, case: &Case) -> bool {
             s["transcript"].as_str().unwrap().into(),
         ]
     };
+    if is_cardano(s) {
+        args.extend(["--backend".into(), "cardano".into()]);
+    }
     args.extend([
         "--message".into(),
         s["message"].as_str().unwrap().into(),
         "--params".into(),
-        params_file(k).to_str().unwrap().into(),
+        params_file(s).to_str().unwrap().into(),
         "--vk".into(),
         fixture.vk.to_str().unwrap().into(),
         "--vk-fingerprint".into(),
@@ -285,11 +308,31 @@ fn package_verifies(fixture: &Fixture, case: &Case) -> Result<String, String> {
     let s = &case.statement;
     let text = |key: &str| s[key].as_str().unwrap().to_string();
     let vk = fs::read(&fixture.vk).unwrap();
-    let params = fs::read(fixtures().join("params.bin")).unwrap();
+    let params_name = if is_cardano(s) {
+        "cardano/params.bin"
+    } else {
+        "params.bin"
+    };
+    let params = fs::read(fixtures().join(params_name)).unwrap();
     let proof = case.edit.apply(&fixture.proof);
     let message = unhex(&text("message"));
     std::panic::catch_unwind(|| {
-        if case.fixture == "chain" {
+        if is_cardano(s) {
+            let verifier = CardanoVerifier::new(
+                &text("scheme"),
+                &vk,
+                &text("vkFingerprint"),
+                &params,
+                &text("paramsFingerprint"),
+            )?;
+            let statement = CardanoStatement {
+                commitment: text("commitment"),
+                message: message.clone(),
+                threshold: s["threshold"].as_u64(),
+                transcript: text("transcript"),
+            };
+            verifier.verify(&statement, &proof)
+        } else if case.fixture == "chain" {
             let verifier = PinnedChainVerifier::new(
                 &vk,
                 &text("vkFingerprint"),
@@ -376,6 +419,18 @@ fn workdir(name: &str) -> PathBuf {
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+/// The Cardano backend's fixtures through `tms verify --backend cardano` and the package's
+/// Cardano verifier: the same verdict on every case, recorded for the Node test.
+#[test]
+fn the_tool_and_the_package_give_the_same_cardano_verdicts() {
+    let dir = workdir("wasm-agreement-cardano");
+    let rows: Vec<Value> = ["cardano/schnorr-atms", "cardano/mithril"]
+        .into_iter()
+        .flat_map(|name| agreed_rows(&dir, name))
+        .collect();
+    blessed(&fixtures().join("cardano/verdicts.json"), &rows);
 }
 
 fn chain_verdicts() -> PathBuf {

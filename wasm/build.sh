@@ -1,18 +1,40 @@
 #!/usr/bin/env bash
-# Builds the npm package wasm/npm: the verifier compiled to WebAssembly (tms_verifier.wasm) next
-# to its JavaScript (tms_verifier.js for browsers and bundlers, node.js for Node) and TypeScript
-# types. Needs only `rustup target add wasm32-unknown-unknown`: no wasm-bindgen, no wasm-pack.
+# Builds the npm package wasm/npm: the verifiers compiled to WebAssembly (tms_verifier.wasm: BN254;
+# tms_verifier_cardano.wasm: the Cardano backend) next to their JavaScript (tms_verifier.js for
+# browsers and bundlers, node.js for Node) and TypeScript types. Needs
+# `rustup target add wasm32-unknown-unknown` and, for the Cardano module, a clang that targets
+# wasm32 (blst is C): no wasm-bindgen, no wasm-pack.
 #
-# halo2-base 0.5.5 depends on halo2-axiom with its default features, whose `multicore` refuses
-# to compile for wasm32 unless `target_feature = "atomics"` is set. We set that cfg (it changes
-# which source compiles, not the instructions: no atomic instruction or shared memory is
+# BN254: halo2-base 0.5.5 depends on halo2-axiom with its default features, whose `multicore`
+# refuses to compile for wasm32 unless `target_feature = "atomics"` is set. We set that cfg (it
+# changes which source compiles, not the instructions: no atomic instruction or shared memory is
 # emitted), so maybe-rayon uses rayon, which on wasm32-unknown-unknown runs every job on the
 # calling thread (rayon-core >= 1.11: the pool falls back to the current thread when threads are
 # unsupported).
+#
+# Cardano: a second module, built without that cfg: midnight-curves turns on getrandom's `js`
+# source, which brings wasm-bindgen, and wasm-bindgen does not compile under the cfg on stable.
+# The verifier never draws randomness, but wasm-bindgen's imports survive linking (a cdylib keeps
+# every `#[no_mangle]` function of its dependencies, wasm-bindgen's `__wbindgen_describe_*`
+# among them): the package gives each wasm-bindgen import a stub that throws and refuses any
+# other import at load (wasm/test/cardano.test.mjs checks the list). It builds in its own target
+# directory: the two modules' RUSTFLAGS differ, which would otherwise rebuild each one's
+# dependencies every time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+target="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/tms_wasm.wasm"
+size() {
+    local file=$1 backend=$2
+    echo "wasm-size backend=$backend bytes=$(wc -c < "$file") gzip_bytes=$(gzip -9 -c "$file" | wc -c)"
+}
 RUSTFLAGS='--cfg target_feature="atomics" -A explicit_builtin_cfgs_in_flags' \
-    cargo build --release --target wasm32-unknown-unknown -p tms-wasm
-cp "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/tms_wasm.wasm" wasm/npm/tms_verifier.wasm
-bytes=$(wc -c < wasm/npm/tms_verifier.wasm)
-echo "wasm-size bytes=$bytes gzip_bytes=$(gzip -9 -c wasm/npm/tms_verifier.wasm | wc -c)"
+    cargo build --release --target wasm32-unknown-unknown -p tms-wasm --no-default-features \
+    --features bn254
+cp "$target" wasm/npm/tms_verifier.wasm
+size wasm/npm/tms_verifier.wasm bn254
+cardano_target="${CARGO_TARGET_DIR:-target}/wasm-cardano"
+CC_wasm32_unknown_unknown="${CC_wasm32_unknown_unknown:-clang}" CARGO_TARGET_DIR="$cardano_target" \
+    cargo build --release --target wasm32-unknown-unknown -p tms-wasm --no-default-features \
+    --features cardano
+cp "$cardano_target/wasm32-unknown-unknown/release/tms_wasm.wasm" wasm/npm/tms_verifier_cardano.wasm
+size wasm/npm/tms_verifier_cardano.wasm cardano

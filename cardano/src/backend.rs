@@ -177,6 +177,42 @@ pub fn verifier_params(params: &Params12) -> VerifierParams {
     params.verifier_params()
 }
 
+/// The bytes of [`verifier_params_file`]: `[τ]₂`, compressed.
+pub const VERIFIER_PARAMS_BYTES: usize = 96;
+
+/// The verifier's part of `params` as a file: `[τ]₂`, compressed (96 bytes), all that
+/// midnight-proofs' KZG verifier reads besides the generators. A verifier pins its SHA-256 (a
+/// wrong `[τ]₂` would let anyone forge proofs). Refuses parameters whose `g2` is not the
+/// generator: the verifier part assumes it, as midnight-proofs' `ParamsVerifierKZG::read` does.
+pub fn verifier_params_file(params: &Params12) -> Result<Vec<u8>, BackendError> {
+    use group::Group;
+    if params.g2() != midnight_curves::G2Projective::generator() {
+        return Err(BackendError::Params(
+            "parameters whose g2 is not the generator have no verifier part file".into(),
+        ));
+    }
+    let mut bytes = Vec::with_capacity(VERIFIER_PARAMS_BYTES);
+    params
+        .verifier_params()
+        .write(&mut bytes, SerdeFormat::Processed)
+        .expect("writing to memory");
+    Ok(bytes)
+}
+
+/// Verifier parameters from a [`verifier_params_file`] (the point is decompressed and checked
+/// to be in G2's prime-order subgroup).
+pub fn verifier_params_from_file(bytes: &[u8]) -> Result<VerifierParams, BackendError> {
+    if bytes.len() != VERIFIER_PARAMS_BYTES {
+        return Err(BackendError::Bytes(format!(
+            "verifier parameters: {} bytes, expected {VERIFIER_PARAMS_BYTES} (a compressed G2 \
+             point)",
+            bytes.len()
+        )));
+    }
+    VerifierParams::read(&mut &bytes[..], SerdeFormat::Processed)
+        .map_err(|e| BackendError::Bytes(format!("verifier parameters: {e}")))
+}
+
 /// A verifying key as bytes (midnight-proofs' `Processed` format: compressed points).
 pub fn vk_to_bytes(vk: &Vk) -> Vec<u8> {
     vk.to_bytes(SerdeFormat::Processed)

@@ -18,13 +18,14 @@
 //! ```
 //!
 //! Layout: [`backend`] (parameters, keys, prove, verify), [`ceremony`] (importing Midnight's
-//! ceremony SRS), [`scheme`] (the one prover every
+//! ceremony SRS), [`key_file`] (verifying key files), [`scheme`] (the one prover every
 //! certificate circuit on this backend goes through), [`plutus`] (the generated verifier,
 //! the example validator, offline budgets), [`toy`] (test circuits).
 #![deny(missing_docs)]
 
 pub mod backend;
 pub mod ceremony;
+pub mod key_file;
 pub mod plutus;
 pub mod scheme;
 pub mod toy;

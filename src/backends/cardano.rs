@@ -109,17 +109,9 @@ pub(crate) fn signature_from_hex(hex: &str, what: &str) -> std::result::Result<S
     })
 }
 
-/// The verifying key file, of a scheme whose shape file is `F`.
-#[derive(Serialize, Deserialize, Debug, Clone)]
-pub struct VkFile<F> {
-    /// Version, scheme, backend.
-    #[serde(flatten)]
-    pub header: Header,
-    /// The circuit shape.
-    pub shape: F,
-    /// midnight-proofs' `Processed` verifying key bytes.
-    pub vk: String,
-}
+/// The verifying key file, of a scheme whose shape file is `F` (its layout is `tms-cardano`'s,
+/// which the WebAssembly verifier reads too).
+pub type VkFile<F> = tms_cardano::key_file::VkFile<Header, F>;
 
 /// The proving key file's first line (midnight-proofs' `RawBytes` proving key follows it).
 #[derive(Serialize, Deserialize, Debug, Clone)]
@@ -251,22 +243,17 @@ pub(crate) fn key_file_vk<F: Serialize>(scheme: Scheme, shape: &F, vk: &Vk) -> V
     text.into_bytes()
 }
 
-/// Parses a verifying key file of `scheme` for circuit `C`: its shape file and key.
+/// Parses a verifying key file of `scheme` for circuit `C`: its shape file and key
+/// (`tms-cardano`'s reader, the one the WebAssembly verifier uses).
 pub(crate) fn read_key_file_vk<F, C>(scheme: Scheme, path: &Path, bytes: &[u8]) -> Result<(F, Vk)>
 where
     F: serde::de::DeserializeOwned,
     C: midnight_proofs::plonk::Circuit<Base, Params = ()>,
 {
-    let header: Header =
-        serde_json::from_slice(bytes).map_err(|e| at(path, format!("malformed JSON: {e}")))?;
-    header
-        .check_on(scheme, Some(BACKEND))
-        .map_err(|e| at(path, e))?;
-    let file: VkFile<F> =
-        serde_json::from_slice(bytes).map_err(|e| at(path, format!("malformed JSON: {e}")))?;
-    let key = bytes_from_hex(&file.vk, "vk").map_err(|e| at(path, e))?;
-    let vk = backend::vk_from_bytes::<C>(&key, ()).map_err(|e| at(path, e))?;
-    Ok((file.shape, vk))
+    tms_cardano::key_file::read_vk_file::<Header, F, C>(bytes, |header| {
+        header.check_on(scheme, Some(BACKEND))
+    })
+    .map_err(|e| at(path, e))
 }
 
 /// A proving key file of `scheme`: one JSON header line (with the shape), then midnight-proofs'

@@ -1,1 +1,1 @@
-export { CertificateVerifier, ChainVerifier } from "./tms_verifier.js";
+export { CardanoCertificateVerifier, CertificateVerifier, ChainVerifier } from "./tms_verifier.js";

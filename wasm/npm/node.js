@@ -1,7 +1,9 @@
-// tms-verifier for Node: loads tms_verifier.wasm synchronously, so the class is ready on import.
+// tms-verifier for Node: loads tms_verifier.wasm and tms_verifier_cardano.wasm synchronously, so
+// the classes are ready on import.
 import { readFileSync } from "node:fs";
-import { initSync } from "./tms_verifier.js";
+import { initCardanoSync, initSync } from "./tms_verifier.js";
 
 initSync(readFileSync(new URL("./tms_verifier.wasm", import.meta.url)));
+initCardanoSync(readFileSync(new URL("./tms_verifier_cardano.wasm", import.meta.url)));
 
-export { CertificateVerifier, ChainVerifier } from "./tms_verifier.js";
+export { CardanoCertificateVerifier, CertificateVerifier, ChainVerifier } from "./tms_verifier.js";

@@ -7,6 +7,14 @@ export default function init(
 /** Loads the module from its bytes or a compiled module, synchronously. */
 export function initSync(source: BufferSource | WebAssembly.Module): void;
 
+/** Loads the Cardano module once (default: tms_verifier_cardano.wasm next to the script); as `init`. */
+export function initCardano(
+  source?: string | URL | Response | Promise<Response> | BufferSource | WebAssembly.Module,
+): Promise<void>;
+
+/** Loads the Cardano module from its bytes or a compiled module, synchronously. */
+export function initCardanoSync(source: BufferSource | WebAssembly.Module): void;
+
 /** A certificate verifier for one pinned verifying key. Every refusal is a thrown one-line `Error`. */
 export class CertificateVerifier {
   /**
@@ -70,6 +78,44 @@ export class ChainVerifier {
     message: Uint8Array | ArrayBuffer,
     epochs: number | bigint,
     proof: Uint8Array | ArrayBuffer,
+  ): string;
+  /** Frees the module's copy of the key. */
+  free(): void;
+}
+
+
+/** A Cardano-backend certificate verifier (Schnorr ATMS or SNARK-Mithril on Jubjub, KZG over
+ * BLS12-381; module tms_verifier_cardano.wasm, loaded by `initCardano`) for one pinned verifying
+ * key. Every refusal is a thrown one-line `Error`. */
+export class CardanoCertificateVerifier {
+  /**
+   * Checks `vk` (a `tms keygen --backend cardano` verifying key file) and `params` (the 96-byte
+   * verifier parameters: [tau]_2, compressed) against their SHA-256 fingerprints (64 hex
+   * digits), then reads them.
+   * @param scheme "schnorr-atms" or "mithril" (Cardano backend)
+   */
+  constructor(
+    scheme: "schnorr-atms" | "mithril",
+    vk: Uint8Array | ArrayBuffer,
+    vkFingerprint: string,
+    params: Uint8Array | ArrayBuffer,
+    paramsFingerprint: string,
+  );
+  /** The scheme and circuit of the pinned key. */
+  describe(): string;
+  /**
+   * Verifies `proof` for the statement the caller trusts and returns the verdict line.
+   * @param commitment "0x" + 64 hex digits below the BLS12-381 scalar field order: the committee commitment, or for Mithril the registration digest
+   * @param message the message bytes the signers signed
+   * @param threshold required for the Schnorr ATMS; for Mithril optional, and if given the key's quorum k
+   * @param transcript "blake2b" (default: the backend's one transcript)
+   */
+  verify(
+    commitment: string,
+    message: Uint8Array | ArrayBuffer,
+    threshold: number | bigint | undefined | null,
+    proof: Uint8Array | ArrayBuffer,
+    transcript?: "blake2b",
   ): string;
   /** Frees the module's copy of the key. */
   free(): void;

@@ -1,53 +1,100 @@
-// tms-verifier: the JavaScript face of tms_verifier.wasm (the tms certificate verifier compiled
-// from the crate tms-wasm). Browsers and bundlers: `await init()`, then `new CertificateVerifier`
-// or `new ChainVerifier`.
-// Node: import "tms-verifier" (node.js), which loads the module synchronously.
+// tms-verifier: the JavaScript face of tms_verifier.wasm (the tms certificate verifiers compiled
+// from the crate tms-wasm: BN254) and tms_verifier_cardano.wasm (the Cardano backend's: KZG over
+// BLS12-381). Browsers and bundlers: `await init()`, then `new CertificateVerifier` or `new
+// ChainVerifier`; `await initCardano()`, then `new CardanoCertificateVerifier`.
+// Node: import "tms-verifier" (node.js), which loads both modules synchronously.
 
-let wasm = null;
-let trapped = null;
+/** The two modules: each loaded once, its exports, and why it trapped if it did. */
+const modules = {
+  bn254: { file: "tms_verifier.wasm", exports: null, trapped: null },
+  cardano: { file: "tms_verifier_cardano.wasm", exports: null, trapped: null },
+};
 
-/** Loads the module once: `source` is its URL (default: tms_verifier.wasm next to this file), a
- * fetch Response or a promise of one, its bytes, or a compiled WebAssembly.Module. */
-export default async function init(source) {
-  if (wasm) return;
-  source = await (source ?? new URL("./tms_verifier.wasm", import.meta.url));
+/** The import modules of wasm-bindgen that the Cardano module names without calling them:
+ * midnight-curves turns on getrandom's `js` source on wasm32 (it takes precedence over a custom
+ * one), so wasm-bindgen and js-sys are linked, and a cdylib exports every `#[no_mangle]` function
+ * of its dependencies (wasm-bindgen's `__wbindgen_describe_*`), which keeps their imports. The
+ * verifier draws no randomness: each stub throws, and the module is then treated as trapped. */
+const unusedImports = ["__wbindgen_placeholder__", "__wbindgen_externref_xform__"];
+
+/** The imports of `module`: a throwing stub for each wasm-bindgen import; any other import is
+ * refused here, at load. */
+function imports(m, module) {
+  const provided = {};
+  for (const { module: from, name, kind } of WebAssembly.Module.imports(module)) {
+    if (kind !== "function" || !unusedImports.includes(from)) {
+      throw new Error(`${m.file} imports ${from}.${name} (${kind}), which tms-verifier does not provide`);
+    }
+    (provided[from] ??= {})[name] = () => {
+      const e = new Error(`${m.file} called ${from}.${name}, an import of wasm-bindgen it should never call`);
+      e.unusedImport = true;
+      throw e;
+    };
+  }
+  return provided;
+}
+
+async function load(m, source) {
+  if (m.exports) return;
+  source = await (source ?? new URL(`./${m.file}`, import.meta.url));
   if (typeof source === "string" || source instanceof URL) source = await fetch(source);
   if (typeof Response !== "undefined" && source instanceof Response) {
-    if (!source.ok) throw new Error(`tms_verifier.wasm: HTTP ${source.status}`);
+    if (!source.ok) throw new Error(`${m.file}: HTTP ${source.status}`);
     source = await source.arrayBuffer();
   }
-  const made = await WebAssembly.instantiate(source, {});
-  wasm = (made.instance ?? made).exports;
+  const module = source instanceof WebAssembly.Module ? source : await WebAssembly.compile(source);
+  m.exports = (await WebAssembly.instantiate(module, imports(m, module))).exports;
 }
 
-/** Loads the module from its bytes or a compiled WebAssembly.Module, synchronously. */
-export function initSync(source) {
-  if (wasm) return;
+function loadSync(m, source) {
+  if (m.exports) return;
   const module = source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source);
-  wasm = new WebAssembly.Instance(module, {}).exports;
+  m.exports = new WebAssembly.Instance(module, imports(m, module)).exports;
 }
 
-function exports() {
-  if (trapped) throw new Error(`the verifier module trapped earlier (${trapped}); load the page or process again`);
-  if (!wasm) throw new Error("tms-verifier: call init() first");
-  return wasm;
+/** Loads the BN254 module once: `source` is its URL (default: tms_verifier.wasm next to this
+ * file), a fetch Response or a promise of one, its bytes, or a compiled WebAssembly.Module. */
+export default async function init(source) {
+  return load(modules.bn254, source);
 }
 
-/** Runs an export; a trap (which no tested input causes) becomes a one-line Error. */
-function call(f) {
+/** Loads the BN254 module from its bytes or a compiled WebAssembly.Module, synchronously. */
+export function initSync(source) {
+  loadSync(modules.bn254, source);
+}
+
+/** Loads the Cardano module once (default: tms_verifier_cardano.wasm next to this file); as
+ * `init`. */
+export async function initCardano(source) {
+  return load(modules.cardano, source);
+}
+
+/** Loads the Cardano module from its bytes or a compiled WebAssembly.Module, synchronously. */
+export function initCardanoSync(source) {
+  loadSync(modules.cardano, source);
+}
+
+function exports(m) {
+  if (m.trapped) throw new Error(`the verifier module trapped earlier (${m.trapped}); load the page or process again`);
+  if (!m.exports) throw new Error(`tms-verifier: call ${m === modules.cardano ? "initCardano" : "init"}() first`);
+  return m.exports;
+}
+
+/** Runs an export of `m`; a trap (which no tested input causes) becomes a one-line Error. */
+function call(m, f) {
   try {
     return f();
   } catch (e) {
-    if (e instanceof WebAssembly.RuntimeError) {
-      trapped = e.message + panicMessage();
-      throw new Error(`the verifier module trapped (${trapped})`);
+    if (e instanceof WebAssembly.RuntimeError || e?.unusedImport) {
+      m.trapped = e.message + panicMessage(m.exports);
+      throw new Error(`the verifier module trapped (${m.trapped})`);
     }
     throw e;
   }
 }
 
 /** The module's own words for the panic that made it trap (its memory outlives the trap). */
-function panicMessage() {
+function panicMessage(wasm) {
   try {
     const len = wasm.tms_panic_len();
     if (len === 0) return "";
@@ -82,7 +129,7 @@ function result(w) {
   return decoder.decode(new Uint8Array(w.memory.buffer, w.tms_result_ptr(), w.tms_result_len()).slice());
 }
 
-const finalizer = typeof FinalizationRegistry === "undefined" ? null : new FinalizationRegistry(({ handle, free }) => wasm?.[free](handle));
+const finalizer = typeof FinalizationRegistry === "undefined" ? null : new FinalizationRegistry(({ m, handle, free }) => m.exports?.[free](handle));
 
 /** A JavaScript number, a bigint within Number's safe range, or (`optional`) nothing as NaN. */
 function count(value, what, optional) {
@@ -92,19 +139,21 @@ function count(value, what, optional) {
   throw new TypeError(`${what} ${String(value)}: give a non-negative integer`);
 }
 
-/** A module object behind a handle: made by `make` (a handle, or 0 with the reason as the
- * result), described by `describe` and freed by `free` (also when collected). */
+/** An object of module `m` behind a handle: made by `make` (a handle, or 0 with the reason as
+ * the result), described by `describe` and freed by `free` (also when collected). */
 class Pinned {
   #handle;
   #names;
+  #module;
 
-  constructor(make, describe, free) {
-    const w = exports();
-    const handle = call(() => make(w));
+  constructor(m, make, describe, free) {
+    const w = exports(m);
+    const handle = call(m, () => make(w));
     if (handle === 0) throw new Error(result(w));
     this.#handle = handle;
     this.#names = { describe, free };
-    finalizer?.register(this, { handle, free }, this);
+    this.#module = m;
+    finalizer?.register(this, { m, handle, free }, this);
   }
 
   /** The live handle. */
@@ -115,9 +164,20 @@ class Pinned {
 
   /** What the pinned key is for. */
   describe() {
-    const w = exports();
-    call(() => w[this.#names.describe](this.handle()));
+    const w = exports(this.#module);
+    call(this.#module, () => w[this.#names.describe](this.handle()));
     return result(w);
+  }
+
+  /** Runs a verify export `run(exports, handle)` (status 1: the verdict is the result) and
+   * returns the verdict, or throws the one-line refusal. */
+  verdict(run) {
+    const w = exports(this.#module);
+    const handle = this.handle();
+    const status = call(this.#module, () => run(w, handle));
+    const out = result(w);
+    if (status !== 1) throw new Error(out);
+    return out;
   }
 
   /** Frees the module's copy of the key (also done when the object is collected). */
@@ -125,26 +185,16 @@ class Pinned {
     const handle = this.handle();
     this.#handle = undefined;
     finalizer?.unregister(this);
-    exports()[this.#names.free](handle);
+    exports(this.#module)[this.#names.free](handle);
   }
 }
 
-/** Runs a verify export (status 1: the verdict is the result) and returns the verdict, or
- * throws the one-line refusal. */
-function verdict(w, run) {
-  const status = call(run);
-  const out = result(w);
-  if (status !== 1) throw new Error(out);
-  return out;
-}
+/** A certificate verifier of module `m` for one pinned verifying key: `names` are its exports
+ * (new, describe, free, verify). */
+class PinnedCertificate extends Pinned {
+  #verify;
 
-/** A verifier for one pinned verifying key. */
-export class CertificateVerifier extends Pinned {
-
-  /** Checks `vk` (a `tms keygen` verifying key file) and `params` (the 388-byte KZG verifier
-   * parameters) against their SHA-256 fingerprints (hex), then reads them. `scheme`:
-   * "schnorr-atms" or "mithril". Throws a one-line Error on a mismatch or a malformed file. */
-  constructor(scheme, vk, vkFingerprint, params, paramsFingerprint) {
+  constructor(m, names, scheme, vk, vkFingerprint, params, paramsFingerprint) {
     const args = [
       text(scheme, "scheme"),
       bytes(vk, "vk"),
@@ -152,20 +202,45 @@ export class CertificateVerifier extends Pinned {
       bytes(params, "params"),
       text(paramsFingerprint, "paramsFingerprint"),
     ];
-    super((w) => w.tms_verifier_new(...args.flatMap((a) => put(w, a))), "tms_verifier_describe", "tms_verifier_free");
+    super(m, (w) => w[names.new](...args.flatMap((a) => put(w, a))), names.describe, names.free);
+    this.#verify = names.verify;
   }
 
   /** Verifies `proof` for the statement the caller trusts: `commitment` ("0x" + 64 hex digits:
    * the committee commitment, or for Mithril the registration digest), the `message` bytes, the
    * `threshold` (required for the Schnorr ATMS; for Mithril optional, and if given the key's
-   * quorum k) and the `transcript` ("blake2b", the default, or "evm"). Returns the verdict;
-   * throws a one-line Error otherwise. */
+   * quorum k) and the `transcript` ("blake2b", the default; on BN254 also "evm"). Returns the
+   * verdict; throws a one-line Error otherwise. */
   verify(commitment, message, threshold, proof, transcript = "blake2b") {
     const t = count(threshold, "threshold", true);
-    const w = exports();
-    const handle = this.handle();
     const [c, m, p, tr] = [text(commitment, "commitment"), bytes(message, "message"), bytes(proof, "proof"), text(transcript, "transcript")];
-    return verdict(w, () => w.tms_verify(handle, ...put(w, c), ...put(w, m), t, ...put(w, p), ...put(w, tr)));
+    return this.verdict((w, handle) => w[this.#verify](handle, ...put(w, c), ...put(w, m), t, ...put(w, p), ...put(w, tr)));
+  }
+}
+
+/** A BN254 certificate verifier for one pinned verifying key. */
+export class CertificateVerifier extends PinnedCertificate {
+  /** Checks `vk` (a `tms keygen` verifying key file) and `params` (the 388-byte KZG verifier
+   * parameters) against their SHA-256 fingerprints (hex), then reads them. `scheme`:
+   * "schnorr-atms", "bls-atms" or "mithril". Throws a one-line Error on a mismatch or a
+   * malformed file. */
+  constructor(scheme, vk, vkFingerprint, params, paramsFingerprint) {
+    const names = { new: "tms_verifier_new", describe: "tms_verifier_describe", free: "tms_verifier_free", verify: "tms_verify" };
+    super(modules.bn254, names, scheme, vk, vkFingerprint, params, paramsFingerprint);
+  }
+}
+
+/** A Cardano-backend certificate verifier (Schnorr ATMS or SNARK-Mithril on Jubjub, KZG over
+ * BLS12-381; module tms_verifier_cardano.wasm) for one pinned verifying key. The commitment is
+ * below the BLS12-381 scalar field order; the backend has one transcript, "blake2b". */
+export class CardanoCertificateVerifier extends PinnedCertificate {
+  /** Checks `vk` (a `tms keygen --backend cardano` verifying key file) and `params` (the 96-byte
+   * verifier parameters: [tau]_2, compressed) against their SHA-256 fingerprints (hex), then
+   * reads them. `scheme`: "schnorr-atms" or "mithril". Throws a one-line Error on a mismatch or
+   * a malformed file. */
+  constructor(scheme, vk, vkFingerprint, params, paramsFingerprint) {
+    const names = { new: "tms_cardano_verifier_new", describe: "tms_cardano_verifier_describe", free: "tms_cardano_verifier_free", verify: "tms_cardano_verify" };
+    super(modules.cardano, names, scheme, vk, vkFingerprint, params, paramsFingerprint);
   }
 }
 
@@ -177,7 +252,7 @@ export class ChainVerifier extends Pinned {
    * mismatch, a malformed file or a key that is not a chain root's or a wrapped chain's. */
   constructor(vk, vkFingerprint, params, paramsFingerprint) {
     const args = [bytes(vk, "vk"), text(vkFingerprint, "vkFingerprint"), bytes(params, "params"), text(paramsFingerprint, "paramsFingerprint")];
-    super((w) => w.tms_chain_verifier_new(...args.flatMap((a) => put(w, a))), "tms_chain_verifier_describe", "tms_chain_verifier_free");
+    super(modules.bn254, (w) => w.tms_chain_verifier_new(...args.flatMap((a) => put(w, a))), "tms_chain_verifier_describe", "tms_chain_verifier_free");
   }
 
   /** Verifies a chain proof file for the chain the caller trusts: `genesis` and
@@ -186,9 +261,7 @@ export class ChainVerifier extends Pinned {
    * one-line Error otherwise. */
   verify(genesis, lastRegistration, message, epochs, proof) {
     const n = count(epochs, "epochs", false);
-    const w = exports();
-    const handle = this.handle();
     const [g, l, m, p] = [text(genesis, "genesis"), text(lastRegistration, "lastRegistration"), bytes(message, "message"), bytes(proof, "proof")];
-    return verdict(w, () => w.tms_chain_verify(handle, ...put(w, g), ...put(w, l), ...put(w, m), n, ...put(w, p)));
+    return this.verdict((w, handle) => w.tms_chain_verify(handle, ...put(w, g), ...put(w, l), ...put(w, m), n, ...put(w, p)));
   }
 }

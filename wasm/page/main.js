@@ -2,7 +2,7 @@
 // verifies it with the web build of the package (wasm/npm/tms_verifier.js) and shows what was
 // trusted, the verdict and the time taken.
 // `window.tmsBench(runs)` returns the median verify time (ms) after load, for the browser test.
-import init, { CertificateVerifier, ChainVerifier } from "../npm/tms_verifier.js";
+import init, { CardanoCertificateVerifier, CertificateVerifier, ChainVerifier, initCardano } from "../npm/tms_verifier.js";
 
 const query = new URLSearchParams(location.search);
 // The chain by default; the Schnorr ATMS certificate where no chain fixture is served.
@@ -39,10 +39,13 @@ function pinned(make) {
 }
 
 try {
-  await init();
+  // "cardano/NAME": a Cardano-backend certificate, verified by the second module.
+  const cardano = scheme.startsWith("cardano/");
+  await (cardano ? initCardano() : init());
   const dir = `../fixtures/${scheme}/`;
   const s = await (await fetch(`${dir}statement.json`)).json();
-  const [vk, params, proof] = await Promise.all([bytes(`${dir}vk.bin`), bytes("../fixtures/params.bin"), bytes(`${dir}proof.bin`)]);
+  const paramsFile = cardano ? "../fixtures/cardano/params.bin" : "../fixtures/params.bin";
+  const [vk, params, proof] = await Promise.all([bytes(`${dir}vk.bin`), bytes(paramsFile), bytes(`${dir}proof.bin`)]);
   if (tamper) proof[proof.length >> 1] ^= 1;
   if (wrongPin === "vk") s.vkFingerprint = flip(s.vkFingerprint);
   if (wrongPin === "params") s.paramsFingerprint = flip(s.paramsFingerprint);
@@ -66,7 +69,8 @@ try {
     ]);
     verify = () => verifier.verify(s.genesis, s.lastRegistration, message, s.epochs, proof);
   } else {
-    const verifier = pinned(() => new CertificateVerifier(s.scheme, vk, s.vkFingerprint, params, s.paramsFingerprint));
+    const Verifier = cardano ? CardanoCertificateVerifier : CertificateVerifier;
+    const verifier = pinned(() => new Verifier(s.scheme, vk, s.vkFingerprint, params, s.paramsFingerprint));
     show([
       ["circuit", verifier.describe()],
       [{ mithril: "registration digest", "bls-atms": "committee digest" }[s.scheme] ?? "committee commitment", s.commitment],

@@ -3,11 +3,16 @@
 //! of its buffers and leaves its result (a verdict, a description or a one-line error) for
 //! [`tms_result_ptr`] / [`tms_result_len`].
 //!
-//! No wasm-bindgen: the build sets the `target_feature = "atomics"` cfg (see `wasm/build.sh`),
-//! under which wasm-bindgen needs a nightly compiler; this interface needs nothing of it.
+//! No wasm-bindgen: the BN254 build sets the `target_feature = "atomics"` cfg (see
+//! `wasm/build.sh`), under which wasm-bindgen needs a nightly compiler; this interface needs
+//! nothing of it. The Cardano module (feature `cardano`) exports the same interface under
+//! `tms_cardano_*` names.
 
 use std::cell::RefCell;
 
+#[cfg(feature = "cardano")]
+use crate::cardano::{CardanoStatement, CardanoVerifier};
+#[cfg(feature = "bn254")]
 use crate::{
     chain::{PinnedChainVerifier, TrustedChain},
     verifier::{parse_transcript, PinnedVerifier, Statement},
@@ -118,6 +123,83 @@ pub extern "C" fn tms_result_len() -> usize {
     RESULT.with(|r| r.borrow().len())
 }
 
+/// A `*_verifier_new` call's arguments, taken over: the scheme, the key file and its pin, the
+/// verifier parameters and their pin.
+struct PinnedFiles {
+    scheme: String,
+    vk: Vec<u8>,
+    vk_fingerprint: String,
+    params: Vec<u8>,
+    params_fingerprint: String,
+}
+
+/// Takes over the buffers of a `*_verifier_new` call (all of them, also when one is not UTF-8).
+///
+/// # Safety
+/// Each (pointer, length) pair is one [`tms_alloc`] buffer, handed over.
+unsafe fn take_pinned_files(
+    scheme: (*mut u8, usize),
+    vk: (*mut u8, usize),
+    vk_fingerprint: (*mut u8, usize),
+    params: (*mut u8, usize),
+    params_fingerprint: (*mut u8, usize),
+) -> Result<PinnedFiles, String> {
+    let scheme = take_str(scheme.0, scheme.1, "scheme");
+    let vk = take(vk.0, vk.1);
+    let vk_fingerprint = take_str(
+        vk_fingerprint.0,
+        vk_fingerprint.1,
+        "verifying key fingerprint",
+    );
+    let params = take(params.0, params.1);
+    let params_fingerprint = take_str(
+        params_fingerprint.0,
+        params_fingerprint.1,
+        "verifier parameters fingerprint",
+    );
+    Ok(PinnedFiles {
+        scheme: scheme?,
+        vk,
+        vk_fingerprint: vk_fingerprint?,
+        params,
+        params_fingerprint: params_fingerprint?,
+    })
+}
+
+/// A certificate `*_verify` call's statement and proof, taken over.
+struct CertificateArgs {
+    commitment: String,
+    message: Vec<u8>,
+    threshold: Option<u64>,
+    proof: Vec<u8>,
+    transcript: String,
+}
+
+/// Takes over the buffers of a certificate `*_verify` call (all of them, also on an error).
+///
+/// # Safety
+/// Each (pointer, length) pair is one [`tms_alloc`] buffer, handed over.
+unsafe fn take_certificate(
+    commitment: (*mut u8, usize),
+    message: (*mut u8, usize),
+    threshold: f64,
+    proof: (*mut u8, usize),
+    transcript: (*mut u8, usize),
+) -> Result<CertificateArgs, String> {
+    let commitment = take_str(commitment.0, commitment.1, "commitment");
+    let message = take(message.0, message.1);
+    let proof = take(proof.0, proof.1);
+    let transcript = take_str(transcript.0, transcript.1, "transcript");
+    Ok(CertificateArgs {
+        commitment: commitment?,
+        message,
+        threshold: threshold_from_js(threshold)?,
+        proof,
+        transcript: transcript?,
+    })
+}
+
+#[cfg(feature = "bn254")]
 /// A [`PinnedVerifier`] (see [`PinnedVerifier::new`]); returns its handle, or 0 with the reason
 /// as the result.
 ///
@@ -137,31 +219,25 @@ pub unsafe extern "C" fn tms_verifier_new(
     params_fingerprint: *mut u8,
     params_fingerprint_len: usize,
 ) -> usize {
-    let scheme = take_str(scheme, scheme_len, "scheme");
-    let vk = take(vk, vk_len);
-    let vk_fingerprint = take_str(
-        vk_fingerprint,
-        vk_fingerprint_len,
-        "verifying key fingerprint",
+    let files = take_pinned_files(
+        (scheme, scheme_len),
+        (vk, vk_len),
+        (vk_fingerprint, vk_fingerprint_len),
+        (params, params_len),
+        (params_fingerprint, params_fingerprint_len),
     );
-    let params = take(params, params_len);
-    let params_fingerprint = take_str(
-        params_fingerprint,
-        params_fingerprint_len,
-        "verifier parameters fingerprint",
-    );
-    let made = (|| {
+    into_handle(files.and_then(|f| {
         PinnedVerifier::new(
-            &scheme?,
-            &vk,
-            &vk_fingerprint?,
-            &params,
-            &params_fingerprint?,
+            &f.scheme,
+            &f.vk,
+            &f.vk_fingerprint,
+            &f.params,
+            &f.params_fingerprint,
         )
-    })();
-    into_handle(made)
+    }))
 }
 
+#[cfg(feature = "bn254")]
 /// Frees a verifier.
 ///
 /// # Safety
@@ -171,6 +247,7 @@ pub unsafe extern "C" fn tms_verifier_free(handle: usize) {
     drop(Box::from_raw(handle as *mut PinnedVerifier));
 }
 
+#[cfg(feature = "bn254")]
 /// The scheme and circuit of a verifier's key, as the result.
 ///
 /// # Safety
@@ -181,6 +258,7 @@ pub unsafe extern "C" fn tms_verifier_describe(handle: usize) -> u32 {
     finish(Ok(verifier.describe()))
 }
 
+#[cfg(feature = "bn254")]
 /// Verifies a proof for the statement the caller trusts (see [`PinnedVerifier::verify`]):
 /// returns 1 with the verdict as the result, or 0 with the reason. `threshold` is a JavaScript
 /// number; NaN stands for none (Mithril may omit it). `transcript` is `blake2b` or `evm`.
@@ -203,21 +281,25 @@ pub unsafe extern "C" fn tms_verify(
     transcript_len: usize,
 ) -> u32 {
     let verifier = &*(handle as *const PinnedVerifier);
-    let commitment = take_str(commitment, commitment_len, "commitment");
-    let message = take(message, message_len);
-    let proof = take(proof, proof_len);
-    let transcript = take_str(transcript, transcript_len, "transcript");
-    finish((|| {
+    let args = take_certificate(
+        (commitment, commitment_len),
+        (message, message_len),
+        threshold,
+        (proof, proof_len),
+        (transcript, transcript_len),
+    );
+    finish(args.and_then(|a| {
         let statement = Statement {
-            commitment: commitment?,
-            message,
-            threshold: threshold_from_js(threshold)?,
-            transcript: parse_transcript(&transcript?)?,
+            commitment: a.commitment,
+            message: a.message,
+            threshold: a.threshold,
+            transcript: parse_transcript(&a.transcript)?,
         };
-        verifier.verify(&statement, &proof)
-    })())
+        verifier.verify(&statement, &a.proof)
+    }))
 }
 
+#[cfg(feature = "bn254")]
 /// A [`PinnedChainVerifier`] (see [`PinnedChainVerifier::new`]); returns its handle, or 0 with
 /// the reason as the result.
 ///
@@ -247,6 +329,7 @@ pub unsafe extern "C" fn tms_chain_verifier_new(
     into_handle(made)
 }
 
+#[cfg(feature = "bn254")]
 /// Frees a chain verifier.
 ///
 /// # Safety
@@ -256,6 +339,7 @@ pub unsafe extern "C" fn tms_chain_verifier_free(handle: usize) {
     drop(Box::from_raw(handle as *mut PinnedChainVerifier));
 }
 
+#[cfg(feature = "bn254")]
 /// What a chain verifier's key closes, as the result.
 ///
 /// # Safety
@@ -266,6 +350,7 @@ pub unsafe extern "C" fn tms_chain_verifier_describe(handle: usize) -> u32 {
     finish(Ok(verifier.describe()))
 }
 
+#[cfg(feature = "bn254")]
 /// Verifies a chain proof file for the chain the caller trusts (see
 /// [`PinnedChainVerifier::verify`]): returns 1 with the verdict as the result, or 0 with the
 /// reason. `epochs` is a JavaScript number.
@@ -309,6 +394,106 @@ pub unsafe extern "C" fn tms_chain_verify(
         };
         verifier.verify(&trusted, &proof)
     })())
+}
+
+/// A [`CardanoVerifier`] (see [`CardanoVerifier::new`]); returns its handle, or 0 with the
+/// reason as the result.
+///
+/// # Safety
+/// Each (pointer, length) pair is one [`tms_alloc`] buffer, handed over.
+#[cfg(feature = "cardano")]
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn tms_cardano_verifier_new(
+    scheme: *mut u8,
+    scheme_len: usize,
+    vk: *mut u8,
+    vk_len: usize,
+    vk_fingerprint: *mut u8,
+    vk_fingerprint_len: usize,
+    params: *mut u8,
+    params_len: usize,
+    params_fingerprint: *mut u8,
+    params_fingerprint_len: usize,
+) -> usize {
+    let files = take_pinned_files(
+        (scheme, scheme_len),
+        (vk, vk_len),
+        (vk_fingerprint, vk_fingerprint_len),
+        (params, params_len),
+        (params_fingerprint, params_fingerprint_len),
+    );
+    into_handle(files.and_then(|f| {
+        CardanoVerifier::new(
+            &f.scheme,
+            &f.vk,
+            &f.vk_fingerprint,
+            &f.params,
+            &f.params_fingerprint,
+        )
+    }))
+}
+
+/// Frees a Cardano verifier.
+///
+/// # Safety
+/// `handle` is one [`tms_cardano_verifier_new`] returned, not freed before.
+#[cfg(feature = "cardano")]
+#[no_mangle]
+pub unsafe extern "C" fn tms_cardano_verifier_free(handle: usize) {
+    drop(Box::from_raw(handle as *mut CardanoVerifier));
+}
+
+/// The scheme and circuit of a Cardano verifier's key, as the result.
+///
+/// # Safety
+/// `handle` is a live [`tms_cardano_verifier_new`] handle.
+#[cfg(feature = "cardano")]
+#[no_mangle]
+pub unsafe extern "C" fn tms_cardano_verifier_describe(handle: usize) -> u32 {
+    let verifier = &*(handle as *const CardanoVerifier);
+    finish(Ok(verifier.describe()))
+}
+
+/// Verifies a Cardano certificate proof for the statement the caller trusts (see
+/// [`CardanoVerifier::verify`]): returns 1 with the verdict as the result, or 0 with the reason.
+/// `threshold` is a JavaScript number; NaN stands for none (Mithril may omit it).
+///
+/// # Safety
+/// `handle` is a live [`tms_cardano_verifier_new`] handle; each (pointer, length) pair is one
+/// [`tms_alloc`] buffer, handed over.
+#[cfg(feature = "cardano")]
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn tms_cardano_verify(
+    handle: usize,
+    commitment: *mut u8,
+    commitment_len: usize,
+    message: *mut u8,
+    message_len: usize,
+    threshold: f64,
+    proof: *mut u8,
+    proof_len: usize,
+    transcript: *mut u8,
+    transcript_len: usize,
+) -> u32 {
+    let verifier = &*(handle as *const CardanoVerifier);
+    let args = take_certificate(
+        (commitment, commitment_len),
+        (message, message_len),
+        threshold,
+        (proof, proof_len),
+        (transcript, transcript_len),
+    );
+    finish(args.and_then(|a| {
+        let statement = CardanoStatement {
+            commitment: a.commitment,
+            message: a.message,
+            threshold: a.threshold,
+            transcript: a.transcript,
+        };
+        verifier.verify(&statement, &a.proof)
+    }))
 }
 
 /// A JavaScript number as a threshold: NaN for none, else a non-negative integer JavaScript

@@ -11,11 +11,12 @@ use mithril_snark::{MithrilError, MithrilShape};
 use schnorr_atms::{AtmsError, AtmsInstance, AtmsShape};
 use tms_gadgets::{
     message::{field_bytes, message_to_field},
-    proving::{keys::fingerprint, Transcript},
+    proving::Transcript,
     Fr,
 };
 
 use crate::params::verifier_params;
+pub(crate) use crate::pin::{check_pin, describe_message, hex};
 
 /// The certificate schemes this package verifies (BN254 backend).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,23 +83,6 @@ pub struct PinnedVerifier {
     params: ParamsKZG<Bn256>,
     vk_fingerprint: String,
     params_fingerprint: String,
-}
-
-/// Refuses `bytes` unless their SHA-256 is `expected` (hex, `0x` optional).
-pub(crate) fn check_pin(what: &str, bytes: &[u8], expected: &str) -> Result<String, String> {
-    let actual = fingerprint(bytes);
-    let expected = expected.trim_start_matches("0x");
-    if expected.len() != 64 || !expected.chars().all(|c| c.is_ascii_hexdigit()) {
-        return Err(format!(
-            "{what} fingerprint {expected:?}: give 64 hex digits (its SHA-256)"
-        ));
-    }
-    if !actual.eq_ignore_ascii_case(expected) {
-        return Err(format!(
-            "{what}: fingerprint {actual} differs from the pinned {expected}"
-        ));
-    }
-    Ok(actual)
 }
 
 impl PinnedVerifier {
@@ -287,34 +271,7 @@ fn rejected(transcript: Transcript) -> String {
     )
 }
 
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    let digits: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-    format!("0x{digits}")
-}
-
 /// `what`, given as `0x` + 64 hex digits (big-endian), below r.
 pub(crate) fn fr_from_hex(what: &str, s: &str) -> Result<Fr, String> {
-    use halo2_base::halo2_proofs::halo2curves::ff::PrimeField;
-    let bad = || format!("{what} {s:?}: give 0x followed by 64 hex digits");
-    let digits = s.strip_prefix("0x").ok_or_else(bad)?;
-    if digits.len() != 64 || !digits.is_ascii() {
-        return Err(bad());
-    }
-    let mut repr = [0u8; 32];
-    for (i, byte) in repr.iter_mut().rev().enumerate() {
-        *byte = u8::from_str_radix(&digits[2 * i..2 * i + 2], 16).map_err(|_| bad())?;
-    }
-    Option::from(Fr::from_repr(repr))
-        .ok_or_else(|| format!("{what} {s}: not below the BN254 scalar field modulus"))
-}
-
-/// The message as `tms verify` describes it: its bytes (shortened) and `m`.
-pub(crate) fn describe_message(bytes: &[u8], m: &Fr) -> String {
-    let shown = hex(bytes);
-    let shown = if shown.len() > 42 {
-        format!("{}..({} bytes)", &shown[..42], bytes.len())
-    } else {
-        shown
-    };
-    format!("message {shown} (m = {})", hex(&field_bytes(m)))
+    crate::pin::field_from_hex(what, s, "BN254")
 }

@@ -4,7 +4,8 @@
 // that do not match their pins, are refused. Keeps a screenshot of the chain view (the
 // certificate's until the chain fixture exists; wasm/page/screenshot.png, or $TMS_SCREENSHOT)
 // and prints
-// `wasm-verify runtime=chromium` lines (median of 10 verifications after load).
+// `wasm-verify runtime=chromium` lines (median of 10 verifications after load). The Cardano
+// certificates (`?scheme=cardano/NAME`) go through the second module, tms_verifier_cardano.wasm.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, writeFileSync } from "node:fs";
@@ -33,6 +34,8 @@ const cases = [
   ["schnorr-atms", /^verified \(schnorr-atms\): at least 3 of 4/, /^refused: the proof does not verify for the trusted statement/],
   ["bls-atms", /^verified \(bls-atms\): at least 2 of 4/, /^refused: the proof does not verify for the trusted statement/],
   ["mithril", /^verified \(mithril\): 5 distinct lottery indices/, /^refused: the proof does not verify for the trusted statement/],
+  ["cardano/schnorr-atms", /^verified \(schnorr-atms, cardano\): at least 3 of 4/, /^refused: the proof does not verify for the trusted statement \(cardano backend/],
+  ["cardano/mithril", /^verified \(mithril, cardano\): 5 distinct lottery indices/, /^refused: the proof does not verify for the trusted statement \(cardano backend/],
 ];
 
 // Until the chain fixture is committed (wasm/fixtures/make-chain.sh) its cases are skipped and
@@ -57,7 +60,8 @@ for (const [scheme, says, refusal] of cases) {
       writeFileSync(process.env.TMS_SCREENSHOT ?? new URL("../page/screenshot.png", import.meta.url), await browser.screenshot());
     }
     const ms = await browser.evaluate("tmsBench(10)");
-    console.log(`wasm-verify runtime=chromium scheme=${scheme} median_ms=${ms.toFixed(1)}`);
+    const [backend, name] = scheme.startsWith("cardano/") ? [" backend=cardano", scheme.slice(8)] : ["", scheme];
+    console.log(`wasm-verify runtime=chromium${backend} scheme=${name} median_ms=${ms.toFixed(1)}`);
   });
 
   test(`${scheme}: the page refuses a proof with one byte changed`, { skip }, async () => {
@@ -67,7 +71,7 @@ for (const [scheme, says, refusal] of cases) {
   });
 }
 
-for (const [scheme, key] of [["chain", "chain verifying key"], ["schnorr-atms", "verifying key"]]) {
+for (const [scheme, key] of [["chain", "chain verifying key"], ["schnorr-atms", "verifying key"], ["cardano/schnorr-atms", "verifying key"]]) {
   const skip = scheme === "chain" && noChain;
   test(`${scheme}: the page refuses a key or parameters that do not match their pins`, { skip }, async () => {
     for (const [pin, refusal] of [["vk", `refused: ${key}: fingerprint`], ["params", "refused: verifier parameters: fingerprint"]]) {

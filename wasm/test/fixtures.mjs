@@ -1,5 +1,7 @@
 // The committed fixtures (wasm/fixtures, written by `cargo test -p tms-wasm --test agreement --
-// --ignored make_fixtures`): what a client pins and trusts, and the proof it is handed.
+// --ignored make_fixtures`; wasm/fixtures/cardano by `--test cardano -- --ignored
+// make_cardano_fixtures`): what a client pins and trusts, and the proof it is handed.
+import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
@@ -10,14 +12,15 @@ export function unhex(s) {
   return Uint8Array.from(Buffer.from(s.replace(/^0x/, ""), "hex"));
 }
 
-/** The fixture of `scheme`: its statement.json, key file, verifier parameters and proof. */
+/** The fixture of `scheme` ("cardano/NAME" for the Cardano backend's): its statement.json, key
+ * file, verifier parameters (its backend's) and proof. */
 export function fixture(scheme) {
   const read = (p) => new Uint8Array(readFileSync(fileURLToPath(new URL(p, root))));
   const statement = JSON.parse(readFileSync(fileURLToPath(new URL(`${scheme}/statement.json`, root)), "utf8"));
   return {
     statement,
     vk: read(`${scheme}/vk.bin`),
-    params: read("params.bin"),
+    params: read(scheme.startsWith("cardano/") ? "cardano/params.bin" : "params.bin"),
     proof: read(`${scheme}/proof.bin`),
     message: unhex(statement.message),
   };
@@ -33,4 +36,14 @@ export function medianMs(f, runs = 10) {
   }
   times.sort((a, b) => a - b);
   return (times[(runs - 1) >> 1] + times[runs >> 1]) / 2;
+}
+
+/** Throws unless `f` throws an Error of one line matching `pattern`. */
+export function refuses(f, pattern) {
+  assert.throws(f, (e) => {
+    assert.ok(e instanceof Error, `not an Error: ${e}`);
+    assert.ok(!e.message.includes("\n"), `more than one line: ${e.message}`);
+    assert.match(e.message, pattern);
+    return true;
+  });
 }

@@ -7,7 +7,7 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
-import { fixture, medianMs, unhex } from "./fixtures.mjs";
+import { fixture, medianMs, refuses, unhex } from "./fixtures.mjs";
 
 import { CertificateVerifier, ChainVerifier } from "../npm/node.js";
 
@@ -26,16 +26,6 @@ function pinned(f) {
   return (sharedCertificate[s.scheme] ??= new CertificateVerifier(s.scheme, f.vk, s.vkFingerprint, f.params, s.paramsFingerprint));
 }
 after(() => Object.values(sharedCertificate).forEach((v) => v.free()));
-
-/** Throws unless `f` throws an Error of one line matching `pattern`. */
-function refuses(f, pattern) {
-  assert.throws(f, (e) => {
-    assert.ok(e instanceof Error, `not an Error: ${e}`);
-    assert.ok(!e.message.includes("\n"), `more than one line: ${e.message}`);
-    assert.match(e.message, pattern);
-    return true;
-  });
-}
 
 for (const scheme of Object.keys(expected)) {
   test(`${scheme}: the honest proof verifies and says what it verified`, () => {
