@@ -11,87 +11,27 @@
 use std::{
     fs,
     panic::{catch_unwind, AssertUnwindSafe},
-    path::PathBuf,
 };
 
 use halo2_base::halo2_proofs::halo2curves::ff::Field;
 use mithril_snark::Parameters;
 use schnorr_atms::{AtmsInstance, CommitmentMode, Verification};
-use serde::{Deserialize, Serialize};
 use tms_gadgets::{
     message::{field_bytes, message_to_field},
     proving::{keys::fingerprint, params::kzg_params, Transcript},
     Fr,
 };
+mod common;
+
+use common::{dir as fixture_dir, median_ms, unhex, Fixture, FixtureStatement};
 use tms_wasm::{
     params::verifier_params_file,
+    pin::hex,
     verifier::{PinnedVerifier, Statement},
 };
 
 /// The advice columns `tms keygen` allows (its `MAX_ADVICE_COLUMNS`).
 const MAX_ADVICE_COLUMNS: usize = 32;
-
-/// What `statement.json` holds: what a client trusts and pins, for the Node test and the page.
-#[derive(Serialize, Deserialize, Clone)]
-#[serde(rename_all = "camelCase")]
-struct FixtureStatement {
-    scheme: String,
-    commitment: String,
-    /// The message bytes, `0x`-hex.
-    message: String,
-    threshold: Option<u64>,
-    transcript: String,
-    vk_fingerprint: String,
-    params_fingerprint: String,
-    /// The circuit's k (the library verifier's full parameters are `kzg_params(k)`).
-    k: u32,
-}
-
-struct Fixture {
-    statement: FixtureStatement,
-    vk: Vec<u8>,
-    params: Vec<u8>,
-    proof: Vec<u8>,
-}
-
-fn dir(scheme: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures")
-        .join(scheme)
-}
-
-fn hex(bytes: &[u8]) -> String {
-    let digits: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-    format!("0x{digits}")
-}
-
-fn unhex(s: &str) -> Vec<u8> {
-    let s = s.trim_start_matches("0x");
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("fixture hex"))
-        .collect()
-}
-
-fn load(scheme: &str) -> Fixture {
-    let d = dir(scheme);
-    let read = |name: &str| fs::read(d.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
-    Fixture {
-        statement: serde_json::from_slice(&read("statement.json")).expect("statement.json"),
-        vk: read("vk.bin"),
-        params: fs::read(dir("").join("params.bin")).expect("params.bin"),
-        proof: read("proof.bin"),
-    }
-}
-
-fn write(scheme: &str, statement: &FixtureStatement, vk: &[u8], proof: &[u8]) {
-    let d = dir(scheme);
-    fs::create_dir_all(&d).unwrap();
-    fs::write(d.join("vk.bin"), vk).unwrap();
-    fs::write(d.join("proof.bin"), proof).unwrap();
-    let json = serde_json::to_string_pretty(statement).unwrap();
-    fs::write(d.join("statement.json"), format!("{json}\n")).unwrap();
-}
 
 const MESSAGE: &[u8] = b"tms light client: epoch 42 committee handover";
 
@@ -111,11 +51,12 @@ fn make_fixtures() {
     .unwrap();
     let params = kzg_params(witness.shape.k);
     let params_file = verifier_params_file(&params);
-    fs::create_dir_all(dir("")).unwrap();
-    fs::write(dir("").join("params.bin"), &params_file).unwrap();
+    fs::create_dir_all(fixture_dir("", "")).unwrap();
+    fs::write(fixture_dir("", "").join("params.bin"), &params_file).unwrap();
     let keys = schnorr_atms::keygen(&params, witness.shape).unwrap();
     let proof = schnorr_atms::prove(&params, &keys, &witness).unwrap();
     let statement = FixtureStatement {
+        backend: None,
         scheme: "schnorr-atms".into(),
         commitment: hex(&field_bytes(&witness.instance.commitment)),
         message: hex(MESSAGE),
@@ -125,7 +66,7 @@ fn make_fixtures() {
         params_fingerprint: fingerprint(&params_file),
         k: witness.shape.k,
     };
-    write("schnorr-atms", &statement, &keys.vk_bytes(), &proof);
+    write_bn254("schnorr-atms", &statement, &keys.vk_bytes(), &proof);
 
     // SNARK-Mithril: 8 parties on preprod parameters (m = 100, k = 5).
     let example = mithril_snark::example_certificate_on(
@@ -147,6 +88,7 @@ fn make_fixtures() {
     let keys = mithril_snark::prover::keygen(&params, witness.shape).unwrap();
     let proof = mithril_snark::prover::prove(&params, &keys, &witness).unwrap();
     let statement = FixtureStatement {
+        backend: None,
         scheme: "mithril".into(),
         commitment: hex(&field_bytes(&example.registration.commitment().digest())),
         message: hex(MESSAGE),
@@ -156,7 +98,7 @@ fn make_fixtures() {
         params_fingerprint: fingerprint(&params_file),
         k: witness.shape.k,
     };
-    write("mithril", &statement, &keys.vk_bytes(), &proof);
+    write_bn254("mithril", &statement, &keys.vk_bytes(), &proof);
 }
 
 /// The BLS ATMS fixture: 4 members, 3 sign, threshold 2, as `tms demo --scheme bls` (one
@@ -183,11 +125,12 @@ fn make_bls_fixture() {
     let shape = AtmsShape::auto(4, 3, K);
     let witness = AtmsWitness::new(shape, &committee, MESSAGE, &signatures, 2).unwrap();
     let params = kzg_params(K);
-    let params_file = fs::read(dir("").join("params.bin")).unwrap();
+    let params_file = fs::read(fixture_dir("", "").join("params.bin")).unwrap();
     assert_eq!(verifier_params_file(&params), params_file);
     let keys = bls_atms::keygen(&params, shape).unwrap();
     let proof = bls_atms::prove(&params, &keys, &witness).unwrap();
     let statement = FixtureStatement {
+        backend: None,
         scheme: "bls-atms".into(),
         commitment: hex(&field_bytes(&committee.digest(shape.hash))),
         message: hex(MESSAGE),
@@ -197,7 +140,7 @@ fn make_bls_fixture() {
         params_fingerprint: fingerprint(&params_file),
         k: K,
     };
-    write("bls-atms", &statement, &keys.vk_bytes(), &proof);
+    write_bn254("bls-atms", &statement, &keys.vk_bytes(), &proof);
 }
 
 /// One client-side case: the statement and proof the package is handed.
@@ -330,21 +273,8 @@ fn pinned(f: &Fixture) -> PinnedVerifier {
     .unwrap()
 }
 
-/// The median of 10 timings of `f`, in milliseconds.
-fn median_ms(mut f: impl FnMut()) -> f64 {
-    let mut times: Vec<f64> = (0..10)
-        .map(|_| {
-            let start = std::time::Instant::now();
-            f();
-            start.elapsed().as_secs_f64() * 1e3
-        })
-        .collect();
-    times.sort_by(f64::total_cmp);
-    (times[4] + times[5]) / 2.0
-}
-
 fn agrees(scheme: &str, verdict_says: &str) {
-    let f = load(scheme);
+    let f = load_bn254(scheme);
     let verifier = pinned(&f);
     let honest = Case::honest(&f);
     // The native figure next to the WebAssembly ones the JavaScript tests print.
@@ -395,7 +325,7 @@ fn mithril_agrees_with_the_library() {
 /// missing or zero threshold, a malformed commitment, an unknown scheme or transcript.
 #[test]
 fn refusals_before_verifying() {
-    let f = load("schnorr-atms");
+    let f = load_bn254("schnorr-atms");
     let s = &f.statement;
     let new = |scheme: &str, vk: &[u8], vk_pin: &str, params: &[u8], params_pin: &str| {
         PinnedVerifier::new(scheme, vk, vk_pin, params, params_pin).err()
@@ -493,4 +423,12 @@ fn refusals_before_verifying() {
         tms_wasm::verifier::parse_transcript("poseidon").unwrap_err(),
         "transcript \"poseidon\": give \"blake2b\" or \"evm\""
     );
+}
+
+fn load_bn254(scheme: &str) -> Fixture {
+    common::load("", scheme)
+}
+
+fn write_bn254(scheme: &str, statement: &FixtureStatement, vk: &[u8], proof: &[u8]) {
+    common::write("", scheme, statement, vk, proof)
 }

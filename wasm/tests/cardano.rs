@@ -12,77 +12,28 @@
 use std::{
     fs,
     panic::{catch_unwind, AssertUnwindSafe},
-    path::PathBuf,
 };
 
 use ff::PrimeField;
 use midnight_curves::Fq as Base;
 use rand_chacha::{rand_core::SeedableRng, ChaCha20Rng};
-use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tms_cardano::{
     backend::{kzg_params, verifier_params, verifier_params_file, vk_to_bytes, Vk},
     key_file::VkFile,
 };
+mod common;
+
+use common::{dir as fixture_dir, median_ms, unhex, Fixture, FixtureStatement};
 use tms_wasm::{
     cardano::{CardanoStatement, CardanoVerifier},
     pin::{hex, sha256_hex},
 };
 
-/// What `statement.json` holds: what a client trusts and pins (the BN254 fixtures' fields and
-/// the backend).
-#[derive(Serialize, Deserialize, Clone)]
-#[serde(rename_all = "camelCase")]
-struct FixtureStatement {
-    backend: String,
-    scheme: String,
-    commitment: String,
-    /// The message bytes, `0x`-hex.
-    message: String,
-    threshold: Option<u64>,
-    transcript: String,
-    vk_fingerprint: String,
-    params_fingerprint: String,
-    /// The circuit's k (the library verifier's full parameters are `kzg_params(k)`).
-    k: u32,
-}
-
-struct Fixture {
-    statement: FixtureStatement,
-    vk: Vec<u8>,
-    params: Vec<u8>,
-    proof: Vec<u8>,
-}
-
-fn dir(scheme: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures/cardano")
-        .join(scheme)
-}
-
-fn unhex(s: &str) -> Vec<u8> {
-    let s = s.trim_start_matches("0x");
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("fixture hex"))
-        .collect()
-}
-
 fn base_hex(x: &Base) -> String {
     let mut b = x.to_repr();
     b.as_mut().reverse();
     hex(b.as_ref())
-}
-
-fn load(scheme: &str) -> Fixture {
-    let d = dir(scheme);
-    let read = |name: &str| fs::read(d.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
-    Fixture {
-        statement: serde_json::from_slice(&read("statement.json")).expect("statement.json"),
-        vk: read("vk.bin"),
-        params: fs::read(dir("").join("params.bin")).expect("params.bin"),
-        proof: read("proof.bin"),
-    }
 }
 
 /// The tool's verifying key file (`tms keygen --backend cardano`): header, shape, key.
@@ -93,15 +44,6 @@ fn key_file(scheme: &str, shape: serde_json::Value, vk: &Vk) -> Vec<u8> {
         vk: hex(&vk_to_bytes(vk)),
     };
     format!("{}\n", serde_json::to_string_pretty(&file).unwrap()).into_bytes()
-}
-
-fn write(scheme: &str, statement: &FixtureStatement, vk: &[u8], proof: &[u8]) {
-    let d = dir(scheme);
-    fs::create_dir_all(&d).unwrap();
-    fs::write(d.join("vk.bin"), vk).unwrap();
-    fs::write(d.join("proof.bin"), proof).unwrap();
-    let json = serde_json::to_string_pretty(statement).unwrap();
-    fs::write(d.join("statement.json"), format!("{json}\n")).unwrap();
 }
 
 const MESSAGE: &[u8] = b"tms light client: epoch 42 committee handover";
@@ -134,13 +76,13 @@ fn make_cardano_fixtures() {
     let instance = AtmsInstance::from_trusted(&shape, &committee, MESSAGE, 3).unwrap();
     let params = kzg_params(shape.k);
     let params_file = verifier_params_file(&params).unwrap();
-    fs::create_dir_all(dir("")).unwrap();
-    fs::write(dir("").join("params.bin"), &params_file).unwrap();
+    fs::create_dir_all(fixture_dir("cardano", "")).unwrap();
+    fs::write(fixture_dir("cardano", "").join("params.bin"), &params_file).unwrap();
     let keys = prover::keygen(&params, shape).unwrap();
     let proof = prover::prove::<DefaultTranscriptHash>(&params, &keys, &witness, &mut rng).unwrap();
     let vk = key_file("schnorr-atms", json!({ "n": 4, "k": shape.k }), keys.vk());
     let statement = FixtureStatement {
-        backend: "cardano".into(),
+        backend: Some("cardano".into()),
         scheme: "schnorr-atms".into(),
         commitment: base_hex(&instance.commitment),
         message: hex(MESSAGE),
@@ -150,7 +92,7 @@ fn make_cardano_fixtures() {
         params_fingerprint: sha256_hex(&params_file),
         k: shape.k,
     };
-    write("schnorr-atms", &statement, &vk, &proof);
+    write_cardano("schnorr-atms", &statement, &vk, &proof);
 
     // SNARK-Mithril: 8 parties (stakes 100 to 800) on preprod parameters (m = 100, k = 5).
     use mithril_jubjub::{
@@ -202,7 +144,7 @@ fn make_cardano_fixtures() {
         keys.vk(),
     );
     let statement = FixtureStatement {
-        backend: "cardano".into(),
+        backend: Some("cardano".into()),
         scheme: "mithril".into(),
         commitment: base_hex(&registration.commitment().digest()),
         message: hex(MESSAGE),
@@ -212,7 +154,7 @@ fn make_cardano_fixtures() {
         params_fingerprint: sha256_hex(&params_file),
         k: shape.k,
     };
-    write("mithril", &statement, &vk, &proof);
+    write_cardano("mithril", &statement, &vk, &proof);
 }
 
 /// One case: the fixture's statement with one change (or none) and the proof it gives.
@@ -353,22 +295,10 @@ fn library_verifies(f: &Fixture, c: &Case) -> bool {
     }
 }
 
-fn median_ms(mut f: impl FnMut()) -> f64 {
-    let mut times: Vec<f64> = (0..10)
-        .map(|_| {
-            let start = std::time::Instant::now();
-            f();
-            start.elapsed().as_secs_f64() * 1e3
-        })
-        .collect();
-    times.sort_by(f64::total_cmp);
-    (times[4] + times[5]) / 2.0
-}
-
 /// Every case: the package refuses all but the honest one, with one line and no panic, and the
 /// library verifier agrees.
 fn agrees(scheme: &str, verdict_says: &str) {
-    let f = load(scheme);
+    let f = load_cardano(scheme);
     let verifier = pinned(&f);
     for c in cases(&f) {
         let verdict = catch_unwind(AssertUnwindSafe(|| verifier.verify(&c.statement, &c.proof)))
@@ -425,7 +355,7 @@ fn mithril_agrees_with_the_library() {
 
 #[test]
 fn pins_and_key_files_are_checked_before_verifying() {
-    let f = load("schnorr-atms");
+    let f = load_cardano("schnorr-atms");
     let s = &f.statement;
     let new = |scheme: &str, vk: &[u8], vk_pin: &str, params: &[u8], params_pin: &str| {
         catch_unwind(AssertUnwindSafe(|| {
@@ -458,7 +388,7 @@ fn pins_and_key_files_are_checked_before_verifying() {
         e.contains("\"schnorr-atms\" key file, expected \"mithril\""),
         "{e}"
     );
-    let bn254_vk = fs::read(dir("").join("../schnorr-atms/vk.bin")).unwrap();
+    let bn254_vk = fs::read(fixture_dir("cardano", "").join("../schnorr-atms/vk.bin")).unwrap();
     let e = new(
         "schnorr-atms",
         &bn254_vk,
@@ -467,7 +397,7 @@ fn pins_and_key_files_are_checked_before_verifying() {
         params_pin,
     );
     assert!(e.starts_with("verifying key: malformed JSON"), "{e}");
-    let bn254_params = fs::read(dir("").join("../params.bin")).unwrap();
+    let bn254_params = fs::read(fixture_dir("cardano", "").join("../params.bin")).unwrap();
     let e = new(
         "schnorr-atms",
         vk,
@@ -496,4 +426,12 @@ fn pins_and_key_files_are_checked_before_verifying() {
     statement.commitment = "0x12".into();
     let e = verifier.verify(&statement, &f.proof).unwrap_err();
     assert!(e.contains("give 0x followed by 64 hex digits"), "{e}");
+}
+
+fn load_cardano(scheme: &str) -> Fixture {
+    common::load("cardano", scheme)
+}
+
+fn write_cardano(scheme: &str, statement: &FixtureStatement, vk: &[u8], proof: &[u8]) {
+    common::write("cardano", scheme, statement, vk, proof)
 }
