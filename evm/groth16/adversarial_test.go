@@ -7,6 +7,7 @@ package main
 
 import (
 	"math/big"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -98,6 +99,15 @@ func bumpHint(h solver.Hint) solver.Hint {
 		}
 		return nil
 	}
+}
+
+// hintID is h's ID in the R1CS solver: limbs64HintID for limbs64Hint (called
+// under that fixed ID), gnark's derived ID for every other hint.
+func hintID(h solver.Hint) solver.HintID {
+	if reflect.ValueOf(h).Pointer() == reflect.ValueOf(limbs64Hint).Pointer() {
+		return limbs64HintID
+	}
+	return solver.GetHintID(h)
 }
 
 // gadgetHints: every hint of the gadgets the replay circuit uses (emulated

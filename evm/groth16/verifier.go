@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/big"
-	"reflect"
 
 	"github.com/consensys/gnark-crypto/ecc/bn254"
 	"github.com/consensys/gnark-crypto/ecc/bn254/fr"
@@ -140,15 +139,6 @@ var limbs64HintID = func() solver.HintID {
 
 func init() {
 	solver.RegisterNamedHint(limbs64Hint, limbs64HintID)
-}
-
-// hintID is h's ID in the solver: limbs64HintID for limbs64Hint, gnark's
-// derived ID for every other hint.
-func hintID(h solver.Hint) solver.HintID {
-	if reflect.ValueOf(h).Pointer() == reflect.ValueOf(limbs64Hint).Pointer() {
-		return limbs64HintID
-	}
-	return solver.GetHintID(h)
 }
 
 // newLimbs64 splits v into four 64-bit limbs by limbs64Hint, under its fixed ID.
