@@ -94,7 +94,7 @@ use midnight_circuits::{
         hash::HashInstructions, ArithInstructions, AssertionInstructions, AssignmentInstructions,
         BinaryInstructions, ComparisonInstructions, ControlFlowInstructions,
         ConversionInstructions, DecompositionInstructions, EccInstructions, EqualityInstructions,
-        HashToCurveInstructions, PublicInputInstructions,
+        HashToCurveInstructions, PublicInputInstructions, RangeCheckInstructions,
     },
     types::{AssignedBit, AssignedNative, ComposableChip},
 };
@@ -194,6 +194,9 @@ pub(crate) struct Forgeries {
     /// DLEQ table entries `(slot, table, w, point)` written in place of the slot's own (the copy
     /// constraints kept), the ladder adding them.
     pub(crate) dleq: Vec<(usize, usize, usize, Xy)>,
+    /// Borrows `(index slot, borrow)` of `ev <= T` in place of the honest ones (the
+    /// mithril-stm mode).
+    pub(crate) borrows: Vec<(usize, bool)>,
 }
 
 /// The Mithril circuit of one shape; without a witness it lays out the same cells with unknown
@@ -603,6 +606,15 @@ impl MithrilCircuit {
 }
 
 impl Forgeries {
+    /// The forged borrow of index slot `slot`, if any.
+    pub(crate) fn borrow(&self, slot: usize) -> Option<bool> {
+        self.borrows
+            .iter()
+            .rev()
+            .find(|(s, _)| *s == slot)
+            .map(|(_, b)| *b)
+    }
+
     /// Signer slot `slot`'s DLEQ ladder ([`crate::ladder`]): its table `tag (w, table1[w],
     /// table2[w])` (two rows per entry, every value a copy of a cell computed from the slot's
     /// points), then the ladder; returns `(s G - c pk, s H - c sigma)`'s coordinates (`subtract`)
@@ -888,6 +900,90 @@ impl Chips {
             .map(|(i, c)| (Base::from(2).pow_vartime([32 * i as u64]), c.clone()))
             .collect();
         self.native.linear_combination(layouter, &terms, Base::ZERO)
+    }
+
+    /// Asserts `a_hi 2^128 + a_lo <= b_hi 2^128 + b_lo` as integers, every limb already known
+    /// to be below `2^128` (regrouped 32-bit chunks, or copies of such cells): a borrow bit `c`
+    /// and the differences `d_lo = b_lo - a_lo + c 2^128`, `d_hi = b_hi - a_hi - c`, each
+    /// range-checked below `2^128`. Two range checks where [`Self::less_than`] makes six.
+    ///
+    /// Sound for any `c` a prover picks: `b_lo - a_lo + c 2^128` and `b_hi - a_hi - c` are
+    /// integers in `(-2^129, 2^129)`, far from wrapping (`q > 2^254`), so a residue below `2^128`
+    /// is the integer itself and both are `>= 0`; then `b - a = d_hi 2^128 + d_lo >= 0`.
+    /// `forged_borrow` is a cheating prover's borrow, for the negative tests (`None`: the
+    /// honest `b_lo < a_lo`).
+    pub(crate) fn assert_at_most(
+        &self,
+        layouter: &mut impl Layouter<Base>,
+        (a_hi, a_lo): (&AssignedNative<Base>, &AssignedNative<Base>),
+        (b_hi, b_lo): (&AssignedNative<Base>, &AssignedNative<Base>),
+        forged_borrow: Option<bool>,
+    ) -> Result<(), Error> {
+        let native = &self.native;
+        let honest = a_lo
+            .value()
+            .zip(b_lo.value())
+            .map(|(a, b)| to_biguint(b) < to_biguint(a));
+        let borrow: AssignedBit<Base> =
+            native.assign(layouter, honest.map(|c| forged_borrow.unwrap_or(c)))?;
+        let borrow: AssignedNative<Base> = native.convert(layouter, &borrow)?;
+        let two_128 = Base::from(2).pow_vartime([LO_BITS as u64]);
+        let d_lo = native.linear_combination(
+            layouter,
+            &[
+                (Base::ONE, b_lo.clone()),
+                (-Base::ONE, a_lo.clone()),
+                (two_128, borrow.clone()),
+            ],
+            Base::ZERO,
+        )?;
+        let d_hi = native.linear_combination(
+            layouter,
+            &[
+                (Base::ONE, b_hi.clone()),
+                (-Base::ONE, a_hi.clone()),
+                (-Base::ONE, borrow),
+            ],
+            Base::ZERO,
+        )?;
+        self.assert_below_pow2(layouter, &d_lo, LO_BITS)?;
+        self.assert_below_pow2(layouter, &d_hi, LO_BITS)
+    }
+
+    /// Asserts `x < 2^bits`: a range-checked cell equal to `x`. A cheating prover's `x` out of
+    /// range is assigned as 0 there, so that the equality fails where midnight's decomposition
+    /// would panic on the value.
+    pub(crate) fn assert_below_pow2(
+        &self,
+        layouter: &mut impl Layouter<Base>,
+        x: &AssignedNative<Base>,
+        bits: usize,
+    ) -> Result<(), Error> {
+        let bound = BigUint::from(1u8) << bits;
+        let value = x.value().map(|v| {
+            if to_biguint(v) < bound {
+                *v
+            } else {
+                Base::ZERO
+            }
+        });
+        let checked = self
+            .native
+            .assign_lower_than_fixed(layouter, value, &bound)?;
+        self.native.assert_equal(layouter, x, &checked)
+    }
+
+    /// Asserts limbs `(hi, lo)` (each below `2^128`) are at most `q - 1`'s: their integer is
+    /// canonical.
+    pub(crate) fn assert_canonical(
+        &self,
+        layouter: &mut impl Layouter<Base>,
+        limbs: (&AssignedNative<Base>, &AssignedNative<Base>),
+    ) -> Result<(), Error> {
+        let (max_hi, max_lo) = integer_limbs(&to_biguint(&-Base::ONE));
+        let max_hi = self.native.assign_fixed(layouter, max_hi)?;
+        let max_lo = self.native.assign_fixed(layouter, max_lo)?;
+        self.assert_at_most(layouter, limbs, (&max_hi, &max_lo), None)
     }
 
     /// `(a_hi, a_lo) < (b_hi, b_lo)` lexicographically, every limb below `2^128`.

@@ -355,6 +355,67 @@ fn circuit_refuses_forged_table_row() {
     assert_rejected(mock(&circuit), "forged table row");
 }
 
+/// The honest borrow of index slot `i`'s `ev <= T` (`T_lo < ev_lo`).
+fn honest_borrow(w: &StmWitness, i: usize) -> bool {
+    let (j, signer) = w.indices[i];
+    let slot = &w.signers[signer];
+    let prefix = lottery_prefix(w.instance.root, w.instance.message);
+    let ev = lottery_value(prefix, &slot.signature.sigma, j);
+    let (_, ev_lo) = mithril_jubjub::circuit::limbs(ev);
+    let (_, t_lo) = mithril_jubjub::circuit::limbs(slot.leaf.target);
+    to_biguint(&t_lo) < to_biguint(&ev_lo)
+}
+
+#[test]
+fn circuit_refuses_forged_borrow() {
+    // The comparison ev <= T takes its borrow from the prover: the honest one passes (the hook
+    // changes nothing else), the other fails a range check, in every index slot.
+    let ex = example();
+    let w = &ex.witness;
+    for i in 0..w.indices.len() {
+        let honest = honest_borrow(w, i);
+        mock(&StmCircuit::new(w.clone()).with_forged_borrow(i, honest))
+            .unwrap_or_else(|e| panic!("slot {i}, honest borrow: {e:?}"));
+        // The difference leaves [0, 2^128): its range-checked copy cannot equal it.
+        let failures = mock(&StmCircuit::new(w.clone()).with_forged_borrow(i, !honest))
+            .expect_err("a flipped borrow was accepted");
+        assert!(
+            failures
+                .iter()
+                .any(|f| matches!(f, VerifyFailure::Permutation { .. })),
+            "slot {i}, flipped borrow: {failures:?}"
+        );
+    }
+}
+
+#[test]
+fn circuit_refuses_lost_index_under_either_borrow() {
+    // An index its signer did not win (ev > T) cannot be carried by any choice of borrow.
+    let ex = example();
+    let last = ex.witness.indices.len() - 1;
+    let signer = &ex.witness.signers[ex.witness.indices[last].1];
+    let prefix = lottery_prefix(ex.tree.root(), message_to_field(&MESSAGE));
+    let before: u64 = to_biguint(&ex.witness.indices[last - 1].0)
+        .try_into()
+        .unwrap();
+    let lost = (before + 1..M)
+        .find(|j| {
+            !wins(
+                lottery_value(prefix, &signer.signature.sigma, Base::from(*j)),
+                signer.leaf.target,
+            )
+        })
+        .expect("an index the last signer lost");
+    let mut w = ex.witness.clone();
+    w.indices[last].0 = Base::from(lost);
+    for borrow in [false, true] {
+        assert_rejected(
+            mock(&StmCircuit::new(w.clone()).with_forged_borrow(last, borrow)),
+            &format!("lost index, borrow {borrow}"),
+        );
+    }
+}
+
 /// Layout figures of the mithril-stm mode against this crate's own mode on the same slots
 /// (midnight's cost model, no proving): `cargo test -p mithril-jubjub --test stm -- --ignored
 /// --nocapture layout`.
@@ -389,6 +450,32 @@ fn layout_of_both_modes() {
         println!(
             "layout signers {signers} quorum {quorum}: stm mode k = {} rows {}; own mode k = {} rows {}",
             stm.k, a.rows, ours.k, b.rows
+        );
+    }
+}
+
+/// The mithril-stm mode's rows at the bench's Zipf quorum-32 shape (2 signer slots, 32 index
+/// slots, m = 10,000) at k = 13 and 14, and the marginal rows of a signer and an index slot:
+/// `cargo test -p mithril-jubjub --test stm -- --ignored --nocapture rows_of_the_quorum_32_shape`.
+#[test]
+#[ignore = "a measurement: prints the cost model"]
+fn rows_of_the_quorum_32_shape() {
+    let rows = |signer_slots, index_slots, k| {
+        tms_cardano::scheme::layout_stats(&StmShape {
+            signer_slots,
+            index_slots,
+            m: 10_000,
+            k,
+        })
+        .rows
+    };
+    for k in [13, 14] {
+        let base = rows(2, 32, k);
+        println!(
+            "stm mode k = {k}: 2 signers, quorum 32: rows {base} (2^{k} = {}); signer slot {}; index slot {}",
+            1u64 << k,
+            rows(3, 32, k) - base,
+            rows(2, 33, k) - base
         );
     }
 }

@@ -11,38 +11,42 @@
 //!          vk on-curve, T; leaf = Poseidon(SMLF_DST, vk.x, vk.y, T)
 //!          13 levels: node' = Poseidon(l, r) by the position's bit; node = sibling == 0 ? node : node'
 //!          node == root
-//!          T's canonical limbs (T_hi, T_lo) < q's
+//!          T's limbs (T_hi, T_lo) at most q - 1's (the same borrow comparison)
 //!          sigma = 8 sigma' (sigma' on-curve: three doublings)
 //!          c a witness, its 255 canonical bits; s's bits the ladder's
 //!          the ladder: R2 = s G + c vk, R1 = s H + c sigma (tables [O, G, vk, G + vk],
 //!          [O, H, sigma, H + sigma], tag = 2 + s)
 //!          c == Poseidon(SIGN_DST, H, vk, sigma, R1, R2)
 //! index slot i (k of them):
-//!          j_i < 2^32; j_0 < .. < j_{k-1} < m (m a constant of the shape)
+//!          j_i < 2^16; j_0 < .. < j_{k-1} < m (m a constant of the shape): each gap
+//!          j_i - j_{i-1} - 1 and m - 1 - j_{k-1} below 2^16
 //!          (n_i, sigma.x, sigma.y, T_hi, T_lo) looked up in the signer table
 //!          ev = Poseidon(prefix, sigma.x, sigma.y, j_i), limbs (hi, lo) of an X = ev mod q
-//!          not (T_hi, T_lo) < (hi, lo)        (ev <= T: then X <= T < q is ev's integer)
+//!          X <= T: a borrow c, T_lo - lo + c 2^128 and T_hi - hi - c below 2^128
+//!                                            (then X <= T < q is ev's integer)
 //! ```
 //!
 //! # Against mithril-stm's circuit
 //! The statement is the same: its public inputs, its hash to curve, its leaf, its padded path
 //! (a zero sibling skips the level, as there), its signature equation and challenge, its
-//! lottery value and `ev <= T`, `k` strictly increasing indices below `m`. Two differences, both
-//! in the layout only: a signer's path and signature are checked once, in its signer slot, and an
-//! index slot reads `sigma` and `T` from the signer table (mithril-stm repeats them per index);
-//! the index bound is 32 bits where mithril-stm's is 16 (both below `m < 2^16`). Soundness of
+//! lottery value and `ev <= T`, `k` strictly increasing indices below `m` (`m < 2^16`, its
+//! bound). The differences are in the layout only: a signer's path and signature are checked
+//! once, in its signer slot, and an index slot reads `sigma` and `T` from the signer table
+//! (mithril-stm repeats them per index); the comparisons are differences range-checked with a
+//! borrow (two 128-bit checks for `ev <= T`, one 16-bit check per gap between indices; the
+//! argument is on `Chips::assert_at_most`): 109 rows per index slot at k = 13, where the
+//! lexicographic comparison of this crate's own mode took 171. Soundness of
 //! the shared parts (the table, the ladder, `sigma = 8 sigma'`) is argued in
 //! [`crate::circuit`]'s module docs.
 
-use ff::PrimeField;
+use ff::{Field, PrimeField};
 use group::Group;
-use midnight_circuits::field::AssignedBounded;
 use midnight_circuits::{
     instructions::{
-        hash::HashInstructions, AssertionInstructions, AssignmentInstructions,
-        ComparisonInstructions, ControlFlowInstructions, ConversionInstructions,
-        DecompositionInstructions, EccInstructions, HashToCurveInstructions,
-        PublicInputInstructions, ZeroInstructions,
+        hash::HashInstructions, ArithInstructions, AssertionInstructions, AssignmentInstructions,
+        ControlFlowInstructions, ConversionInstructions, DecompositionInstructions,
+        EccInstructions, HashToCurveInstructions, PublicInputInstructions, RangeCheckInstructions,
+        ZeroInstructions,
     },
     types::AssignedNative,
 };
@@ -51,21 +55,30 @@ use midnight_proofs::{
     circuit::{Layouter, SimpleFloorPlanner, Value},
     plonk::{Circuit, ConstraintSystem, Error},
 };
+use num_bigint::BigUint;
 
 #[cfg(any(test, feature = "test-utils"))]
 use crate::ladder::{LadderForgery, Xy};
 use crate::{
     circuit::{
-        fits_u32, limbs, synthesize_with, Chips, Forgeries, H2c, MithrilConfig, Point, SignerCells,
+        limbs, synthesize_with, Chips, Forgeries, H2c, MithrilConfig, Point, SignerCells,
         TABLE_COLUMNS,
     },
     ladder,
-    native::{Base, JubjubScalar},
+    native::{to_biguint, Base, JubjubScalar},
     stm::{
         native::{dst, xy, DST_LOTTERY, DST_MERKLE_LEAF, DST_UNIQUE_SIGNATURE, TREE_DEPTH},
         witness::{StmShape, StmWitness},
     },
 };
+
+/// The bits of an index: mithril-stm's bound (`m < 2^16`).
+const INDEX_BITS: usize = 16;
+
+/// `x`'s integer if it is below `2^16`.
+fn fits_index(x: &Base) -> Option<u64> {
+    u16::try_from(to_biguint(x)).ok().map(u64::from)
+}
 
 /// The mithril-stm-mode circuit of one shape; without a witness it lays out the same cells with
 /// unknown values (keygen).
@@ -123,6 +136,14 @@ impl StmCircuit {
         point: Xy,
     ) -> Self {
         self.forgeries.dleq.push((slot, table, w, point));
+        self
+    }
+
+    /// This circuit with index slot `slot`'s borrow in `ev <= T` set to `borrow` instead of the
+    /// honest one: a cheating prover, for the negative tests.
+    #[cfg(any(test, feature = "test-utils"))]
+    pub fn with_forged_borrow(mut self, slot: usize, borrow: bool) -> Self {
+        self.forgeries.borrows.push((slot, borrow));
         self
     }
 
@@ -239,34 +260,45 @@ impl StmCircuit {
         }
         self.forgeries.load_table(chips, layouter, &signers)?;
 
-        let mut previous: Option<AssignedBounded<Base>> = None;
+        let index_bound = BigUint::from(1u8) << INDEX_BITS;
+        let mut previous: Option<AssignedNative<Base>> = None;
         for i in 0..shape.index_slots {
             let j: AssignedNative<Base> =
                 native.assign(layouter, self.value(|w| w.indices[i].0))?;
-            // j < 2^32, as in the other mode (a prover's out-of-range j fails the equality).
-            let j_low: AssignedNative<Base> = native.assign(
+            // j < 2^16, mithril-stm's bound (a prover's out-of-range j fails the equality).
+            let j_low = native.assign_lower_than_fixed(
                 layouter,
-                self.value(|w| Base::from(fits_u32(&w.indices[i].0).unwrap_or(i as u64))),
+                self.value(|w| Base::from(fits_index(&w.indices[i].0).unwrap_or(i as u64))),
+                &index_bound,
             )?;
-            let j_bounded = native.bounded_of_element(layouter, 32, &j_low)?;
             native.assert_equal(layouter, &j_low, &j)?;
             if let Some(p) = &previous {
-                let increasing = native.lower_than(layouter, p, &j_bounded)?;
-                native.assert_equal_to_fixed(layouter, &increasing, true)?;
+                // p < j: j - p - 1 in [0, 2^16) (both below 2^16, so no wrap).
+                let gap = native.linear_combination(
+                    layouter,
+                    &[(Base::ONE, j.clone()), (-Base::ONE, p.clone())],
+                    -Base::ONE,
+                )?;
+                chips.assert_below_pow2(layouter, &gap, INDEX_BITS)?;
             }
-            previous = Some(j_bounded);
+            previous = Some(j.clone());
             let tuple = self.value(|w| stm_table_tuple(w, i));
             let [_number, sx, sy, t_hi, t_lo] = chips.lookup(layouter, tuple)?;
             let ev = poseidon.hash(layouter, &[prefix.clone(), sx, sy, j])?;
             let (ev_hi, ev_lo) = chips.limbs(layouter, &ev)?;
-            let lost = chips.less_than(layouter, (&t_hi, &t_lo), (&ev_hi, &ev_lo))?;
-            native.assert_equal_to_fixed(layouter, &lost, false)?;
+            // ev <= T: the looked-up limbs are copies of a signer slot's (below 2^128).
+            chips.assert_at_most(
+                layouter,
+                (&ev_hi, &ev_lo),
+                (&t_hi, &t_lo),
+                self.forgeries.borrow(i),
+            )?;
         }
+        // The last index below m: m - 1 - j_last in [0, 2^16).
         let last = previous.expect("at least one index slot");
-        let m: AssignedNative<Base> = native.assign_fixed(layouter, Base::from(shape.m))?;
-        let m_bounded = native.bounded_of_element(layouter, 32, &m)?;
-        let below_m = native.lower_than(layouter, &last, &m_bounded)?;
-        native.assert_equal_to_fixed(layouter, &below_m, true)?;
+        let gap =
+            native.linear_combination(layouter, &[(-Base::ONE, last)], Base::from(shape.m - 1))?;
+        chips.assert_below_pow2(layouter, &gap, INDEX_BITS)?;
 
         native.constrain_as_public_input(layouter, &root)?;
         native.constrain_as_public_input(layouter, &message)
@@ -318,7 +350,8 @@ impl StmCircuit {
             node = native.select(layouter, &padding, &node, &parent)?;
         }
         native.assert_equal(layouter, root, &node)?;
-        let (t_hi, t_lo) = chips.canonical_limbs(layouter, &target)?;
+        let (t_hi, t_lo) = chips.limbs(layouter, &target)?;
+        chips.assert_canonical(layouter, (&t_hi, &t_lo))?;
         Ok((vk, t_hi, t_lo))
     }
 }
