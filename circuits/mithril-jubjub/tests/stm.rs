@@ -294,6 +294,29 @@ fn circuit_refuses_another_message() {
     assert_rejected(mock_witness(&w), "another message");
 }
 
+/// The example with its last index moved to one above the one before it that its signer did not
+/// win, and that index slot.
+fn lost_index_witness() -> (StmWitness, usize) {
+    let ex = example();
+    let last = ex.witness.indices.len() - 1;
+    let signer = &ex.witness.signers[ex.witness.indices[last].1];
+    let prefix = lottery_prefix(ex.tree.root(), message_to_field(&MESSAGE));
+    let before: u64 = to_biguint(&ex.witness.indices[last - 1].0)
+        .try_into()
+        .unwrap();
+    let lost = (before + 1..M)
+        .find(|j| {
+            !wins(
+                lottery_value(prefix, &signer.signature.sigma, Base::from(*j)),
+                signer.leaf.target,
+            )
+        })
+        .expect("an index the last signer lost");
+    let mut w = ex.witness.clone();
+    w.indices[last].0 = Base::from(lost);
+    (w, last)
+}
+
 #[test]
 fn circuit_refuses_changed_path_node_index_and_target() {
     let ex = example();
@@ -323,23 +346,7 @@ fn circuit_refuses_changed_path_node_index_and_target() {
     let last = w.indices.len() - 1;
     w.indices[last].0 = Base::from(M);
     assert_rejected(mock_witness(&w), "index m");
-    // The last index moved to one above the one before it that its signer did not win.
-    let last = ex.witness.indices.len() - 1;
-    let signer = &ex.witness.signers[ex.witness.indices[last].1];
-    let prefix = lottery_prefix(ex.tree.root(), message_to_field(&MESSAGE));
-    let before: u64 = to_biguint(&ex.witness.indices[last - 1].0)
-        .try_into()
-        .unwrap();
-    let lost = (before + 1..M)
-        .find(|j| {
-            !wins(
-                lottery_value(prefix, &signer.signature.sigma, Base::from(*j)),
-                signer.leaf.target,
-            )
-        })
-        .expect("an index the last signer lost");
-    let mut w = ex.witness.clone();
-    w.indices[last].0 = Base::from(lost);
+    let (w, _) = lost_index_witness();
     assert_rejected(mock_witness(&w), "lost index");
 }
 
@@ -391,23 +398,7 @@ fn circuit_refuses_forged_borrow() {
 #[test]
 fn circuit_refuses_lost_index_under_either_borrow() {
     // An index its signer did not win (ev > T) cannot be carried by any choice of borrow.
-    let ex = example();
-    let last = ex.witness.indices.len() - 1;
-    let signer = &ex.witness.signers[ex.witness.indices[last].1];
-    let prefix = lottery_prefix(ex.tree.root(), message_to_field(&MESSAGE));
-    let before: u64 = to_biguint(&ex.witness.indices[last - 1].0)
-        .try_into()
-        .unwrap();
-    let lost = (before + 1..M)
-        .find(|j| {
-            !wins(
-                lottery_value(prefix, &signer.signature.sigma, Base::from(*j)),
-                signer.leaf.target,
-            )
-        })
-        .expect("an index the last signer lost");
-    let mut w = ex.witness.clone();
-    w.indices[last].0 = Base::from(lost);
+    let (w, last) = lost_index_witness();
     for borrow in [false, true] {
         assert_rejected(
             mock(&StmCircuit::new(w.clone()).with_forged_borrow(last, borrow)),
