@@ -8,7 +8,7 @@
 //!          params digest = Poseidon(PARAMS, m, k, num, den);  m < 2^32
 //! signer slot s (S of them), membership:
 //!          pk on-curve; leaf = Poseidon(pk.x, pk.y, stake, T); Merkle path -> root_s = root
-//!          T = 8 chunks of 32 bits = T_hi 2^128 + T_lo;  (T_hi, T_lo) < (q_hi, q_lo)
+//!          T = 8 chunks of 32 bits = T_hi 2^128 + T_lo;  T_hi 2^128 + T_lo < q (borrow, below)
 //!          digest = Poseidon(REGISTRATION, root, total, depth, params digest)   == public
 //! H:       H = H_J(Poseidon(MESSAGE, digest, message))  (midnight's hash to Jubjub of
 //!          (H2C, signed): sponge, two SvdW maps, cofactor cleared, one addition)
@@ -21,10 +21,11 @@
 //!          entry s = 1 (s, sigma_s.x, sigma_s.y, T_hi_s, T_lo_s)     (s a fixed constant)
 //!          slot s's ladder table: entries tag (w, table1[w], table2[w]), w = 0..3
 //! index slot i (exactly k of them):
-//!          j_i < 2^32;  j_0 < j_1 < ... < j_{k-1} < m
+//!          j_i < 2^32;  j_0 < j_1 < ... < j_{k-1} < m  (each gap y - x - 1 below 2^32)
 //!          1 (n_i, sigma.x, sigma.y, T_hi, T_lo): fresh cells of two rows, looked up in the table
 //!          ev = Poseidon(LOTTERY, sigma.x, sigma.y, j_i) = 8 chunks of 32 bits = hi 2^128 + lo
-//!          (hi, lo) < (T_hi, T_lo) lexicographically
+//!          hi 2^128 + lo < T_hi 2^128 + T_lo: a borrow c, T_lo - lo - 1 + c 2^128 and
+//!          T_hi - hi - c below 2^128
 //! ```
 //!
 //! # Soundness argument (what a verifier learns)
@@ -53,7 +54,8 @@
 //!   check on `sigma` a prover could add a small-order point `T8` to `sigma` and `-c T8` to `B`,
 //!   succeeding for one challenge in 8: other lottery values, hence grinding.
 //! - **Indices.** `k` index slots with `j_0 < ... < j_{k-1} < m`, each range-checked to 32 bits
-//!   (and `m` too), so the comparisons are integer ones: `k` distinct indices below `m`.
+//!   (and `m` too), so the comparisons are integer ones: each `y - x - 1` below `2^32` (a
+//!   wrapped difference is not), so `k` distinct indices below `m`.
 //! - **Selection.** Each index slot's tuple is an entry of the signer table by the proof system's
 //!   lookup argument (compressed with the transcript's `theta` after every advice column is
 //!   committed). Which rows start table entries is fixed by the verifying key (fixed column
@@ -62,8 +64,9 @@
 //!   slot's input starts with `f_in = 1`, so it can only be a signer entry; the zero rows that
 //!   the other rows' all-zero inputs need have `f_table = 0`. So the index slot's `sigma` and `T`
 //!   are both signer slot `n_i`'s.
-//! - **Lottery.** `T`'s limbs are 32-bit chunks regrouped, below `q`'s limbs, so they give `T`'s
-//!   integer.
+//! - **Lottery.** `T`'s limbs are 32-bit chunks regrouped, their integer below `q`, so they
+//!   give `T`'s integer. The integer comparisons of two-limb numbers are two range-checked
+//!   differences and a borrow bit, sound for any borrow ([`Chips::assert_limbs_order`]).
 //!   `ev`'s limbs need not be: they give `X < 2^256` with `X = ev mod q`; `X < T < q` forces `X`
 //!   to be `ev`'s canonical integer.
 //!
@@ -85,16 +88,15 @@ use midnight_circuits::{
             pow2range::Pow2RangeChip,
         },
         native::{NB_ARITH_COLS, NB_ARITH_FIXED_COLS},
-        AssignedBounded, NativeChip, NativeConfig, NativeGadget,
+        NativeChip, NativeConfig, NativeGadget,
     },
     hash::poseidon::{
         PoseidonChip, PoseidonConfig, NB_POSEIDON_ADVICE_COLS, NB_POSEIDON_FIXED_COLS,
     },
     instructions::{
         hash::HashInstructions, ArithInstructions, AssertionInstructions, AssignmentInstructions,
-        BinaryInstructions, ComparisonInstructions, ControlFlowInstructions,
-        ConversionInstructions, DecompositionInstructions, EccInstructions, EqualityInstructions,
-        HashToCurveInstructions, PublicInputInstructions, RangeCheckInstructions,
+        ControlFlowInstructions, ConversionInstructions, DecompositionInstructions,
+        EccInstructions, HashToCurveInstructions, PublicInputInstructions, RangeCheckInstructions,
     },
     types::{AssignedBit, AssignedNative, ComposableChip},
 };
@@ -128,6 +130,8 @@ pub const TABLE_COLUMNS: usize = 5;
 pub const TABLE_LOOKUP: &str = "signer table";
 /// Bits of the low limb of a target or a lottery value.
 pub const LO_BITS: usize = 128;
+/// Bits of an index and of `m` (this mode's bound; the mithril-stm mode's is 16).
+const INDEX_BITS: usize = 32;
 
 /// The signer table's columns: the lookup's tuples span two rows of three advice columns, and
 /// two fixed columns say which rows start a looked-up tuple and which start a table entry.
@@ -249,6 +253,14 @@ impl MithrilCircuit {
         point: Xy,
     ) -> Self {
         self.forgeries.dleq.push((slot, table, w, point));
+        self
+    }
+
+    /// This circuit with index slot `slot`'s borrow in `ev < T` set to `borrow` instead of the
+    /// honest one: a cheating prover, for the negative tests.
+    #[cfg(any(test, feature = "test-utils"))]
+    pub fn with_forged_borrow(mut self, slot: usize, borrow: bool) -> Self {
+        self.forgeries.borrows.push((slot, borrow));
         self
     }
 
@@ -433,14 +445,17 @@ impl MithrilCircuit {
         // Parameters: m a 32-bit witness bound by the digest; k and the depth the shape's.
         let params = self.value(|w| w.instance.commitment.params);
         let m: AssignedNative<Base> = native.assign(layouter, params.map(|p| Base::from(p.m())))?;
-        let m_bounded = native.bounded_of_element(layouter, 32, &m)?;
+        chips.assert_below_pow2(layouter, &m, INDEX_BITS)?;
         let phi_num: AssignedNative<Base> =
             native.assign(layouter, params.map(|p| Base::from(p.phi_f().num())))?;
         let phi_den: AssignedNative<Base> =
             native.assign(layouter, params.map(|p| Base::from(p.phi_f().den())))?;
         let k_const = native.assign_fixed(layouter, Base::from(shape.index_slots as u64))?;
         let params_tag = tag(layouter, Tag::Params)?;
-        let params_digest = poseidon.hash(layouter, &[params_tag, m, k_const, phi_num, phi_den])?;
+        let params_digest = poseidon.hash(
+            layouter,
+            &[params_tag, m.clone(), k_const, phi_num, phi_den],
+        )?;
 
         // Signer slots, membership.
         let mut root: Option<AssignedNative<Base>> = None;
@@ -518,7 +533,7 @@ impl MithrilCircuit {
 
         // Index slots.
         let lottery_tag = tag(layouter, Tag::Lottery)?;
-        let mut previous: Option<AssignedBounded<Base>> = None;
+        let mut previous: Option<AssignedNative<Base>> = None;
         for i in 0..shape.index_slots {
             let j: AssignedNative<Base> =
                 native.assign(layouter, self.value(|w| w.indices[i].index))?;
@@ -526,27 +541,31 @@ impl MithrilCircuit {
             // j when it fits, else with the slot's number (any value fails the equality; this one
             // keeps the order checks of a test's out-of-range indices satisfied, so the tests
             // see the range check alone).
-            let j_low: AssignedNative<Base> = native.assign(
+            let j_low = native.assign_lower_than_fixed(
                 layouter,
                 self.value(|w| Base::from(fits_u32(&w.indices[i].index).unwrap_or(i as u64))),
+                &(BigUint::from(1u8) << INDEX_BITS),
             )?;
-            let j_bounded = native.bounded_of_element(layouter, 32, &j_low)?;
             native.assert_equal(layouter, &j_low, &j)?;
             if let Some(p) = &previous {
-                let increasing = native.lower_than(layouter, p, &j_bounded)?;
-                native.assert_equal_to_fixed(layouter, &increasing, true)?;
+                chips.assert_increasing(layouter, p, &j, INDEX_BITS)?;
             }
-            previous = Some(j_bounded);
+            previous = Some(j.clone());
             let [_number, sx, sy, t_hi, t_lo] =
                 chips.lookup(layouter, self.value(|w| table_tuple(&w.indices[i])))?;
             let ev = poseidon.hash(layouter, &[lottery_tag.clone(), sx, sy, j])?;
             let (ev_hi, ev_lo) = chips.limbs(layouter, &ev)?;
-            let wins = chips.less_than(layouter, (&ev_hi, &ev_lo), (&t_hi, &t_lo))?;
-            native.assert_equal_to_fixed(layouter, &wins, true)?;
+            // ev < T: the looked-up limbs are copies of a signer slot's (below 2^128).
+            chips.assert_limbs_order(
+                layouter,
+                (&ev_hi, &ev_lo),
+                (&t_hi, &t_lo),
+                true,
+                self.forgeries.borrow(i),
+            )?;
         }
         let last = previous.expect("at least one index slot");
-        let below_m = native.lower_than(layouter, &last, &m_bounded)?;
-        native.assert_equal_to_fixed(layouter, &below_m, true)?;
+        chips.assert_increasing(layouter, &last, &m, INDEX_BITS)?;
 
         native.constrain_as_public_input(layouter, &digest)?;
         native.constrain_as_public_input(layouter, &message)
@@ -600,7 +619,8 @@ impl MithrilCircuit {
             None => *root = Some(node),
             Some(r) => native.assert_equal(layouter, r, &node)?,
         }
-        let (t_hi, t_lo) = chips.canonical_limbs(layouter, &target)?;
+        let (t_hi, t_lo) = chips.limbs(layouter, &target)?;
+        chips.assert_canonical(layouter, (&t_hi, &t_lo))?;
         Ok((pk, t_hi, t_lo))
     }
 }
@@ -839,23 +859,6 @@ impl Chips {
         Ok((hi, lo))
     }
 
-    /// A target's canonical limbs: [`Self::limbs`] and `X < q`, which makes `X` the integer of
-    /// `x`.
-    pub(crate) fn canonical_limbs(
-        &self,
-        layouter: &mut impl Layouter<Base>,
-        x: &AssignedNative<Base>,
-    ) -> Result<(AssignedNative<Base>, AssignedNative<Base>), Error> {
-        let native = &self.native;
-        let (hi, lo) = self.limbs(layouter, x)?;
-        let (q_hi, q_lo) = modulus_limbs();
-        let q_hi = native.assign_fixed(layouter, q_hi)?;
-        let q_lo = native.assign_fixed(layouter, q_lo)?;
-        let canonical = self.less_than(layouter, (&hi, &lo), (&q_hi, &q_lo))?;
-        native.assert_equal_to_fixed(layouter, &canonical, true)?;
-        Ok((hi, lo))
-    }
-
     /// An index slot's tuple `(n, sigma.x, sigma.y, T_hi, T_lo)`: fresh cells of two rows
     /// looked up in the signer table.
     pub(crate) fn lookup(
@@ -902,28 +905,32 @@ impl Chips {
         self.native.linear_combination(layouter, &terms, Base::ZERO)
     }
 
-    /// Asserts `a_hi 2^128 + a_lo <= b_hi 2^128 + b_lo` as integers, every limb already known
-    /// to be below `2^128` (regrouped 32-bit chunks, or copies of such cells): a borrow bit `c`
-    /// and the differences `d_lo = b_lo - a_lo + c 2^128`, `d_hi = b_hi - a_hi - c`, each
-    /// range-checked below `2^128`. Two range checks where [`Self::less_than`] makes six.
+    /// Asserts `a < b` (`strict`) or `a <= b` for the integers `a = a_hi 2^128 + a_lo` and
+    /// `b = b_hi 2^128 + b_lo`, every limb already known to be below `2^128` (regrouped 32-bit
+    /// chunks, or copies of such cells): with `e = 1` if strict, else 0, a borrow bit `c` and the
+    /// differences `d_lo = b_lo - a_lo - e + c 2^128`, `d_hi = b_hi - a_hi - c`, each
+    /// range-checked below `2^128`. Two range checks where a lexicographic comparison of bounded
+    /// limbs takes six.
     ///
-    /// Sound for any `c` a prover picks: `b_lo - a_lo + c 2^128` and `b_hi - a_hi - c` are
-    /// integers in `(-2^129, 2^129)`, far from wrapping (`q > 2^254`), so a residue below `2^128`
-    /// is the integer itself and both are `>= 0`; then `b - a = d_hi 2^128 + d_lo >= 0`.
+    /// Sound for any `c` a prover picks: `d_lo` and `d_hi` are, as integers, in
+    /// `(-2^129, 2^129)`, far from wrapping (`q > 2^254`), so a residue below `2^128` is the
+    /// integer itself and both are `>= 0`; then `b - a - e = d_hi 2^128 + d_lo >= 0`.
     /// `forged_borrow` is a cheating prover's borrow, for the negative tests (`None`: the
-    /// honest `b_lo < a_lo`).
-    pub(crate) fn assert_at_most(
+    /// honest `b_lo < a_lo + e`).
+    pub(crate) fn assert_limbs_order(
         &self,
         layouter: &mut impl Layouter<Base>,
         (a_hi, a_lo): (&AssignedNative<Base>, &AssignedNative<Base>),
         (b_hi, b_lo): (&AssignedNative<Base>, &AssignedNative<Base>),
+        strict: bool,
         forged_borrow: Option<bool>,
     ) -> Result<(), Error> {
         let native = &self.native;
+        let e = u8::from(strict);
         let honest = a_lo
             .value()
             .zip(b_lo.value())
-            .map(|(a, b)| to_biguint(b) < to_biguint(a));
+            .map(|(a, b)| to_biguint(b) < to_biguint(a) + e);
         let borrow: AssignedBit<Base> =
             native.assign(layouter, honest.map(|c| forged_borrow.unwrap_or(c)))?;
         let borrow: AssignedNative<Base> = native.convert(layouter, &borrow)?;
@@ -935,7 +942,7 @@ impl Chips {
                 (-Base::ONE, a_lo.clone()),
                 (two_128, borrow.clone()),
             ],
-            Base::ZERO,
+            -Base::from(u64::from(e)),
         )?;
         let d_hi = native.linear_combination(
             layouter,
@@ -948,6 +955,23 @@ impl Chips {
         )?;
         self.assert_below_pow2(layouter, &d_lo, LO_BITS)?;
         self.assert_below_pow2(layouter, &d_hi, LO_BITS)
+    }
+
+    /// Asserts `x < y` for `x` and `y` below `2^bits` (`bits` well below the field's): the gap
+    /// `y - x - 1` is below `2^bits`, which it is not when `x >= y` (it wraps).
+    pub(crate) fn assert_increasing(
+        &self,
+        layouter: &mut impl Layouter<Base>,
+        x: &AssignedNative<Base>,
+        y: &AssignedNative<Base>,
+        bits: usize,
+    ) -> Result<(), Error> {
+        let gap = self.native.linear_combination(
+            layouter,
+            &[(Base::ONE, y.clone()), (-Base::ONE, x.clone())],
+            -Base::ONE,
+        )?;
+        self.assert_below_pow2(layouter, &gap, bits)
     }
 
     /// Asserts `x < 2^bits`: a range-checked cell equal to `x`. A cheating prover's `x` out of
@@ -973,38 +997,16 @@ impl Chips {
         self.native.assert_equal(layouter, x, &checked)
     }
 
-    /// Asserts limbs `(hi, lo)` (each below `2^128`) are at most `q - 1`'s: their integer is
+    /// Asserts limbs `(hi, lo)` (each below `2^128`) are below `q`'s: their integer is
     /// canonical.
     pub(crate) fn assert_canonical(
         &self,
         layouter: &mut impl Layouter<Base>,
         limbs: (&AssignedNative<Base>, &AssignedNative<Base>),
     ) -> Result<(), Error> {
-        let (max_hi, max_lo) = integer_limbs(&to_biguint(&-Base::ONE));
-        let max_hi = self.native.assign_fixed(layouter, max_hi)?;
-        let max_lo = self.native.assign_fixed(layouter, max_lo)?;
-        self.assert_at_most(layouter, limbs, (&max_hi, &max_lo), None)
-    }
-
-    /// `(a_hi, a_lo) < (b_hi, b_lo)` lexicographically, every limb below `2^128`.
-    pub(crate) fn less_than(
-        &self,
-        layouter: &mut impl Layouter<Base>,
-        (a_hi, a_lo): (&AssignedNative<Base>, &AssignedNative<Base>),
-        (b_hi, b_lo): (&AssignedNative<Base>, &AssignedNative<Base>),
-    ) -> Result<AssignedBit<Base>, Error> {
-        let native = &self.native;
-        let bound = |layouter: &mut _, x| native.bounded_of_element(layouter, LO_BITS, x);
-        let (ah, al, bh, bl) = (
-            bound(layouter, a_hi)?,
-            bound(layouter, a_lo)?,
-            bound(layouter, b_hi)?,
-            bound(layouter, b_lo)?,
-        );
-        let hi_less = native.lower_than(layouter, &ah, &bh)?;
-        let hi_equal = native.is_equal(layouter, a_hi, b_hi)?;
-        let lo_less = native.lower_than(layouter, &al, &bl)?;
-        let tie_broken = native.and(layouter, &[hi_equal, lo_less])?;
-        native.or(layouter, &[hi_less, tie_broken])
+        let (q_hi, q_lo) = modulus_limbs();
+        let q_hi = self.native.assign_fixed(layouter, q_hi)?;
+        let q_lo = self.native.assign_fixed(layouter, q_lo)?;
+        self.assert_limbs_order(layouter, limbs, (&q_hi, &q_lo), true, None)
     }
 }

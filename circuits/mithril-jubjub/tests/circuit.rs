@@ -349,9 +349,29 @@ fn indices_below_zero_are_rejected() {
     mock(&bad).assert_rejected_only_by_all(&vec![Rejection::Copy; 4]);
 }
 
+/// MockProver on `w` with index slot `slot`'s borrow in `ev < T` forced to `borrow`.
+fn mock_borrow(w: &MithrilWitness, slot: usize, borrow: bool) -> Run {
+    let circuit = MithrilCircuit::new(w.clone()).with_forged_borrow(slot, borrow);
+    let prover = MockProver::run(&circuit, vec![w.instance.to_public_inputs()]).expect("synthesis");
+    Run(prover.verify())
+}
+
 #[test]
-fn lost_lottery_is_rejected() {
+fn only_the_true_borrow_is_accepted() {
+    // `ev < T` takes its borrow from the prover: in every index slot one of the two borrows is
+    // accepted, the other fails the copy of a range-checked difference.
     let (_, _, w) = example();
+    for slot in 0..w.indices.len() {
+        let runs = [false, true].map(|borrow| mock_borrow(w, slot, borrow));
+        let accepted: Vec<&Run> = runs.iter().filter(|r| r.0.is_ok()).collect();
+        assert_eq!(accepted.len(), 1, "slot {slot}: one borrow is the true one");
+        let refused = runs.iter().find(|r| r.0.is_err()).expect("one refused");
+        refused.assert_rejected_only_by(Rejection::Copy);
+    }
+}
+
+/// `w` with one in-order index its signer did not win, and its slot.
+fn lost_lottery(w: &MithrilWitness) -> (MithrilWitness, usize) {
     let m = w.instance.commitment.params.m();
     let mut found = None;
     for i in 0..w.indices.len() {
@@ -369,8 +389,19 @@ fn lost_lottery_is_rejected() {
     let (i, j) = found.expect("some in-order index is lost");
     let mut bad = w.clone();
     bad.indices[i].index = Base::from(j);
-    // The `wins` bit is asserted true.
+    (bad, i)
+}
+
+#[test]
+fn lost_lottery_is_rejected() {
+    let (_, _, w) = example();
+    let (bad, slot) = lost_lottery(w);
+    // A difference of `ev < T` leaves [0, 2^128): its range-checked copy differs.
     mock(&bad).assert_rejected_only_by(Rejection::Copy);
+    // So it does under either borrow.
+    for borrow in [false, true] {
+        mock_borrow(&bad, slot, borrow).assert_rejected_only_by(Rejection::Copy);
+    }
 }
 
 #[test]

@@ -11,7 +11,7 @@
 //!          vk on-curve, T; leaf = Poseidon(SMLF_DST, vk.x, vk.y, T)
 //!          13 levels: node' = Poseidon(l, r) by the position's bit; node = sibling == 0 ? node : node'
 //!          node == root
-//!          T's limbs (T_hi, T_lo) at most q - 1's (the same borrow comparison)
+//!          T's limbs (T_hi, T_lo) below q's (the same borrow comparison)
 //!          sigma = 8 sigma' (sigma' on-curve: three doublings)
 //!          c a witness, its 255 canonical bits; s's bits the ladder's
 //!          the ladder: R2 = s G + c vk, R1 = s H + c sigma (tables [O, G, vk, G + vk],
@@ -34,7 +34,7 @@
 //! once, in its signer slot, and an index slot reads `sigma` and `T` from the signer table
 //! (mithril-stm repeats them per index); the comparisons are differences range-checked with a
 //! borrow (two 128-bit checks for `ev <= T`, one 16-bit check per gap between indices; the
-//! argument is on `Chips::assert_at_most`): 109 rows per index slot at k = 13, where the
+//! argument is on `Chips::assert_limbs_order`): 109 rows per index slot at k = 13, where the
 //! lexicographic comparison of this crate's own mode took 171. Soundness of
 //! the shared parts (the table, the ladder, `sigma = 8 sigma'`) is argued in
 //! [`crate::circuit`]'s module docs.
@@ -273,13 +273,7 @@ impl StmCircuit {
             )?;
             native.assert_equal(layouter, &j_low, &j)?;
             if let Some(p) = &previous {
-                // p < j: j - p - 1 in [0, 2^16) (both below 2^16, so no wrap).
-                let gap = native.linear_combination(
-                    layouter,
-                    &[(Base::ONE, j.clone()), (-Base::ONE, p.clone())],
-                    -Base::ONE,
-                )?;
-                chips.assert_below_pow2(layouter, &gap, INDEX_BITS)?;
+                chips.assert_increasing(layouter, p, &j, INDEX_BITS)?;
             }
             previous = Some(j.clone());
             let tuple = self.value(|w| stm_table_tuple(w, i));
@@ -287,10 +281,11 @@ impl StmCircuit {
             let ev = poseidon.hash(layouter, &[prefix.clone(), sx, sy, j])?;
             let (ev_hi, ev_lo) = chips.limbs(layouter, &ev)?;
             // ev <= T: the looked-up limbs are copies of a signer slot's (below 2^128).
-            chips.assert_at_most(
+            chips.assert_limbs_order(
                 layouter,
                 (&ev_hi, &ev_lo),
                 (&t_hi, &t_lo),
+                false,
                 self.forgeries.borrow(i),
             )?;
         }
