@@ -7,6 +7,7 @@
 use std::sync::OnceLock;
 
 use ff::{Field, PrimeField};
+use group::Group;
 use midnight_curves::{JubjubAffine, JubjubExtended};
 use midnight_proofs::dev::{MockProver, VerifyFailure};
 use mithril_jubjub::{
@@ -14,13 +15,14 @@ use mithril_jubjub::{
     stm::{
         native::{
             aggregate, hash_to_point, lottery_prefix, lottery_target, lottery_value,
-            message_to_field, sign, verify, wins, StmCertificate, StmLeaf, StmSignature, StmTree,
+            message_to_field, sign, verify, winning_indices, wins, LotteryEvaluator,
+            StmCertificate, StmLeaf, StmSignature, StmTree,
         },
         StmCircuit, StmInstance, StmShape, StmWitness,
     },
     PhiF,
 };
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 
 /// The golden vectors' total stake.
@@ -158,6 +160,55 @@ fn mock_witness(w: &StmWitness) -> Result<(), Vec<VerifyFailure>> {
 
 fn assert_rejected(result: Result<(), Vec<VerifyFailure>>, what: &str) {
     assert!(result.is_err(), "{what}: a changed witness was accepted");
+}
+
+#[test]
+fn lottery_evaluator_agrees_with_lottery_value() {
+    let mut rng = ChaCha20Rng::seed_from_u64(21);
+    for _ in 0..8 {
+        let prefix = Base::random(&mut rng);
+        let sigma = JubjubExtended::random(&mut rng);
+        let lottery = LotteryEvaluator::new(prefix, &sigma);
+        for j in [0u64, 1, 2, 9_999, u64::from(u32::MAX), rng.gen()] {
+            assert_eq!(
+                lottery.value(j),
+                lottery_value(prefix, &sigma, Base::from(j))
+            );
+        }
+    }
+}
+
+#[test]
+fn aggregate_picks_the_lowest_won_indices() {
+    // The aggregation stops at the k-th won index: the same indices and signers as replaying
+    // every lottery of every signer, the lowest k, each with its first signer.
+    let ex = example();
+    let root = ex.tree.root();
+    let message = message_to_field(&MESSAGE);
+    let h = hash_to_point(root, message);
+    let mut all: Vec<(u64, usize)> = Vec::new();
+    for (n, sk) in ex.sks.iter().enumerate() {
+        let leaf = ex.tree.leaves()[n];
+        all.extend(
+            winning_indices(M, root, message, &leaf, &sign(sk, &h))
+                .into_iter()
+                .map(|j| (j, n)),
+        );
+    }
+    all.sort();
+    all.dedup_by_key(|(j, _)| *j);
+    all.truncate(QUORUM as usize);
+    let chosen: Vec<(u64, usize)> = ex
+        .certificate
+        .indices
+        .iter()
+        .map(|i| {
+            let key = ex.certificate.signers[i.signer].leaf.key;
+            let n = ex.tree.leaves().iter().position(|l| l.key == key).unwrap();
+            (i.index, n)
+        })
+        .collect();
+    assert_eq!(chosen, all);
 }
 
 #[test]

@@ -4,7 +4,11 @@
 
 use ff::{Field, PrimeField};
 use group::{cofactor::CofactorGroup, Curve, Group, GroupEncoding};
-use midnight_circuits::{ecc::curves::CircuitCurve, instructions::hash_to_curve::HashToCurveCPU};
+use midnight_circuits::{
+    ecc::curves::CircuitCurve,
+    hash::poseidon::{permutation_cpu, round_skips::PreComputedRoundCPU},
+    instructions::hash_to_curve::HashToCurveCPU,
+};
 use midnight_curves::{JubjubExtended, JubjubSubgroup};
 use mithril_core::PhiF;
 use num_bigint::{BigInt, Sign};
@@ -411,6 +415,42 @@ pub fn lottery_value(prefix: Base, sigma: &JubjubExtended, index: Base) -> Base 
     poseidon(&[prefix, x, y, index])
 }
 
+/// One signer's lottery values `ev_j = Poseidon(prefix, sigma.x, sigma.y, j)`, evaluated with
+/// the sponge's first permutation (over `(prefix, sigma.x)`, the same for every `j`) done once:
+/// one permutation per index where [`lottery_value`] makes two (and its round constants
+/// precomputed once). The same values (`lottery_evaluator_agrees_with_lottery_value`).
+pub struct LotteryEvaluator {
+    pre_computed: PreComputedRoundCPU<Base>,
+    /// The register after absorbing `(prefix, sigma.x)` and permuting.
+    after_first: [Base; 3],
+    sigma_y: Base,
+}
+
+impl LotteryEvaluator {
+    /// The evaluator of `sigma`'s lottery under `prefix`.
+    pub fn new(prefix: Base, sigma: &JubjubExtended) -> Self {
+        let [x, y] = xy(sigma);
+        let pre_computed = PreComputedRoundCPU::init();
+        // The sponge of a 4-input hash: capacity 4, rate 2; absorbs (prefix, x), permutes.
+        let mut after_first = [prefix, x, Base::from(4u64)];
+        permutation_cpu(&pre_computed, &mut after_first);
+        Self {
+            pre_computed,
+            after_first,
+            sigma_y: y,
+        }
+    }
+
+    /// `ev_j`: absorbs `(sigma.y, j)`, permutes, squeezes the first element.
+    pub fn value(&self, j: u64) -> Base {
+        let mut register = self.after_first;
+        register[0] += self.sigma_y;
+        register[1] += Base::from(j);
+        permutation_cpu(&self.pre_computed, &mut register);
+        register[0]
+    }
+}
+
 /// mithril-stm's rule: an index wins when `ev <= target` as integers.
 pub fn wins(ev: Base, target: Base) -> bool {
     to_biguint(&ev) <= to_biguint(&target)
@@ -456,14 +496,9 @@ pub fn winning_indices(
     if !signature.verify(&leaf.key, &hash_to_point(root, message)) {
         return Vec::new();
     }
-    let prefix = lottery_prefix(root, message);
+    let lottery = LotteryEvaluator::new(lottery_prefix(root, message), &signature.sigma);
     (0..m)
-        .filter(|j| {
-            wins(
-                lottery_value(prefix, &signature.sigma, Base::from(*j)),
-                leaf.target,
-            )
-        })
+        .filter(|j| wins(lottery.value(*j), leaf.target))
         .collect()
 }
 
@@ -477,43 +512,62 @@ pub fn aggregate(
     signatures: &[(usize, StmSignature)],
 ) -> Result<StmCertificate, MithrilError> {
     let root = tree.root();
-    let mut won: Vec<(u64, usize)> = Vec::new();
-    let mut signers = Vec::new();
+    let h = hash_to_point(root, message);
+    let prefix = lottery_prefix(root, message);
+    let mut signers = Vec::with_capacity(signatures.len());
     for (n, (position, signature)) in signatures.iter().enumerate() {
         let leaf = *tree
             .leaves()
             .get(*position)
             .ok_or(MithrilError::NotRegistered)?;
-        if !signature.verify(&leaf.key, &hash_to_point(root, message)) {
+        if !signature.verify(&leaf.key, &h) {
             return Err(MithrilError::InvalidSignature(n));
         }
-        let indices = winning_indices(m, root, message, &leaf, signature);
-        let slot = signers.len();
-        if !indices.is_empty() {
-            signers.push(StmSigner {
-                leaf,
-                path: tree.path(*position)?,
-                signature: *signature,
-            });
-            won.extend(indices.into_iter().map(|j| (j, slot)));
+        signers.push((leaf, *position, *signature));
+    }
+    let lotteries: Vec<LotteryEvaluator> = signers
+        .iter()
+        .map(|(_, _, signature)| LotteryEvaluator::new(prefix, &signature.sigma))
+        .collect();
+    // The k lowest indices won by any signer, each with its first signer in signature order:
+    // indices in increasing order, so the lotteries past the k-th are never evaluated.
+    let mut won: Vec<(u64, usize)> = Vec::with_capacity(k as usize);
+    for j in 0..m {
+        if won.len() as u64 == k {
+            break;
+        }
+        let winner = signers
+            .iter()
+            .zip(&lotteries)
+            .position(|((leaf, _, _), lottery)| wins(lottery.value(j), leaf.target));
+        if let Some(s) = winner {
+            won.push((j, s));
         }
     }
-    won.sort();
-    won.dedup_by_key(|(j, _)| *j);
     if (won.len() as u64) < k {
         return Err(MithrilError::Stm(format!(
             "{} distinct indices won, quorum {k}",
             won.len()
         )));
     }
-    won.truncate(k as usize);
     // Only the signers of the chosen indices, renumbered in order (so at most k of them).
     let mut used: Vec<usize> = won.iter().map(|(_, s)| *s).collect();
     used.sort_unstable();
     used.dedup();
     let renumber = |s: usize| used.binary_search(&s).expect("a used signer");
+    let chosen = used
+        .iter()
+        .map(|s| {
+            let (leaf, position, signature) = signers[*s];
+            Ok(StmSigner {
+                leaf,
+                path: tree.path(position)?,
+                signature,
+            })
+        })
+        .collect::<Result<Vec<_>, MithrilError>>()?;
     Ok(StmCertificate {
-        signers: used.iter().map(|s| signers[*s].clone()).collect(),
+        signers: chosen,
         indices: won
             .iter()
             .map(|(index, signer)| StmIndex {
