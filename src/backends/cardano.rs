@@ -209,13 +209,12 @@ pub fn setup(k: u32, srs: Option<&Path>, out: &Path) -> Result<()> {
 pub fn load_params(path: &Path) -> Result<ParamsKZG<Bls12>> {
     let bar = spinner("reading the parameters");
     let bytes = read_params_bytes(path)?;
-    let params =
-        ParamsKZG::<Bls12>::read_custom(&mut &bytes[..], SerdeFormat::RawBytes).map_err(|e| {
-            at(
-                path,
-                format!("not BLS12-381 KZG parameters (midnight-proofs raw bytes): {e}"),
-            )
-        })?;
+    let params = backend::params_from_raw_bytes(&bytes).map_err(|e| {
+        at(
+            path,
+            format!("not BLS12-381 KZG parameters (midnight-proofs raw bytes): {e}"),
+        )
+    })?;
     bar.finish_and_clear();
     if is_insecure_test(&params) {
         eprintln!("{INSECURE_WARNING}: {}", path.display());
