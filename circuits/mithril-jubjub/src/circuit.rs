@@ -66,7 +66,7 @@
 //!   are both signer slot `n_i`'s.
 //! - **Lottery.** `T`'s limbs are 32-bit chunks regrouped, their integer below `q`, so they
 //!   give `T`'s integer. The integer comparisons of two-limb numbers are two range-checked
-//!   differences and a borrow bit, sound for any borrow ([`Chips::assert_limbs_order`]).
+//!   differences and a borrow bit, sound for any borrow (`Chips::assert_limbs_order`).
 //!   `ev`'s limbs need not be: they give `X < 2^256` with `X = ev mod q`; `X < T < q` forces `X`
 //!   to be `ev`'s canonical integer.
 //!
