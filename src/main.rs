@@ -121,6 +121,16 @@ struct HandOverArgs {
     epoch: Option<u64>,
 }
 
+/// What `tms sign` and `tms certify` sign: the message and, on a Mithril chain, where it hands
+/// over.
+#[derive(Args, Debug)]
+struct SignedArgs {
+    #[command(flatten)]
+    hand_over: HandOverArgs,
+    #[command(flatten)]
+    message: MessageArgs,
+}
+
 /// A Groth16 wrapper's verifying key, pinned (`tms verify` of a wrapped proof, `tms
 /// export-plutus --groth16`).
 #[derive(Args, Debug)]
@@ -149,6 +159,26 @@ impl FormatArgs {
             Format::Tms => pair.driver(),
             Format::MithrilStm => tms::commands::mithril_stm_driver(pair.scheme, pair.backend),
         }
+    }
+}
+
+/// The pair a command drives, whose files it reads, and the committee it is for (`tms certify`,
+/// `keygen`, `prove`).
+#[derive(Args, Debug)]
+struct CommitteeInput {
+    #[command(flatten)]
+    pair: PairArgs,
+    #[command(flatten)]
+    format: FormatArgs,
+    /// The committee (Mithril: registration) file (keygen: its size fixes the circuit).
+    #[arg(long)]
+    committee: PathBuf,
+}
+
+impl CommitteeInput {
+    /// The pair the command drives ([`FormatArgs::driver`]).
+    fn driver(&self) -> Result<&'static dyn Driver> {
+        self.format.driver(&self.pair)
     }
 }
 
@@ -266,9 +296,7 @@ enum Command {
         #[arg(long)]
         registration: Option<PathBuf>,
         #[command(flatten)]
-        hand_over: HandOverArgs,
-        #[command(flatten)]
-        message: MessageArgs,
+        signed: SignedArgs,
         /// Signature file to write.
         #[arg(long)]
         out: PathBuf,
@@ -276,16 +304,9 @@ enum Command {
     /// Check signatures and aggregate them into a certificate.
     Certify {
         #[command(flatten)]
-        pair: PairArgs,
+        input: CommitteeInput,
         #[command(flatten)]
-        format: FormatArgs,
-        /// The committee (Mithril: registration) file.
-        #[arg(long)]
-        committee: PathBuf,
-        #[command(flatten)]
-        hand_over: HandOverArgs,
-        #[command(flatten)]
-        message: MessageArgs,
+        signed: SignedArgs,
         /// Certificate file to write.
         #[arg(long)]
         out: PathBuf,
@@ -329,12 +350,7 @@ enum Command {
     /// verifying key's fingerprint.
     Keygen {
         #[command(flatten)]
-        pair: PairArgs,
-        #[command(flatten)]
-        format: FormatArgs,
-        /// The committee (Mithril: registration) file; its size fixes the circuit.
-        #[arg(long)]
-        committee: PathBuf,
+        input: CommitteeInput,
         #[command(flatten)]
         shape: ShapeArgs,
         /// KZG parameters.
@@ -352,12 +368,7 @@ enum Command {
     /// Prove that a certificate meets a threshold (Mithril: the registration's quorum).
     Prove {
         #[command(flatten)]
-        pair: PairArgs,
-        #[command(flatten)]
-        format: FormatArgs,
-        /// The committee (Mithril: registration) file.
-        #[arg(long)]
-        committee: PathBuf,
+        input: CommitteeInput,
         /// The certificate file.
         #[arg(long)]
         certificate: PathBuf,
@@ -1239,30 +1250,26 @@ fn run(command: Command) -> Result<()> {
             pair,
             key,
             registration,
-            hand_over,
-            message,
+            signed,
             out,
         } => pair.driver()?.sign(&SignArgs {
             key,
             registration,
-            next_registration: hand_over.next_registration,
-            epoch: hand_over.epoch,
-            message: message.bytes()?,
+            next_registration: signed.hand_over.next_registration,
+            epoch: signed.hand_over.epoch,
+            message: signed.message.bytes()?,
             out,
         }),
         Command::Certify {
-            pair,
-            format,
-            committee,
-            hand_over,
-            message,
+            input,
+            signed,
             out,
             signatures,
-        } => format.driver(&pair)?.certify(&CertifyArgs {
-            committee,
-            next_registration: hand_over.next_registration,
-            epoch: hand_over.epoch,
-            message: message.bytes()?,
+        } => input.driver()?.certify(&CertifyArgs {
+            committee: input.committee,
+            next_registration: signed.hand_over.next_registration,
+            epoch: signed.hand_over.epoch,
+            message: signed.message.bytes()?,
             out,
             signatures,
         }),
@@ -1288,16 +1295,14 @@ fn run(command: Command) -> Result<()> {
             Backend::Cardano => cardano::setup(k, srs.as_deref(), &out),
         },
         Command::Keygen {
-            pair,
-            format,
-            committee,
+            input,
             shape,
             params,
             pk,
             vk,
             json,
-        } => format.driver(&pair)?.keygen(&KeygenArgs {
-            committee,
+        } => input.driver()?.keygen(&KeygenArgs {
+            committee: input.committee,
             options: shape.options(),
             params,
             pk,
@@ -1305,17 +1310,15 @@ fn run(command: Command) -> Result<()> {
             json: json.json,
         }),
         Command::Prove {
-            pair,
-            format,
-            committee,
+            input,
             certificate,
             threshold,
             params,
             pk,
             out,
             json,
-        } => format.driver(&pair)?.prove(&ProveArgs {
-            committee,
+        } => input.driver()?.prove(&ProveArgs {
+            committee: input.committee,
             certificate,
             threshold,
             params,

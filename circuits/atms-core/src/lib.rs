@@ -2,17 +2,20 @@
 //! (`schnorr-atms`) and the BLS12-381/Jubjub circuit (`schnorr-atms-jubjub`): the commitment
 //! modes, the Merkle depth of a committee, mapping signatures to committee members, assigning
 //! members to circuit slots, and the checks of a shape, a statement and a certificate that both
-//! witnesses make ([`CheckError`], [`fill_slots`]), and the public statement over either
-//! curve ([`AtmsInstance`], [`AtmsCurve`]). Nothing here depends on a curve, a field or a hash: the
-//! key and signature types and the verification function are the caller's.
+//! witnesses make ([`CheckError`], [`fill_slots`]), the public statement over either curve
+//! ([`AtmsInstance`], [`AtmsCurve`]) and the prover's witness ([`AtmsWitness`],
+//! [`AtmsProver`]). Nothing here depends on a curve, a field or a hash: the key and signature
+//! types and the verification function are the caller's.
 #![deny(missing_docs)]
 
 mod statement;
+mod witness;
 
 pub use statement::{
     check_committee_size, check_shape, check_threshold, check_trusted, fill_slots, slot_count,
     AtmsCurve, AtmsInstance, CheckError,
 };
+pub use witness::{AtmsProver, AtmsWitness};
 
 /// How the committee is committed to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]

@@ -8,9 +8,10 @@
 //! | registration checks (stakes, repeated keys, total) and the tree depth | [`registration`] |
 //! | index checks and the aggregator's choice of indices | [`lottery`] |
 //! | the circuit's shape and statement ([`mithril_statement!`]), a certificate's slot checks | [`statement`] |
+//! | the signer, the aggregator and the native verifier over a curve's [`stm::Stm`] | [`stm`] |
 //!
 //! Nothing here hashes or touches a curve: keys are whatever the caller compares, lottery values
-//! and targets are integers.
+//! and targets are integers, and what needs a curve or a hash ([`stm::Stm`]) is the caller's.
 #![deny(missing_docs)]
 
 pub mod eligibility;
@@ -18,6 +19,7 @@ pub mod lottery;
 pub mod params;
 pub mod registration;
 pub mod statement;
+pub mod stm;
 
 pub use params::{Parameters, PhiF};
 use thiserror::Error;

@@ -89,12 +89,14 @@ pub fn pad_slots<T: Clone>(slots: &mut Vec<T>, n: usize) {
     }
 }
 
-/// Declares a SNARK-Mithril circuit crate's shape, public statement and index slot over its
-/// `field`, its curve `point`, its registration and certificate (`MithrilShape`,
-/// `MithrilInstance`, `PreparedIndex`, and `prepare_slots`, a certificate's slots as the circuit
-/// reads them), written once for both curves. The crate supplies `PreparedSigner` (with `target`
-/// and `signature.sigma`) and an `error` with `BadShape(String)`, `ShapeMismatch(String)` and
-/// `From<SlotError>`.
+/// Declares a SNARK-Mithril circuit crate's shape, public statement, index slot and witness
+/// over its `field`, its curve `point`, its registration and its native scheme `stm`
+/// (`MithrilShape`, `MithrilInstance`, `PreparedIndex`, `MithrilWitness` with the `witness`
+/// fields the crate adds, each made from the statement by its function, and `prepare_slots`, a
+/// certificate's slots as the circuit reads them), written once for both curves. The crate
+/// supplies `PreparedSigner` (with `target` and `signature.sigma`), `prepare_signer` (a signer
+/// slot as the circuit reads it) and an `error` with `BadShape(String)`,
+/// `ShapeMismatch(String)` and `From<StmError>`; the macro writes its `From<SlotError>`.
 #[macro_export]
 macro_rules! mithril_statement {
     (
@@ -102,14 +104,14 @@ macro_rules! mithril_statement {
         point: $point:ty,
         registration: $registration:ty,
         commitment: $commitment:ty,
-        certificate: $certificate:ty,
-        signer_slot: $signer_slot:ty,
+        stm: $stm:ty,
         error: $error:ty,
         message: $message:path,
         depths: $depths:expr,
         ks: $ks:expr,
         shape: [$(#[$shape_attr:meta])*],
-        instance: [$(#[$instance_doc:meta])*] $(,)?
+        instance: [$(#[$instance_doc:meta])*],
+        witness: [$($(#[$extra_doc:meta])* $extra:ident: $extra_ty:ty = $extra_init:path),* $(,)?] $(,)?
     ) => {
         /// The circuit's shape: everything keygen depends on.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -209,15 +211,70 @@ macro_rules! mithril_statement {
             }
         }
 
-        /// `certificate`'s slots as the circuit of `shape` reads them: the sizes checked
-        /// ([`mithril_core::statement::check_slots`]), each signer slot prepared by `prepare`
-        /// (given its number; it checks what it reads), unused signer slots padded with copies
-        /// of the last one.
+        impl From<$crate::statement::SlotError> for $error {
+            fn from(e: $crate::statement::SlotError) -> Self {
+                use $crate::statement::SlotError as S;
+                match e {
+                    S::Mismatch(m) => Self::ShapeMismatch(m),
+                    S::SignerOutOfRange {
+                        index_slot,
+                        signer_slot,
+                    } => $crate::stm::StmError::SignerSlotOutOfRange {
+                        index_slot,
+                        signer_slot,
+                    }
+                    .into(),
+                }
+            }
+        }
+
+        /// Everything the prover needs. The fields are public so that tests can play a
+        /// cheating prover.
+        #[derive(Clone, Debug)]
+        pub struct MithrilWitness {
+            /// The circuit shape.
+            pub shape: MithrilShape,
+            /// The statement.
+            pub instance: MithrilInstance,
+            $($(#[$extra_doc])* pub $extra: $extra_ty,)*
+            /// Exactly `shape.signer_slots` signer slots.
+            pub signers: Vec<PreparedSigner>,
+            /// Exactly `shape.index_slots` index slots.
+            pub indices: Vec<PreparedIndex>,
+        }
+
+        impl MithrilWitness {
+            /// The witness of `certificate` for `instance` in `shape`: checks the shape, the
+            /// sizes and what each signer slot's preparation reads (not the signatures: the
+            /// circuit does) and pads unused signer slots with copies of the last one.
+            pub fn new(
+                shape: MithrilShape,
+                instance: MithrilInstance,
+                certificate: &$crate::stm::Certificate<$stm>,
+            ) -> Result<Self, $error> {
+                shape.validate()?;
+                let (signers, indices) = prepare_slots(&shape, &instance, certificate)?;
+                Ok(Self {
+                    shape,
+                    instance,
+                    $($extra: $extra_init(&instance)?,)*
+                    signers,
+                    indices,
+                })
+            }
+        }
+
+        /// `certificate`'s slots as the circuit of `shape` reads them for `instance`: the
+        /// statement fits the shape ([`MithrilInstance::validate`]), the sizes are checked
+        /// ([`mithril_core::statement::check_slots`]), each signer slot's Merkle path has the
+        /// shape's depth and is prepared by the crate's `prepare_signer` (which checks what it
+        /// reads), unused signer slots are padded with copies of the last one.
         fn prepare_slots(
             shape: &MithrilShape,
-            certificate: &$certificate,
-            prepare: impl Fn(usize, &$signer_slot) -> Result<PreparedSigner, $error>,
+            instance: &MithrilInstance,
+            certificate: &$crate::stm::Certificate<$stm>,
         ) -> Result<(Vec<PreparedSigner>, Vec<PreparedIndex>), $error> {
+            instance.validate(shape)?;
             let index_signers: Vec<usize> = certificate.indices.iter().map(|s| s.signer).collect();
             $crate::statement::check_slots(
                 (shape.index_slots, shape.signer_slots),
@@ -226,7 +283,10 @@ macro_rules! mithril_statement {
             )?;
             let mut signers = Vec::with_capacity(shape.signer_slots);
             for (i, slot) in certificate.signers.iter().enumerate() {
-                signers.push(prepare(i, slot)?);
+                if <$stm as $crate::stm::Stm>::path_len(slot) != shape.depth {
+                    return Err($crate::stm::StmError::NotInTree(i).into());
+                }
+                signers.push(prepare_signer(slot)?);
             }
             $crate::statement::pad_slots(&mut signers, shape.signer_slots);
             let indices = certificate

@@ -1,8 +1,7 @@
-//! The native scheme on Jubjub: domain tags, registration, the unique signature, lottery, signer,
-//! aggregator and verifier. Every value the circuit computes has a function here computing it
-//! off-circuit (the circuit's twin). The curve-independent parts are `mithril-core`'s.
-
-use std::collections::BTreeMap;
+//! The native scheme on Jubjub: domain tags, registration, the unique signature and lottery, and
+//! [`JubjubStm`], over which `mithril-core` writes the signer, aggregator and verifier once for
+//! both curves. Every value the circuit computes has a function here computing it off-circuit
+//! (the circuit's twin). The curve-independent parts are `mithril-core`'s.
 
 use ff::{Field, PrimeField};
 use group::Group;
@@ -302,7 +301,7 @@ impl Registration {
     /// The Merkle path (siblings, bottom up) of party `index`.
     pub fn path(&self, index: usize) -> Result<Vec<Base>, MithrilError> {
         if index >= self.parties.len() {
-            return Err(MithrilError::NotRegistered);
+            return Err(mithril_core::stm::StmError::NotRegistered.into());
         }
         Ok(self.tree.path(index))
     }
@@ -402,67 +401,18 @@ pub fn wins(ev: Base, target: Base) -> bool {
     lottery::wins(&to_biguint(&ev), &to_biguint(&target))
 }
 
-/// A signer's contribution: its unique signature and the indices it won.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SingleSignature {
-    /// The signer's registration index.
-    pub party: usize,
-    /// The unique signature of the registration-bound message.
-    pub signature: UniqueSignature,
-    /// The won indices, increasing.
-    pub indices: Vec<u64>,
-}
-
-/// A registered signer.
-#[derive(Clone, Debug)]
-pub struct Signer {
-    key: SigningKey,
-    party: usize,
-    info: Party,
-    commitment: RegistrationCommitment,
-}
-
-impl Signer {
-    /// The signer of `key` in `registration`.
-    pub fn new(key: SigningKey, registration: &Registration) -> Result<Self, MithrilError> {
-        let party = registration
-            .index_of(&key.verifying_key())
-            .ok_or(MithrilError::NotRegistered)?;
-        Ok(Self {
-            key,
-            party,
-            info: registration.parties()[party],
-            commitment: registration.commitment(),
-        })
-    }
-
-    /// The registration index.
-    pub fn party(&self) -> usize {
-        self.party
-    }
-
-    /// Signs application message `msg` and plays the `m` lotteries; `None` if none is won.
-    pub fn sign(&self, msg: Base) -> Result<Option<SingleSignature>, MithrilError> {
-        let signature = sign(&self.key, self.commitment.message(msg))?;
-        let indices: Vec<u64> = (0..self.commitment.params.m())
-            .filter(|&j| wins(lottery_value(&signature.sigma, j), self.info.target))
-            .collect();
-        Ok((!indices.is_empty()).then_some(SingleSignature {
-            party: self.party,
-            signature,
-            indices,
-        }))
-    }
-}
-
-/// One index slot of a certificate.
+/// The Jubjub side of the native scheme ([`mithril_core::stm::Stm`]): the signer, the
+/// aggregator and the verifier are `mithril-core`'s, written once for both curves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct IndexSlot {
-    /// The lottery index.
-    pub index: u64,
-    /// The signer slot that won it.
-    pub signer: usize,
-}
+pub struct JubjubStm;
+
+/// A signer's contribution: its unique signature and the indices it won.
+pub type SingleSignature = mithril_core::stm::SingleSignature<JubjubStm>;
+/// A registered signer.
+pub type Signer = mithril_core::stm::Signer<JubjubStm>;
+/// A certificate: `k` index slots over de-duplicated signer slots.
+pub type Certificate = mithril_core::stm::Certificate<JubjubStm>;
+pub use mithril_core::stm::{aggregate, verify, verify_single, IndexSlot};
 
 /// One signer slot of a certificate.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -477,129 +427,69 @@ pub struct SignerSlot {
     pub signature: UniqueSignature,
 }
 
-/// A certificate: `k` index slots over de-duplicated signer slots.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Certificate {
-    /// Index slots, strictly increasing indices.
-    pub indices: Vec<IndexSlot>,
-    /// Signer slots, strictly increasing registration indices.
-    pub signers: Vec<SignerSlot>,
-}
+impl mithril_core::stm::Stm for JubjubStm {
+    type Field = Base;
+    type SigningKey = SigningKey;
+    type Signature = UniqueSignature;
+    type Party = Party;
+    type Registration = Registration;
+    type Commitment = RegistrationCommitment;
+    type SignerSlot = SignerSlot;
+    type Error = MithrilError;
 
-/// Checks one single signature: the party exists, the signature verifies on the bound message,
-/// the indices are strictly increasing, below `m` and won.
-pub fn verify_single(
-    registration: &Registration,
-    msg: Base,
-    sig: &SingleSignature,
-) -> Result<(), MithrilError> {
-    let party = registration
-        .parties()
-        .get(sig.party)
-        .ok_or(MithrilError::NotRegistered)?;
-    let commitment = registration.commitment();
-    if !sig.signature.verify(&party.key, commitment.message(msg)) {
-        return Err(MithrilError::InvalidSignature(sig.party));
+    fn index_of(registration: &Registration, key: &SigningKey) -> Option<usize> {
+        registration.index_of(&key.verifying_key())
     }
-    lottery::check_indices(sig.indices.iter().copied(), commitment.params.m())?;
-    for &j in &sig.indices {
-        if !wins(lottery_value(&sig.signature.sigma, j), party.target) {
-            return Err(MithrilError::LostLottery(j));
-        }
+    fn parties(registration: &Registration) -> &[Party] {
+        registration.parties()
     }
-    Ok(())
-}
-
-/// Aggregates single signatures into a certificate of exactly `k` index slots (invalid ones
-/// skipped, repeats de-duplicated; the choice of indices is `mithril-core`'s greedy one).
-pub fn aggregate(
-    registration: &Registration,
-    msg: Base,
-    sigs: &[SingleSignature],
-) -> Result<Certificate, MithrilError> {
-    let mut valid: BTreeMap<usize, &SingleSignature> = BTreeMap::new();
-    for sig in sigs {
-        if !valid.contains_key(&sig.party) && verify_single(registration, msg, sig).is_ok() {
-            valid.insert(sig.party, sig);
-        }
+    fn commitment(registration: &Registration) -> RegistrationCommitment {
+        registration.commitment()
     }
-    let won = valid.iter().map(|(&p, s)| (p, s.indices.clone())).collect();
-    let chosen = lottery::select_indices(registration.params().k(), &won)?;
-    let mut used: Vec<usize> = chosen.iter().map(|&(_, p)| p).collect();
-    used.sort_unstable();
-    used.dedup();
-    let signers = used
-        .iter()
-        .map(|&p| {
-            Ok(SignerSlot {
-                position: p,
-                party: registration.parties()[p],
-                path: registration.path(p)?,
-                signature: valid[&p].signature,
-            })
+    fn params(commitment: &RegistrationCommitment) -> Parameters {
+        commitment.params
+    }
+    fn depth(commitment: &RegistrationCommitment) -> usize {
+        commitment.depth
+    }
+    fn bound_message(commitment: &RegistrationCommitment, msg: Base) -> Base {
+        commitment.message(msg)
+    }
+    fn sign(key: &SigningKey, bound: Base) -> Result<UniqueSignature, MithrilError> {
+        sign(key, bound)
+    }
+    fn verifies(signature: &UniqueSignature, party: &Party, bound: Base) -> bool {
+        signature.verify(&party.key, bound)
+    }
+    fn wins(signature: &UniqueSignature, party: &Party, index: u64) -> Result<bool, MithrilError> {
+        Ok(wins(lottery_value(&signature.sigma, index), party.target))
+    }
+    fn signer_slot(
+        registration: &Registration,
+        position: usize,
+        signature: UniqueSignature,
+    ) -> Result<SignerSlot, MithrilError> {
+        Ok(SignerSlot {
+            position,
+            party: registration.parties()[position],
+            path: registration.path(position)?,
+            signature,
         })
-        .collect::<Result<Vec<_>, MithrilError>>()?;
-    let indices = chosen
-        .into_iter()
-        .map(|(index, p)| IndexSlot {
-            index,
-            signer: used.binary_search(&p).expect("used holds every party"),
-        })
-        .collect();
-    Ok(Certificate { indices, signers })
-}
-
-/// The native verifier, the statement being the registration commitment and the message:
-/// at least `k` index slots, strictly increasing and below `m`; every index slot names a signer
-/// slot and every signer slot is used; signer slots strictly increasing; each leaf under the root
-/// at its position (path length the depth); each signature valid; each index won.
-pub fn verify(
-    commitment: &RegistrationCommitment,
-    msg: Base,
-    cert: &Certificate,
-) -> Result<(), MithrilError> {
-    let params = commitment.params;
-    if (cert.indices.len() as u64) < params.k() {
-        return Err(mithril_core::CoreError::NotEnoughIndices {
-            found: cert.indices.len(),
-            k: params.k(),
-        }
-        .into());
     }
-    lottery::check_indices(cert.indices.iter().map(|s| s.index), params.m())?;
-    let mut used = vec![false; cert.signers.len()];
-    for slot in &cert.indices {
-        *used
-            .get_mut(slot.signer)
-            .ok_or(MithrilError::SignerSlotOutOfRange(slot.signer))? = true;
+    fn slot_parts(slot: &SignerSlot) -> (usize, &Party, &UniqueSignature) {
+        (slot.position, &slot.party, &slot.signature)
     }
-    if let Some(unused) = used.iter().position(|u| !u) {
-        return Err(MithrilError::UnusedSignerSlot(unused));
+    /// The position fits the commitment's depth and the root the path leads to is the
+    /// commitment's.
+    fn path_len(slot: &SignerSlot) -> usize {
+        slot.path.len()
     }
-    let signed = commitment.message(msg);
-    for (i, slot) in cert.signers.iter().enumerate() {
-        if i > 0 && slot.position <= cert.signers[i - 1].position {
-            return Err(MithrilError::SignersNotIncreasing(i));
-        }
-        if slot.path.len() != commitment.depth
-            || slot.position >= 1 << commitment.depth
-            || MerkleTree::root_from_path(slot.party.leaf(), slot.position, &slot.path)
-                != commitment.root
-        {
-            return Err(MithrilError::NotInTree(i));
-        }
-        if !slot.signature.verify(&slot.party.key, signed) {
-            return Err(MithrilError::InvalidSignature(i));
-        }
+    fn in_tree(
+        commitment: &RegistrationCommitment,
+        slot: &SignerSlot,
+    ) -> Result<bool, MithrilError> {
+        Ok(slot.position < 1 << commitment.depth
+            && MerkleTree::root_from_path(slot.party.leaf(), slot.position, &slot.path)
+                == commitment.root)
     }
-    for slot in &cert.indices {
-        let signer = &cert.signers[slot.signer];
-        if !wins(
-            lottery_value(&signer.signature.sigma, slot.index),
-            signer.party.target,
-        ) {
-            return Err(MithrilError::LostLottery(slot.index));
-        }
-    }
-    Ok(())
 }

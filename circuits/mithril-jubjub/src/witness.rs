@@ -6,7 +6,7 @@ use midnight_curves::JubjubSubgroup;
 use crate::{
     error::MithrilError,
     native::{
-        message_to_field, Base, Certificate, Registration, RegistrationCommitment, SignerSlot,
+        message_to_field, Base, JubjubStm, Registration, RegistrationCommitment, SignerSlot,
         UniqueSignature, VerifyingKey,
     },
 };
@@ -16,8 +16,7 @@ mithril_core::mithril_statement! {
     point: JubjubSubgroup,
     registration: Registration,
     commitment: RegistrationCommitment,
-    certificate: Certificate,
-    signer_slot: SignerSlot,
+    stm: JubjubStm,
     error: MithrilError,
     message: message_to_field,
     depths: 1..=32,
@@ -29,6 +28,7 @@ mithril_core::mithril_statement! {
         /// script stores the digest and computes the message from the bytes
         /// ([`message_to_field`]: `blake2b-256 mod q`).
     ],
+    witness: [],
 }
 
 /// A signer slot as the circuit reads it.
@@ -48,47 +48,14 @@ pub struct PreparedSigner {
     pub signature: UniqueSignature,
 }
 
-/// Everything the prover needs. The fields are public so that tests can play a cheating prover.
-#[derive(Clone, Debug)]
-pub struct MithrilWitness {
-    /// The circuit shape.
-    pub shape: MithrilShape,
-    /// The statement.
-    pub instance: MithrilInstance,
-    /// Exactly `shape.signer_slots` signer slots.
-    pub signers: Vec<PreparedSigner>,
-    /// Exactly `shape.index_slots` index slots.
-    pub indices: Vec<PreparedIndex>,
-}
-
-impl MithrilWitness {
-    /// The witness of `certificate` for `instance` in `shape`: checks the sizes (the circuit
-    /// checks the rest) and pads unused signer slots with copies of the last one.
-    pub fn new(
-        shape: MithrilShape,
-        instance: MithrilInstance,
-        certificate: &Certificate,
-    ) -> Result<Self, MithrilError> {
-        shape.validate()?;
-        instance.validate(&shape)?;
-        let (signers, indices) = prepare_slots(&shape, certificate, |i, slot| {
-            if slot.path.len() != shape.depth {
-                return Err(MithrilError::NotInTree(i));
-            }
-            Ok(PreparedSigner {
-                position: slot.position,
-                key: slot.party.key,
-                stake: slot.party.stake,
-                target: slot.party.target,
-                path: slot.path.clone(),
-                signature: slot.signature,
-            })
-        })?;
-        Ok(Self {
-            shape,
-            instance,
-            signers,
-            indices,
-        })
-    }
+/// A signer slot as the circuit reads it (every point is in the subgroup by its type).
+fn prepare_signer(slot: &SignerSlot) -> Result<PreparedSigner, MithrilError> {
+    Ok(PreparedSigner {
+        position: slot.position,
+        key: slot.party.key,
+        stake: slot.party.stake,
+        target: slot.party.target,
+        path: slot.path.clone(),
+        signature: slot.signature,
+    })
 }

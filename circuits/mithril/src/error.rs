@@ -5,45 +5,10 @@ use tms_gadgets::GadgetError;
 /// (parameters, stakes, keys, signatures, certificates) reports one of these.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum MithrilError {
-    /// The parameters are inconsistent: `m` or `k` is zero, or `k > m`.
-    #[error("invalid parameters: {0}")]
-    InvalidParameters(&'static str),
-    /// `phi_f = num / den` is not strictly between 0 and 1.
-    #[error("phi_f = {num}/{den} must lie strictly between 0 and 1")]
-    PhiFOutOfRange {
-        /// Numerator as given.
-        num: u64,
-        /// Denominator as given.
-        den: u64,
-    },
-    /// A stake share above one (stake larger than the total stake).
-    #[error("stake {stake} exceeds the total stake {total}")]
-    StakeAboveTotal {
-        /// The party's stake.
-        stake: u64,
-        /// The total stake.
-        total: u64,
-    },
-    /// A registration with no parties.
-    #[error("a registration needs at least one party")]
-    EmptyRegistration,
-    /// A party registered with zero stake (it could never win a lottery).
-    #[error("party {0} has zero stake")]
-    ZeroStake(usize),
-    /// The stakes add up to more than `u64::MAX`.
-    #[error("the total stake overflows u64")]
-    StakeOverflow,
-    /// The same verifying key was registered twice.
-    #[error("party {0} repeats an already registered key")]
-    DuplicateKey(usize),
-    /// The signing key is not registered.
-    #[error("the key is not registered")]
-    NotRegistered,
-    /// The certified interval evaluation of the eligibility target did not separate the target
-    /// from its neighbours even at the largest working precision (never observed; it would need
-    /// `phi(w) r` within about `2^-2000` of an integer).
-    #[error("eligibility target undecided at the maximum precision")]
-    TargetUndecided,
+    /// A curve-independent check failed (parameters, stakes, repeated keys, the eligibility
+    /// target, lottery indices: [`mithril_core::CoreError`]).
+    #[error(transparent)]
+    Core(#[from] mithril_core::CoreError),
     /// A point that must be an affine point (key, hashed message, signature, commitment) is the
     /// identity.
     #[error("the point at infinity is not a valid key, message point, signature or commitment")]
@@ -51,57 +16,11 @@ pub enum MithrilError {
     /// A point given as a key, signature or proof commitment is not on Grumpkin.
     #[error("the point is not on the Grumpkin curve")]
     NotOnCurve,
-    /// The unique signature (its DLEQ proof) does not verify for the key and message.
-    #[error("the unique signature of signer slot {slot} does not verify")]
-    InvalidSignature {
-        /// The signer slot (in a certificate) or the registration index (for a single signature).
-        slot: usize,
-    },
-    /// A lottery index at or above `m`.
-    #[error("lottery index {index} is not below m = {m}")]
-    IndexOutOfRange {
-        /// The index.
-        index: u64,
-        /// The number of lotteries.
-        m: u64,
-    },
-    /// Lottery indices that are not strictly increasing (a repeated or a decreasing index).
-    #[error("lottery indices must be strictly increasing (position {position})")]
-    IndicesNotIncreasing {
-        /// Position of the first index not larger than its predecessor.
-        position: usize,
-    },
-    /// A claimed lottery index that the signer's lottery value does not win.
-    #[error("lottery index {index} is not won by its signer")]
-    LostLottery {
-        /// The index.
-        index: u64,
-    },
-    /// Fewer than `k` distinct winning indices.
-    #[error("only {found} distinct winning indices, the quorum is k = {k}")]
-    NotEnoughIndices {
-        /// Winning indices available.
-        found: usize,
-        /// The quorum.
-        k: u64,
-    },
-    /// An index slot points at a signer slot that does not exist.
-    #[error("index slot {index_slot} points at missing signer slot {signer_slot}")]
-    SignerSlotOutOfRange {
-        /// The index slot.
-        index_slot: usize,
-        /// The signer slot it names.
-        signer_slot: usize,
-    },
-    /// A signer slot that no index slot uses.
-    #[error("signer slot {0} is not used by any index slot")]
-    UnusedSignerSlot(usize),
-    /// Signer slots whose registration indices are not strictly increasing (a signer twice).
-    #[error("signer slots must have strictly increasing registration indices (slot {0})")]
-    SignersNotIncreasing(usize),
-    /// A signer slot's leaf (key, stake, target) is not at its position under the root.
-    #[error("signer slot {0} is not a registered leaf under the root")]
-    NotInTree(usize),
+    /// A certificate or a single signature breaks the scheme ([`mithril_core::stm::StmError`]:
+    /// an unregistered key, a signature that does not verify, a lost lottery, signer slots out
+    /// of range, unused, repeated or outside the tree).
+    #[error(transparent)]
+    Check(#[from] mithril_core::stm::StmError),
     /// The certificate was made for another registration (root, total stake or parameters).
     #[error("the certificate does not match the registration commitment")]
     WrongRegistration,
@@ -152,39 +71,4 @@ pub enum MithrilError {
     /// An error of the shared gadgets (hashing, Merkle paths).
     #[error(transparent)]
     Gadget(#[from] GadgetError),
-}
-
-impl From<mithril_core::statement::SlotError> for MithrilError {
-    fn from(e: mithril_core::statement::SlotError) -> Self {
-        use mithril_core::statement::SlotError as S;
-        match e {
-            S::Mismatch(m) => Self::ShapeMismatch(m),
-            S::SignerOutOfRange {
-                index_slot,
-                signer_slot,
-            } => Self::SignerSlotOutOfRange {
-                index_slot,
-                signer_slot,
-            },
-        }
-    }
-}
-
-impl From<mithril_core::CoreError> for MithrilError {
-    fn from(e: mithril_core::CoreError) -> Self {
-        use mithril_core::CoreError as C;
-        match e {
-            C::InvalidParameters(s) => Self::InvalidParameters(s),
-            C::PhiFOutOfRange { num, den } => Self::PhiFOutOfRange { num, den },
-            C::StakeAboveTotal { stake, total } => Self::StakeAboveTotal { stake, total },
-            C::TargetUndecided => Self::TargetUndecided,
-            C::EmptyRegistration => Self::EmptyRegistration,
-            C::ZeroStake(i) => Self::ZeroStake(i),
-            C::StakeOverflow => Self::StakeOverflow,
-            C::DuplicateKey(i) => Self::DuplicateKey(i),
-            C::IndexOutOfRange { index, m } => Self::IndexOutOfRange { index, m },
-            C::IndicesNotIncreasing { position } => Self::IndicesNotIncreasing { position },
-            C::NotEnoughIndices { found, k } => Self::NotEnoughIndices { found, k },
-        }
-    }
 }

@@ -13,7 +13,7 @@ use crate::{
     native::{
         registration::{Registration, RegistrationCommitment},
         signature::{coordinates, hash_to_grumpkin, hash_to_grumpkin_witness, UniqueSignature},
-        stm::{Certificate, SignerSlot},
+        stm::{GrumpkinStm, SignerSlot},
     },
 };
 
@@ -22,8 +22,7 @@ mithril_core::mithril_statement! {
     point: GrumpkinAffine,
     registration: Registration,
     commitment: RegistrationCommitment,
-    certificate: Certificate,
-    signer_slot: SignerSlot,
+    stm: GrumpkinStm,
     error: MithrilError,
     message: message_to_field,
     depths: 1..=tms_gadgets::merkle::MAX_DEPTH,
@@ -34,6 +33,11 @@ mithril_core::mithril_statement! {
         /// verifier derives the circuit's public inputs from it ([`Self::to_public_inputs`]): the
         /// registration digest (a contract stores it) and the message (`keccak-256(bytes) mod r`,
         /// [`tms_gadgets::message`]), nothing on a curve: the circuit computes `H` from them.
+    ],
+    witness: [
+        /// The witnesses of the in-circuit `H = H_G(signed message)`
+        /// ([`MithrilInstance::h_witness`]); only the honest ones satisfy the circuit.
+        h2c: [SvdwWitness; 2] = MithrilInstance::h_witness,
     ],
 }
 
@@ -67,57 +71,22 @@ pub struct PreparedSigner {
     pub signature: UniqueSignature,
 }
 
-/// Everything the prover needs. The fields are public so that tests can play a cheating prover.
-#[derive(Clone, Debug)]
-pub struct MithrilWitness {
-    /// The circuit shape.
-    pub shape: MithrilShape,
-    /// The statement.
-    pub instance: MithrilInstance,
-    /// The witnesses of the in-circuit `H = H_G(signed message)`
-    /// ([`MithrilInstance::h_witness`]); only the honest ones satisfy the circuit.
-    pub h2c: [SvdwWitness; 2],
-    /// Exactly `shape.signer_slots` signer slots.
-    pub signers: Vec<PreparedSigner>,
-    /// Exactly `shape.index_slots` index slots.
-    pub indices: Vec<PreparedIndex>,
-}
-
-impl MithrilWitness {
-    /// The witness of `certificate` for `instance` in `shape`: checks the sizes (not the
-    /// signatures: the circuit does) and pads unused signer slots with copies of the last one.
-    pub fn new(
-        shape: MithrilShape,
-        instance: MithrilInstance,
-        certificate: &Certificate,
-    ) -> Result<Self, MithrilError> {
-        instance.validate(&shape)?;
-        let (signers, indices) = prepare_slots(&shape, certificate, |i, slot| {
-            if slot.path.siblings.len() != shape.depth {
-                return Err(MithrilError::NotInTree(i));
-            }
-            for p in [
-                &slot.party.key.0,
-                &slot.signature.sigma,
-                &slot.signature.a,
-                &slot.signature.b,
-            ] {
-                coordinates(p)?;
-            }
-            Ok(PreparedSigner {
-                key: slot.party.key.0,
-                stake: slot.party.stake,
-                target: slot.party.target,
-                path: slot.path.clone(),
-                signature: slot.signature,
-            })
-        })?;
-        Ok(Self {
-            shape,
-            instance,
-            h2c: instance.h_witness()?,
-            signers,
-            indices,
-        })
+/// A signer slot as the circuit reads it; refuses a point the circuit cannot load (the identity
+/// or one off the curve).
+fn prepare_signer(slot: &SignerSlot) -> Result<PreparedSigner, MithrilError> {
+    for p in [
+        &slot.party.key.0,
+        &slot.signature.sigma,
+        &slot.signature.a,
+        &slot.signature.b,
+    ] {
+        coordinates(p)?;
     }
+    Ok(PreparedSigner {
+        key: slot.party.key.0,
+        stake: slot.party.stake,
+        target: slot.party.target,
+        path: slot.path.clone(),
+        signature: slot.signature,
+    })
 }

@@ -2,6 +2,7 @@
 //! the verifier's rejections.
 
 use halo2_base::halo2_proofs::halo2curves::group::Curve;
+use mithril_core::{stm::StmError, CoreError};
 use mithril_snark::{
     aggregate,
     eligibility::target,
@@ -104,24 +105,24 @@ fn registration_tree_and_targets() {
     let p = Parameters::PREPROD;
     assert_eq!(
         Registration::new(p, &[]).unwrap_err(),
-        MithrilError::EmptyRegistration
+        MithrilError::Core(CoreError::EmptyRegistration)
     );
     assert_eq!(
         Registration::new(p, &[(pk, 1), (pk2, 0)]).unwrap_err(),
-        MithrilError::ZeroStake(1)
+        MithrilError::Core(CoreError::ZeroStake(1))
     );
     assert_eq!(
         Registration::new(p, &[(pk, 1), (pk, 2)]).unwrap_err(),
-        MithrilError::DuplicateKey(1)
+        MithrilError::Core(CoreError::DuplicateKey(1))
     );
     assert_eq!(
         Registration::new(p, &[(pk, u64::MAX), (pk2, 1)]).unwrap_err(),
-        MithrilError::StakeOverflow
+        MithrilError::Core(CoreError::StakeOverflow)
     );
     let not_registered = keys(1, 99)[0];
     assert_eq!(
         Signer::new(not_registered, &reg).unwrap_err(),
-        MithrilError::NotRegistered
+        MithrilError::Check(StmError::NotRegistered)
     );
 }
 
@@ -210,7 +211,7 @@ fn aggregator_dedupes_and_skips_invalid() {
     forged.indices = vec![lost];
     assert!(matches!(
         verify_single(&reg, msg, &forged),
-        Err(MithrilError::LostLottery { .. })
+        Err(MithrilError::Check(StmError::LostLottery(_)))
     ));
     // The forged one is skipped; the honest signature of the same party, submitted after it, is
     // still accepted.
@@ -227,13 +228,18 @@ fn aggregator_too_few_wins() {
     let msg = Fr::from(1);
     let sigs = sign_all(&sks, &reg, msg);
     match aggregate(&reg, msg, &sigs) {
-        Err(MithrilError::NotEnoughIndices { found, k: 100 }) => assert!(found < 100),
+        Err(MithrilError::Core(CoreError::NotEnoughIndices { found, k: 100 })) => {
+            assert!(found < 100)
+        }
         other => panic!("unexpected {other:?}"),
     }
     // No signature at all.
     assert!(matches!(
-        aggregate(&reg, msg, &[]),
-        Err(MithrilError::NotEnoughIndices { found: 0, .. })
+        aggregate(&reg, msg, &[] as &[SingleSignature]),
+        Err(MithrilError::Core(CoreError::NotEnoughIndices {
+            found: 0,
+            ..
+        }))
     ));
 }
 
@@ -250,48 +256,64 @@ fn verifier_negatives() {
     bad.indices.last_mut().unwrap().index = m;
     assert_eq!(
         verify(&c, msg, &bad),
-        Err(MithrilError::IndexOutOfRange { index: m, m })
+        Err(MithrilError::Core(CoreError::IndexOutOfRange {
+            index: m,
+            m
+        }))
     );
     // Repeated index.
     let mut bad = cert.clone();
     bad.indices[1].index = bad.indices[0].index;
     assert_eq!(
         verify(&c, msg, &bad),
-        Err(MithrilError::IndicesNotIncreasing { position: 1 })
+        Err(MithrilError::Core(CoreError::IndicesNotIncreasing {
+            position: 1
+        }))
     );
     // Decreasing indices.
     let mut bad = cert.clone();
     bad.indices.swap(0, 1);
     assert_eq!(
         verify(&c, msg, &bad),
-        Err(MithrilError::IndicesNotIncreasing { position: 1 })
+        Err(MithrilError::Core(CoreError::IndicesNotIncreasing {
+            position: 1
+        }))
     );
     // Fewer than k.
     let mut bad = cert.clone();
     bad.indices.pop();
     assert!(matches!(
         verify(&c, msg, &bad),
-        Err(MithrilError::NotEnoughIndices { .. })
+        Err(MithrilError::Core(CoreError::NotEnoughIndices { .. }))
     ));
     // Wrong message.
     assert!(matches!(
         verify(&c, msg + Fr::one(), &cert),
-        Err(MithrilError::InvalidSignature { .. })
+        Err(MithrilError::Check(StmError::InvalidSignature(_)))
     ));
     // Stake changed in the leaf.
     let mut bad = cert.clone();
     bad.signers[0].party.stake += 1;
-    assert_eq!(verify(&c, msg, &bad), Err(MithrilError::NotInTree(0)));
+    assert_eq!(
+        verify(&c, msg, &bad),
+        Err(MithrilError::Check(StmError::NotInTree(0)))
+    );
     // Target raised in the leaf (a bigger lottery).
     let mut bad = cert.clone();
     bad.signers[0].party.target += Fr::one();
-    assert_eq!(verify(&c, msg, &bad), Err(MithrilError::NotInTree(0)));
+    assert_eq!(
+        verify(&c, msg, &bad),
+        Err(MithrilError::Check(StmError::NotInTree(0)))
+    );
     // A leaf that is not in the tree: an unregistered key with a valid signature.
     let outsider = keys(1, 1234)[0];
     let mut bad = cert.clone();
     bad.signers[0].party.key = outsider.verifying_key();
     bad.signers[0].signature = signature::sign(&outsider, c.message(msg)).unwrap();
-    assert_eq!(verify(&c, msg, &bad), Err(MithrilError::NotInTree(0)));
+    assert_eq!(
+        verify(&c, msg, &bad),
+        Err(MithrilError::Check(StmError::NotInTree(0)))
+    );
     // A signature under another (registered) key.
     let slot0 = cert.signers[0].path.index;
     let other = (slot0 + 1) % sks.len();
@@ -299,7 +321,7 @@ fn verifier_negatives() {
     bad.signers[0].signature = signature::sign(&sks[other], c.message(msg)).unwrap();
     assert_eq!(
         verify(&c, msg, &bad),
-        Err(MithrilError::InvalidSignature { slot: 0 })
+        Err(MithrilError::Check(StmError::InvalidSignature(0)))
     );
     // Tampered sigma (a proof for another point).
     let mut bad = cert.clone();
@@ -307,7 +329,7 @@ fn verifier_negatives() {
     bad.signers[0].signature.sigma = (bad.signers[0].signature.sigma + g).to_affine();
     assert_eq!(
         verify(&c, msg, &bad),
-        Err(MithrilError::InvalidSignature { slot: 0 })
+        Err(MithrilError::Check(StmError::InvalidSignature(0)))
     );
     // Another registration.
     let (_, reg2) = setup(
@@ -320,13 +342,15 @@ fn verifier_negatives() {
     bad.indices[0].signer = bad.signers.len();
     assert!(matches!(
         verify(&c, msg, &bad),
-        Err(MithrilError::SignerSlotOutOfRange { .. })
+        Err(MithrilError::Check(StmError::SignerSlotOutOfRange { .. }))
     ));
     let mut bad = cert.clone();
     bad.signers.push(bad.signers[0].clone());
     assert_eq!(
         verify(&c, msg, &bad),
-        Err(MithrilError::UnusedSignerSlot(cert.signers.len()))
+        Err(MithrilError::Check(StmError::UnusedSignerSlot(
+            cert.signers.len()
+        )))
     );
     // The same signer in two slots (each used): its registration index is not increasing.
     let rich = sigs.iter().max_by_key(|s| s.indices.len()).unwrap();
@@ -340,7 +364,7 @@ fn verifier_negatives() {
     }
     assert_eq!(
         verify(&c, msg, &bad),
-        Err(MithrilError::SignersNotIncreasing(1))
+        Err(MithrilError::Check(StmError::SignersNotIncreasing(1)))
     );
 
     // Lost lottery: an index party 0 did not win, with k - 1 honest winners beside it.
@@ -358,7 +382,7 @@ fn verifier_negatives() {
     let bad = manual(&reg, &sigs, &choice);
     assert_eq!(
         verify(&c, msg, &bad),
-        Err(MithrilError::LostLottery { index: lost })
+        Err(MithrilError::Check(StmError::LostLottery(lost)))
     );
     // The same construction with a won index verifies (the helper itself is sound).
     let mut choice: Vec<(u64, usize)> = Vec::new();

@@ -45,65 +45,42 @@ pub struct SlotWitness {
     pub path: Vec<Base>,
 }
 
-/// Everything the prover needs: the statement and the slots' contents.
-#[derive(Clone, Debug)]
-pub struct AtmsWitness {
-    /// The circuit shape.
-    pub shape: AtmsShape,
-    /// The committee.
-    pub committee: Committee,
-    /// The public statement.
-    pub instance: AtmsInstance,
-    /// One entry per circuit slot.
-    pub slots: Vec<SlotWitness>,
-}
+/// Everything the prover needs: the statement and the slots' contents
+/// ([`atms_core::AtmsWitness`], built by [`atms_core::AtmsWitness::new`]).
+pub type AtmsWitness = atms_core::AtmsWitness<JubjubAtms>;
 
-impl AtmsWitness {
-    /// The witness for proving `certificate` meets `threshold` in a circuit of `shape`. Checks
-    /// everything the circuit will (so a bad certificate fails here, with a reason, not in the
-    /// prover).
-    pub fn new(
-        shape: AtmsShape,
+impl atms_core::AtmsProver for JubjubAtms {
+    type Signature = Signature;
+    type Certificate = Certificate;
+    type Slot = SlotWitness;
+
+    fn certificate(certificate: &Certificate) -> (Base, &[(usize, Signature)]) {
+        (certificate.message, &certificate.signatures)
+    }
+
+    fn verifies(
         committee: &Committee,
-        certificate: &Certificate,
-        threshold: u64,
-    ) -> Result<Self, AtmsError> {
-        let instance =
-            AtmsInstance::for_certificate(&shape, committee, certificate.message, threshold)?;
-        // Verified one by one up to the first failure; `fill_slots` names it.
-        let mut verified: Vec<Option<bool>> = vec![];
-        for (i, sig) in &certificate.signatures {
-            let ok = committee
-                .keys()
-                .get(*i)
-                .map(|key| key.verify(certificate.message, sig));
-            verified.push(ok);
-            if ok != Some(true) {
-                break;
-            }
-        }
-        let filled = atms_core::fill_slots(
-            shape.mode,
-            shape.n,
-            &certificate.signatures,
-            &verified,
-            threshold,
-        )?;
-        // Merkle mode: one tree for all slots' paths.
+        index: usize,
+        message: Base,
+        sig: &Signature,
+    ) -> Option<bool> {
+        Some(committee.keys().get(index)?.verify(message, sig))
+    }
+
+    /// Merkle mode: one tree for all slots' paths.
+    fn slots(
+        shape: &AtmsShape,
+        committee: &Committee,
+        filled: Vec<(usize, Option<Signature>)>,
+    ) -> Vec<SlotWitness> {
         let tree = matches!(shape.mode, CommitmentMode::Merkle { .. }).then(|| committee.tree());
-        let slots = filled
+        filled
             .into_iter()
             .map(|(index, signature)| SlotWitness {
                 index,
                 signature,
                 path: tree.as_ref().map(|t| t.path(index)).unwrap_or_default(),
             })
-            .collect();
-        Ok(Self {
-            shape,
-            committee: committee.clone(),
-            instance,
-            slots,
-        })
+            .collect()
     }
 }

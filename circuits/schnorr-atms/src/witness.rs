@@ -1,6 +1,5 @@
 //! What the circuit is given: its shape, the public statement and the prover's witness.
 
-use rayon::prelude::*;
 use tms_gadgets::{
     hash::RescuePrime, message::message_to_field, signature::schnorr::Signature, Fr,
 };
@@ -49,18 +48,9 @@ atms_core::atms_statement! {
     message: message_to_field,
 }
 
-/// Everything the prover needs: the statement and the slots' contents.
-#[derive(Clone, Debug)]
-pub struct AtmsWitness {
-    /// The circuit shape.
-    pub shape: AtmsShape,
-    /// The committee.
-    pub committee: Committee,
-    /// The public statement.
-    pub instance: AtmsInstance,
-    /// One entry per circuit slot.
-    pub slots: Vec<SlotWitness>,
-}
+/// Everything the prover needs: the statement and the slots' contents
+/// ([`atms_core::AtmsWitness`], built by [`atms_core::AtmsWitness::new`]).
+pub type AtmsWitness = atms_core::AtmsWitness<GrumpkinAtms>;
 
 /// The contents of one circuit slot.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,43 +61,26 @@ pub struct SlotWitness {
     pub signature: Option<Signature>,
 }
 
-impl AtmsWitness {
-    /// The witness for proving `certificate` meets `threshold` in a circuit of `shape`. Checks
-    /// everything the circuit will (so a bad certificate fails here, with a reason, not in the
-    /// prover).
-    pub fn new(
-        shape: AtmsShape,
-        committee: &Committee,
-        certificate: &Certificate,
-        threshold: u64,
-    ) -> Result<Self, AtmsError> {
-        let instance =
-            AtmsInstance::for_certificate(&shape, committee, certificate.message, threshold)?;
-        // The signatures are verified in parallel; errors are reported in certificate order, as
-        // a sequential check would.
-        let verified: Vec<Option<bool>> = certificate
-            .signatures
-            .par_iter()
-            .map(|(i, sig)| {
-                let key = committee.keys().get(*i)?;
-                Some(key.verify(&RescuePrime, certificate.message, sig))
-            })
-            .collect();
-        let slots = atms_core::fill_slots(
-            shape.mode,
-            shape.n,
-            &certificate.signatures,
-            &verified,
-            threshold,
-        )?
-        .into_iter()
-        .map(|(index, signature)| SlotWitness { index, signature })
-        .collect();
-        Ok(Self {
-            shape,
-            committee: committee.clone(),
-            instance,
-            slots,
-        })
+impl atms_core::AtmsProver for GrumpkinAtms {
+    type Signature = Signature;
+    type Certificate = Certificate;
+    type Slot = SlotWitness;
+
+    fn certificate(certificate: &Certificate) -> (Fr, &[(usize, Signature)]) {
+        (certificate.message, &certificate.signatures)
+    }
+
+    fn verifies(committee: &Committee, index: usize, message: Fr, sig: &Signature) -> Option<bool> {
+        let key = committee.keys().get(index)?;
+        Some(key.verify(&RescuePrime, message, sig))
+    }
+
+    fn slots(
+        _: &AtmsShape,
+        _: &Committee,
+        filled: Vec<(usize, Option<Signature>)>,
+    ) -> Vec<SlotWitness> {
+        let slot = |(index, signature)| SlotWitness { index, signature };
+        filled.into_iter().map(slot).collect()
     }
 }

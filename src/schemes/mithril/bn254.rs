@@ -9,12 +9,13 @@ use halo2_base::halo2_proofs::{
     plonk::VerifyingKey as Halo2Vk,
     poly::kzg::commitment::ParamsKZG,
 };
+use mithril_core::CoreError;
 use mithril_snark::{
     aggregate,
     chain::link_message,
     keygen as m_keygen, prove_with_transcript, read_vk,
     signature::UniqueSignature,
-    stm::{verify_single, IndexSlot, SignerSlot},
+    stm::{verify_single, GrumpkinStm as NativeStm, IndexSlot},
     verify as native_verify, Certificate, MithrilError, MithrilInstance, MithrilKeys, MithrilShape,
     MithrilWitness, Parameters, PhiF, Registration, Signer, SingleSignature,
 };
@@ -160,29 +161,13 @@ pub(crate) fn load_certificate(
 fn by_stakes(e: &MithrilError) -> bool {
     matches!(
         e,
-        MithrilError::ZeroStake(_)
-            | MithrilError::DuplicateKey(_)
-            | MithrilError::EmptyRegistration
-            | MithrilError::StakeOverflow
+        MithrilError::Core(
+            CoreError::ZeroStake(_)
+                | CoreError::DuplicateKey(_)
+                | CoreError::EmptyRegistration
+                | CoreError::StakeOverflow
+        )
     )
-}
-
-/// A certificate's signer slot: the registered party, its path, its signature.
-fn signer_slot(
-    registration: &Registration,
-    position: usize,
-    signature: UniqueSignature,
-) -> std::result::Result<SignerSlot, String> {
-    Ok(SignerSlot {
-        party: registration.parties()[position].clone(),
-        path: registration.path(position).map_err(|e| e.to_string())?,
-        signature,
-    })
-}
-
-/// A signer slot's registration index (its path's).
-fn signer_position(slot: &SignerSlot) -> usize {
-    slot.path.index
 }
 
 /// The prover's statement on BN254.

@@ -14,8 +14,8 @@ use midnight_proofs::poly::{commitment::Params as _, kzg::params::ParamsKZG};
 use mithril_jubjub::{
     aggregate,
     native::{
-        message_to_field, verify as native_verify, verify_single, Base, IndexSlot, SignerSlot,
-        SigningKey, UniqueSignature, VerifyingKey,
+        message_to_field, verify as native_verify, verify_single, Base, IndexSlot,
+        JubjubStm as NativeStm, SigningKey, UniqueSignature, VerifyingKey,
     },
     prover::{self, MithrilKeys},
     Certificate, MithrilCircuit, MithrilError, MithrilInstance, MithrilShape, MithrilWitness,
@@ -115,26 +115,6 @@ fn public_file(
 /// Every refusal of a registration is its stakes file's.
 fn by_stakes(_: &MithrilError) -> bool {
     true
-}
-
-/// A certificate's signer slot: its registration index, the registered party, its path, its
-/// signature.
-fn signer_slot(
-    registration: &Registration,
-    position: usize,
-    signature: UniqueSignature,
-) -> std::result::Result<SignerSlot, String> {
-    Ok(SignerSlot {
-        position,
-        party: registration.parties()[position],
-        path: registration.path(position).map_err(|e| e.to_string())?,
-        signature,
-    })
-}
-
-/// A signer slot's registration index.
-fn signer_position(slot: &SignerSlot) -> usize {
-    slot.position
 }
 
 /// SNARK-Mithril on Cardano: Jubjub unique signatures, KZG over BLS12-381.

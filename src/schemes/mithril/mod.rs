@@ -287,9 +287,10 @@ pub trait MithrilFiles: CertificateScheme {
 
 /// The calls of [`MithrilFiles`] into a circuit crate (`mithril_snark` or `mithril_jubjub`,
 /// whose `Registration`, `Signer`, `SingleSignature`, `Certificate`, `IndexSlot`,
-/// `verify_single` and `aggregate` have the same shape), written once. The module names its
-/// `SigningKey`, `load_member`, `by_stakes` (whether a registration error is the stakes file's), `point_from_hex`, `point_to_hex`, `scalar_from_hex`, `scalar_to_hex` and how a
-/// signer slot is made (`signer_slot`) and placed (`signer_position`).
+/// `verify_single` and `aggregate` are `mithril_core::stm`'s over its curve), written once. The
+/// module names its `SigningKey`, `load_member`, `by_stakes` (whether a registration error is
+/// the stakes file's), `point_from_hex`, `point_to_hex`, `scalar_from_hex`, `scalar_to_hex` and
+/// `NativeStm`, its [`mithril_core::stm::Stm`] (how a signer slot is made and placed).
 macro_rules! native_calls {
     () => {
         type Key = VerifyingKey;
@@ -406,7 +407,10 @@ macro_rules! native_calls {
                 index: s.index,
                 signer: s.signer,
             };
-            let signers = c.signers.iter().map(|s| (signer_position(s), &s.signature));
+            let signers = c.signers.iter().map(|s| {
+                let (position, _, signature) = <NativeStm as mithril_core::stm::Stm>::slot_parts(s);
+                (position, signature)
+            });
             (c.indices.iter().map(index).collect(), signers.collect())
         }
 
@@ -417,7 +421,14 @@ macro_rules! native_calls {
         ) -> std::result::Result<Certificate, String> {
             let signers = signers
                 .into_iter()
-                .map(|(position, signature)| signer_slot(registration, position, signature))
+                .map(|(position, signature)| {
+                    <NativeStm as mithril_core::stm::Stm>::signer_slot(
+                        registration,
+                        position,
+                        signature,
+                    )
+                    .map_err(|e| e.to_string())
+                })
                 .collect::<std::result::Result<Vec<_>, String>>()?;
             let index = |s: &super::IndexEntry| IndexSlot {
                 index: s.index,

@@ -27,10 +27,9 @@ use crate::formats::{
 use crate::schemes::trusted_bn254_atms;
 
 use super::{
-    circuit_calls, commitment_mode, demo, load_registered, scheme_calls, witness, CommitteeFile,
+    circuit_calls, commitment_mode, demo, load_registered, scheme_calls, CommitteeFile,
     RegisteredKey, SchnorrFiles,
 };
-use crate::schemes::demo_keys;
 use crate::{
     backends::bn254::Bn254,
     checks::{check_members, describe_message},
@@ -183,24 +182,6 @@ impl CertificateScheme for SchnorrBn254 {
             .map_err(|e| at(path, e))
     }
 
-    fn witness(
-        shape: &AtmsShape,
-        committee: &Committee,
-        certificate: &Path,
-        threshold: Option<u64>,
-    ) -> Result<(AtmsWitness, PublicFile<AtmsShape>)> {
-        let threshold = threshold.unwrap_or_default();
-        let (witness, message) = witness::<Self>(shape, committee, certificate, threshold)?;
-        let public = PublicFile::new(
-            SCHEME,
-            *shape,
-            &witness.instance.commitment,
-            &message,
-            threshold,
-        );
-        Ok((witness, public))
-    }
-
     fn prove(
         params: &ParamsKZG<Bn256>,
         keys: &AtmsKeys,
@@ -259,51 +240,8 @@ impl CertificateScheme for SchnorrBn254 {
         )
     }
 
-    /// 6 members, 4 sign, threshold 3, flat commitment.
     fn demo_certificate() -> Result<DemoCertificate<Self>> {
-        let err = |e: AtmsError| CliError(e.to_string());
-        let members: Vec<SigningKey> = demo_keys(demo::COMMITTEE);
-        let committee =
-            Committee::new(members.iter().map(SigningKey::verifying_key).collect()).map_err(err)?;
-        let message = message_to_field(demo::MESSAGE);
-        let signatures = demo::SIGNERS
-            .iter()
-            .map(|&i| {
-                let signature = members[i].sign(&RescuePrime, message);
-                Ok((members[i].verifying_key(), signature.map_err(usage)?))
-            })
-            .collect::<Result<Vec<_>>>()?;
-        let certificate = Certificate::aggregate(&committee, message, &signatures).map_err(err)?;
-        let mut shape = AtmsShape {
-            n: demo::COMMITTEE,
-            mode: CommitmentMode::Flat,
-            k: 20,
-            verification: Verification::PerSignature,
-        };
-        shape.k = schnorr_atms::min_k(&shape, DEMO_ADVICE_COLUMNS).map_err(err)?;
-        let witness =
-            AtmsWitness::new(shape, &committee, &certificate, demo::THRESHOLD).map_err(err)?;
-        // The verifier rebuilds the statement from the committee and message it holds.
-        let instance =
-            AtmsInstance::from_trusted(&shape, &committee, demo::MESSAGE, demo::THRESHOLD)
-                .map_err(err)?;
-        let commitment = instance.commitment;
-        Ok(DemoCertificate {
-            shape,
-            witness,
-            trusted: Trusted {
-                public: PublicFile::new(SCHEME, shape, &commitment, demo::MESSAGE, demo::THRESHOLD),
-                instance,
-            },
-            description: vec![
-                format!(
-                    "committee: {} Grumpkin keys, flat Rescue-Prime commitment {}",
-                    demo::COMMITTEE,
-                    fr_to_hex(&commitment)
-                ),
-                demo::signed(describe_message(demo::MESSAGE, &message)),
-            ],
-        })
+        super::demo_certificate::<Self>()
     }
 
     fn describe_circuit(keys: &AtmsKeys) -> String {
@@ -321,4 +259,42 @@ impl SchnorrFiles for SchnorrBn254 {
     }
 
     circuit_calls!(Signature);
+
+    fn statement_file(
+        shape: &AtmsShape,
+        instance: &AtmsInstance,
+        message: &[u8],
+    ) -> PublicFile<AtmsShape> {
+        let (commitment, threshold) = (&instance.commitment, instance.threshold);
+        PublicFile::new(SCHEME, *shape, commitment, message, threshold)
+    }
+
+    fn sign_message(sk: &SigningKey, message: &[u8]) -> std::result::Result<Signature, String> {
+        sk.sign(&RescuePrime, message_to_field(message))
+            .map_err(|e| e.to_string())
+    }
+
+    fn demo_shape() -> Result<AtmsShape> {
+        let shape = AtmsShape {
+            n: demo::COMMITTEE,
+            mode: CommitmentMode::Flat,
+            k: 20,
+            verification: Verification::PerSignature,
+        };
+        let k = schnorr_atms::min_k(&shape, DEMO_ADVICE_COLUMNS)
+            .map_err(|e| CliError(e.to_string()))?;
+        Ok(AtmsShape { k, ..shape })
+    }
+
+    fn describe_demo(instance: &AtmsInstance) -> String {
+        format!(
+            "committee: {} Grumpkin keys, flat Rescue-Prime commitment {}",
+            demo::COMMITTEE,
+            fr_to_hex(&instance.commitment)
+        )
+    }
+
+    fn describe_message(message: &[u8]) -> String {
+        describe_message(message, &message_to_field(message))
+    }
 }

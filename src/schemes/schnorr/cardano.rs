@@ -18,10 +18,9 @@ use tms_cardano::backend::{Bls12, Vk};
 use tms_gadgets::proving::Transcript;
 
 use super::{
-    circuit_calls, commitment_mode, demo, load_registered, scheme_calls, witness, CommitteeFile,
+    circuit_calls, commitment_mode, demo, load_registered, scheme_calls, CommitteeFile,
     RegisteredKey, SchnorrFiles,
 };
-use crate::schemes::demo_keys;
 use crate::{
     backends::cardano::{
         base_from_hex, base_to_hex, key_file_pk, key_file_vk, load_member_of, load_params,
@@ -283,18 +282,6 @@ impl CertificateScheme for SchnorrCardano {
             .map_err(|e| at(path, e))
     }
 
-    fn witness(
-        shape: &AtmsShape,
-        committee: &Committee,
-        certificate_path: &Path,
-        threshold: Option<u64>,
-    ) -> Result<(AtmsWitness, PublicFile<ShapeFile>)> {
-        let threshold = threshold.unwrap_or_default();
-        let (witness, message) = witness::<Self>(shape, committee, certificate_path, threshold)?;
-        let public = public_file(shape, &witness.instance.commitment, &message, threshold);
-        Ok((witness, public))
-    }
-
     fn prove(
         params: &ParamsKZG<Bls12>,
         keys: &AtmsKeys,
@@ -351,51 +338,9 @@ impl CertificateScheme for SchnorrCardano {
         )
     }
 
-    /// 6 members, 4 sign, threshold 3, flat commitment; the Plutus budget follows the proof.
+    /// The Plutus budget follows the proof ([`Self::after_demo`]).
     fn demo_certificate() -> Result<DemoCertificate<Self>> {
-        let err = |e: AtmsError| CliError(e.to_string());
-        let members: Vec<SigningKey> = demo_keys(demo::COMMITTEE);
-        let committee =
-            Committee::new(members.iter().map(SigningKey::verifying_key).collect()).map_err(err)?;
-        let message = message_to_field(demo::MESSAGE);
-        let signatures: Vec<_> = demo::SIGNERS
-            .iter()
-            .map(|&i| (members[i].verifying_key(), members[i].sign(message)))
-            .collect();
-        let certificate = Certificate::aggregate(&committee, message, &signatures).map_err(err)?;
-        let mut shape = AtmsShape {
-            n: demo::COMMITTEE,
-            mode: CommitmentMode::Flat,
-            k: 10,
-        };
-        shape.k = prover::min_k(&shape);
-        let witness =
-            AtmsWitness::new(shape, &committee, &certificate, demo::THRESHOLD).map_err(err)?;
-        // The verifier rebuilds the statement from the committee and message it holds.
-        let instance =
-            AtmsInstance::from_trusted(&shape, &committee, demo::MESSAGE, demo::THRESHOLD)
-                .map_err(err)?;
-        let commitment = instance.commitment;
-        Ok(DemoCertificate {
-            shape,
-            witness,
-            trusted: Trusted {
-                public: public_file(&shape, &commitment, demo::MESSAGE, demo::THRESHOLD),
-                instance,
-            },
-            description: vec![
-                format!(
-                    "committee: {} Jubjub keys, flat Poseidon commitment {} (BLS12-381 scalar \
-                     field)",
-                    demo::COMMITTEE,
-                    base_to_hex(&commitment)
-                ),
-                demo::signed(describe_message_bytes(
-                    demo::MESSAGE,
-                    &base_to_hex(&message),
-                )),
-            ],
-        })
+        super::demo_certificate::<Self>()
     }
 
     fn describe_circuit(keys: &AtmsKeys) -> String {
@@ -432,4 +377,40 @@ impl SchnorrFiles for SchnorrCardano {
     }
 
     circuit_calls!(Signature);
+
+    fn statement_file(
+        shape: &AtmsShape,
+        instance: &AtmsInstance,
+        message: &[u8],
+    ) -> PublicFile<ShapeFile> {
+        public_file(shape, &instance.commitment, message, instance.threshold)
+    }
+
+    fn sign_message(sk: &SigningKey, message: &[u8]) -> std::result::Result<Signature, String> {
+        Ok(sk.sign(message_to_field(message)))
+    }
+
+    fn demo_shape() -> Result<AtmsShape> {
+        let shape = AtmsShape {
+            n: demo::COMMITTEE,
+            mode: CommitmentMode::Flat,
+            k: 10,
+        };
+        Ok(AtmsShape {
+            k: prover::min_k(&shape),
+            ..shape
+        })
+    }
+
+    fn describe_demo(instance: &AtmsInstance) -> String {
+        format!(
+            "committee: {} Jubjub keys, flat Poseidon commitment {} (BLS12-381 scalar field)",
+            demo::COMMITTEE,
+            base_to_hex(&instance.commitment)
+        )
+    }
+
+    fn describe_message(message: &[u8]) -> String {
+        describe_message_bytes(message, &base_to_hex(&message_to_field(message)))
+    }
 }

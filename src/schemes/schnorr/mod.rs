@@ -10,11 +10,11 @@ use std::path::Path;
 use schnorr_atms::{CheckError, CommitmentMode};
 use serde::{Deserialize, Serialize};
 
-use super::check_signed_message;
+use super::{check_signed_message, demo_keys};
 use crate::{
-    formats::{bytes_from_hex, bytes_to_hex, Header},
-    interface::{CertificateScheme, CertifyArgs, ProvingBackend},
-    io::{at, read_json_on, usage, write_json, CliError, Result},
+    formats::{bytes_from_hex, bytes_to_hex, Header, PublicFile},
+    interface::{CertificateScheme, CertifyArgs, DemoCertificate, ProvingBackend, Trusted},
+    io::{at, read_json_on, usage, write_json, CliError, MemberSecret, Result},
     options::Mode,
 };
 
@@ -172,11 +172,81 @@ pub trait SchnorrFiles: CertificateScheme {
         signatures: Vec<(usize, Self::Signature)>,
         threshold: u64,
     ) -> std::result::Result<Self::Witness, Refusal>;
+    /// The statement a verifier builds from the committee, the message bytes and the threshold
+    /// it holds.
+    fn trusted_instance(
+        shape: &Self::Shape,
+        committee: &Self::Committee,
+        message: &[u8],
+        threshold: u64,
+    ) -> std::result::Result<Self::Instance, String>;
+    /// The statement a witness proves.
+    fn witness_instance(witness: &Self::Witness) -> &Self::Instance;
+    /// The prover's statement file of `instance`, a statement on `message`.
+    fn statement_file(
+        shape: &Self::Shape,
+        instance: &Self::Instance,
+        message: &[u8],
+    ) -> PublicFile<Self::ShapeFile>;
+
+    /// A member's secret key.
+    type SigningKey: MemberSecret;
+    /// `sk`'s public key.
+    fn public_key(sk: &Self::SigningKey) -> Self::Key;
+    /// `sk`'s signature of `message` (its bytes, mapped to the circuit's field).
+    fn sign_message(
+        sk: &Self::SigningKey,
+        message: &[u8],
+    ) -> std::result::Result<Self::Signature, String>;
+    /// A committee of keys made here (the demo's seeded keys: no proofs of possession to check).
+    fn new_committee(keys: Vec<Self::Key>) -> std::result::Result<Self::Committee, String>;
+    /// The demo's circuit: [`demo::COMMITTEE`] members, flat, at the smallest k it fits.
+    fn demo_shape() -> Result<Self::Shape>;
+    /// The demo's line about its committee (keys, commitment).
+    fn describe_demo(instance: &Self::Instance) -> String;
+    /// Message bytes and their field element, described.
+    fn describe_message(message: &[u8]) -> String;
+}
+
+/// `tms demo --scheme schnorr-atms` on either backend ([`demo`]): the seeded members, the
+/// signers' certificate, its witness, and the statement the verifier rebuilds from the committee
+/// and message it holds.
+pub(crate) fn demo_certificate<S: SchnorrFiles>() -> Result<DemoCertificate<S>> {
+    let members: Vec<S::SigningKey> = demo_keys(demo::COMMITTEE);
+    let committee =
+        S::new_committee(members.iter().map(S::public_key).collect()).map_err(CliError)?;
+    let signed = demo::SIGNERS
+        .iter()
+        .map(|&i| {
+            let signature = S::sign_message(&members[i], demo::MESSAGE).map_err(usage)?;
+            Ok((S::public_key(&members[i]), signature))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let refused = |Refusal(_, text): Refusal| CliError(text);
+    let signatures = S::aggregate(&committee, demo::MESSAGE, &signed).map_err(refused)?;
+    let shape = S::demo_shape()?;
+    let (message, threshold) = (demo::MESSAGE, demo::THRESHOLD);
+    let witness =
+        S::atms_witness(&shape, &committee, message, signatures, threshold).map_err(refused)?;
+    let instance = S::trusted_instance(&shape, &committee, message, threshold).map_err(CliError)?;
+    let description = vec![
+        S::describe_demo(&instance),
+        demo::signed(S::describe_message(message)),
+    ];
+    Ok(DemoCertificate {
+        trusted: Trusted {
+            public: S::statement_file(&shape, &instance, message),
+            instance,
+        },
+        description,
+        shape,
+        witness,
+    })
 }
 
 /// The calls of [`SchnorrFiles`] into a circuit crate (`schnorr_atms` or
-/// `schnorr_atms_jubjub`, whose `Committee`, `Certificate`, `AtmsWitness`, `AtmsError` and
-/// `message_to_field` have the same shape) and the encodings of keys and signatures (the module
+/// `schnorr_atms_jubjub`, whose `Committee`, `Certificate`, `AtmsWitness`, `AtmsInstance`,
+/// `SigningKey`, `AtmsError` and `message_to_field` have the same shape) and the encodings of keys and signatures (the module
 /// names its `point_from_hex`, `point_to_hex`, `scalar_from_hex`, `scalar_to_hex` and
 /// `signature_from_hex`): written once.
 macro_rules! circuit_calls {
@@ -233,6 +303,30 @@ macro_rules! circuit_calls {
             };
             AtmsWitness::new(*shape, committee, &certificate, threshold).map_err(super::Refusal::of)
         }
+
+        fn trusted_instance(
+            shape: &AtmsShape,
+            committee: &Committee,
+            message: &[u8],
+            threshold: u64,
+        ) -> std::result::Result<AtmsInstance, String> {
+            AtmsInstance::from_trusted(shape, committee, message, threshold)
+                .map_err(|e| e.to_string())
+        }
+
+        fn witness_instance(witness: &AtmsWitness) -> &AtmsInstance {
+            &witness.instance
+        }
+
+        type SigningKey = SigningKey;
+
+        fn public_key(sk: &SigningKey) -> VerifyingKey {
+            sk.verifying_key()
+        }
+
+        fn new_committee(keys: Vec<VerifyingKey>) -> std::result::Result<Committee, String> {
+            Committee::new(keys).map_err(|e| e.to_string())
+        }
     };
 }
 use circuit_calls;
@@ -240,7 +334,7 @@ use circuit_calls;
 /// The calls of [`CertificateScheme`] both Schnorr ATMS pairs make the same way, written once:
 /// `committee`, `sign` (refusing Mithril's registration options), `certify` and reading and
 /// checking the committee (the module names its `committee`, `load_committee`, `AtmsShape` and
-/// `Committee`).
+/// `Committee`), and the witness of a certificate file (`AtmsWitness`).
 macro_rules! scheme_calls {
     () => {
         fn committee(a: &CommitteeArgs) -> Result<()> {
@@ -265,6 +359,15 @@ macro_rules! scheme_calls {
 
         fn check_committee(path: &Path, c: &Committee, shape: &AtmsShape, key: &str) -> Result<()> {
             crate::checks::check_members(path, c.keys().len(), shape.n, key)
+        }
+
+        fn witness(
+            shape: &AtmsShape,
+            committee: &Committee,
+            certificate: &Path,
+            threshold: Option<u64>,
+        ) -> Result<(AtmsWitness, PublicFile<Self::ShapeFile>)> {
+            super::witness::<Self>(shape, committee, certificate, threshold.unwrap_or_default())
         }
     };
 }
@@ -405,15 +508,15 @@ pub fn certify<S: SchnorrFiles>(a: &CertifyArgs) -> Result<()> {
     Ok(())
 }
 
-/// The witness of a certificate file for `shape` and the threshold, with the certificate's
-/// message bytes. A threshold above the slots is the command line's (`--threshold`), any other
-/// refusal the certificate file's.
+/// The witness of a certificate file for `shape` and the threshold, with the prover's statement
+/// file. A threshold above the slots is the command line's (`--threshold`), any other refusal
+/// the certificate file's.
 pub fn witness<S: SchnorrFiles>(
     shape: &S::Shape,
     committee: &S::Committee,
     path: &Path,
     threshold: u64,
-) -> Result<(S::Witness, Vec<u8>)> {
+) -> Result<(S::Witness, PublicFile<S::ShapeFile>)> {
     let file: CertificateFile = read_json_on(path, S::SCHEME, S::Backend::TAG)?;
     let message = bytes_from_hex(&file.message, "message").map_err(|e| at(path, e))?;
     let signatures = file
@@ -432,5 +535,6 @@ pub fn witness<S: SchnorrFiles>(
             _ => at(path, text),
         },
     )?;
-    Ok((witness, message))
+    let public = S::statement_file(shape, S::witness_instance(&witness), &message);
+    Ok((witness, public))
 }

@@ -10,7 +10,7 @@ use midnight_circuits::{
     instructions::hash_to_curve::HashToCurveCPU,
 };
 use midnight_curves::{JubjubExtended, JubjubSubgroup};
-use mithril_core::PhiF;
+use mithril_core::{stm::StmError, PhiF};
 use num_bigint::{BigInt, Sign};
 
 use crate::{
@@ -273,7 +273,7 @@ impl StmTree {
     /// Leaf `position`'s path, padded to [`TREE_DEPTH`].
     pub fn path(&self, position: usize) -> Result<StmPath, MithrilError> {
         if position >= self.leaves.len() {
-            return Err(MithrilError::NotRegistered);
+            return Err(StmError::NotRegistered.into());
         }
         let mut siblings: Vec<Base> = self.levels[..self.levels.len() - 1]
             .iter()
@@ -519,9 +519,9 @@ pub fn aggregate(
         let leaf = *tree
             .leaves()
             .get(*position)
-            .ok_or(MithrilError::NotRegistered)?;
+            .ok_or(StmError::NotRegistered)?;
         if !signature.verify(&leaf.key, &h) {
-            return Err(MithrilError::InvalidSignature(n));
+            return Err(StmError::InvalidSignature(n).into());
         }
         signers.push((leaf, *position, *signature));
     }
@@ -591,10 +591,10 @@ pub fn verify(
     for (n, signer) in certificate.signers.iter().enumerate() {
         if signer.path.siblings.len() != TREE_DEPTH || signer.path.root(signer.leaf.hash()) != root
         {
-            return Err(MithrilError::NotInTree(n));
+            return Err(StmError::NotInTree(n).into());
         }
         if !signer.signature.verify(&signer.leaf.key, &h) {
-            return Err(MithrilError::InvalidSignature(n));
+            return Err(StmError::InvalidSignature(n).into());
         }
     }
     if certificate.indices.len() as u64 != k {
@@ -605,7 +605,7 @@ pub fn verify(
     }
     let prefix = lottery_prefix(root, message);
     let mut previous: Option<u64> = None;
-    for slot in &certificate.indices {
+    for (index_slot, slot) in certificate.indices.iter().enumerate() {
         if previous.is_some_and(|p| p >= slot.index) || slot.index >= m {
             return Err(MithrilError::Stm(format!(
                 "index {} out of order or not below m",
@@ -613,13 +613,17 @@ pub fn verify(
             )));
         }
         previous = Some(slot.index);
-        let signer = certificate
-            .signers
-            .get(slot.signer)
-            .ok_or(MithrilError::SignerSlotOutOfRange(slot.signer))?;
+        let signer =
+            certificate
+                .signers
+                .get(slot.signer)
+                .ok_or(StmError::SignerSlotOutOfRange {
+                    index_slot,
+                    signer_slot: slot.signer,
+                })?;
         let ev = lottery_value(prefix, &signer.signature.sigma, Base::from(slot.index));
         if !wins(ev, signer.leaf.target) {
-            return Err(MithrilError::LostLottery(slot.index));
+            return Err(StmError::LostLottery(slot.index).into());
         }
     }
     Ok(())

@@ -1,5 +1,7 @@
 //! The mithril-stm mode's shape, statement and witness.
 
+use mithril_core::stm::StmError;
+
 use crate::{
     native::Base,
     stm::native::{message_to_field, StmCertificate, StmSigner, TREE_DEPTH},
@@ -113,19 +115,24 @@ impl StmWitness {
                 shape.signer_slots
             ));
         }
-        if let Some(slot) = certificate
+        if let Some((index_slot, slot)) = certificate
             .indices
             .iter()
-            .find(|s| s.signer >= certificate.signers.len())
+            .enumerate()
+            .find(|(_, s)| s.signer >= certificate.signers.len())
         {
-            return Err(MithrilError::SignerSlotOutOfRange(slot.signer));
+            return Err(StmError::SignerSlotOutOfRange {
+                index_slot,
+                signer_slot: slot.signer,
+            }
+            .into());
         }
         if let Some(n) = certificate
             .signers
             .iter()
             .position(|s| s.path.siblings.len() != TREE_DEPTH)
         {
-            return Err(MithrilError::NotInTree(n));
+            return Err(StmError::NotInTree(n).into());
         }
         let mut signers = certificate.signers.clone();
         while signers.len() < shape.signer_slots {

@@ -19,7 +19,7 @@
 //! 4. `exp(-z) = 1 / exp(z)`, `phi = 1 - exp(-z)`, both with outward rounding.
 //! 5. `T = ceil(phi r)`: computed from both ends of the interval. If both ends give the same
 //!    integer, it is the exact `ceil(phi(w) r)`; otherwise the precision doubles (320, 640, ...,
-//!    2560 bits) and, past that, [`MithrilError::TargetUndecided`] is returned.
+//!    2560 bits) and, past that, [`mithril_core::CoreError::TargetUndecided`] is returned.
 //!
 //! At 320 bits the interval of `phi(w) r` is narrower than `2^-50` (the tests measure it), so a
 //! retry happens only when `phi(w) r` is within `2^-50` of an integer.
@@ -51,6 +51,7 @@ pub fn target(phi_f: PhiF, stake: u64, total: u64) -> Result<Target, MithrilErro
 
 #[cfg(test)]
 mod tests {
+    use mithril_core::CoreError;
     use num_bigint::BigUint;
 
     use super::*;
@@ -75,7 +76,7 @@ mod tests {
         assert_eq!(t.value, (fr_modulus() + 1u32) / 2u32);
         assert!(matches!(
             target(phi, 2, 1),
-            Err(MithrilError::StakeAboveTotal { .. })
+            Err(MithrilError::Core(CoreError::StakeAboveTotal { .. }))
         ));
     }
 }

@@ -185,7 +185,7 @@ impl Registration {
     /// The Merkle path of party `index`.
     pub fn path(&self, index: usize) -> Result<MerklePath, MithrilError> {
         if index >= self.parties.len() {
-            return Err(MithrilError::NotRegistered);
+            return Err(mithril_core::stm::StmError::NotRegistered.into());
         }
         Ok(self.tree.path(index)?)
     }
