@@ -16,6 +16,10 @@
 //! --test cardano -- --ignored make_cardano_fixtures`) go through `tms verify --backend cardano`
 //! and the package's Cardano verifier (the module `tms_verifier_cardano.wasm`), their verdicts
 //! into `wasm/fixtures/cardano/verdicts.json`.
+//! The aggregation fixture (`wasm/fixtures/aggregate/`: two Schnorr ATMS certificates in one
+//! `tms aggregate prove` proof, made by `wasm/fixtures/make-aggregate.sh`) goes through `tms
+//! aggregate verify` and the package's aggregation verifier, its verdicts into
+//! `wasm/fixtures/aggregate/verdicts.json`.
 //! `TMS_BLESS=1` rewrites the verdict files (and fails if the tool and the package disagree).
 
 use std::{
@@ -27,6 +31,7 @@ use std::{
 use serde_json::{json, Value};
 use tms_gadgets::proving::params::{kzg_params, params_dir};
 use tms_wasm::{
+    aggregate::{CertificateStatement, PinnedAggregationVerifier},
     cardano::{CardanoStatement, CardanoVerifier},
     chain::{PinnedChainVerifier, TrustedChain},
     verifier::{parse_transcript, PinnedVerifier, Statement},
@@ -77,6 +82,25 @@ impl ProofEdit {
     }
 }
 
+/// The proof edits every fixture's cases end with, after the statement's: the proof one byte
+/// shorter, one byte longer, and one byte changed at each of `flips`.
+fn proof_edits(proof_len: usize, flips: &[usize]) -> Vec<(String, ProofEdit)> {
+    let mut edits = vec![
+        (
+            "proof cut by one byte".to_string(),
+            ProofEdit::Length(proof_len - 1),
+        ),
+        (
+            "proof one byte longer".to_string(),
+            ProofEdit::Length(proof_len + 1),
+        ),
+    ];
+    for &at in flips {
+        edits.push((format!("proof byte {at} changed"), ProofEdit::Flip(at)));
+    }
+    edits
+}
+
 /// One case: a fixture's statement with one field changed (or none) and a proof edit.
 struct Case {
     fixture: &'static str,
@@ -114,23 +138,9 @@ fn cases(name: &'static str, statement: &Value, proof_len: usize) -> Vec<Case> {
             },
             ProofEdit::None,
         ),
-        case(
-            "proof cut by one byte",
-            &|_| {},
-            ProofEdit::Length(proof_len - 1),
-        ),
-        case(
-            "proof one byte longer",
-            &|_| {},
-            ProofEdit::Length(proof_len + 1),
-        ),
     ];
-    for at in [0, 31, proof_len / 2, proof_len - 1] {
-        all.push(case(
-            &format!("proof byte {at} changed"),
-            &|_| {},
-            ProofEdit::Flip(at),
-        ));
+    for (what, edit) in proof_edits(proof_len, &[0, 31, proof_len / 2, proof_len - 1]) {
+        all.push(case(&what, &|_| {}, edit));
     }
     if name == "chain" {
         // The proof file starts with the 12 accumulator words: a byte of the halo2 proof too.
@@ -176,6 +186,77 @@ fn cases(name: &'static str, statement: &Value, proof_len: usize) -> Vec<Case> {
         }
     }
     all
+}
+
+/// The aggregation fixture's cases (two Schnorr ATMS certificates in one proof): the honest
+/// one and one change each (the order, a message, a commitment, a threshold, a proof byte, the
+/// proof's length, one statement fewer).
+fn aggregate_cases(statement: &Value, proof_len: usize) -> Vec<Case> {
+    let case = |what: &str, change: &dyn Fn(&mut Vec<Value>), edit| {
+        let mut s = statement.clone();
+        let mut certificates = s["certificates"].as_array().unwrap().clone();
+        change(&mut certificates);
+        s["certificates"] = json!(certificates);
+        Case {
+            fixture: "aggregate",
+            name: what.into(),
+            statement: s,
+            edit,
+        }
+    };
+    let mut all = vec![
+        case("honest", &|_| {}, ProofEdit::None),
+        case("the other order", &|c| c.swap(0, 1), ProofEdit::None),
+        case(
+            "another message",
+            &|c| {
+                let mut m = unhex(c[0]["message"].as_str().unwrap());
+                m.push(b'!');
+                c[0]["message"] = json!(hex(&m));
+            },
+            ProofEdit::None,
+        ),
+        case(
+            "another commitment",
+            &|c| {
+                let mut s = c[1]["commitment"].as_str().unwrap().to_string();
+                let last = if s.ends_with('0') { "1" } else { "0" };
+                s.replace_range(s.len() - 1.., last);
+                c[1]["commitment"] = json!(s);
+            },
+            ProofEdit::None,
+        ),
+        case(
+            "threshold + 1",
+            &|c| c[1]["threshold"] = json!(4),
+            ProofEdit::None,
+        ),
+        case(
+            "threshold - 1",
+            &|c| c[1]["threshold"] = json!(2),
+            ProofEdit::None,
+        ),
+        case("one statement fewer", &|c| drop(c.pop()), ProofEdit::None),
+    ];
+    let flips = [0, 31, 384, proof_len / 2, proof_len - 1];
+    for (what, edit) in proof_edits(proof_len, &flips) {
+        all.push(case(&what, &|_| {}, edit));
+    }
+    all
+}
+
+/// The certificates of an aggregation case, as the package takes them.
+fn aggregated(statement: &Value) -> Vec<CertificateStatement> {
+    statement["certificates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| CertificateStatement {
+            commitment: c["commitment"].as_str().unwrap().into(),
+            message: unhex(c["message"].as_str().unwrap()),
+            threshold: c["threshold"].as_u64(),
+        })
+        .collect()
 }
 
 struct Fixture {
@@ -225,7 +306,21 @@ fn tool_verifies(dir: &Path, fixture: &Fixture, case: &Case) -> bool {
     let s = &case.statement;
     let proof = dir.join("proof.bin");
     fs::write(&proof, case.edit.apply(&fixture.proof)).unwrap();
-    let mut args: Vec<String> = if case.fixture == "chain" {
+    let mut args: Vec<String> = if case.fixture == "aggregate" {
+        let mut args: Vec<String> = ["aggregate", "verify", "--scheme", "schnorr-atms"]
+            .map(String::from)
+            .into();
+        args.push("--statement".into());
+        for c in s["certificates"].as_array().unwrap() {
+            args.push(format!(
+                "{},{},{}",
+                c["commitment"].as_str().unwrap(),
+                c["message"].as_str().unwrap(),
+                c["threshold"]
+            ));
+        }
+        args
+    } else if case.fixture == "chain" {
         vec![
             "chain".into(),
             "verify".into(),
@@ -252,9 +347,10 @@ fn tool_verifies(dir: &Path, fixture: &Fixture, case: &Case) -> bool {
     if is_cardano(s) {
         args.extend(["--backend".into(), "cardano".into()]);
     }
+    if case.fixture != "aggregate" {
+        args.extend(["--message".into(), s["message"].as_str().unwrap().into()]);
+    }
     args.extend([
-        "--message".into(),
-        s["message"].as_str().unwrap().into(),
         "--params".into(),
         params_file(s).to_str().unwrap().into(),
         "--vk".into(),
@@ -315,9 +411,18 @@ fn package_verifies(fixture: &Fixture, case: &Case) -> Result<String, String> {
     };
     let params = fs::read(fixtures().join(params_name)).unwrap();
     let proof = case.edit.apply(&fixture.proof);
-    let message = unhex(&text("message"));
+    let message = s.get("message").map(|m| unhex(m.as_str().unwrap()));
     std::panic::catch_unwind(|| {
-        if is_cardano(s) {
+        if case.fixture == "aggregate" {
+            let verifier = PinnedAggregationVerifier::new(
+                &text("scheme"),
+                &vk,
+                &text("vkFingerprint"),
+                &params,
+                &text("paramsFingerprint"),
+            )?;
+            verifier.verify(&aggregated(s), &proof)
+        } else if is_cardano(s) {
             let verifier = CardanoVerifier::new(
                 &text("scheme"),
                 &vk,
@@ -327,7 +432,7 @@ fn package_verifies(fixture: &Fixture, case: &Case) -> Result<String, String> {
             )?;
             let statement = CardanoStatement {
                 commitment: text("commitment"),
-                message: message.clone(),
+                message: message.clone().unwrap(),
                 threshold: s["threshold"].as_u64(),
                 transcript: text("transcript"),
             };
@@ -342,7 +447,7 @@ fn package_verifies(fixture: &Fixture, case: &Case) -> Result<String, String> {
             let trusted = TrustedChain {
                 genesis: text("genesis"),
                 last_registration: text("lastRegistration"),
-                message: message.clone(),
+                message: message.clone().unwrap(),
                 epochs: s["epochs"].as_u64().unwrap(),
             };
             verifier.verify(&trusted, &proof)
@@ -356,7 +461,7 @@ fn package_verifies(fixture: &Fixture, case: &Case) -> Result<String, String> {
             )?;
             let statement = Statement {
                 commitment: text("commitment"),
-                message: message.clone(),
+                message: message.clone().unwrap(),
                 threshold: s["threshold"].as_u64(),
                 transcript: parse_transcript(&text("transcript"))?,
             };
@@ -371,7 +476,12 @@ fn package_verifies(fixture: &Fixture, case: &Case) -> Result<String, String> {
 fn agreed_rows(dir: &Path, name: &'static str) -> Vec<Value> {
     let fixture = load(name);
     let mut rows = Vec::new();
-    for case in cases(name, &fixture.statement, fixture.proof.len()) {
+    let all = if name == "aggregate" {
+        aggregate_cases(&fixture.statement, fixture.proof.len())
+    } else {
+        cases(name, &fixture.statement, fixture.proof.len())
+    };
+    for case in all {
         let tool = tool_verifies(dir, &fixture, &case);
         let package = package_verifies(&fixture, &case);
         assert_eq!(
@@ -431,6 +541,16 @@ fn the_tool_and_the_package_give_the_same_cardano_verdicts() {
         .flat_map(|name| agreed_rows(&dir, name))
         .collect();
     blessed(&fixtures().join("cardano/verdicts.json"), &rows);
+}
+
+/// The aggregation fixture (`wasm/fixtures/make-aggregate.sh`: two Schnorr ATMS certificates in
+/// one proof at k = 20) through `tms aggregate verify` and the package's aggregation verifier:
+/// the same verdict on every case, recorded for the Node test.
+#[test]
+fn the_tool_and_the_package_give_the_same_aggregation_verdicts() {
+    let dir = workdir("wasm-agreement-aggregate");
+    let rows = agreed_rows(&dir, "aggregate");
+    blessed(&fixtures().join("aggregate/verdicts.json"), &rows);
 }
 
 fn chain_verdicts() -> PathBuf {

@@ -2,8 +2,8 @@
 # Builds the npm package wasm/npm: the verifiers compiled to WebAssembly (tms_verifier.wasm: BN254;
 # tms_verifier_cardano.wasm: the Cardano backend) next to their JavaScript (tms_verifier.js for
 # browsers and bundlers, node.js for Node) and TypeScript types. Needs
-# `rustup target add wasm32-unknown-unknown` and, for the Cardano module, a clang that targets
-# wasm32 (blst is C): no wasm-bindgen, no wasm-pack.
+# `rustup target add wasm32-unknown-unknown`, Node (to post-process the BN254 module) and, for
+# the Cardano module, a clang that targets wasm32 (blst is C): no wasm-bindgen, no wasm-pack.
 #
 # BN254: halo2-base 0.5.5 depends on halo2-axiom with its default features, whose `multicore`
 # refuses to compile for wasm32 unless `target_feature = "atomics"` is set. We set that cfg (it
@@ -30,7 +30,11 @@ size() {
 RUSTFLAGS='--cfg target_feature="atomics" -A explicit_builtin_cfgs_in_flags' \
     cargo build --release --target wasm32-unknown-unknown -p tms-wasm --no-default-features \
     --features bn254
-cp "$target" wasm/npm/tms_verifier.wasm
+# The 2 MiB `Fr::from(u64)` table of halo2curves-axiom is cut out here and computed at load
+# (wasm/strip-fr-table.mjs, wasm/src/fr_table.rs); the package refuses a module whose table
+# disagrees with field arithmetic.
+size "$target" bn254-with-fr-table
+node wasm/strip-fr-table.mjs "$target" wasm/npm/tms_verifier.wasm
 size wasm/npm/tms_verifier.wasm bn254
 cardano_target="${CARGO_TARGET_DIR:-target}/wasm-cardano"
 CC_wasm32_unknown_unknown="${CC_wasm32_unknown_unknown:-clang}" CARGO_TARGET_DIR="$cardano_target" \

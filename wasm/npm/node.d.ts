@@ -1,1 +1,1 @@
-export { CardanoCertificateVerifier, CertificateVerifier, ChainVerifier } from "./tms_verifier.js";
+export { AggregationVerifier, CardanoCertificateVerifier, CertificateVerifier, ChainVerifier, loadTimes } from "./tms_verifier.js";

@@ -6,4 +6,4 @@ import { initCardanoSync, initSync } from "./tms_verifier.js";
 initSync(readFileSync(new URL("./tms_verifier.wasm", import.meta.url)));
 initCardanoSync(readFileSync(new URL("./tms_verifier_cardano.wasm", import.meta.url)));
 
-export { CardanoCertificateVerifier, CertificateVerifier, ChainVerifier } from "./tms_verifier.js";
+export { AggregationVerifier, CardanoCertificateVerifier, CertificateVerifier, ChainVerifier, loadTimes } from "./tms_verifier.js";

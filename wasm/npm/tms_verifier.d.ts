@@ -1,5 +1,7 @@
 /** Loads the module once (browsers, bundlers): its URL (default: tms_verifier.wasm next to the
- * script), a fetch Response or a promise of one, its bytes, or a compiled module. */
+ * script), a fetch Response or a promise of one, its bytes, or a compiled module. Fills the
+ * module's `Fr::from(u64)` table (cut out by the build) and rejects with a one-line `Error` if
+ * the module then disagrees with field arithmetic. */
 export default function init(
   source?: string | URL | Response | Promise<Response> | BufferSource | WebAssembly.Module,
 ): Promise<void>;
@@ -15,15 +17,25 @@ export function initCardano(
 /** Loads the Cardano module from its bytes or a compiled module, synchronously. */
 export function initCardanoSync(source: BufferSource | WebAssembly.Module): void;
 
+/** What loading a module took, in ms: instantiating it, and filling and checking the BN254
+ * module's `Fr::from(u64)` table (computed at load instead of shipped). */
+export interface LoadTime {
+  instantiateMs: number;
+  frTableMs: number;
+}
+
+/** Each module's load times; null for a module not loaded. */
+export function loadTimes(): { bn254: LoadTime | null; cardano: LoadTime | null };
+
 /** A certificate verifier for one pinned verifying key. Every refusal is a thrown one-line `Error`. */
 export class CertificateVerifier {
   /**
    * Checks `vk` (a `tms keygen` verifying key file) and `params` (the 388-byte KZG verifier
    * parameters) against their SHA-256 fingerprints (64 hex digits), then reads them.
-   * @param scheme "schnorr-atms" or "mithril" (BN254)
+   * @param scheme "schnorr-atms", "bls-atms" or "mithril" (BN254)
    */
   constructor(
-    scheme: "schnorr-atms" | "mithril",
+    scheme: "schnorr-atms" | "bls-atms" | "mithril",
     vk: Uint8Array | ArrayBuffer,
     vkFingerprint: string,
     params: Uint8Array | ArrayBuffer,
@@ -117,6 +129,42 @@ export class CardanoCertificateVerifier {
     proof: Uint8Array | ArrayBuffer,
     transcript?: "blake2b",
   ): string;
+  /** Frees the module's copy of the key. */
+  free(): void;
+}
+
+/** What the client trusts about one aggregated certificate. */
+export interface AggregatedCertificate {
+  /** "0x" + 64 hex digits: the committee commitment (BLS ATMS: the committee digest; Mithril: the registration digest). */
+  commitment: string;
+  /** The message bytes the signers signed. */
+  message: Uint8Array | ArrayBuffer;
+  /** Required for the Schnorr and BLS ATMS; for Mithril optional, and if given the certificates' quorum k. */
+  threshold?: number | bigint | null;
+}
+
+/** An aggregation verifier (BN254) for one pinned aggregation key: `tms aggregate`'s proof of N
+ * certificate proofs of one scheme. Every refusal is a thrown one-line `Error`. */
+export class AggregationVerifier {
+  /**
+   * Checks `vk` (the aggregation key file of `tms aggregate keygen` or `prove`) and `params` (the
+   * 388-byte KZG verifier parameters) against their SHA-256 fingerprints (64 hex digits), then
+   * reads them; refuses a key that does not aggregate certificates of `scheme`.
+   */
+  constructor(
+    scheme: "schnorr-atms" | "bls-atms" | "mithril",
+    vk: Uint8Array | ArrayBuffer,
+    vkFingerprint: string,
+    params: Uint8Array | ArrayBuffer,
+    paramsFingerprint: string,
+  );
+  /** What the pinned key aggregates, e.g. "aggregation of 2 schnorr-atms certificates, 2^20 rows". */
+  describe(): string;
+  /**
+   * Verifies an aggregation proof file (`tms aggregate prove`'s: accumulator words, then the
+   * proof) for the certificates the caller trusts, in the aggregation's order; returns the verdict.
+   */
+  verify(statements: AggregatedCertificate[], proof: Uint8Array | ArrayBuffer): string;
   /** Frees the module's copy of the key. */
   free(): void;
 }

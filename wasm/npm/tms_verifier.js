@@ -6,8 +6,8 @@
 
 /** The two modules: each loaded once, its exports, and why it trapped if it did. */
 const modules = {
-  bn254: { file: "tms_verifier.wasm", exports: null, trapped: null },
-  cardano: { file: "tms_verifier_cardano.wasm", exports: null, trapped: null },
+  bn254: { file: "tms_verifier.wasm", exports: null, trapped: null, times: null },
+  cardano: { file: "tms_verifier_cardano.wasm", exports: null, trapped: null, times: null },
 };
 
 /** The import modules of wasm-bindgen that the Cardano module names without calling them:
@@ -34,6 +34,39 @@ function imports(m, module) {
   return provided;
 }
 
+/** The BN254 module's `Fr::from(u64)` table: wasm/build.sh cuts its 2 MiB out of the module
+ * (wasm/strip-fr-table.mjs) and records where it was in the custom section `tms_fr_table` (u32
+ * address, u32 length, u32 entries). Here the module computes the entries by field arithmetic,
+ * this host writes them into its memory, and the module must then agree with field arithmetic on
+ * every entry (`Fr::from(i)` equals `i` counted up by field addition), or it is not loaded. */
+function fillFrTable(m, module, wasm) {
+  const [record, ...more] = WebAssembly.Module.customSections(module, "tms_fr_table");
+  if (record) {
+    if (more.length > 0 || record.byteLength !== 12) throw new Error(`${m.file}: a malformed tms_fr_table section; refusing to load`);
+    if (typeof wasm.tms_fr_table_entries !== "function") throw new Error(`${m.file}: a tms_fr_table section but no tms_fr_table_entries export; refusing to load`);
+    const view = new DataView(record);
+    const [address, length] = [view.getUint32(0, true), view.getUint32(4, true)];
+    wasm.tms_fr_table_entries();
+    if (wasm.tms_result_len() !== length || address + length > wasm.memory.buffer.byteLength) {
+      throw new Error(`${m.file}: the tms_fr_table section (${length} bytes at ${address}) does not fit the module; refusing to load`);
+    }
+    const entries = new Uint8Array(wasm.memory.buffer, wasm.tms_result_ptr(), length).slice();
+    new Uint8Array(wasm.memory.buffer, address, length).set(entries);
+  }
+  if (typeof wasm.tms_fr_table_check === "function" && wasm.tms_fr_table_check() !== 1) {
+    throw new Error(`${m.file}: Fr::from(u64) disagrees with field arithmetic (its table cut out and not filled?); refusing to load`);
+  }
+}
+
+/** The instance's exports, once its `Fr::from(u64)` table is filled and checked; `started`:
+ * when instantiation began (performance.now()). */
+function ready(m, module, instance, started) {
+  const instantiated = performance.now();
+  fillFrTable(m, module, instance.exports);
+  m.times = { instantiateMs: instantiated - started, frTableMs: performance.now() - instantiated };
+  return instance.exports;
+}
+
 async function load(m, source) {
   if (m.exports) return;
   source = await (source ?? new URL(`./${m.file}`, import.meta.url));
@@ -43,13 +76,15 @@ async function load(m, source) {
     source = await source.arrayBuffer();
   }
   const module = source instanceof WebAssembly.Module ? source : await WebAssembly.compile(source);
-  m.exports = (await WebAssembly.instantiate(module, imports(m, module))).exports;
+  const started = performance.now();
+  m.exports = ready(m, module, await WebAssembly.instantiate(module, imports(m, module)), started);
 }
 
 function loadSync(m, source) {
   if (m.exports) return;
   const module = source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source);
-  m.exports = new WebAssembly.Instance(module, imports(m, module)).exports;
+  const started = performance.now();
+  m.exports = ready(m, module, new WebAssembly.Instance(module, imports(m, module)), started);
 }
 
 /** Loads the BN254 module once: `source` is its URL (default: tms_verifier.wasm next to this
@@ -72,6 +107,12 @@ export async function initCardano(source) {
 /** Loads the Cardano module from its bytes or a compiled WebAssembly.Module, synchronously. */
 export function initCardanoSync(source) {
   loadSync(modules.cardano, source);
+}
+
+/** What loading each module took (null until loaded): instantiation, and filling and checking
+ * the BN254 module's `Fr::from(u64)` table (ms). */
+export function loadTimes() {
+  return { bn254: modules.bn254.times, cardano: modules.cardano.times };
 }
 
 function exports(m) {
@@ -263,5 +304,37 @@ export class ChainVerifier extends Pinned {
     const n = count(epochs, "epochs", false);
     const [g, l, m, p] = [text(genesis, "genesis"), text(lastRegistration, "lastRegistration"), bytes(message, "message"), bytes(proof, "proof")];
     return this.verdict((w, handle) => w.tms_chain_verify(handle, ...put(w, g), ...put(w, l), ...put(w, m), n, ...put(w, p)));
+  }
+}
+
+/** An aggregation verifier (BN254) for one pinned aggregation key: `tms aggregate`'s proof of N
+ * certificate proofs of one scheme in one. */
+export class AggregationVerifier extends Pinned {
+  /** Checks `vk` (the aggregation key file `tms aggregate keygen` or `prove` writes) and `params`
+   * (the 388-byte KZG verifier parameters) against their SHA-256 fingerprints (hex), then reads
+   * them. `scheme`: the aggregated certificates' ("schnorr-atms", "bls-atms" or "mithril").
+   * Throws a one-line Error on a mismatch, a malformed file or a key that does not aggregate
+   * certificates of `scheme`. */
+  constructor(scheme, vk, vkFingerprint, params, paramsFingerprint) {
+    const args = [text(scheme, "scheme"), bytes(vk, "vk"), text(vkFingerprint, "vkFingerprint"), bytes(params, "params"), text(paramsFingerprint, "paramsFingerprint")];
+    super(modules.bn254, (w) => w.tms_aggregation_verifier_new(...args.flatMap((a) => put(w, a))), "tms_aggregation_verifier_describe", "tms_aggregation_verifier_free");
+  }
+
+  /** Verifies an aggregation proof file (`tms aggregate prove`'s) for the certificates the
+   * caller trusts, in the aggregation's order: each `{ commitment, message, threshold }` (the
+   * commitment, registration or committee digest as "0x" + 64 hex digits; the message bytes; the
+   * threshold, required for the ATMS schemes). Returns the verdict; throws a one-line Error
+   * otherwise. */
+  verify(statements, proof) {
+    if (!Array.isArray(statements)) throw new TypeError("statements: give an array of { commitment, message, threshold }");
+    const lines = statements.map((s, i) => {
+      const commitment = s?.commitment;
+      if (typeof commitment !== "string" || /[,\n]/.test(commitment)) throw new TypeError(`statements[${i}].commitment: give a "0x"-hex string`);
+      const message = Array.from(bytes(s.message, `statements[${i}].message`), (b) => b.toString(16).padStart(2, "0")).join("");
+      const t = s.threshold === undefined || s.threshold === null ? "" : String(count(s.threshold, `statements[${i}].threshold`, false));
+      return `${commitment},0x${message},${t}`;
+    });
+    const [st, p] = [encoder.encode(lines.join("\n")), bytes(proof, "proof")];
+    return this.verdict((w, handle) => w.tms_aggregation_verify(handle, ...put(w, st), ...put(w, p)));
   }
 }

@@ -14,6 +14,7 @@ use std::cell::RefCell;
 use crate::cardano::{CardanoStatement, CardanoVerifier};
 #[cfg(feature = "bn254")]
 use crate::{
+    aggregate::{CertificateStatement, PinnedAggregationVerifier},
     chain::{PinnedChainVerifier, TrustedChain},
     verifier::{parse_transcript, PinnedVerifier, Statement},
 };
@@ -35,6 +36,27 @@ fn finish(result: Result<String, String>) -> u32 {
     };
     RESULT.with(|r| *r.borrow_mut() = text.into_bytes());
     status
+}
+
+/// Computes the `Fr::from(u64)` table's bytes ([`crate::fr_table::entries`]) into the result,
+/// for the package to write where `wasm/strip-fr-table.mjs` cut the table out.
+#[cfg(feature = "bn254")]
+#[no_mangle]
+pub extern "C" fn tms_fr_table_entries() -> u32 {
+    RESULT.with(|r| *r.borrow_mut() = crate::fr_table::entries());
+    OK
+}
+
+/// 1 if `Fr::from(u64)` agrees with field arithmetic on every table entry
+/// ([`crate::fr_table::check`]), else 0: the package loads the module only on 1.
+#[cfg(feature = "bn254")]
+#[no_mangle]
+pub extern "C" fn tms_fr_table_check() -> u32 {
+    if crate::fr_table::check() {
+        OK
+    } else {
+        REFUSED
+    }
 }
 
 /// A made verifier as a handle for JavaScript (an empty result), or 0 with the reason as the
@@ -199,64 +221,92 @@ unsafe fn take_certificate(
     })
 }
 
-#[cfg(feature = "bn254")]
-/// A [`PinnedVerifier`] (see [`PinnedVerifier::new`]); returns its handle, or 0 with the reason
-/// as the result.
-///
-/// # Safety
-/// Each (pointer, length) pair is one [`tms_alloc`] buffer, handed over.
-#[no_mangle]
-#[allow(clippy::too_many_arguments)]
-pub unsafe extern "C" fn tms_verifier_new(
-    scheme: *mut u8,
-    scheme_len: usize,
-    vk: *mut u8,
-    vk_len: usize,
-    vk_fingerprint: *mut u8,
-    vk_fingerprint_len: usize,
-    params: *mut u8,
-    params_len: usize,
-    params_fingerprint: *mut u8,
-    params_fingerprint_len: usize,
-) -> usize {
-    let files = take_pinned_files(
-        (scheme, scheme_len),
-        (vk, vk_len),
-        (vk_fingerprint, vk_fingerprint_len),
-        (params, params_len),
-        (params_fingerprint, params_fingerprint_len),
-    );
-    into_handle(files.and_then(|f| {
-        PinnedVerifier::new(
-            &f.scheme,
-            &f.vk,
-            &f.vk_fingerprint,
-            &f.params,
-            &f.params_fingerprint,
-        )
-    }))
+/// The exports that make, describe and free a verifier of `$ty`, whose `new` takes a scheme, a
+/// key file and its pin, and the verifier parameters and their pin (as `new`, `describe`, `free`).
+macro_rules! pinned_verifier_exports {
+    ($feature:literal, $ty:ident, $new:ident, $describe:ident, $free:ident) => {
+        #[cfg(feature = $feature)]
+        #[doc = concat!("A [`", stringify!($ty), "`] (see [`", stringify!($ty), "::new`]); returns its")]
+        /// handle, or 0 with the reason as the result.
+        ///
+        /// # Safety
+        /// Each (pointer, length) pair is one [`tms_alloc`] buffer, handed over.
+        #[no_mangle]
+        #[allow(clippy::too_many_arguments)]
+        pub unsafe extern "C" fn $new(
+            scheme: *mut u8,
+            scheme_len: usize,
+            vk: *mut u8,
+            vk_len: usize,
+            vk_fingerprint: *mut u8,
+            vk_fingerprint_len: usize,
+            params: *mut u8,
+            params_len: usize,
+            params_fingerprint: *mut u8,
+            params_fingerprint_len: usize,
+        ) -> usize {
+            let files = take_pinned_files(
+                (scheme, scheme_len),
+                (vk, vk_len),
+                (vk_fingerprint, vk_fingerprint_len),
+                (params, params_len),
+                (params_fingerprint, params_fingerprint_len),
+            );
+            into_handle(files.and_then(|f| {
+                $ty::new(
+                    &f.scheme,
+                    &f.vk,
+                    &f.vk_fingerprint,
+                    &f.params,
+                    &f.params_fingerprint,
+                )
+            }))
+        }
+
+        #[cfg(feature = $feature)]
+        #[doc = concat!("Frees a [`", stringify!($ty), "`].")]
+        ///
+        /// # Safety
+        #[doc = concat!("`handle` is one [`", stringify!($new), "`] returned, not freed before.")]
+        #[no_mangle]
+        pub unsafe extern "C" fn $free(handle: usize) {
+            drop(Box::from_raw(handle as *mut $ty));
+        }
+
+        #[cfg(feature = $feature)]
+        #[doc = concat!("What a [`", stringify!($ty), "`]'s key is for, as the result.")]
+        ///
+        /// # Safety
+        #[doc = concat!("`handle` is a live [`", stringify!($new), "`] handle.")]
+        #[no_mangle]
+        pub unsafe extern "C" fn $describe(handle: usize) -> u32 {
+            let verifier = &*(handle as *const $ty);
+            finish(Ok(verifier.describe()))
+        }
+    };
 }
 
-#[cfg(feature = "bn254")]
-/// Frees a verifier.
-///
-/// # Safety
-/// `handle` is one [`tms_verifier_new`] returned, not freed before.
-#[no_mangle]
-pub unsafe extern "C" fn tms_verifier_free(handle: usize) {
-    drop(Box::from_raw(handle as *mut PinnedVerifier));
-}
-
-#[cfg(feature = "bn254")]
-/// The scheme and circuit of a verifier's key, as the result.
-///
-/// # Safety
-/// `handle` is a live [`tms_verifier_new`] handle.
-#[no_mangle]
-pub unsafe extern "C" fn tms_verifier_describe(handle: usize) -> u32 {
-    let verifier = &*(handle as *const PinnedVerifier);
-    finish(Ok(verifier.describe()))
-}
+pinned_verifier_exports!(
+    "bn254",
+    PinnedVerifier,
+    tms_verifier_new,
+    tms_verifier_describe,
+    tms_verifier_free
+);
+pinned_verifier_exports!(
+    "bn254",
+    PinnedAggregationVerifier,
+    tms_aggregation_verifier_new,
+    tms_aggregation_verifier_describe,
+    tms_aggregation_verifier_free
+);
+pinned_verifier_exports!(
+    "cardano",
+    CardanoVerifier,
+    tms_cardano_verifier_new,
+    tms_cardano_verifier_describe,
+    tms_cardano_verifier_free
+);
 
 #[cfg(feature = "bn254")]
 /// Verifies a proof for the statement the caller trusts (see [`PinnedVerifier::verify`]):
@@ -396,63 +446,66 @@ pub unsafe extern "C" fn tms_chain_verify(
     })())
 }
 
-/// A [`CardanoVerifier`] (see [`CardanoVerifier::new`]); returns its handle, or 0 with the
-/// reason as the result.
+#[cfg(feature = "bn254")]
+/// Verifies an aggregation proof file for the certificates' statements the caller trusts (see
+/// [`PinnedAggregationVerifier::verify`]): returns 1 with the verdict as the result, or 0 with
+/// the reason. `statements`: one line per certificate, in order, `COMMITMENT,MESSAGE,THRESHOLD`
+/// (`0x`-hex commitment and message bytes; an empty threshold for none).
 ///
 /// # Safety
-/// Each (pointer, length) pair is one [`tms_alloc`] buffer, handed over.
-#[cfg(feature = "cardano")]
+/// `handle` is a live [`tms_aggregation_verifier_new`] handle; each (pointer, length) pair is
+/// one [`tms_alloc`] buffer, handed over.
 #[no_mangle]
-#[allow(clippy::too_many_arguments)]
-pub unsafe extern "C" fn tms_cardano_verifier_new(
-    scheme: *mut u8,
-    scheme_len: usize,
-    vk: *mut u8,
-    vk_len: usize,
-    vk_fingerprint: *mut u8,
-    vk_fingerprint_len: usize,
-    params: *mut u8,
-    params_len: usize,
-    params_fingerprint: *mut u8,
-    params_fingerprint_len: usize,
-) -> usize {
-    let files = take_pinned_files(
-        (scheme, scheme_len),
-        (vk, vk_len),
-        (vk_fingerprint, vk_fingerprint_len),
-        (params, params_len),
-        (params_fingerprint, params_fingerprint_len),
-    );
-    into_handle(files.and_then(|f| {
-        CardanoVerifier::new(
-            &f.scheme,
-            &f.vk,
-            &f.vk_fingerprint,
-            &f.params,
-            &f.params_fingerprint,
-        )
+pub unsafe extern "C" fn tms_aggregation_verify(
+    handle: usize,
+    statements: *mut u8,
+    statements_len: usize,
+    proof: *mut u8,
+    proof_len: usize,
+) -> u32 {
+    let verifier = &*(handle as *const PinnedAggregationVerifier);
+    let statements = take_str(statements, statements_len, "statements");
+    let proof = take(proof, proof_len);
+    finish(statements.and_then(|text| {
+        let statements = statement_lines(&text)?;
+        verifier.verify(&statements, &proof)
     }))
 }
 
-/// Frees a Cardano verifier.
-///
-/// # Safety
-/// `handle` is one [`tms_cardano_verifier_new`] returned, not freed before.
-#[cfg(feature = "cardano")]
-#[no_mangle]
-pub unsafe extern "C" fn tms_cardano_verifier_free(handle: usize) {
-    drop(Box::from_raw(handle as *mut CardanoVerifier));
-}
-
-/// The scheme and circuit of a Cardano verifier's key, as the result.
-///
-/// # Safety
-/// `handle` is a live [`tms_cardano_verifier_new`] handle.
-#[cfg(feature = "cardano")]
-#[no_mangle]
-pub unsafe extern "C" fn tms_cardano_verifier_describe(handle: usize) -> u32 {
-    let verifier = &*(handle as *const CardanoVerifier);
-    finish(Ok(verifier.describe()))
+/// The statements of [`tms_aggregation_verify`]: `COMMITMENT,MESSAGE,THRESHOLD` per line.
+#[cfg(feature = "bn254")]
+fn statement_lines(text: &str) -> Result<Vec<CertificateStatement>, String> {
+    if text.is_empty() {
+        return Ok(Vec::new());
+    }
+    text.split('\n')
+        .enumerate()
+        .map(|(i, line)| {
+            let bad = || format!("certificate {i}: expected COMMITMENT,MESSAGE,THRESHOLD");
+            let [commitment, message, threshold] = line.split(',').collect::<Vec<_>>()[..] else {
+                return Err(bad());
+            };
+            let digits = message.strip_prefix("0x").ok_or_else(bad)?;
+            if digits.len() % 2 != 0 || !digits.is_ascii() {
+                return Err(bad());
+            }
+            let message = (0..digits.len())
+                .step_by(2)
+                .map(|at| u8::from_str_radix(&digits[at..at + 2], 16).map_err(|_| bad()))
+                .collect::<Result<Vec<u8>, String>>()?;
+            let threshold = match threshold {
+                "" => None,
+                t => Some(t.parse::<u64>().map_err(|_| {
+                    format!("certificate {i}: threshold {t}: give a non-negative integer")
+                })?),
+            };
+            Ok(CertificateStatement {
+                commitment: commitment.to_string(),
+                message,
+                threshold,
+            })
+        })
+        .collect()
 }
 
 /// Verifies a Cardano certificate proof for the statement the caller trusts (see

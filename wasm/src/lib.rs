@@ -18,10 +18,14 @@
 #![deny(missing_docs)]
 
 pub mod abi;
+#[cfg(feature = "bn254")]
+pub mod aggregate;
 #[cfg(feature = "cardano")]
 pub mod cardano;
 #[cfg(feature = "bn254")]
 pub mod chain;
+#[cfg(feature = "bn254")]
+pub mod fr_table;
 #[cfg(feature = "bn254")]
 pub mod params;
 pub mod pin;

@@ -242,7 +242,7 @@ impl PinnedVerifier {
 }
 
 /// An ATMS threshold: required (the verifier decides it, not the prover) and at least 1.
-fn required_threshold(threshold: Option<u64>) -> Result<u64, String> {
+pub(crate) fn required_threshold(threshold: Option<u64>) -> Result<u64, String> {
     match threshold {
         None => Err("give the threshold: the verifier decides it, not the prover".into()),
         Some(0) => Err("threshold 0: a certificate needs at least one signature".into()),

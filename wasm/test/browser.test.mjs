@@ -6,6 +6,8 @@
 // and prints
 // `wasm-verify runtime=chromium` lines (median of 10 verifications after load). The Cardano
 // certificates (`?scheme=cardano/NAME`) go through the second module, tms_verifier_cardano.wasm.
+// Prints a `wasm-load runtime=chromium` line: what filling and checking the BN254 module's
+// `Fr::from(u64)` table adds to a load.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, writeFileSync } from "node:fs";
@@ -81,3 +83,26 @@ for (const [scheme, key] of [["chain", "chain verifying key"], ["schnorr-atms", 
     }
   });
 }
+
+// The BN254 module ships without its `Fr::from(u64)` table (wasm/build.sh cuts it out): the
+// package fills and checks it at load. What that adds to a load in the browser: median of 10
+// loads of the compiled module, each in a fresh copy of the package.
+test("the BN254 module's Fr::from(u64) table is filled and checked at load", async () => {
+  await verdict("?scheme=schnorr-atms");
+  const times = await browser.evaluate(`(async () => {
+    const module = await WebAssembly.compileStreaming(fetch("/npm/tms_verifier.wasm"));
+    const times = [];
+    for (let i = 0; i < 10; i++) {
+      const copy = await import("/npm/tms_verifier.js?copy=" + i);
+      await copy.default(module);
+      times.push(copy.loadTimes().bn254);
+    }
+    return times;
+  })()`);
+  assert.equal(times.length, 10);
+  const median = (xs) => {
+    xs.sort((a, b) => a - b);
+    return (xs[4] + xs[5]) / 2;
+  };
+  console.log(`wasm-load runtime=chromium backend=bn254 instantiate_median_ms=${median(times.map((t) => t.instantiateMs)).toFixed(1)} fr_table_median_ms=${median(times.map((t) => t.frTableMs)).toFixed(1)}`);
+});

@@ -47,3 +47,23 @@ export function refuses(f, pattern) {
     return true;
   });
 }
+
+/** The aggregation fixture (wasm/fixtures/aggregate, made by make-aggregate.sh): its
+ * statement.json, key, the BN254 verifier parameters, proof, and the certificates as
+ * `AggregationVerifier.verify` takes them (message bytes). */
+export function aggregateFixture() {
+  const read = (p) => new Uint8Array(readFileSync(fileURLToPath(new URL(p, root))));
+  const statement = JSON.parse(readFileSync(fileURLToPath(new URL("aggregate/statement.json", root)), "utf8"));
+  return {
+    statement,
+    vk: read("aggregate/vk.bin"),
+    params: read("params.bin"),
+    proof: read("aggregate/proof.bin"),
+    certificates: certificates(statement.certificates),
+  };
+}
+
+/** The certificates of an aggregation statement, message bytes instead of hex. */
+export function certificates(list) {
+  return list.map((c) => ({ commitment: c.commitment, message: unhex(c.message), threshold: c.threshold }));
+}

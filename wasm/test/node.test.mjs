@@ -2,14 +2,21 @@
 // (three certificates, a chain) verify, every one-change case is refused with a one-line Error,
 // and a key or parameter file that does not match its pin is refused; every case of
 // wasm/fixtures/verdicts.json (the tool's verdicts: tests/wasm_agreement.rs) gets the tool's
-// verdict (wasm/fixtures/chain/verdicts.json: the tool's verdicts on the chain's cases). Prints
-// `wasm-verify runtime=node` lines (median of 10 verifications after load). Run: `node --test wasm/test/` after `bash wasm/build.sh`.
+// verdict (wasm/fixtures/chain/verdicts.json: the tool's verdicts on the chain's cases). The
+// aggregation (wasm/fixtures/aggregate: two certificates in one `tms aggregate prove` proof)
+// verifies, its one-change cases and wrong keys are refused, and every case of
+// aggregate/verdicts.json gets the tool's verdict. The BN254 module's `Fr::from(u64)` table is
+// cut out of the module, filled at load, and a module whose table is not filled (or filled in the
+// wrong place) is refused. Prints `wasm-verify runtime=node` lines (median of 10 verifications
+// after load) and a `wasm-load` line. Run: `node --test wasm/test/node.test.mjs` after `bash
+// wasm/build.sh`.
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
-import { fixture, medianMs, refuses, unhex } from "./fixtures.mjs";
+import { aggregateFixture, certificates, fixture, medianMs, refuses, unhex } from "./fixtures.mjs";
 
-import { CertificateVerifier, ChainVerifier } from "../npm/node.js";
+import { AggregationVerifier, CertificateVerifier, ChainVerifier, loadTimes } from "../npm/node.js";
+import { SECTION, frTableBytes, stripFrTable, withCustomSection, withoutCustomSection } from "../strip-fr-table.mjs";
 
 const expected = {
   "schnorr-atms": /^verified \(schnorr-atms\): at least 3 of 4 committee members signed/,
@@ -153,6 +160,65 @@ test("chain: a key or parameters not matching the pin, or a certificate key, are
   refuses(() => new ChainVerifier(cert.vk, cert.statement.vkFingerprint, f.params, s.paramsFingerprint), /^chain verifying key: malformed aggregation key file/);
 });
 
+// The aggregation fixture: two Schnorr ATMS certificates in one `tms aggregate prove` proof at
+// k = 20 (wasm/fixtures/make-aggregate.sh, committed once made).
+const noAggregate = existsSync(new URL("../fixtures/aggregate/statement.json", import.meta.url)) ? false : "no wasm/fixtures/aggregate yet (wasm/fixtures/make-aggregate.sh)";
+let sharedAggregate = null;
+function aggregateVerifier(f) {
+  const s = f.statement;
+  return (sharedAggregate ??= new AggregationVerifier(s.scheme, f.vk, s.vkFingerprint, f.params, s.paramsFingerprint));
+}
+after(() => sharedAggregate?.free());
+
+test("aggregate: the honest aggregation verifies and says what it verified", { skip: noAggregate }, () => {
+  const f = aggregateFixture();
+  const v = aggregateVerifier(f);
+  assert.equal(v.describe(), "aggregation of 2 schnorr-atms certificates, 2^20 rows");
+  const verdict = v.verify(f.certificates, f.proof);
+  assert.match(verdict, /^verified: 2 schnorr-atms certificates in one proof; 0: commitment 0x/);
+  for (const c of f.certificates) assert.ok(verdict.includes(c.commitment), verdict);
+  assert.ok(verdict.includes(`aggregation key pinned (sha256 ${f.statement.vkFingerprint})`), verdict);
+  const ms = medianMs(() => v.verify(f.certificates, f.proof));
+  console.log(`wasm-verify runtime=node scheme=aggregate proof_bytes=${f.proof.length} median_ms=${ms.toFixed(1)}`);
+});
+
+test("aggregate: one change each is refused", { skip: noAggregate }, () => {
+  const f = aggregateFixture();
+  const v = aggregateVerifier(f);
+  const verify = (change) => {
+    const c = { certificates: f.certificates.map((x) => ({ ...x })), proof: f.proof.slice() };
+    change(c);
+    return () => v.verify(c.certificates, c.proof);
+  };
+  const rejected = /^the aggregation proof does not verify for these trusted statements \(in this order\)$/;
+  refuses(verify((c) => c.certificates.reverse()), rejected);
+  refuses(verify((c) => (c.certificates[0].message = Uint8Array.from([...f.certificates[0].message, 0x21]))), rejected);
+  const other = (d) => d.slice(0, -1) + (d.endsWith("0") ? "1" : "0");
+  refuses(verify((c) => (c.certificates[1].commitment = other(c.certificates[1].commitment))), rejected);
+  refuses(verify((c) => (c.certificates[1].threshold = 4)), rejected);
+  refuses(verify((c) => (c.certificates[1].threshold = 2)), rejected);
+  for (const at of [0, 383, 384, f.proof.length >> 1, f.proof.length - 1]) refuses(verify((c) => (c.proof[at] ^= 1)), rejected);
+  refuses(verify((c) => (c.proof = c.proof.slice(0, -1))), rejected);
+  refuses(verify((c) => c.certificates.pop()), /^the aggregation key is for 2 schnorr-atms certificates; 1 statements were given$/);
+  refuses(verify((c) => (c.certificates[1].threshold = undefined)), /^certificate 1: give the threshold/);
+  refuses(verify((c) => (c.certificates[1].threshold = 0)), /^certificate 1: threshold 0/);
+  refuses(verify((c) => (c.certificates[0].commitment = "0x12")), /^certificate 0: commitment "0x12": give 0x followed by 64 hex digits$/);
+  refuses(verify((c) => (c.certificates[0].threshold = 2.5)), /^certificate 0: threshold 2.5: give a non-negative integer$/);
+  refuses(verify((c) => (c.proof = c.proof.slice(0, 100))), /^aggregation proof: this proof file starts with 12 words/);
+  assert.throws(() => v.verify("not an array", f.proof), TypeError);
+});
+
+test("aggregate: a key or parameters not matching the pin, another scheme, a chain or certificate key, are refused", { skip: noAggregate }, () => {
+  const f = aggregateFixture();
+  const s = f.statement;
+  const flip = (pin) => pin.slice(0, -1) + (pin.endsWith("0") ? "1" : "0");
+  refuses(() => new AggregationVerifier(s.scheme, f.vk, flip(s.vkFingerprint), f.params, s.paramsFingerprint), /^aggregation key: fingerprint/);
+  refuses(() => new AggregationVerifier(s.scheme, f.vk, s.vkFingerprint, f.params, flip(s.paramsFingerprint)), /^verifier parameters: fingerprint/);
+  refuses(() => new AggregationVerifier("mithril", f.vk, s.vkFingerprint, f.params, s.paramsFingerprint), /^aggregation key: a key for "aggregate schnorr-atms x2", not an aggregation of mithril certificates$/);
+  const cert = fixture("schnorr-atms");
+  refuses(() => new AggregationVerifier(s.scheme, cert.vk, cert.statement.vkFingerprint, f.params, s.paramsFingerprint), /^aggregation key: malformed aggregation key file/);
+});
+
 test("every case of verdicts.json and chain/verdicts.json gets the tool's verdict", () => {
   const read = (p) => JSON.parse(readFileSync(new URL(p, import.meta.url), "utf8"));
   const rows = [...read("../fixtures/verdicts.json"), ...(noChain ? [] : read("../fixtures/chain/verdicts.json"))];
@@ -189,4 +255,77 @@ test("every case of verdicts.json and chain/verdicts.json gets the tool's verdic
     }
     assert.equal(verified, row.verified, `${row.fixture} ${row.case}`);
   }
+});
+
+test("every case of aggregate/verdicts.json gets the tool's verdict", { skip: noAggregate }, () => {
+  const rows = JSON.parse(readFileSync(new URL("../fixtures/aggregate/verdicts.json", import.meta.url), "utf8"));
+  assert.ok(rows.length >= 14, `${rows.length} cases`);
+  assert.ok(rows.some((r) => r.case === "honest" && r.verified));
+  const f = aggregateFixture();
+  const v = aggregateVerifier(f);
+  for (const row of rows) {
+    let proof = f.proof.slice();
+    if (row.proofEdit?.flip !== undefined) proof[row.proofEdit.flip] ^= 1;
+    if (row.proofEdit?.length !== undefined) {
+      const sized = new Uint8Array(row.proofEdit.length);
+      sized.set(proof.subarray(0, row.proofEdit.length));
+      proof = sized;
+    }
+    assert.equal(row.statement.vkFingerprint, f.statement.vkFingerprint, row.case);
+    let verified = true;
+    try {
+      v.verify(certificates(row.statement.certificates), proof);
+    } catch (e) {
+      assert.ok(!e.message.includes("\n"), e.message);
+      verified = false;
+    }
+    assert.equal(verified, row.verified, `aggregate ${row.case}`);
+  }
+});
+
+// The BN254 module ships without halo2curves-axiom's `Fr::from(u64)` table (wasm/build.sh cuts it
+// out); the package fills it at load and refuses the module unless it then agrees with field
+// arithmetic on every entry.
+test("the Fr::from(u64) table: cut out of the module, filled at load, a module left unfilled is refused", async () => {
+  const wasm = new Uint8Array(readFileSync(new URL("../npm/tms_verifier.wasm", import.meta.url)));
+  const table = Buffer.from(frTableBytes());
+  assert.equal(Buffer.from(wasm).indexOf(table), -1, "the table's bytes are still in the module");
+  const module = new WebAssembly.Module(wasm);
+  const [record] = WebAssembly.Module.customSections(module, SECTION);
+  const view = new DataView(record);
+  assert.equal(view.getUint32(4, true), table.length);
+  assert.throws(() => stripFrTable(wasm), /already has a tms_fr_table section/);
+
+  // A fresh copy of the package per load (the module is loaded once per copy).
+  let copies = 0;
+  const fresh = () => import(`../npm/tms_verifier.js?copy=${copies++}`);
+  const unfilled = await fresh();
+  refuses(() => unfilled.initSync(withoutCustomSection(wasm, SECTION)), /^tms_verifier\.wasm: Fr::from\(u64\) disagrees with field arithmetic .*refusing to load$/);
+  const f = fixture("schnorr-atms");
+  refuses(() => new unfilled.CertificateVerifier("schnorr-atms", f.vk, f.statement.vkFingerprint, f.params, f.statement.paramsFingerprint), /call init\(\) first/);
+  // Filled one entry off (the section's address moved by 32 bytes): refused too.
+  const shifted = new Uint8Array(record.slice(0));
+  new DataView(shifted.buffer).setUint32(0, view.getUint32(0, true) + 32, true);
+  const moved = withCustomSection(withoutCustomSection(wasm, SECTION), SECTION, shifted);
+  const offByOne = await fresh();
+  refuses(() => offByOne.initSync(moved), /disagrees with field arithmetic/);
+  // A length that is not the table's.
+  const short = new Uint8Array(record.slice(0));
+  new DataView(short.buffer).setUint32(4, table.length - 32, true);
+  const shortened = await fresh();
+  refuses(() => shortened.initSync(withCustomSection(withoutCustomSection(wasm, SECTION), SECTION, short)), /does not fit the module; refusing to load/);
+
+  // What it costs: median of 10 loads of the compiled module, each in a fresh copy.
+  const times = [];
+  for (let i = 0; i < 10; i++) {
+    const copy = await fresh();
+    copy.initSync(module);
+    times.push(copy.loadTimes().bn254);
+  }
+  const median = (xs) => {
+    xs.sort((a, b) => a - b);
+    return (xs[4] + xs[5]) / 2;
+  };
+  assert.ok(loadTimes().bn254.frTableMs >= 0);
+  console.log(`wasm-load runtime=node backend=bn254 instantiate_median_ms=${median(times.map((t) => t.instantiateMs)).toFixed(1)} fr_table_median_ms=${median(times.map((t) => t.frTableMs)).toFixed(1)}`);
 });
