@@ -200,7 +200,7 @@ pub trait SchnorrFiles: CertificateScheme {
     ) -> std::result::Result<Self::Signature, String>;
     /// A committee of keys made here (the demo's seeded keys: no proofs of possession to check).
     fn new_committee(keys: Vec<Self::Key>) -> std::result::Result<Self::Committee, String>;
-    /// The demo's circuit: [`demo::COMMITTEE`] members, flat, at the smallest k it fits.
+    /// The demo's circuit: `demo::COMMITTEE` members, flat, at the smallest k it fits.
     fn demo_shape() -> Result<Self::Shape>;
     /// The demo's line about its committee (keys, commitment).
     fn describe_demo(instance: &Self::Instance) -> String;
