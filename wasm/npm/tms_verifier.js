@@ -43,7 +43,9 @@ function fillFrTable(m, module, wasm) {
   const [record, ...more] = WebAssembly.Module.customSections(module, "tms_fr_table");
   if (record) {
     if (more.length > 0 || record.byteLength !== 12) throw new Error(`${m.file}: a malformed tms_fr_table section; refusing to load`);
-    if (typeof wasm.tms_fr_table_entries !== "function") throw new Error(`${m.file}: a tms_fr_table section but no tms_fr_table_entries export; refusing to load`);
+    if (typeof wasm.tms_fr_table_entries !== "function" || typeof wasm.tms_fr_table_check !== "function") {
+      throw new Error(`${m.file}: a tms_fr_table section without the tms_fr_table_entries and tms_fr_table_check exports; refusing to load`);
+    }
     const view = new DataView(record);
     const [address, length] = [view.getUint32(0, true), view.getUint32(4, true)];
     wasm.tms_fr_table_entries();
