@@ -50,7 +50,7 @@ use tms::{
         mithril::{
             bn254::{self as mithril, MithrilBn254},
             cardano::{self as mithril_cardano, MithrilCardano},
-            register,
+            register, stm as mithril_stm,
         },
         schnorr::cardano as schnorr_cardano,
     },
@@ -502,6 +502,11 @@ enum Command {
         /// The scheme: schnorr-atms (the default) or mithril.
         #[arg(long, value_enum, default_value_t)]
         scheme: Scheme,
+        /// Whose key: tms's, or one of the mithril-stm relation (--scheme mithril; --committee
+        /// its registration or aggregate key; the signed 32 bytes are blake2b-256 of the
+        /// script's message bytes).
+        #[command(flatten)]
+        format: FormatArgs,
         /// Verifying key file (`tms keygen --backend cardano`).
         #[arg(long, required_unless_present = "groth16", conflicts_with = "groth16")]
         vk: Option<PathBuf>,
@@ -1408,6 +1413,7 @@ fn run(command: Command) -> Result<()> {
         ),
         Command::ExportPlutus {
             scheme,
+            format,
             vk,
             params,
             committee,
@@ -1475,10 +1481,14 @@ fn run(command: Command) -> Result<()> {
                 thread: thread_policy.as_deref().zip(thread_name.as_deref()),
                 out: &out,
             };
-            match scheme {
-                Scheme::SchnorrAtms => schnorr_cardano::export_plutus(&args),
-                Scheme::Mithril => mithril_cardano::export_plutus(&args),
-                Scheme::BlsAtms => Err(usage(
+            match (scheme, format.format) {
+                (Scheme::Mithril, Format::MithrilStm) => mithril_stm::export_plutus(&args),
+                (_, Format::MithrilStm) => Err(usage(
+                    "--format mithril-stm: keys of mithril-stm's relation are --scheme mithril",
+                )),
+                (Scheme::SchnorrAtms, Format::Tms) => schnorr_cardano::export_plutus(&args),
+                (Scheme::Mithril, Format::Tms) => mithril_cardano::export_plutus(&args),
+                (Scheme::BlsAtms, Format::Tms) => Err(usage(
                     "tms export-plutus: --scheme schnorr-atms or mithril (BLS ATMS proofs are \
                      BN254: tms export-verifier)",
                 )),

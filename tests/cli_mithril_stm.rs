@@ -140,6 +140,36 @@ fn mithril_stm_files_flow_through_the_tool() {
     let out = ok(&d, &format!("verify {S} --committee aggregate-key.json --message {MSG} --params p.srs --vk m.vk --proof m.proof --regenerate-vk --public m.json"));
     assert!(out.contains("verifying key regenerated"), "{out}");
 
+    // The Plutus validators of the key (the registration root a script parameter): the example
+    // and both bridge forms. Their message rule hashes the script's bytes to the signed 32.
+    let e = "export-plutus --scheme mithril --format mithril-stm --params p.srs --vk m.vk";
+    let out = ok(
+        &d,
+        &format!(
+            "{e} --committee aggregate-key.json --vk-fingerprint {fp} --insecure-test --out plutus"
+        ),
+    );
+    assert!(
+        out.contains("Plutus V3 validator (mithril") && out.contains("mithril-stm 0.13's relation"),
+        "{out}"
+    );
+    assert!(d.join("plutus/validator.INSECURE-TEST.cbor").exists());
+    ok(&d, &format!("{e} --committee registration.json --regenerate-vk --insecure-test --form observer --out observer"));
+    assert!(d.join("observer/observer.INSECURE-TEST.cbor").exists());
+    let policy = format!("0x{}", "3c".repeat(28));
+    ok(&d, &format!("{e} --committee registration.json --vk-fingerprint {fp} --insecure-test --form state-thread --thread-policy {policy} --thread-name 0x7374 --out thread"));
+    assert!(d.join("thread/state-thread.INSECURE-TEST.cbor").exists());
+    // This certificate signs MSG itself, not the blake2b-256 of bytes a script holds: the
+    // example's statement for MSG is another, so the proof is refused before any script runs.
+    fails(&d, &format!("{e} --committee registration.json --vk-fingerprint {fp} --insecure-test --proof m.proof --message {MSG} --out x"), "does not verify for this statement");
+    fails(
+        &d,
+        &format!("{e} --committee registration.json --vk-fingerprint {fp} --out x"),
+        "INSECURE",
+    );
+    fails(&d, &format!("{e} --committee registration.json --vk-fingerprint {fp} --threshold 5 --insecure-test --out x"), "quorum k");
+    fails(&d, &format!("export-plutus --scheme schnorr-atms --format mithril-stm --params p.srs --vk m.vk --committee registration.json --vk-fingerprint {fp} --insecure-test --out x"), "--scheme mithril");
+
     // Refused at verify: another message, another registration, a bare root, an unpinned key.
     let other_msg = format!("0x{}", "2b".repeat(32));
     fails(&d, &format!("verify {S} --committee registration.json --message {other_msg} --params p.srs --vk m.vk --proof m.proof --vk-fingerprint {fp}"), "does not verify");

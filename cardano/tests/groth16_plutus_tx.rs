@@ -119,7 +119,9 @@ fn bridge_cases(scheme: &str, fixture: &str, name: &str, flag: &str, rule: Messa
     // The last certificate made, with its message field (the observer's honest one, at the end).
     let last = Mutex::new((Fr::from(0u64), vec![]));
     let mut certify = |message: &[u8]| {
-        let m = rule.field(message);
+        let [m] = rule.fields(message)[..] else {
+            panic!("a one-entry message rule")
+        };
         let proof = certify_from(m);
         *last.lock().unwrap() = (m, proof.clone());
         proof
@@ -137,13 +139,7 @@ fn bridge_cases(scheme: &str, fixture: &str, name: &str, flag: &str, rule: Messa
             Entry::Message,
             Entry::Threshold(t),
         ];
-        let observer = scenario::observer_cases(
-            &v,
-            &statement,
-            &|m| vec![commitment, m, Fr::from(t)],
-            &mut certify,
-        )
-        .unwrap();
+        let observer = scenario::observer_cases(&v, &statement, &mut certify).unwrap();
         let (m, proof) = last.lock().unwrap().clone();
         let bare_observer =
             scenario::bare_verifier_fixed(&v, &statement, &proof, &[commitment, m, Fr::from(t)]);

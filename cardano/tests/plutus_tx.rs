@@ -11,7 +11,7 @@ use tms_cardano::{
         bridge::{self, message_field},
         scenario::{self, Bridge, Thread},
         uplc::MsmMode,
-        Entry, Error,
+        Entry, Error, MessageRule,
     },
     toy::ToyCircuit,
 };
@@ -37,6 +37,7 @@ fn toy_plutus_tx_state_thread_and_observer() {
                 vp: &vp,
                 vk: &vk,
                 mode,
+                message: MessageRule::Blake2bBls12381,
             };
             let thread = Thread::toy(commitment, t);
             let (cases, bare) = scenario::state_thread_cases(&b, &thread, &mut certify).unwrap();
@@ -47,7 +48,6 @@ fn toy_plutus_tx_state_thread_and_observer() {
                     Entry::Message,
                     Entry::Threshold(t),
                 ],
-                &|m| vec![commitment, m, Fr::from(t)],
                 &mut certify,
             )
             .unwrap();

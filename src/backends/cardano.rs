@@ -22,10 +22,10 @@ use midnight_proofs::{
 };
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
-use schnorr_atms_jubjub::{message_to_field, Base, JubjubScalar, Signature, SigningKey};
+use schnorr_atms_jubjub::{Base, JubjubScalar, Signature, SigningKey};
 use serde::{Deserialize, Serialize};
 use tms_cardano::{
-    backend::{self, Bls12, VerifierParams, Vk},
+    backend::{self, Bls12, Vk},
     ceremony,
     plutus::{self, uplc::MsmMode, Entry},
 };
@@ -318,31 +318,32 @@ pub(crate) struct Evaluated {
     pub run: Option<(plutus::Budget, Vec<u8>)>,
 }
 
-/// The validator of `vk` whose statement is `statement` in instance order: each entry a trusted
-/// script parameter, or `None` for the message the redeemer carries (blake2b-256 mod r); with a
-/// certificate (message bytes, proof), its evaluation.
-pub(crate) fn validator(
-    vp: &VerifierParams,
-    vk: &Vk,
+/// The public inputs of `statement` (each entry a trusted script parameter, or `None` for the
+/// message) for the message bytes `message`, made by `v`'s rule.
+fn instance_of(
+    v: &dyn plutus::ScriptVerifier,
     statement: &[Option<Base>],
-    mode: MsmMode,
+    message: &[u8],
+) -> Vec<Base> {
+    plutus::statement_instance(&entries(statement), &v.message_rule().fields(message))
+}
+
+/// The example validator of `v` whose statement is `statement` in instance order: each entry a
+/// trusted script parameter, or `None` for the message the redeemer carries (its entries made by
+/// `v`'s rule); with a certificate (message bytes, proof), its evaluation.
+pub(crate) fn validator(
+    v: &plutus::Halo2Verifier,
+    statement: &[Option<Base>],
     certificate: Option<(&[u8], &[u8])>,
 ) -> Result<Evaluated> {
     plutus::with_big_stack(|| {
-        let program = plutus::validator(vp, vk, &entries(statement), mode)
+        let program = plutus::validator_with(v, &entries(statement))
             .map_err(|e| usage(format!("the Plutus validator: {e}")))?;
         let script = plutus::script_bytes(&program);
         let run = certificate.map(|(message, proof)| {
-            let m = message_to_field(message);
-            let pi: Vec<Base> = statement.iter().map(|e| e.unwrap_or(m)).collect();
-            let (_, hints) = plutus::hints(vp, vk, proof, &[&pi]);
-            let red = plutus::redeemer(message, proof, &hints);
-            let red_bytes = uplc::ast::Data::to_hex(red.clone());
-            let budget = plutus::evaluate(
-                &program,
-                vec![plutus::data_arg(plutus::context(red))],
-                plutus::protocol_version(mode),
-            );
+            let pi = instance_of(v, statement, message);
+            let (budget, red) = plutus::run_example(&program, v, message, proof, &pi);
+            let red_bytes = uplc::ast::Data::to_hex(red);
             let red_bytes =
                 bytes_from_hex(&format!("0x{red_bytes}"), "redeemer").expect("uplc writes hex");
             (budget, red_bytes)
@@ -526,9 +527,10 @@ pub struct ExportPlutusArgs<'a> {
 }
 
 /// `tms export-plutus`, once the scheme has read its key and built its statement (each entry a
-/// trusted script parameter, or `None` for the message): the validator's script bytes and, given
-/// a proof, its redeemer and the honest evaluation's budget line. The proof is checked natively
-/// first, for the same statement.
+/// trusted script parameter, or `None` for the message, whose entries `rule` makes): the
+/// validator's script bytes and, given a proof, its redeemer and the honest evaluation's budget
+/// line. The proof is checked natively first, for the same statement.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn write_plutus_export(
     a: &ExportPlutusArgs,
     scheme: Scheme,
@@ -537,6 +539,7 @@ pub(crate) fn write_plutus_export(
     (vk_file, vk): (&[u8], &Vk),
     statement: &[Option<Base>],
     threshold_at: Option<usize>,
+    rule: plutus::MessageRule,
 ) -> Result<()> {
     let mode = msm_mode(a.protocol_version)?;
     // Anyone can forge proofs under the seeded test parameters, so a script made from them
@@ -550,6 +553,11 @@ pub(crate) fn write_plutus_export(
             a.params.display()
         )));
     }
+    let vp = params.verifier_params();
+    let verifier = plutus::Halo2Verifier {
+        message: rule,
+        ..plutus::Halo2Verifier::new(&vp, vk, mode)
+    };
     if a.form != PlutusForm::Example {
         if a.proof.is_some() {
             return Err(usage(
@@ -557,8 +565,6 @@ pub(crate) fn write_plutus_export(
                  transaction: tms_cardano::plutus::scenario)",
             ));
         }
-        let vp = params.verifier_params();
-        let verifier = plutus::Halo2Verifier { vp: &vp, vk, mode };
         let out = BridgeOut {
             form: a.form,
             thread: a.thread,
@@ -573,12 +579,10 @@ pub(crate) fn write_plutus_export(
     } else {
         "validator.cbor"
     };
-    let vp = params.verifier_params();
     let proof = match &a.proof {
         Some((path, message)) => {
             let proof = read_bytes(path)?;
-            let m = message_to_field(message);
-            let pi: Vec<Base> = statement.iter().map(|e| e.unwrap_or(m)).collect();
+            let pi = instance_of(&verifier, statement, message);
             if !backend::verify(&vp, vk, &proof, &[&pi]) {
                 return Err(at(
                     path,
@@ -592,10 +596,8 @@ pub(crate) fn write_plutus_export(
     };
     let bar = spinner("generating the Plutus validator");
     let e = validator(
-        &vp,
-        vk,
+        &verifier,
         statement,
-        mode,
         proof.as_ref().map(|(m, p)| (*m, p.as_slice())),
     )?;
     bar.finish_and_clear();
@@ -722,7 +724,8 @@ pub(crate) fn print_plutus_budgets(
     let vp = params.verifier_params();
     let mut rows = vec![];
     for pv in [10u16, 11] {
-        let e = validator(&vp, vk, statement, msm_mode(pv)?, Some((message, proof)))?;
+        let verifier = plutus::Halo2Verifier::new(&vp, vk, msm_mode(pv)?);
+        let e = validator(&verifier, statement, Some((message, proof)))?;
         let (budget, redeemer) = e.run.expect("a certificate was given");
         if !budget.accepted {
             return Err(CliError(format!(

@@ -142,7 +142,7 @@ pub fn observer_message(
     Some(m)
 }
 
-fn blake2b_256(bytes: &[u8]) -> [u8; 32] {
+pub(super) fn blake2b_256(bytes: &[u8]) -> [u8; 32] {
     let h = blake2b_simd::Params::new().hash_length(32).hash(bytes);
     h.as_bytes().try_into().expect("32 bytes")
 }
@@ -162,7 +162,8 @@ pub fn message_field(bytes: &[u8]) -> Fr {
 pub enum Slot {
     /// Entry `i` of the current datum's statement.
     State(usize),
-    /// The message, [`message_field`] of [`state_thread_message`] of the output's datum.
+    /// The message's entries (one or two: the verifier's [`super::MessageRule`]) of
+    /// [`state_thread_message`] of the output's datum.
     Message,
 }
 
@@ -226,15 +227,15 @@ pub fn thread_instance_with(
     next: &ThreadState,
     rule: super::MessageRule,
 ) -> Result<Vec<Fr>, Error> {
-    let m = rule.field(&state_thread_message(token, next)?);
-    layout
-        .instance
-        .iter()
-        .map(|s| match s {
-            Slot::State(i) => current.statement.get(*i).copied().ok_or(Error::Message),
-            Slot::Message => Ok(m),
-        })
-        .collect()
+    let m = rule.fields(&state_thread_message(token, next)?);
+    let mut instance = vec![];
+    for s in &layout.instance {
+        match s {
+            Slot::State(i) => instance.push(*current.statement.get(*i).ok_or(Error::Message)?),
+            Slot::Message => instance.extend_from_slice(&m),
+        }
+    }
+    Ok(instance)
 }
 
 /// The state thread's redeemer: `Constr 0 [B proof, B hints, I input_index, I output_index]`,
@@ -446,7 +447,7 @@ pub fn state_thread(
     token: &ThreadToken,
     mode: MsmMode,
 ) -> Result<Program<Name>, Error> {
-    state_thread_with(&Halo2Verifier { vp, vk, mode }, layout, token)
+    state_thread_with(&Halo2Verifier::new(vp, vk, mode), layout, token)
 }
 
 /// [`state_thread`] for any [`ScriptVerifier`] (the halo2 verifier, the Groth16 one).
@@ -471,7 +472,8 @@ pub fn state_thread_with(
         return Err(Error::Message);
     }
     let prefix = thread_prefix(token)?;
-    let verifier = v.term(layout.instance.len());
+    let rule = v.message_rule();
+    let verifier = v.term(layout.instance.len() - 1 + rule.entries());
     let mut lets = Lets::new();
     let ctx = lets.name("ctx");
     let (tx, red, info) = context_parts(&mut lets, &ctx);
@@ -594,10 +596,15 @@ pub fn state_thread_with(
         .apply(call(F::UnBData, vec![head(red.clone())]))
         .apply(call(F::UnBData, vec![nth(&red, 1)]));
     for s in &layout.instance {
-        call_v = call_v.apply(match s {
-            Slot::State(i) => statement[*i].clone(),
-            Slot::Message => m.clone(),
-        });
+        match s {
+            Slot::State(i) => call_v = call_v.apply(statement[*i].clone()),
+            Slot::Message => {
+                call_v = rule
+                    .entry_terms(m.clone())
+                    .into_iter()
+                    .fold(call_v, Term::apply);
+            }
+        }
     }
     Ok(program(ctx, lets.wrap(call_v)))
 }
@@ -612,7 +619,7 @@ pub fn observer(
     statement: &[Entry],
     mode: MsmMode,
 ) -> Result<Program<Name>, Error> {
-    observer_with(&Halo2Verifier { vp, vk, mode }, statement)
+    observer_with(&Halo2Verifier::new(vp, vk, mode), statement)
 }
 
 /// [`observer`] for any [`ScriptVerifier`] (the halo2 verifier, the Groth16 one).

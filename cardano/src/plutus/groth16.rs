@@ -710,10 +710,10 @@ impl ScriptVerifier for Groth16Verifier<'_> {
             "groth16-observer",
         ]
     }
-    /// A replaced by A + G1's generator: a valid point, a wrong proof.
     fn message_rule(&self) -> MessageRule {
         self.message
     }
+    /// A replaced by A + G1's generator: a valid point, a wrong proof.
     fn tampered(&self, proof: &[u8]) -> Option<Vec<u8>> {
         let (start, len) = OFFSETS[0];
         let a: G1Affine = decode(proof.get(start..start + len)?)?;

@@ -134,9 +134,10 @@ pub trait ScriptVerifier {
     fn tampered(&self, _proof: &[u8]) -> Option<Vec<u8>> {
         None
     }
-    /// The statement's message from the bytes the signers sign (a UPLC byte string): by default
+    /// What a script binds once from the bytes the signers sign (a UPLC byte string): by default
     /// the Cardano backend's rule, `blake2b-256(bytes)` mod BLS12-381's r; a Groth16 wrapper of a
-    /// BN254 certificate takes the BN254 schemes' rule ([`MessageRule::Keccak256Bn254`]).
+    /// BN254 certificate takes the BN254 schemes' rule ([`MessageRule::Keccak256Bn254`]). The
+    /// statement's message entries are [`MessageRule::entry_terms`] of it.
     fn message_term(&self, bytes: Term<Name>) -> Term<Name> {
         self.message_rule().term(bytes)
     }
@@ -147,14 +148,21 @@ pub trait ScriptVerifier {
     }
 }
 
-/// How a certificate's message field element is made from the signed bytes.
+/// How a certificate's message entries are made from the signed bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MessageRule {
-    /// `blake2b-256(bytes)` read big-endian, mod BLS12-381's r (the Cardano backend's circuits).
+    /// One entry: `blake2b-256(bytes)` read big-endian, mod BLS12-381's r (the Cardano backend's
+    /// circuits).
     Blake2bBls12381,
-    /// `keccak-256(bytes)` read big-endian, mod BN254's r (`tms_gadgets::message_to_field`: the
-    /// BN254 circuits, so a Groth16 wrapper of one of their proofs).
+    /// One entry: `keccak-256(bytes)` read big-endian, mod BN254's r
+    /// (`tms_gadgets::message_to_field`: the BN254 circuits, so a Groth16 wrapper of one of their
+    /// proofs).
     Keccak256Bn254,
+    /// Two entries, mithril-stm's message: the 32 bytes signed are `blake2b-256(bytes)`, and the
+    /// statement holds their low and high 16 bytes, each read little-endian (below 2^128, so
+    /// canonical). The circuit hashes them into mithril-stm's message element,
+    /// `Poseidon(SMSG_DST, low, high)`, which a script could not compute (no Poseidon builtin).
+    Blake2bHalves,
 }
 
 /// BN254's scalar field order r.
@@ -162,35 +170,71 @@ pub const BN254_R: &str =
     "21888242871839275222246405745257275088548364400416034343698204186575808495617";
 
 impl MessageRule {
-    /// The rule as a UPLC term over `bytes`.
+    /// How many statement entries the message fills.
+    pub fn entries(self) -> usize {
+        match self {
+            MessageRule::Blake2bBls12381 | MessageRule::Keccak256Bn254 => 1,
+            MessageRule::Blake2bHalves => 2,
+        }
+    }
+
+    /// What a script computes once from `bytes` (a UPLC byte string) and binds: the field
+    /// element, or (two entries) the 32-byte digest.
     pub fn term(self, bytes: Term<Name>) -> Term<Name> {
         let (hash, r) = match self {
             MessageRule::Blake2bBls12381 => (F::Blake2b_256, modulus()),
             MessageRule::Keccak256Bn254 => {
                 (F::Keccak_256, BN254_R.parse().expect("a decimal constant"))
             }
+            MessageRule::Blake2bHalves => return bridge::call(F::Blake2b_256, vec![bytes]),
         };
         let h = bridge::call(hash, vec![bytes]);
         let m = bridge::call(F::ByteStringToInteger, vec![Term::bool(true), h]);
         bridge::call(F::ModInteger, vec![m, Term::integer(r)])
     }
 
-    /// The rule on `bytes`, natively: what [`MessageRule::term`] computes.
-    pub fn field(self, bytes: &[u8]) -> Fr {
+    /// The statement entries from `bound`, a variable bound to [`MessageRule::term`]'s value, in
+    /// the circuit's order.
+    pub fn entry_terms(self, bound: Term<Name>) -> Vec<Term<Name>> {
         match self {
-            MessageRule::Blake2bBls12381 => bridge::message_field(bytes),
+            MessageRule::Blake2bBls12381 | MessageRule::Keccak256Bn254 => vec![bound],
+            MessageRule::Blake2bHalves => [0, 16]
+                .into_iter()
+                .map(|at| {
+                    let half = bridge::call(
+                        F::SliceByteString,
+                        vec![
+                            Term::integer(at.into()),
+                            Term::integer(16.into()),
+                            bound.clone(),
+                        ],
+                    );
+                    // `false`: little-endian, as mithril-stm reads each half.
+                    bridge::call(F::ByteStringToInteger, vec![Term::bool(false), half])
+                })
+                .collect(),
+        }
+    }
+
+    /// The rule on `bytes`, natively: the entries [`MessageRule::entry_terms`] computes.
+    pub fn fields(self, bytes: &[u8]) -> Vec<Fr> {
+        let fr = |le: &[u8]| {
+            let mut repr = [0u8; 32];
+            repr[..le.len()].copy_from_slice(le);
+            Option::from(<Fr as ff::PrimeField>::from_repr(repr))
+                .expect("reduced below BN254's r or 2^128, so below BLS12-381's r")
+        };
+        match self {
+            MessageRule::Blake2bBls12381 => vec![bridge::message_field(bytes)],
             MessageRule::Keccak256Bn254 => {
                 use sha3::Digest;
                 let r: BigInt = BN254_R.parse().expect("a decimal constant");
                 let v =
                     BigInt::from_bytes_be(num_bigint::Sign::Plus, &sha3::Keccak256::digest(bytes))
                         % r;
-                let mut le = v.to_bytes_le().1;
-                le.resize(32, 0);
-                let repr: [u8; 32] = le.try_into().expect("32 bytes");
-                Option::from(<Fr as ff::PrimeField>::from_repr(repr))
-                    .expect("below BN254's r, so below BLS12-381's")
+                vec![fr(&v.to_bytes_le().1)]
             }
+            MessageRule::Blake2bHalves => bridge::blake2b_256(bytes).chunks(16).map(fr).collect(),
         }
     }
 }
@@ -203,6 +247,21 @@ pub struct Halo2Verifier<'a> {
     pub vk: &'a Vk,
     /// How the final MSM is done (and so the protocol version).
     pub mode: MsmMode,
+    /// How the circuit's message entries are made from the signed bytes.
+    pub message: MessageRule,
+}
+
+impl<'a> Halo2Verifier<'a> {
+    /// The verifier of a circuit of this backend with one message entry
+    /// ([`MessageRule::Blake2bBls12381`]).
+    pub fn new(vp: &'a VerifierParams, vk: &'a Vk, mode: MsmMode) -> Self {
+        Self {
+            vp,
+            vk,
+            mode,
+            message: MessageRule::Blake2bBls12381,
+        }
+    }
 }
 
 impl ScriptVerifier for Halo2Verifier<'_> {
@@ -225,6 +284,9 @@ impl ScriptVerifier for Halo2Verifier<'_> {
     fn forms(&self) -> [&'static str; 3] {
         ["bare-verifier", "state-thread", "observer"]
     }
+    fn message_rule(&self) -> MessageRule {
+        self.message
+    }
 }
 
 /// Where a public input of the validator's statement comes from.
@@ -235,8 +297,10 @@ pub enum Entry {
     /// A threshold, a script parameter: 0 is refused (a threshold-0 certificate needs no
     /// signature, so the script would accept anyone's).
     Threshold(u64),
-    /// The message: `blake2b-256(bytes)` read big-endian, mod r (the example validator: the
-    /// redeemer's bytes; the bridge validators: bytes they build from the transaction).
+    /// The message's entries, made from the signed bytes by the verifier's [`MessageRule`] (one
+    /// entry, `blake2b-256(bytes)` read big-endian mod r, for this backend's circuits; two for
+    /// mithril-stm's): the example validator's bytes are the redeemer's, the bridge validators'
+    /// are built from the transaction.
     Message,
 }
 
@@ -262,25 +326,10 @@ pub(crate) fn fr_term(v: &Fr) -> Term<Name> {
     ))
 }
 
-/// The verifier of `vk` applied to `[proof, hints]` and `statement`'s entries (the message entry
-/// being `message`): refused for a threshold of 0 or a statement without one message.
-pub(crate) fn verifier_call(
-    vp: &VerifierParams,
-    vk: &Vk,
-    statement: &[Entry],
-    mode: MsmMode,
-    proof_and_hints: [Term<Name>; 2],
-    message: Term<Name>,
-) -> Result<Term<Name>, Error> {
-    verifier_call_with(
-        &Halo2Verifier { vp, vk, mode },
-        statement,
-        proof_and_hints,
-        message,
-    )
-}
-
-/// [`verifier_call`] for any [`ScriptVerifier`].
+/// The verifier `v` applied to `[proof, hints]` and `statement`'s entries, the message entry
+/// expanding to `v`'s [`MessageRule::entry_terms`] of `message` (a variable bound to
+/// [`ScriptVerifier::message_term`]): refused for a threshold of 0 or a statement without one
+/// message.
 pub(crate) fn verifier_call_with(
     v: &dyn ScriptVerifier,
     statement: &[Entry],
@@ -288,28 +337,43 @@ pub(crate) fn verifier_call_with(
     message: Term<Name>,
 ) -> Result<Term<Name>, Error> {
     check_statement(statement)?;
+    let rule = v.message_rule();
     let call = v
-        .term_with_fixed(&fixed_entries(statement))
+        .term_with_fixed(&fixed_entries(statement, rule))
         .apply(proof)
         .apply(hints);
-    Ok(statement.iter().fold(call, |call, e| {
-        call.apply(match e {
-            Entry::Param(v) => fr_term(v),
-            Entry::Threshold(t) => Term::integer((*t).into()),
-            Entry::Message => message.clone(),
+    Ok(statement
+        .iter()
+        .flat_map(|e| match e {
+            Entry::Param(v) => vec![fr_term(v)],
+            Entry::Threshold(t) => vec![Term::integer((*t).into())],
+            Entry::Message => rule.entry_terms(message.clone()),
         })
-    }))
+        .fold(call, Term::apply))
 }
 
-/// The entries of `statement` known when the script is made (parameters, thresholds), in order;
-/// `None` for the message.
-pub fn fixed_entries(statement: &[Entry]) -> Vec<Option<Fr>> {
+/// The public inputs of `statement` known when the script is made (parameters, thresholds), in
+/// order; `None` for each of the message's entries under `rule`.
+pub fn fixed_entries(statement: &[Entry], rule: MessageRule) -> Vec<Option<Fr>> {
     statement
         .iter()
-        .map(|e| match e {
-            Entry::Param(v) => Some(*v),
-            Entry::Threshold(t) => Some(Fr::from(*t)),
-            Entry::Message => None,
+        .flat_map(|e| match e {
+            Entry::Param(v) => vec![Some(*v)],
+            Entry::Threshold(t) => vec![Some(Fr::from(*t))],
+            Entry::Message => vec![None; rule.entries()],
+        })
+        .collect()
+}
+
+/// The instance column of `statement` for the message entries `message` (the rule's
+/// [`MessageRule::fields`]).
+pub fn statement_instance(statement: &[Entry], message: &[Fr]) -> Vec<Fr> {
+    statement
+        .iter()
+        .flat_map(|e| match e {
+            Entry::Param(v) => vec![*v],
+            Entry::Threshold(t) => vec![Fr::from(*t)],
+            Entry::Message => message.to_vec(),
         })
         .collect()
 }
@@ -353,6 +417,11 @@ pub fn validator(
     statement: &[Entry],
     mode: MsmMode,
 ) -> Result<Program<Name>, Error> {
+    validator_with(&Halo2Verifier::new(vp, vk, mode), statement)
+}
+
+/// [`validator`] for any [`ScriptVerifier`] (its message rule making the message entries).
+pub fn validator_with(v: &dyn ScriptVerifier, statement: &[Entry]) -> Result<Program<Name>, Error> {
     let name = |t: &str, u: isize| {
         std::rc::Rc::new(Name {
             text: t.into(),
@@ -367,10 +436,20 @@ pub fn validator(
         }
         app(F::UnBData, vec![app(F::HeadList, vec![l])])
     };
-    let h = app(F::Blake2b_256, vec![field(0)]);
-    let m = app(F::ByteStringToInteger, vec![Term::bool(true), h]);
-    let message = app(F::ModInteger, vec![m, Term::integer(modulus())]);
-    let call = verifier_call(vp, vk, statement, mode, [field(1), field(2)], message)?;
+    let message = v.message_term(field(0));
+    let call = if v.message_rule().entries() == 1 {
+        verifier_call_with(v, statement, [field(1), field(2)], message)?
+    } else {
+        // Computed once, read by each entry.
+        let bound = name("message", 3);
+        let call =
+            verifier_call_with(v, statement, [field(1), field(2)], Term::Var(bound.clone()))?;
+        Term::Lambda {
+            parameter_name: bound,
+            body: call.into(),
+        }
+        .apply(message)
+    };
     // The redeemer is the context's second field.
     let redeemer = app(
         F::HeadList,
@@ -407,6 +486,25 @@ pub fn redeemer(message: &[u8], proof: &[u8], hints: &[u8]) -> PlutusData {
             Data::bytestring(hints.to_vec()),
         ],
     )
+}
+
+/// The example validator `program` of `v` ([`validator_with`]) on a certificate: the redeemer
+/// (`message`, `proof`, the hints for `instance`) in a placeholder context, evaluated at `v`'s
+/// protocol version. The budget and the redeemer.
+pub fn run_example(
+    program: &Program<Name>,
+    v: &dyn ScriptVerifier,
+    message: &[u8],
+    proof: &[u8],
+    instance: &[Fr],
+) -> (Budget, PlutusData) {
+    let red = redeemer(message, proof, &v.hints(proof, instance));
+    let budget = evaluate(
+        program,
+        vec![data_arg(context(red.clone()))],
+        v.protocol_version(),
+    );
+    (budget, red)
 }
 
 /// A script context holding `redeemer` as its second field. The transaction info is a

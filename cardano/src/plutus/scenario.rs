@@ -25,13 +25,13 @@ use super::{
         self, observer_message, thread_instance_with, thread_redeemer, ThreadLayout, ThreadState,
         ThreadToken,
     },
-    evaluate, script_bytes,
+    evaluate, script_bytes, statement_instance,
     tx::{
         self, index_of, input, key_address, output, script_address, script_hash,
         script_reward_account, RedeemerTag, TxOutcome, TxParts, Utxo,
     },
     uplc::MsmMode,
-    Entry, Error, Halo2Verifier, ScriptVerifier,
+    Entry, Error, Halo2Verifier, MessageRule, ScriptVerifier,
 };
 use crate::backend::{Fr, VerifierParams, Vk};
 
@@ -45,6 +45,8 @@ pub struct Bridge<'a> {
     pub vk: &'a Vk,
     /// How the final MSM is done (and so the protocol version).
     pub mode: MsmMode,
+    /// How the circuit's message entries are made from the signed bytes.
+    pub message: MessageRule,
 }
 
 /// What the scenarios test: a verifier and the scheme's name in the printed lines.
@@ -59,6 +61,7 @@ impl Bridge<'_> {
             vp: self.vp,
             vk: self.vk,
             mode: self.mode,
+            message: self.message,
         }
     }
 }
@@ -75,6 +78,9 @@ impl ScriptVerifier for Bridge<'_> {
     }
     fn forms(&self) -> [&'static str; 3] {
         self.halo2().forms()
+    }
+    fn message_rule(&self) -> MessageRule {
+        self.message
     }
 }
 
@@ -156,7 +162,7 @@ pub fn bare_verifier_fixed(
     proof: &[u8],
     instance: &[Fr],
 ) -> super::Budget {
-    let term = b.term_with_fixed(&super::fixed_entries(statement));
+    let term = b.term_with_fixed(&super::fixed_entries(statement, b.message_rule()));
     bare(b, term, "fixed-params", proof, instance)
 }
 
@@ -560,8 +566,8 @@ pub fn state_thread_cases(
 }
 
 /// `statement` with its first parameter (or, without one, its first threshold) raised by one:
-/// another statement, and that entry's index. `None` when it has neither.
-fn other_statement(statement: &[Entry]) -> Option<(Vec<Entry>, usize, Fr)> {
+/// another statement. `None` when it has neither.
+fn other_statement(statement: &[Entry]) -> Option<Vec<Entry>> {
     let i = statement
         .iter()
         .position(|e| matches!(e, Entry::Param(_)))
@@ -571,27 +577,21 @@ fn other_statement(statement: &[Entry]) -> Option<(Vec<Entry>, usize, Fr)> {
                 .position(|e| matches!(e, Entry::Threshold(_)))
         })?;
     let mut other = statement.to_vec();
-    let value = match &statement[i] {
-        Entry::Param(v) => {
-            other[i] = Entry::Param(*v + Fr::from(1u64));
-            *v + Fr::from(1u64)
-        }
-        Entry::Threshold(t) => {
-            other[i] = Entry::Threshold(t + 1);
-            Fr::from(t + 1)
-        }
+    other[i] = match &statement[i] {
+        Entry::Param(v) => Entry::Param(*v + Fr::from(1u64)),
+        Entry::Threshold(t) => Entry::Threshold(t + 1),
         Entry::Message => return None,
     };
-    Some((other, i, value))
+    Some(other)
 }
 
 /// An observer script as deployed: its bytes, its reward account, the UTxOs around it, and the
-/// instance entry its statement changes (for [`other_statement`]).
+/// statement it was made for.
 struct Deployed {
     script: Vec<u8>,
     account: Vec<u8>,
     world: World,
-    changed: Option<(usize, Fr)>,
+    statement: Vec<Entry>,
 }
 
 impl Deployed {
@@ -602,21 +602,20 @@ impl Deployed {
             account: script_reward_account(&script_hash(&script)),
             world: World::new(&script),
             script,
-            changed: None,
+            statement: statement.to_vec(),
         })
     }
 }
 
 /// Runs the observer's cases for the statement `statement` (its message entry the
-/// transaction's); `instance_of(m)` is the instance column for message field `m`, `certify`
-/// proves a certificate on message bytes. Besides the cases of the module's list:
+/// transaction's; the instance column is the statement's entries in order, the circuit's);
+/// `certify` proves a certificate on message bytes. Besides the cases of the module's list:
 /// `other-statement` (the honest transaction and certificate through the observer of another
 /// statement: its first parameter, or threshold, plus one) and, where the verifier knows its
 /// proof's layout, `proof-word-changed`.
 pub fn observer_cases(
     b: &dyn Subject,
     statement: &[Entry],
-    instance_of: &dyn Fn(Fr) -> Vec<Fr>,
     certify: &mut Certify,
 ) -> Result<Vec<Case>, Error> {
     let main = Deployed::observer(b, statement)?;
@@ -640,10 +639,7 @@ pub fn observer_cases(
         // What the script will build: the message of this transaction.
         let refs: Vec<_> = inputs.iter().map(|u| u.0.clone()).collect();
         let m = observer_message(&refs, &outputs).ok_or(Error::Message)?;
-        let mut instance = instance_of(b.message_rule().field(&m));
-        if let Some((i, v)) = on.changed {
-            instance[i] = v;
-        }
+        let instance = statement_instance(&on.statement, &b.message_rule().fields(&m));
         let h = b.hints(proof, &instance);
         let h = if extra_hint_byte {
             with_extra_byte(&h)
@@ -710,11 +706,8 @@ pub fn observer_cases(
             true,
         )?,
     ];
-    if let Some((other, i, v)) = other_statement(statement) {
-        let on = Deployed {
-            changed: Some((i, v)),
-            ..Deployed::observer(b, &other)?
-        };
+    if let Some(other) = other_statement(statement) {
+        let on = Deployed::observer(b, &other)?;
         // The funds and outputs are the same, so the message is the honest one.
         let funds = on.world.funds.clone();
         cases.push(run(

@@ -116,16 +116,14 @@ fn mithril_round_trip_and_validator_budgets() {
             };
             let honest_v = make(digest);
             let script = plutus::script_bytes(&honest_v).len();
-            let run = |case: &str, v: &Program<Name>, m: &[u8], p: &[u8], stmt: &[Base]| {
-                let (_, hints) = plutus::hints(&vp, vk, p, &[stmt]);
-                let red = plutus::redeemer(m, p, &hints);
-                let red_bytes = plutus::data_bytes(&red);
-                let b = plutus::evaluate(v, vec![plutus::data_arg(plutus::context(red))], pv);
+            let verifier = plutus::Halo2Verifier::new(&vp, vk, mode);
+            let run = |case: &str, program: &Program<Name>, m: &[u8], p: &[u8], stmt: &[Base]| {
+                let (b, red) = plutus::run_example(program, &verifier, m, p, stmt);
                 println!(
                     "plutus-budget scheme=mithril case={case} cpu={} mem={} script_bytes={script} tx_bytes={} pv={pv}",
                     b.cpu,
                     b.mem,
-                    script + red_bytes
+                    script + plutus::data_bytes(&red)
                 );
                 b
             };

@@ -22,7 +22,7 @@ use tms_cardano::plutus::{
     bridge::{message_field, ThreadLayout, ThreadState, ThreadToken},
     scenario::{self, Bridge, Thread},
     uplc::MsmMode,
-    Entry,
+    Entry, MessageRule,
 };
 
 #[test]
@@ -84,6 +84,7 @@ fn mithril_plutus_tx_state_thread_and_observer() {
                 vp: &vp,
                 vk,
                 mode,
+                message: MessageRule::Blake2bBls12381,
             };
             let thread = Thread {
                 layout: ThreadLayout::digest_message(),
@@ -100,13 +101,9 @@ fn mithril_plutus_tx_state_thread_and_observer() {
                 next_payload: payload(b"snapshot 8"),
             };
             let (cases, bare) = scenario::state_thread_cases(&b, &thread, &mut certify).unwrap();
-            let observer = scenario::observer_cases(
-                &b,
-                &[Entry::Param(digest), Entry::Message],
-                &|m| MithrilInstance::public_inputs(digest, m),
-                &mut certify,
-            )
-            .unwrap();
+            let observer =
+                scenario::observer_cases(&b, &[Entry::Param(digest), Entry::Message], &mut certify)
+                    .unwrap();
             scenario::verdict("mithril", &cases, &observer, &bare).unwrap();
         }
     });

@@ -345,6 +345,37 @@ fn circuit_refuses_another_message() {
     assert_rejected(mock_witness(&w), "another message");
 }
 
+#[test]
+fn circuit_refuses_a_changed_message_half() {
+    let ex = example();
+    let honest = ex.witness.instance.to_public_inputs();
+    for half in [StmInstance::MESSAGE, StmInstance::MESSAGE + 1] {
+        // The verifier's statement with one half changed, against the honest witness.
+        let mut public = honest.clone();
+        public[half] += Base::ONE;
+        let result = MockProver::run(&StmCircuit::new(ex.witness.clone()), vec![public.clone()])
+            .expect("synthesis")
+            .verify();
+        let failures = result.expect_err("a changed message half was accepted");
+        assert!(
+            failures
+                .iter()
+                .any(|f| matches!(f, VerifyFailure::Permutation { .. })),
+            "half {half}: {failures:?}"
+        );
+        // A prover claiming the honest signatures for those halves (its cells agreeing with
+        // the changed statement): the circuit hashes them to another message element, for
+        // which the signatures and lotteries fail.
+        let mut w = ex.witness.clone();
+        w.instance.message_halves[half - StmInstance::MESSAGE] += Base::ONE;
+        assert_eq!(w.instance.to_public_inputs(), public);
+        let result = MockProver::run(&StmCircuit::new(w), vec![public])
+            .expect("synthesis")
+            .verify();
+        assert_rejected(result, "the honest signatures for a changed half");
+    }
+}
+
 /// The example with its last index moved to one above the one before it that its signer did not
 /// win, and that index slot.
 fn lost_index_witness() -> (StmWitness, usize) {
@@ -417,7 +448,7 @@ fn circuit_refuses_forged_table_row() {
 fn honest_borrow(w: &StmWitness, i: usize) -> bool {
     let (j, signer) = w.indices[i];
     let slot = &w.signers[signer];
-    let prefix = lottery_prefix(w.instance.root, w.instance.message);
+    let prefix = lottery_prefix(w.instance.root, w.instance.message());
     let ev = lottery_value(prefix, &slot.signature.sigma, j);
     let (_, ev_lo) = mithril_jubjub::circuit::limbs(ev);
     let (_, t_lo) = mithril_jubjub::circuit::limbs(slot.leaf.target);

@@ -20,7 +20,7 @@ use tms_cardano::plutus::{
     bridge::{message_field, ThreadLayout, ThreadState, ThreadToken},
     scenario::{self, Bridge, Thread},
     uplc::MsmMode,
-    Entry,
+    Entry, MessageRule,
 };
 
 #[test]
@@ -67,6 +67,7 @@ fn schnorr_atms_plutus_tx_state_thread_and_observer() {
                 vp: &vp,
                 vk,
                 mode,
+                message: MessageRule::Blake2bBls12381,
             };
             let thread = Thread {
                 layout: ThreadLayout::commitment_message_threshold(),
@@ -90,7 +91,6 @@ fn schnorr_atms_plutus_tx_state_thread_and_observer() {
                     Entry::Message,
                     Entry::Threshold(t),
                 ],
-                &|m| vec![commitment, m, Base::from(t)],
                 &mut certify,
             )
             .unwrap();

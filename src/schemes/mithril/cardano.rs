@@ -379,5 +379,6 @@ pub fn export_plutus(a: &ExportPlutusArgs) -> Result<()> {
         (&vk_file, &vk),
         &[Some(digest), None],
         None,
+        tms_cardano::plutus::MessageRule::Blake2bBls12381,
     )
 }

@@ -25,12 +25,14 @@
 //! the chosen indices and their signers' signatures in mithril-stm's canonical bytes. Keys,
 //! proofs and statement files are the Cardano backend's, their shape marked with the relation.
 //! Certificate chains (`tms chain`) prove tms's own relation on BN254 and do not take these files.
+//! `tms export-plutus --format mithril-stm` writes the Plutus validators of a key of this
+//! relation ([`export_plutus`]).
 
 use std::{collections::BTreeSet, path::Path};
 
 use group::GroupEncoding;
 use midnight_curves::JubjubSubgroup;
-use midnight_proofs::poly::kzg::params::ParamsKZG;
+use midnight_proofs::poly::{commitment::Params as _, kzg::params::ParamsKZG};
 use mithril_jubjub::{
     native::{Base, VerifyingKey},
     stm::{
@@ -46,14 +48,18 @@ use mithril_jubjub::{
 use rand::{rngs::OsRng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use serde::{Deserialize, Serialize};
-use tms_cardano::backend::{Bls12, Vk};
+use tms_cardano::{
+    backend::{Bls12, Vk},
+    plutus::MessageRule,
+};
 use tms_gadgets::proving::Transcript;
 
 use crate::{
     backends::cardano::{
-        base_to_hex, key_file_pk, key_file_vk, read_key_file_pk, read_key_file_vk, Cardano, BACKEND,
+        base_to_hex, key_file_pk, key_file_vk, load_params, read_key_file_pk, read_key_file_vk,
+        write_plutus_export, Cardano, ExportPlutusArgs, BACKEND,
     },
-    checks::describe_message_bytes,
+    checks::{check_params_k, describe_message_bytes},
     formats::{bytes_from_hex, bytes_to_hex, Header, PublicFile},
     interface::{
         CertificateScheme, CertifyArgs, CommitteeArgs, DemoCertificate, Rejection, ShapeOptions,
@@ -733,7 +739,7 @@ impl CertificateScheme for MithrilStm {
         let instance = StmInstance::from_trusted(tree.root(), &message);
         let p = registration.parameters;
         // The native verifier first: a bad certificate fails here with its reason.
-        native_verify(instance.root, instance.message, (p.m, p.k), &certificate)
+        native_verify(instance.root, instance.message(), (p.m, p.k), &certificate)
             .map_err(|e| at(certificate_path, e))?;
         let witness =
             StmWitness::new(*shape, instance, &certificate).map_err(|e| at(certificate_path, e))?;
@@ -815,7 +821,7 @@ impl CertificateScheme for MithrilStm {
              stake {})",
             trusted.public.threshold,
             s.parameters.m,
-            describe_message_bytes(&args.message, &base_to_hex(&s.instance.message)),
+            describe_message_bytes(&args.message, &base_to_hex(&s.instance.message())),
             trusted.public.commitment,
             s.total_stake,
         )
@@ -838,5 +844,44 @@ fn describe_shape(shape: &StmShape) -> String {
         "quorum {}, m = {}, {} signer slots, depth {TREE_DEPTH} (mithril-stm 0.13's relation on \
          Jubjub, k = {})",
         shape.index_slots, shape.m, shape.signer_slots, shape.k
+    )
+}
+
+/// `tms export-plutus --scheme mithril --format mithril-stm`: the validator of a key of the
+/// mithril-stm relation, the registration root a script parameter, taken from the trusted
+/// registration (or its aggregate verification key) whose `m` and quorum are checked against the
+/// key's. The scripts' message rule is [`MessageRule::Blake2bHalves`]: the signed 32 bytes are
+/// `blake2b-256` of the bytes the script holds (the redeemer's, or those a bridge form builds
+/// from its transaction), so `--message` is those bytes, not the 32.
+pub fn export_plutus(a: &ExportPlutusArgs) -> Result<()> {
+    if a.threshold.is_some() {
+        return Err(usage(
+            "--threshold: a Mithril certificate proves the registration's quorum k",
+        ));
+    }
+    let Some(registration_path) = a.committee else {
+        return Err(usage(
+            "--format mithril-stm: give the trusted --committee (the registration or its \
+             aggregate verification key, with the parameters)",
+        ));
+    };
+    let params = load_params(a.params)?;
+    let vk_file = a.trust.read()?;
+    let (shape, vk) = MithrilStm::read_vk(a.vk, &vk_file)?;
+    check_params_k(a.params, params.max_k(), shape.k)?;
+    a.trust.check_regenerated(&vk_file, "its shape", || {
+        MithrilStm::regenerate_vk(&params, &shape, a.vk)
+    })?;
+    let registration = load_registration(registration_path)?;
+    check_parameters(a.vk, &shape, registration.parameters, "verifying key")?;
+    write_plutus_export(
+        a,
+        SCHEME,
+        &describe_shape(&shape),
+        &params,
+        (&vk_file, &vk),
+        &[Some(registration.root), None],
+        None,
+        MessageRule::Blake2bHalves,
     )
 }

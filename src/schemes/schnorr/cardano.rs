@@ -193,6 +193,7 @@ pub fn export_plutus(a: &ExportPlutusArgs) -> Result<()> {
         (&vk_file, &vk),
         &[Some(commitment), None, Some(Base::from(threshold))],
         Some(2),
+        tms_cardano::plutus::MessageRule::Blake2bBls12381,
     )
 }
 

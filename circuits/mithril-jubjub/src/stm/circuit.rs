@@ -4,7 +4,9 @@
 //! as [`crate::MithrilCircuit`].
 //!
 //! ```text
-//! public:  [root, message]                  (mithril-stm's (merkle_tree_commitment, message))
+//! public:  [root, low, high]                (mithril-stm's (merkle_tree_commitment, message),
+//!                                            the message's 32 bytes as little-endian halves)
+//! message = Poseidon(SMSG_DST, low, high)   (mithril-stm's message element)
 //! H      = H_J(root, message)               (midnight's hash to Jubjub, as mithril-stm's)
 //! prefix = Poseidon(LOTT_DST, root, message)
 //! signer slot s:
@@ -27,14 +29,17 @@
 //! ```
 //!
 //! # Against mithril-stm's circuit
-//! The statement is the same: its public inputs, its hash to curve, its leaf, its padded path
-//! (a zero sibling skips the level, as there), its signature equation and challenge, its
-//! lottery value and `ev <= T`, `k` strictly increasing indices below `m` (`m < 2^16`, its
-//! bound). The differences are in the layout only: a signer's path and signature are checked
-//! once, in its signer slot, and an index slot reads `sigma` and `T` from the signer table
-//! (mithril-stm repeats them per index); the comparisons are differences range-checked with a
-//! borrow (two 128-bit checks for `ev <= T`, one 16-bit check per gap between indices; the
-//! argument is on `Chips::assert_limbs_order`): 109 rows per index slot at k = 13, where the
+//! The statement is the same; the public inputs carry the message's two halves where mithril-stm's
+//! carry their hash, computed here in the circuit (a Plutus script has no Poseidon builtin, and
+//! reads the halves from the bytes). The halves are the verifier's, so each is below 2^128 and the
+//! pair is the 32 bytes. The rest is mithril-stm's: its hash to curve, its leaf, its padded path (a
+//! zero sibling skips the level, as there), its signature equation and challenge, its lottery value
+//! and `ev <= T`, `k` strictly increasing indices below `m` (`m < 2^16`, its bound). The
+//! differences are in the layout only: a signer's path and signature are checked once, in its
+//! signer slot, and an index slot reads `sigma` and `T` from the signer table (mithril-stm repeats
+//! them per index); the comparisons are differences range-checked with a borrow (two 128-bit checks
+//! for `ev <= T`, one 16-bit check per gap between indices; the argument is on
+//! `Chips::assert_limbs_order`): 109 rows per index slot at k = 13, where the
 //! lexicographic comparison of this crate's own mode took 171. Soundness of
 //! the shared parts (the table, the ladder, `sigma = 8 sigma'`) is argued in
 //! [`crate::circuit`]'s module docs.
@@ -67,7 +72,9 @@ use crate::{
     ladder,
     native::{to_biguint, Base, JubjubScalar},
     stm::{
-        native::{dst, xy, DST_LOTTERY, DST_MERKLE_LEAF, DST_UNIQUE_SIGNATURE, TREE_DEPTH},
+        native::{
+            dst, xy, DST_LOTTERY, DST_MERKLE_LEAF, DST_MESSAGE, DST_UNIQUE_SIGNATURE, TREE_DEPTH,
+        },
         witness::{StmShape, StmWitness},
     },
 };
@@ -201,8 +208,11 @@ impl StmCircuit {
         let shape = self.shape;
         let root: AssignedNative<Base> =
             native.assign(layouter, self.value(|w| w.instance.root))?;
-        let message: AssignedNative<Base> =
-            native.assign(layouter, self.value(|w| w.instance.message))?;
+        let [low, high] = [0, 1].map(|i| self.value(|w| w.instance.message_halves[i]));
+        let low: AssignedNative<Base> = native.assign(layouter, low)?;
+        let high: AssignedNative<Base> = native.assign(layouter, high)?;
+        let message_tag = native.assign_fixed(layouter, dst(DST_MESSAGE))?;
+        let message = poseidon.hash(layouter, &[message_tag, low.clone(), high.clone()])?;
         let h =
             H2c::new(poseidon, jubjub).hash_to_curve(layouter, &[root.clone(), message.clone()])?;
         let lottery_tag = native.assign_fixed(layouter, dst(DST_LOTTERY))?;
@@ -296,7 +306,8 @@ impl StmCircuit {
         chips.assert_below_pow2(layouter, &gap, INDEX_BITS)?;
 
         native.constrain_as_public_input(layouter, &root)?;
-        native.constrain_as_public_input(layouter, &message)
+        native.constrain_as_public_input(layouter, &low)?;
+        native.constrain_as_public_input(layouter, &high)
     }
 
     /// Signer slot `s`'s key and leaf under `root` (mithril-stm's padded path), and its target's

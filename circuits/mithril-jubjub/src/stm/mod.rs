@@ -12,10 +12,10 @@
 //! | keygen, prove, verify | [`prover`] |
 //!
 //! What differs from this crate's own mode: the leaf holds the target and no stake, the public
-//! inputs are the root and the message (no registration digest: parameters are constants of the
-//! shape, `phi_f` only enters through the targets the registration computed), the signature is
-//! mithril-stm's `(sigma, s, c)` with `R1 = s H + c sigma`, `R2 = s G + c vk`, and an index wins
-//! when `ev <= T` with `ev` prefixed by `Poseidon(LOTT_DST, root, message)`.
+//! inputs are the root and the message's two halves (no registration digest: parameters are
+//! constants of the shape, `phi_f` only enters through the targets the registration computed), the
+//! signature is mithril-stm's `(sigma, s, c)` with `R1 = s H + c sigma`, `R2 = s G + c vk`, and an
+//! index wins when `ev <= T` with `ev` prefixed by `Poseidon(LOTT_DST, root, message)`.
 
 pub mod circuit;
 pub mod native;

@@ -41,19 +41,30 @@ pub fn dst(tag: u64) -> Base {
     Base::from(tag)
 }
 
-/// mithril-stm's message element (`from_message_collision_resistant`): the 32 bytes split into
-/// two little-endian 128-bit halves, `Poseidon(SMSG_DST, low, high)`.
-pub fn message_to_field(message: &[u8; 32]) -> Base {
+/// The 32 message bytes as two little-endian 128-bit halves `[low, high]`, the inputs of
+/// mithril-stm's message element (and the statement's public inputs).
+pub fn message_halves(message: &[u8; 32]) -> [Base; 2] {
     let half = |bytes: &[u8]| {
         Base::from_u128(u128::from_le_bytes(
             bytes.try_into().expect("a 16-byte half"),
         ))
     };
-    poseidon(&[dst(DST_MESSAGE), half(&message[..16]), half(&message[16..])])
+    [half(&message[..16]), half(&message[16..])]
 }
 
-/// `H = H_J(root, message)`: midnight's hash to Jubjub of the two public inputs (mithril-stm's
-/// `hash_to_projective_point(build_snark_message(..))`).
+/// mithril-stm's message element from the two halves: `Poseidon(SMSG_DST, low, high)`.
+pub fn message_element([low, high]: [Base; 2]) -> Base {
+    poseidon(&[dst(DST_MESSAGE), low, high])
+}
+
+/// mithril-stm's message element (`from_message_collision_resistant`): the 32 bytes split into
+/// two little-endian 128-bit halves, `Poseidon(SMSG_DST, low, high)`.
+pub fn message_to_field(message: &[u8; 32]) -> Base {
+    message_element(message_halves(message))
+}
+
+/// `H = H_J(root, message)`: midnight's hash to Jubjub of the root and the message element
+/// (mithril-stm's `hash_to_projective_point(build_snark_message(..))`).
 pub fn hash_to_point(root: Base, message: Base) -> JubjubSubgroup {
     <HashToJubjub as HashToCurveCPU<JubjubExtended, Base>>::hash_to_curve(&[root, message])
 }

@@ -77,7 +77,7 @@ pub fn keygen(params: &ParamsKZG<Bls12>, shape: StmShape) -> Result<StmKeys, Mit
     scheme::keygen(params, shape)
 }
 
-/// A proof of `witness` (public inputs `[root, message]`).
+/// A proof of `witness` (public inputs `[root, low, high]`: the message's halves).
 pub fn prove(
     params: &ParamsKZG<Bls12>,
     keys: &StmKeys,

@@ -4,7 +4,7 @@ use mithril_core::stm::StmError;
 
 use crate::{
     native::Base,
-    stm::native::{message_to_field, StmCertificate, StmSigner, TREE_DEPTH},
+    stm::native::{message_element, message_halves, StmCertificate, StmSigner, TREE_DEPTH},
     MithrilError,
 };
 
@@ -48,19 +48,22 @@ impl StmShape {
 }
 
 /// The public statement, mithril-stm's `(merkle_tree_commitment, message)`: the registration
-/// root (what its `AggregateVerificationKeyForSnark` holds) and the message element.
+/// root (what its `AggregateVerificationKeyForSnark` holds) and the message, as the two 128-bit
+/// halves of its 32 bytes. The circuit hashes them into mithril-stm's message element
+/// ([`message_element`]), so a verifier without Poseidon (a Plutus script) reads them from the
+/// bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StmInstance {
     /// The registration tree's root.
     pub root: Base,
-    /// The message element ([`message_to_field`] of the 32 signed bytes).
-    pub message: Base,
+    /// The 32 signed bytes' halves `[low, high]`, each little-endian ([`message_halves`]).
+    pub message_halves: [Base; 2],
 }
 
 impl StmInstance {
     /// Offset of the root in the instance column.
     pub const ROOT: usize = 0;
-    /// Offset of the message.
+    /// Offset of the message's low half (the high half follows).
     pub const MESSAGE: usize = 1;
 
     /// The statement a verifier builds from what it trusts: the registration root and the 32
@@ -68,13 +71,19 @@ impl StmInstance {
     pub fn from_trusted(root: Base, message: &[u8; 32]) -> Self {
         Self {
             root,
-            message: message_to_field(message),
+            message_halves: message_halves(message),
         }
     }
 
-    /// The instance column `[root, message]`.
+    /// mithril-stm's message element of the statement.
+    pub fn message(&self) -> Base {
+        message_element(self.message_halves)
+    }
+
+    /// The instance column `[root, low, high]`.
     pub fn to_public_inputs(&self) -> Vec<Base> {
-        vec![self.root, self.message]
+        let [low, high] = self.message_halves;
+        vec![self.root, low, high]
     }
 }
 
