@@ -35,10 +35,15 @@ RUSTFLAGS='--cfg target_feature="atomics" -A explicit_builtin_cfgs_in_flags' \
 # disagrees with field arithmetic.
 size "$target" bn254-with-fr-table
 node wasm/strip-fr-table.mjs "$target" wasm/npm/tms_verifier.wasm
+# The `name` section (debug names, about 0.18 MB) is never read when verifying: both modules ship
+# without it (wasm/strip-names.mjs; profile the modules as linked, which keep it).
+node wasm/strip-names.mjs wasm/npm/tms_verifier.wasm wasm/npm/tms_verifier.wasm
 size wasm/npm/tms_verifier.wasm bn254
 cardano_target="${CARGO_TARGET_DIR:-target}/wasm-cardano"
 CC_wasm32_unknown_unknown="${CC_wasm32_unknown_unknown:-clang}" CARGO_TARGET_DIR="$cardano_target" \
     cargo build --release --target wasm32-unknown-unknown -p tms-wasm --no-default-features \
     --features cardano
-cp "$cardano_target/wasm32-unknown-unknown/release/tms_wasm.wasm" wasm/npm/tms_verifier_cardano.wasm
+size "$cardano_target/wasm32-unknown-unknown/release/tms_wasm.wasm" cardano-with-names
+node wasm/strip-names.mjs "$cardano_target/wasm32-unknown-unknown/release/tms_wasm.wasm" \
+    wasm/npm/tms_verifier_cardano.wasm
 size wasm/npm/tms_verifier_cardano.wasm cardano
