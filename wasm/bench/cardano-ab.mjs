@@ -1,8 +1,8 @@
 // Compares Cardano module variants (e.g. built with other CFLAGS_wasm32_unknown_unknown, names
 // kept or not) in Node, through the package's JavaScript, on both Cardano fixtures: rounds
 // interleaved across variants; per variant and fixture the median over rounds of the median of
-// 10 verifications, and of the CPU time per verification (process.cpuUsage: what it takes with
-// a core of its own, on a loaded machine).
+// 10 verifications, and of the CPU time per verification (process.cpuUsage: on a loaded machine
+// nearer than the wall time to what a verification takes with a core of its own).
 //   ROUNDS=9 node wasm/bench/cardano-ab.mjs A.wasm B.wasm ...
 import { readFileSync } from "node:fs";
 import { fixture, medianAndCpuMs } from "../test/fixtures.mjs";

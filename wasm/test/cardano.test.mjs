@@ -41,8 +41,8 @@ for (const scheme of Object.keys(expected)) {
     assert.ok(verdict.includes(`verifier parameters pinned (sha256 ${s.paramsFingerprint})`), verdict);
     const run = () => v.verify(s.commitment, f.message, s.threshold, f.proof);
     const ms = medianMs(run);
-    // Ten more, once the engine has compiled the hot functions: their CPU time is what a
-    // verification takes when it has a core (the wall time above is not, on a loaded machine).
+    // Ten more, once the engine has compiled most hot functions: their CPU time is nearer what a
+    // verification takes with a core of its own than the wall time is, on a loaded machine.
     const warm = medianAndCpuMs(run);
     console.log(`wasm-verify runtime=node backend=cardano scheme=${scheme} proof_bytes=${f.proof.length} median_ms=${ms.toFixed(1)} warm_median_ms=${warm.median.toFixed(1)} warm_cpu_ms_per_verify=${warm.cpu.toFixed(1)}`);
   });

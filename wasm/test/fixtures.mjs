@@ -39,7 +39,8 @@ export function medianMs(f, runs = 10) {
 }
 
 /** `medianMs` of `f`, and the process's CPU time (user + system) per run over the same runs:
- * on a loaded machine the CPU time is what a run takes when it has a core. */
+ * on a loaded machine the CPU time is nearer what a run takes with a core of its own than the
+ * wall time is (it rises with load too: shared vCPUs, background compilation). */
 export function medianAndCpuMs(f, runs = 10) {
   const start = process.cpuUsage();
   const median = medianMs(f, runs);
