@@ -38,6 +38,16 @@ export function medianMs(f, runs = 10) {
   return (times[(runs - 1) >> 1] + times[runs >> 1]) / 2;
 }
 
+/** `medianMs` of `f`, and the process's CPU time (user + system) per run over the same runs:
+ * on a loaded machine the CPU time is nearer what a run takes with a core of its own than the
+ * wall time is (it rises with load too: shared vCPUs, background compilation). */
+export function medianAndCpuMs(f, runs = 10) {
+  const start = process.cpuUsage();
+  const median = medianMs(f, runs);
+  const used = process.cpuUsage(start);
+  return { median, cpu: (used.user + used.system) / 1000 / runs };
+}
+
 /** Throws unless `f` throws an Error of one line matching `pattern`. */
 export function refuses(f, pattern) {
   assert.throws(f, (e) => {

@@ -17,6 +17,7 @@ import { aggregateFixture, certificates, fixture, medianMs, refuses, unhex } fro
 
 import { AggregationVerifier, CertificateVerifier, ChainVerifier, loadTimes } from "../npm/node.js";
 import { SECTION, frTableBytes, stripFrTable, withCustomSection, withoutCustomSection } from "../strip-fr-table.mjs";
+import { stripNames } from "../strip-names.mjs";
 
 const expected = {
   "schnorr-atms": /^verified \(schnorr-atms\): at least 3 of 4 committee members signed/,
@@ -328,4 +329,20 @@ test("the Fr::from(u64) table: cut out of the module, filled at load, a module l
   };
   assert.ok(loadTimes().bn254.frTableMs >= 0);
   console.log(`wasm-load runtime=node backend=bn254 instantiate_median_ms=${median(times.map((t) => t.instantiateMs)).toFixed(1)} fr_table_median_ms=${median(times.map((t) => t.frTableMs)).toFixed(1)}`);
+});
+
+// wasm/build.sh removes the `name` section (debug names, about 0.18 MB) from both modules.
+test("the shipped modules carry no name section; strip-names removes one and nothing else", () => {
+  for (const file of ["tms_verifier.wasm", "tms_verifier_cardano.wasm"]) {
+    const wasm = new Uint8Array(readFileSync(new URL(`../npm/${file}`, import.meta.url)));
+    const module = new WebAssembly.Module(wasm);
+    assert.deepEqual(WebAssembly.Module.customSections(module, "name"), [], `${file} has a name section`);
+    // A name section put back is removed, and the result is the shipped module byte for byte.
+    const named = withCustomSection(wasm, "name", Uint8Array.from([1, 2, 3]));
+    assert.equal(WebAssembly.Module.customSections(new WebAssembly.Module(named), "name").length, 1);
+    const stripped = stripNames(named);
+    assert.equal(stripped.sections, 1);
+    assert.equal(stripped.removed, named.length - wasm.length);
+    assert.ok(Buffer.from(stripped.wasm).equals(Buffer.from(wasm)), `${file}: strip-names changed more than the name section`);
+  }
 });
