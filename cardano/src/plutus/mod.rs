@@ -142,7 +142,7 @@ pub trait ScriptVerifier {
         self.message_rule().term(bytes)
     }
     /// The rule [`ScriptVerifier::message_term`] applies (its native twin:
-    /// [`MessageRule::field`]).
+    /// [`MessageRule::fields`]).
     fn message_rule(&self) -> MessageRule {
         MessageRule::Blake2bBls12381
     }
