@@ -247,6 +247,12 @@ pub trait CertificateScheme {
     ) -> Result<Self::Shape>;
     /// The smallest k the shape fits, where the scheme can tell without keygen.
     fn min_k(shape: &Self::Shape) -> Result<Option<u32>>;
+    /// `Some(the smallest k it fits)` when the shape does not fit `2^k` rows; `None` when it does
+    /// or the scheme cannot tell without keygen. By default from [`CertificateScheme::min_k`]; a
+    /// scheme whose check is a layout lays it out once at `k` (the search only on a refusal).
+    fn needed_k(shape: &Self::Shape, k: u32) -> Result<Option<u32>> {
+        Ok(Self::min_k(shape)?.filter(|needed| k < *needed))
+    }
     /// log2 of the shape's rows.
     fn k(shape: &Self::Shape) -> u32;
     /// Proving and verifying keys (one-time work per shape); errors name `params_path`.

@@ -87,6 +87,18 @@ fn cardano_flow_verifies_only_the_trusted_statement() {
         &format!("setup {B} --k 13 --insecure-test --out params.srs"),
     );
     assert!(setup.contains("INSECURE"), "{setup}");
+    // Too few rows: refused before keygen, with the k the circuit needs (one layout at the
+    // parameters' k, then the search for the figure).
+    ok(
+        &d,
+        &format!("setup {B} --k 12 --insecure-test --out small.srs"),
+    );
+    fails(
+        &d,
+        &format!("keygen {B} --committee committee.json --params small.srs --pk x.pk --vk x.vk"),
+        "2^12 rows, the circuit needs k >= 13",
+    );
+    assert!(!d.join("x.pk").exists());
     let keygen = ok(
         &d,
         &format!(

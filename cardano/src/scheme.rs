@@ -79,12 +79,23 @@ pub fn layout_stats<S: MidnightScheme>(shape: &S) -> CircuitModel {
     circuit_model::<Fr, COMMITMENT_BYTES, SCALAR_BYTES>(&shape.keygen_circuit())
 }
 
-/// The smallest `k` from 10 whose `2^k` rows hold the circuit of `shape` (its range tables
-/// grow with k, so a k is checked by laying the circuit out at that k). Fitting is monotone in
+/// Whether `2^k` rows hold the circuit of `shape` at its own `k` (one layout: its range tables
+/// grow with k, so a k is checked by laying the circuit out at that k).
+pub fn fits<S: MidnightScheme>(shape: &S) -> bool {
+    layout_stats(shape).k <= shape.k()
+}
+
+/// `None` when `shape` fits its own `k` (one layout), else the smallest k it fits ([`min_k`]):
+/// what keygen checks first, with the search only for the refusal's figure.
+pub fn needed_k<S: MidnightScheme>(shape: &S) -> Option<u32> {
+    (!fits(shape)).then(|| min_k(shape))
+}
+
+/// The smallest `k` from 10 whose `2^k` rows hold the circuit of `shape`. Fitting is monotone in
 /// k (more rows hold the larger table too), so the search is binary: four layouts, not up to
 /// sixteen (at 2,001 members each layout takes about a minute here).
 pub fn min_k<S: MidnightScheme>(shape: &S) -> u32 {
-    let fits = |k: u32| layout_stats(&shape.at_k(k)).k <= k;
+    let fits = |k: u32| fits(&shape.at_k(k));
     // No fit below 2^25 leaves 25, where keygen says the circuit is too large.
     let (mut lo, mut hi) = (10u32, 25u32);
     while lo < hi {

@@ -191,16 +191,14 @@ fn keygen_pair<S: CertificateScheme>(args: &KeygenArgs) -> Result<Report> {
     let k = S::Backend::params_k(&params);
     let shape = S::keygen_shape(&committee, &args.options, k)?;
     // Lay the circuit out first so that too-small parameters fail fast, with the k to use.
-    if let Some(needed) = S::min_k(&shape)? {
-        if k < needed {
-            return Err(at(
-                &args.params,
-                format!(
-                    "parameters too small for this circuit: 2^{k} rows, the circuit needs k >= \
-                     {needed}"
-                ),
-            ));
-        }
+    if let Some(needed) = S::needed_k(&shape, k)? {
+        return Err(at(
+            &args.params,
+            format!(
+                "parameters too small for this circuit: 2^{k} rows, the circuit needs k >= \
+                 {needed}"
+            ),
+        ));
     }
     tracing::info!(scheme = S::SCHEME.name(), ?shape, "keygen");
     let (keys, keygen) = timed(S::KEYGEN, || {

@@ -192,6 +192,10 @@ impl CertificateScheme for MithrilCardano {
         Ok(Some(prover::min_k(&MithrilShape { k: 10, ..*shape })))
     }
 
+    fn needed_k(shape: &MithrilShape, k: u32) -> Result<Option<u32>> {
+        Ok(tms_cardano::scheme::needed_k(&MithrilShape { k, ..*shape }))
+    }
+
     fn keygen(params: &ParamsKZG<Bls12>, shape: &MithrilShape, path: &Path) -> Result<MithrilKeys> {
         prover::keygen(params, *shape).map_err(|e| at(path, e))
     }

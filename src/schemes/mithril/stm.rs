@@ -685,6 +685,10 @@ impl CertificateScheme for MithrilStm {
         Ok(Some(prover::min_k(&StmShape { k: 10, ..*shape })))
     }
 
+    fn needed_k(shape: &StmShape, k: u32) -> Result<Option<u32>> {
+        Ok(tms_cardano::scheme::needed_k(&StmShape { k, ..*shape }))
+    }
+
     fn k(shape: &StmShape) -> u32 {
         shape.k
     }

@@ -243,6 +243,10 @@ impl CertificateScheme for SchnorrCardano {
         Ok(Some(prover::min_k(&AtmsShape { k: 10, ..*shape })))
     }
 
+    fn needed_k(shape: &AtmsShape, k: u32) -> Result<Option<u32>> {
+        Ok(tms_cardano::scheme::needed_k(&AtmsShape { k, ..*shape }))
+    }
+
     fn k(shape: &AtmsShape) -> u32 {
         shape.k
     }
