@@ -4,13 +4,14 @@
 //! values (checked against midnight-proofs, and the maker of the redeemer's inverse hints),
 //! [`uplc`] emits it as UPLC. [`validator`] wraps it in a Plutus V3 validator like
 //! `CertificateVerifier.sol`: the trusted statement entries are script parameters, the message
-//! bytes, proof and hints come in the redeemer, and the message enters the statement as
-//! `blake2b-256(bytes)` read big-endian mod r. [`evaluate`] runs a program with the `uplc` crate's
-//! CEK machine under mainnet's Plutus V3 cost model, pinned in `plutus/cost_model_v3_mainnet.json`
-//! ([`cost_model_v3`]). [`bridge`] holds the validators a bridge deploys (a state thread and an
-//! observer, both reading the script context), [`tx`] builds Conway transactions and evaluates
-//! them as a node's phase two does, and [`scenario`] the honest and attacking transactions the
-//! tests evaluate.
+//! bytes, proof and hints come in the redeemer, and the message enters the statement by the
+//! verifier's [`MessageRule`] (this backend's circuits: `blake2b-256(bytes)` read big-endian mod r;
+//! mithril-stm's relation: the two halves of that digest). [`evaluate`] runs a program with the
+//! `uplc` crate's CEK machine under mainnet's Plutus V3 cost model, pinned in
+//! `plutus/cost_model_v3_mainnet.json` ([`cost_model_v3`]). [`bridge`] holds the validators a
+//! bridge deploys (a state thread and an observer, both reading the script context), [`tx`] builds
+//! Conway transactions and evaluates them as a node's phase two does, and [`scenario`] the honest
+//! and attacking transactions the tests evaluate.
 //!
 //! Why UPLC from Rust rather than Aiken: no network or Aiken stdlib at build time, and the
 //! program is a flat chain of builtin calls, so nothing a compiler adds (no list traversals,
