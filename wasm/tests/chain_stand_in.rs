@@ -16,7 +16,7 @@ use halo2_base::halo2_proofs::{
 };
 use mithril_snark::chain::ChainStatement;
 use tms_aggregation::{
-    chain::{segment_inputs, ROOT_STATEMENT, STEP_STATEMENT},
+    chain::{segment_inputs, ROOT_STATEMENT, STEP_STATEMENT, WRAPPED_STATEMENT},
     proof_file,
     snark::VK_FORMAT,
     stand_in::{stand_in, trivial_accumulator},
@@ -54,15 +54,19 @@ fn layout() -> serde_json::Value {
     })
 }
 
-/// A key file as `tms chain prove` writes a root's: the header (`statement`), then the key.
+/// A key file as `tms chain prove` writes a root's (the header, with the tree it closes, then the
+/// key); for `tms chain wrap`'s statement, as it writes a wrapper's (no tree: any length).
 fn key_file(statement: &str, vk: &VerifyingKey<G1Affine>) -> Vec<u8> {
-    let header = serde_json::json!({
+    let mut header = serde_json::json!({
         "format": VK_FORMAT,
         "statement": statement,
         "config": layout(),
         "num_instances": ACCUMULATOR_LIMBS + 4,
         "chain": { "per_leaf": 1, "per_node": 1, "levels": 0, "k": K },
     });
+    if statement == WRAPPED_STATEMENT {
+        header.as_object_mut().unwrap().remove("chain");
+    }
     let json = serde_json::to_vec(&header).unwrap();
     let mut bytes = (json.len() as u32).to_le_bytes().to_vec();
     bytes.extend(json);
@@ -203,4 +207,36 @@ fn the_chain_verifier_decides_a_stand_in_chain_as_the_tool_would() {
         let e = PinnedChainVerifier::new(&file, &fingerprint(&file), &params_file, &params_pin);
         assert!(e.err().unwrap().contains(says), "{statement}");
     }
+}
+
+/// The stand-in under a key labelled as `tms chain wrap` writes an extended chain's wrapper key:
+/// the same verifier path as a root's, with no epoch count in the key (any length), so another
+/// count reaches the proof, which refuses it.
+#[test]
+fn the_chain_verifier_takes_a_wrapped_chain_key_of_any_length() {
+    let c = stand_in_chain();
+    let params_file = verifier_params_file(&c.params);
+    let params_pin = fingerprint(&params_file);
+    let vk_file = key_file(WRAPPED_STATEMENT, &c.vk);
+    let vk_pin = fingerprint(&vk_file);
+    let verifier = PinnedChainVerifier::new(&vk_file, &vk_pin, &params_file, &params_pin).unwrap();
+    assert_eq!(
+        verifier.describe(),
+        "mithril chain extended one epoch at a time, wrapped: any length, 2^10 rows"
+    );
+    assert_eq!(verifier.key_epochs(), None);
+    let verdict = verifier.verify(&c.trusted, &c.proof).unwrap();
+    assert!(
+        verdict.starts_with("verified: 1 SNARK-Mithril certificates") && verdict.contains(&vk_pin),
+        "{verdict}"
+    );
+    let longer = TrustedChain {
+        epochs: 2,
+        ..c.trusted.clone()
+    };
+    let e = verifier.verify(&longer, &c.proof).unwrap_err();
+    assert!(
+        e.starts_with("the chain proof does not verify for the trusted statement"),
+        "{e}"
+    );
 }
