@@ -35,7 +35,6 @@ fn toy_validator_budgets() {
 
     plutus::with_big_stack(|| {
         for mode in [MsmMode::Fold, MsmMode::Builtin] {
-            let pv = plutus::protocol_version(mode);
             let scheme = format!(
                 "toy/{}",
                 if mode == MsmMode::Fold {
@@ -55,18 +54,18 @@ fn toy_validator_budgets() {
             };
             let honest_v = make(commitment, t);
             let script = plutus::script_bytes(&honest_v).len();
+            let verifier = plutus::Halo2Verifier::new(&vp, &vk, mode);
             let run = |case: &str,
                        v: &uplc::ast::Program<uplc::ast::Name>,
                        m: &[u8],
                        p: &[u8],
                        stmt: &[Fr]| {
-                let (_, hints) = plutus::hints(&vp, &vk, p, &[stmt]);
-                let red = plutus::redeemer(m, p, &hints);
-                let red_bytes = plutus::data_bytes(&red);
-                let b = plutus::evaluate(v, vec![plutus::data_arg(plutus::context(red))], pv);
+                let (b, red) = plutus::run_example(v, &verifier, m, p, stmt);
                 println!(
                     "plutus-budget scheme={scheme} case={case} cpu={} mem={} script_bytes={script} tx_bytes={}",
-                    b.cpu, b.mem, script + red_bytes
+                    b.cpu,
+                    b.mem,
+                    script + plutus::data_bytes(&red)
                 );
                 b
             };

@@ -65,16 +65,14 @@ fn schnorr_atms_validator_budgets() {
             let honest_v = make(commitment, t);
             let script = plutus::script_bytes(&honest_v).len();
             // `stmt` is the statement the hints are computed for (what the script will build).
+            let verifier = plutus::Halo2Verifier::new(&vp, vk, mode);
             let run = |case: &str, v: &Program<Name>, msg: &[u8], p: &[u8], stmt: &[Base]| {
-                let (_, hints) = plutus::hints(&vp, vk, p, &[stmt]);
-                let red = plutus::redeemer(msg, p, &hints);
-                let red_bytes = plutus::data_bytes(&red);
-                let b = plutus::evaluate(v, vec![plutus::data_arg(plutus::context(red))], pv);
+                let (b, red) = plutus::run_example(v, &verifier, msg, p, stmt);
                 println!(
                     "plutus-budget scheme=schnorr-atms case={case} cpu={} mem={} script_bytes={script} tx_bytes={} pv={pv}",
                     b.cpu,
                     b.mem,
-                    script + red_bytes
+                    script + plutus::data_bytes(&red)
                 );
                 b
             };
