@@ -91,12 +91,12 @@ fn cardano_flow_verifies_only_the_trusted_statement() {
     // parameters' k, then the search for the figure).
     ok(
         &d,
-        &format!("setup {B} --k 12 --insecure-test --out small.srs"),
+        &format!("setup {B} --k 11 --insecure-test --out small.srs"),
     );
     fails(
         &d,
         &format!("keygen {B} --committee committee.json --params small.srs --pk x.pk --vk x.vk"),
-        "2^12 rows, the circuit needs k >= 13",
+        "2^11 rows, the circuit needs k >= 12",
     );
     assert!(!d.join("x.pk").exists());
     let keygen = ok(

@@ -109,7 +109,7 @@ use midnight_proofs::{
 use num_bigint::BigUint;
 
 use crate::{
-    ladder::{self, LadderConfig, LadderForgery, LadderRows, Xy},
+    ladder::{self, CBits, LadderConfig, LadderForgery, LadderRows, Xy},
     native::{from_biguint, to_biguint, Base, JubjubScalar, Tag},
     witness::{MithrilShape, MithrilWitness, PreparedIndex},
 };
@@ -157,15 +157,10 @@ impl TableConfig {
         }
         let input = meta.fixed_column();
         let table = meta.fixed_column();
-        meta.lookup_any(TABLE_LOOKUP, |m| {
-            let f_in = m.query_fixed(input, Rotation::cur());
-            let f_table = m.query_fixed(table, Rotation::cur());
+        ladder::tagged_lookup(meta, TABLE_LOOKUP, (input, table), |m| {
             let [c0, c1, c2] = columns.map(|c| m.query_advice(c, Rotation::cur()));
             let [n0, n1, n2] = columns.map(|c| m.query_advice(c, Rotation::next()));
-            let tuple = [c2 + Expression::from(2) * n2, c0, c1, n0, n1];
-            let mut pairs = vec![(f_in.clone(), f_table)];
-            pairs.extend(tuple.into_iter().map(|e| (f_in.clone() * e.clone(), e)));
-            pairs
+            vec![c2 + Expression::from(2) * n2, c0, c1, n0, n1]
         });
         Self {
             columns,
@@ -387,7 +382,7 @@ impl MithrilConfig {
             ),
         );
         let table = TableConfig::configure(meta, &advice);
-        let ladder = LadderConfig::configure(meta, &advice);
+        let ladder = LadderConfig::configure(meta, &advice, table.input);
         MithrilConfig {
             native,
             decomposition,
@@ -757,7 +752,7 @@ impl Forgeries {
         let rows = LadderRows {
             tag,
             s_bits,
-            c_bits,
+            c_bits: CBits::Copies(c_bits),
             tables: values.map(|v| {
                 let entry = |k: usize, w: usize| v[4 * k + w];
                 [0, 1].map(|k| [0, 1, 2, 3].map(|w| entry(k, w)))
@@ -765,10 +760,12 @@ impl Forgeries {
             identity: [&identity[0], &identity[1]],
             forgeries: &forgeries,
         };
-        layouter.assign_region(
-            || "dleq ladder",
-            |mut region| ladder.assign(&mut region, table.input, &rows),
-        )
+        layouter
+            .assign_region(
+                || "dleq ladder",
+                |mut region| ladder.assign(&mut region, table.input, &rows),
+            )
+            .map(|cells| cells.sums)
     }
 
     /// The signer table: entry `s` = a fixed `s` and copies of slot `s`'s `sigma` and `T` limbs

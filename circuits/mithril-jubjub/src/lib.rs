@@ -22,11 +22,13 @@
 
 pub mod circuit;
 mod error;
-pub mod ladder;
 pub mod native;
 pub mod prover;
 pub mod stm;
 pub mod witness;
+
+/// The DLEQ ladder: `schnorr-atms-jubjub`'s scalar ladder with two lanes (both DLEQ equations).
+pub use schnorr_atms_jubjub::ladder;
 
 pub use circuit::MithrilCircuit;
 pub use error::MithrilError;

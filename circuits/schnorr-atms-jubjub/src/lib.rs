@@ -22,8 +22,13 @@
 //!
 //! **Cofactor** (Jubjub has cofactor 8): keys are required in the prime-order subgroup when a
 //! committee is formed ([`VerifyingKey`] wraps a subgroup point; [`Committee::new`] refuses the
-//! identity), and the circuit checks the curve equation only; why no in-circuit clearing is
-//! needed is in [`circuit`]'s docs.
+//! identity); the circuit checks no curve equation of its own, and why neither that nor an
+//! in-circuit clearing is needed is in [`circuit`]'s docs.
+//!
+//! **The signature check** runs on a scalar ladder of ours ([`ladder`]): `s G - c pk` in one
+//! row per bit pair, the added points looked up in a four-entry table per slot (454 rows per
+//! slot, where two of midnight-circuits' Edwards `mul`s took 1,131). SNARK-Mithril on Jubjub
+//! runs the same ladder with two lanes for its DLEQ proof.
 //!
 //! The curve-independent parts (commitment modes, Merkle depth, mapping signatures to members,
 //! slot assignment) are the `atms-core` crate's, shared with the BN254 circuit.
@@ -34,6 +39,7 @@
 
 pub mod circuit;
 mod error;
+pub mod ladder;
 mod native;
 pub mod prover;
 mod witness;

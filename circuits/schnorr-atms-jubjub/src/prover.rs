@@ -5,52 +5,56 @@
 //! The default transcript is [`DefaultTranscriptHash`], midnight-proofs' `Blake2b256` (absorb
 //! appends bytes, squeeze = `blake2b_256` of everything so far, made for Plutus's builtin).
 //!
-//! Figures (flat mode, insecure test parameters, test profile with dependencies at opt-level 3,
-//! the 2-core development machine shared with other builds; `tests/prover.rs` prints them):
+//! Figures (insecure test parameters, test profile with dependencies at opt-level 3, the 2-core
+//! development machine; `tests/prover.rs` prints them), since the signature check runs on the
+//! one-lane scalar ladder ([`crate::ladder`], 2026-11-28):
 //!
 //! | committee | mode | k | rows (per slot) | proof | prove |
 //! |---|---|---|---|---|---|
-//! | 6, t = 3 | flat | 13 | 6,833 (1,138) | 3,088 B | 2.8-3.3 CPU-s (2.6-5.3 s wall) |
-//! | 6, t = 2 | Merkle, 3 slots | 12 | 3,645 (1,215) | 3,088 B | 1.5 CPU-s |
-//! | 102, t = 72 | flat | 17 | 115,397 (1,131) | 3,088 B | 42.0 CPU-s (128 s wall at load 12) |
-//! | 102, t = 72 | Merkle, 72 slots | 17 | 93,479 (1,298) | 3,088 B | 36.3 CPU-s (96 s wall) |
+//! | 6, t = 3 | flat | 12 | 2,764 (460) | 3,680 B | 2.0 CPU-s (1.0 s wall) |
+//! | 6, t = 2 | Merkle, 3 slots | 11 | 1,613 (537) | 3,680 B | 1.4 CPU-s |
+//! | 102, t = 72 | flat | 16 | 46,336 (454) | 3,680 B | 12.4 CPU-s (12.4 s wall) |
 //!
-//! 9 advice and 31 fixed columns, one lookup (the range table), maximum degree 5. A slot costs
-//! two double-and-add ladders on the Edwards chip (252 rows for `s G`, 255 for `c pk`), the bit
-//! decompositions of `s` and `c`, and the challenge's Poseidon.
+//! Through the tool (release build, `tms prove --backend cardano`, 72-of-102 flat, two runs each
+//! on the same machine back to back): the process 10.6 s wall, 19.1 CPU-s and 0.67 GB, of which
+//! the proof 7.0 s; with the circuit before the ladder (midnight's Edwards `mul`, two per slot,
+//! 1,131 rows per slot, k = 17) 25.2-25.8 s wall, 40.2-40.9 CPU-s, 1.29 GB, the proof 17.8-18.1
+//! s. Keygen 6.0 s wall (10.5 CPU-s) against 16.2 s (24.1 CPU-s).
 //!
-//! Side by side with sidechains-zk's `atms-halo2` (commit 659c1c8, built outside this repository
-//! on midnight-proofs 0.8.0 with its unused `poseidon` git dependency commented out; one proof of
-//! its benchmark circuit at 72-of-102, release build), alternating runs on this machine on
-//! 2026-11-26: atms-halo2 k = 18, 59.98 and 56.93 CPU-s (2,272-byte proof, 3.3 GB peak); ours
-//! k = 17, 44.52 and 42.22 CPU-s: **0.74x** (issue 31's target is 0.25x).
+//! 10 advice columns (the ladder's), 21 fixed and 10 permutation columns, two lookups (the range
+//! table, the ladder table), maximum degree 5. A slot costs the ladder (255 rows plus one, and
+//! one row for `G - pk`), its table (5 rows), the recomposition of `c`'s bits (a linear
+//! combination) and its canonicity (`sgn0`), and the challenge's Poseidon.
 //!
-//! Where the columns come from (the verifying key's constraint system; `tests/budget_layout.rs`
-//! prints it). The cost model's "31 fixed" are the key's 31 commitments: 22 fixed columns and 9
-//! permutation columns. The 22 fixed: the native chip's 9 coefficient columns (Poseidon's 8
-//! round-constant columns share them) and its constants column, the range table's tag column
-//! and its 2 table columns (13), plus 9 selectors, one fixed column each (midnight-proofs 0.8.3's
-//! keygen converts selectors directly, without compressing them): native 3, Edwards 3, Poseidon
-//! 2, range table 1. The 9 advice are the Edwards chip's fixed layout (`NB_EDWARDS_COLS`), the
-//! other chips share them; the 9 permutation columns are the 7 copy-enabled advice columns, the
-//! instance and the constants column. Every configured chip is used (the native gadget needs the
-//! range table for `bounded_of_element`, `convert` and Merkle index bits), so nothing can be
-//! dropped without replacing midnight-circuits' chips.
+//! Where the key's 31 commitments come from (the verifying key's constraint system;
+//! `tests/budget_layout.rs` prints it): 21 fixed columns and 10 permutation columns. The 21
+//! fixed: the native chip's 9 coefficient columns (Poseidon's 8 round-constant columns share
+//! them) and its constants column, the range table's tag column and its 2 table columns (13),
+//! the ladder table's two tag columns (`f_in`, which also turns the ladder's gate on, and
+//! `f_table`), and 6 selectors, one fixed column each (midnight-proofs 0.8.3's keygen converts
+//! selectors directly, without compressing them): native 3, Poseidon 2, range table 1. No
+//! Edwards chip is configured (its 3 selectors were 3 commitments): the ladder's gate is the
+//! circuit's only curve arithmetic. The 10 permutation columns are the 8 copy-enabled advice
+//! columns, the instance and the constants column. The Plutus verifier pays for the ladder:
+//! 9.24 G steps at PV 10 for the 6/3 example (8.54 G before), 6.51 G at PV 11 (6.07 G); the
+//! ladder table's lookup adds three proof commitments, the tenth advice column and its
+//! permutation column one each.
 //!
-//! Measured and not adopted (flat 6/3 at k = 13 unless said; 72-of-102 in one session, same
-//! machine, load about 5):
+//! Measured and not adopted before the ladder (flat 6/3 at k = 13 unless said; 72-of-102 in one
+//! session, same machine, load about 5):
 //!
 //! | variant | rows per slot | 72-of-102 prove | proof | Plutus 6/3 PV10 / PV11 | script |
 //! |---|---|---|---|---|---|
-//! | as built: range table on 1 column | 1,137 | 42.04 CPU-s (k = 17) | 3,088 B | 8.54 G / 6.07 G | 11,186 B |
+//! | Edwards `mul`, range table on 1 column | 1,137 | 42.04 CPU-s (k = 17) | 3,088 B | 8.54 G / 6.07 G | 11,186 B |
 //! | range table on 4 columns (4 lookups) | 741 | 50.98 CPU-s (k = 17) | 4,000 B | 9.79 G / 6.86 G | 12,491 B |
 //! | `s` assigned as a field element, bits from `convert` (1 column) | 1,176 | - | - | - | - |
 //!
-//! Four range columns cut a third of the rows but 102 slots still need `k = 17`, so proving gets
-//! slower (three more lookup arguments) and the Plutus verifier dearer; they pay only where they
-//! take a circuit below a power of two. midnight-circuits 7.2.2's Edwards `msm` is one ladder per
-//! term plus additions and it has no fixed-base or joint (Straus) ladder; its ladder gates are
-//! private, so a joint ladder would mean a new Edwards gate, not a composition of the chip's.
+//! Four range columns cut a third of the rows but 102 slots still needed `k = 17`, so proving
+//! got slower (three more lookup arguments) and the Plutus verifier dearer. midnight-circuits
+//! 7.2.2's Edwards `msm` is one ladder per term plus additions, with no fixed-base or joint
+//! (Straus) ladder; hence the ladder of our own, which runs `s G - c pk` jointly in one row per
+//! bit pair (`c`'s bits fresh in the ladder, where `assigned_to_le_bits` spent a range-table row
+//! per bit).
 
 use midnight_curves::{Bls12, G1Projective};
 use midnight_proofs::{
