@@ -219,20 +219,27 @@ pub const INSECURE_WARNING: &str =
 /// Reads a parameters file (of either backend), checked against the `<file>.sha256` record
 /// when there is one.
 pub fn read_params_bytes(path: &Path) -> Result<Vec<u8>> {
+    read_recorded_params_bytes(path).map(|(bytes, _)| bytes)
+}
+
+/// [`read_params_bytes`], and whether the file had a record (then its bytes are the ones `tms
+/// setup` wrote, having made or checked them).
+pub fn read_recorded_params_bytes(path: &Path) -> Result<(Vec<u8>, bool)> {
     let bytes = read_bytes(path)?;
-    if let Ok(record) = fs::read_to_string(sha_path(path)) {
-        let expected = record.split_whitespace().next().unwrap_or("");
-        if sha256_hex(&bytes) != expected {
-            return Err(at(
-                path,
-                format!(
-                    "SHA-256 differs from the record in {}",
-                    sha_path(path).display()
-                ),
-            ));
-        }
+    let Ok(record) = fs::read_to_string(sha_path(path)) else {
+        return Ok((bytes, false));
+    };
+    let expected = record.split_whitespace().next().unwrap_or("");
+    if sha256_hex(&bytes) != expected {
+        return Err(at(
+            path,
+            format!(
+                "SHA-256 differs from the record in {}",
+                sha_path(path).display()
+            ),
+        ));
     }
-    Ok(bytes)
+    Ok((bytes, true))
 }
 
 /// Writes a parameters file (of either backend) and its `<file>.sha256` record; returns the

@@ -106,12 +106,33 @@ pub fn params_dir() -> PathBuf {
 /// The largest `k` a parameter file may declare (its points are allocated before they are read).
 pub const MAX_PARAMS_K: u32 = 26;
 
+/// Which of a parameter file's points [`params_from_raw_bytes_with`] checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PointChecks {
+    /// Every point: the checks of midnight-proofs' `RawBytes` reader (every coordinate below the
+    /// modulus, every point on its curve and in its subgroup).
+    Every,
+    /// Every point's encoding and curve equation, but the subgroup only of the points a
+    /// verifier uses (the two G2 points and the first G1 point, `[1] G1`): not of the
+    /// `2^(k+1) - 1` other G1 points, which only keygen and the prover use as MSM bases and which
+    /// no check here could make trustworthy (a pairing check against the ceremony does that,
+    /// [`crate::ceremony`]). For bytes the caller already checked once: the tool takes it for a
+    /// file whose SHA-256 equals the record `tms setup` wrote beside it. The subgroup checks were
+    /// about 2 s of a 72-of-102 prove's 10.6 s on the 2-core machine.
+    VerifierPoints,
+}
+
 /// Reads parameters in midnight-proofs' `RawBytes` form with the checks of
 /// `ParamsKZG::read_custom(.., RawBytes)` (every coordinate below the modulus, every point on
 /// its curve), the `2^(k+1)` G1 points parsed and checked on every thread: the same parameters,
 /// where `read_custom` checks them one after another (about 20 s for k = 17 on a 16-core
 /// machine, most of `tms prove`'s time outside the proof).
 pub fn params_from_raw_bytes(bytes: &[u8]) -> io::Result<Params12> {
+    params_from_raw_bytes_with(bytes, PointChecks::Every)
+}
+
+/// [`params_from_raw_bytes`] with the given [`PointChecks`].
+pub fn params_from_raw_bytes_with(bytes: &[u8], checks: PointChecks) -> io::Result<Params12> {
     type G1 = midnight_curves::G1Projective;
     type G2 = midnight_curves::G2Projective;
     let mut reader = bytes;
@@ -132,12 +153,29 @@ pub fn params_from_raw_bytes(bytes: &[u8]) -> io::Result<Params12> {
     let (points, mut rest) = reader.split_at(points_len);
     let mut g = points
         .par_chunks(point_len)
-        .map(|mut point| <G1 as ProcessedSerdeObject>::read(&mut point, SerdeFormat::RawBytes))
+        .enumerate()
+        .map(|(i, mut point)| match checks {
+            PointChecks::VerifierPoints if i > 0 => g1_on_curve(point),
+            _ => <G1 as ProcessedSerdeObject>::read(&mut point, SerdeFormat::RawBytes),
+        })
         .collect::<io::Result<Vec<G1>>>()?;
     let g_lagrange = g.split_off(n);
     let g2 = <G2 as ProcessedSerdeObject>::read(&mut rest, SerdeFormat::RawBytes)?;
     let s_g2 = <G2 as ProcessedSerdeObject>::read(&mut rest, SerdeFormat::RawBytes)?;
     Ok(Params12::from_parts(k, g, Some(g_lagrange), g2, s_g2))
+}
+
+/// A G1 point in the `RawBytes` encoding (uncompressed affine), its coordinates and curve
+/// equation checked, not its subgroup ([`PointChecks::VerifierPoints`]); an error, not a panic,
+/// for bytes off the curve (midnight-curves' `RawBytesUnchecked` reader panics there).
+fn g1_on_curve(bytes: &[u8]) -> io::Result<midnight_curves::G1Projective> {
+    use group::UncompressedEncoding;
+    type Affine = midnight_curves::G1Affine;
+    let mut encoding = <Affine as UncompressedEncoding>::Uncompressed::default();
+    encoding.as_mut().copy_from_slice(bytes);
+    Option::<Affine>::from(<Affine as UncompressedEncoding>::from_uncompressed_unchecked(&encoding))
+        .map(Into::into)
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidData, "a G1 point off the curve"))
 }
 
 /// Parameters for `2^k` rows: read from the cache, or made from [`INSECURE_SEED`] and cached.

@@ -2,7 +2,10 @@
 //! same refusals.
 
 use midnight_proofs::utils::SerdeFormat;
-use tms_cardano::backend::{insecure_test_params, params_from_raw_bytes, Params12, MAX_PARAMS_K};
+use tms_cardano::backend::{
+    insecure_test_params, params_from_raw_bytes, params_from_raw_bytes_with, Params12, PointChecks,
+    MAX_PARAMS_K,
+};
 
 fn raw(params: &Params12) -> Vec<u8> {
     let mut bytes = Vec::new();
@@ -55,6 +58,29 @@ fn parallel_reader_refuses_what_read_custom_refuses() {
     assert!(error.contains("above the largest supported"), "{error}");
 }
 
+/// With the subgroup checked for the verifier's points only: the same parameters from good
+/// bytes; a point off the curve, anywhere, still refused (an error, no panic), and so is a cut
+/// file.
+#[test]
+fn verifier_points_mode_still_refuses_points_off_the_curve() {
+    let bytes = raw(&insecure_test_params(6));
+    let n = 1usize << 6;
+    let verifier_points = |b: &[u8]| params_from_raw_bytes_with(b, PointChecks::VerifierPoints);
+    assert_eq!(raw(&verifier_points(&bytes).unwrap()), bytes);
+    let flip = |offset: usize| {
+        let mut bad = bytes.clone();
+        bad[offset] ^= 1;
+        bad
+    };
+    for point in [0, 1, n, 2 * n - 1] {
+        let bad = flip(4 + point * 96 + 10);
+        assert!(verifier_points(&bad).is_err(), "point {point}");
+    }
+    // [s] G2, the file's last point; a cut file.
+    assert!(verifier_points(&flip(bytes.len() - 10)).is_err());
+    assert!(verifier_points(&bytes[..bytes.len() - 1]).is_err());
+}
+
 /// Both readers on the cached k = 16 test parameters: `cargo test --release -p tms-cardano
 /// --test params -- --ignored --nocapture`.
 #[test]
@@ -69,9 +95,12 @@ fn reading_time_at_k_16() {
     };
     let (serial_wall, serial_cpu, a) = time(&|| read_serially(&bytes).unwrap());
     let (parallel_wall, parallel_cpu, b) = time(&|| params_from_raw_bytes(&bytes).unwrap());
+    let (verifier_wall, verifier_cpu, c) =
+        time(&|| params_from_raw_bytes_with(&bytes, PointChecks::VerifierPoints).unwrap());
     assert_eq!(raw(&a), raw(&b));
+    assert_eq!(raw(&a), raw(&c));
     println!(
-        "params k = 16 ({} MB), {} threads: read_custom {serial_wall:.2} s wall, {serial_cpu:.2} CPU-s; parallel {parallel_wall:.2} s wall, {parallel_cpu:.2} CPU-s",
+        "params k = 16 ({} MB), {} threads: read_custom {serial_wall:.2} s wall, {serial_cpu:.2} CPU-s; parallel {parallel_wall:.2} s wall, {parallel_cpu:.2} CPU-s; verifier points only {verifier_wall:.2} s wall, {verifier_cpu:.2} CPU-s",
         bytes.len() / 1_000_000,
         rayon::current_num_threads()
     );

@@ -35,7 +35,7 @@ use crate::{
     formats::{bytes_from_hex, bytes_to_hex, Header, MemberFile, PublicFile},
     interface::{KeyTrust, ProofOutput, ProvingBackend, VerifyArgs},
     io::{
-        at, read_bytes, read_json_on, read_params_bytes, spinner, usage, write_atomic,
+        at, read_bytes, read_json_on, read_recorded_params_bytes, spinner, usage, write_atomic,
         write_params_bytes, CliError, MemberSecret, Result, INSECURE_WARNING,
     },
     options::{PlutusForm, Scheme},
@@ -205,11 +205,18 @@ pub fn setup(k: u32, srs: Option<&Path>, out: &Path) -> Result<()> {
 }
 
 /// Reads BLS12-381 parameters (checked against `<file>.sha256` when there is one); warns when
-/// they are the insecure test parameters.
+/// they are the insecure test parameters. A file matching its record (bytes `tms setup` made or
+/// checked) has only the points a verifier uses checked again
+/// ([`backend::PointChecks::VerifierPoints`]); any other file has every point checked.
 pub fn load_params(path: &Path) -> Result<ParamsKZG<Bls12>> {
     let bar = spinner("reading the parameters");
-    let bytes = read_params_bytes(path)?;
-    let params = backend::params_from_raw_bytes(&bytes).map_err(|e| {
+    let (bytes, recorded) = read_recorded_params_bytes(path)?;
+    let checks = if recorded {
+        backend::PointChecks::VerifierPoints
+    } else {
+        backend::PointChecks::Every
+    };
+    let params = backend::params_from_raw_bytes_with(&bytes, checks).map_err(|e| {
         at(
             path,
             format!("not BLS12-381 KZG parameters (midnight-proofs raw bytes): {e}"),

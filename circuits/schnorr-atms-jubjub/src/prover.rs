@@ -19,7 +19,10 @@
 //! on the same machine back to back): the process 10.6 s wall, 19.1 CPU-s and 0.67 GB, of which
 //! the proof 7.0 s; with the circuit before the ladder (midnight's Edwards `mul`, two per slot,
 //! 1,131 rows per slot, k = 17) 25.2-25.8 s wall, 40.2-40.9 CPU-s, 1.29 GB, the proof 17.8-18.1
-//! s. Keygen 6.0 s wall (10.5 CPU-s) against 16.2 s (24.1 CPU-s).
+//! s. Keygen 6.0 s wall (10.5 CPU-s) against 16.2 s (24.1 CPU-s). With the parameters' prover
+//! bases read without subgroup checks (`tms_cardano::backend::PointChecks`), the process takes
+//! 8.4-8.8 s wall and 14.6-15.1 CPU-s, against sidechains-zk's atms-halo2 prove (k = 18) of
+//! 19.1-19.8 s and 32.9-34.1 CPU-s in the same run: **0.43-0.46x** (the guide's Cardano page).
 //!
 //! 10 advice columns (the ladder's), 21 fixed and 10 permutation columns, two lookups (the range
 //! table, the ladder table), maximum degree 5. A slot costs the ladder (255 rows plus one, and
