@@ -5,11 +5,12 @@
 //!
 //! ```text
 //! public:  [commitment, message, threshold]
-//! flat:    pk_0..pk_{n-1} on-curve -> Poseidon(x_0, y_0, ..., x_{n-1}, y_{n-1}) = commitment
+//! flat:    pk_0..pk_{n-1} -> Poseidon(x_0, y_0, ..., x_{n-1}, y_{n-1}) = commitment
 //!          slot i: enabled_i in {0,1}; enabled_i => s_i G - c_i pk_i = R_i
-//! Merkle:  slot j: pk on-curve -> leaf Poseidon(x, y) -> path(index_j) -> root_j = commitment
+//! Merkle:  slot j: pk -> leaf Poseidon(x, y) -> path(index_j) -> root_j = commitment
 //!          index_0 < index_1 < ... (distinct members); enabled_j => s_j G - c_j pk_j = R_j
-//! both:    c = Poseidon(R.x, R.y, pk.x, pk.y, m);  c's 255 canonical bits
+//! both:    c = Poseidon(R.x, R.y, pk.x, pk.y, m)
+//!          c = sum 2^i c_i over the ladder's bits of c, c_0 = sgn0(c)
 //!          the ladder: s G - c pk over the bits of s and c, table [O, G, -pk, G - pk], tag 1 + j
 //!          slot j's ladder table: entries tag (w, table[w]), w = 0..3
 //!          count = sum enabled;  count >= threshold
@@ -24,9 +25,11 @@
 //!   [`LadderConfig::add`]).
 //! - **The signature equation.** The ladder's gate is the complete Edwards addition and doubling
 //!   (every pair of curve points), its `s` cells are boolean (fresh: `s` is used nowhere else, so
-//!   any 255-bit integer, whose `s G` is `(s mod r_J) G`), its `c` cells are copies of the
-//!   canonical bits of the Poseidon output (so the integer `c`, whose `c pk` is `(c mod r_J) pk`
-//!   for a subgroup `pk`: the native [`crate::challenge_scalar`]), and the ladder table's lookup
+//!   any 255-bit integer, whose `s G` is `(s mod r_J) G`), its `c` cells are boolean too and sum
+//!   to the Poseidon output with `c_0 = sgn0(c)`, so they are its canonical bits (below `2^255`
+//!   only `c` and `c + q` reduce to `c`, and `q` is odd: `assert_canonical_bits`), hence the
+//!   integer `c`, whose `c pk` is `(c mod r_J) pk` for a subgroup `pk` (the native
+//!   [`crate::challenge_scalar`]); and the ladder table's lookup
 //!   binds the point each row adds to the slot's own entry for `w = s_i + 2 c_i`: the table's
 //!   cells are copies of the cells `O`, `G`, `-pk`, `G - pk` computed from the key, and the
 //!   tag (fixed, `1 + j` on slot `j`'s ladder and table rows, 0 elsewhere) keeps another slot's
