@@ -314,14 +314,6 @@ impl<const LANES: usize> LadderConfig<LANES> {
         }
     }
 
-    /// The ladder's advice column `c` (one of this module's column constants).
-    pub fn column(&self, c: usize) -> Column<Advice> {
-        match (c, self.c_bits) {
-            (C_BIT, Some(column)) => column,
-            _ => self.columns[c],
-        }
-    }
-
     /// Where a step's copy of `c`'s bit lies, from the step's first row: two lanes put it in
     /// [`BIT`] on the second row, one lane in [`C_BIT`] on the same row.
     fn c_bit_cell(&self, top: usize) -> (Column<Advice>, usize) {
