@@ -33,6 +33,8 @@ pub trait ProvingBackend {
     type Params;
     /// The field of the public inputs.
     type Scalar;
+    /// A verifying key.
+    type Vk;
 
     /// Reads parameters from a file, refusing another backend's.
     fn load_params(path: &Path) -> Result<Self::Params>;
@@ -215,8 +217,6 @@ pub trait CertificateScheme {
     type ShapeFile: Serialize + DeserializeOwned + PartialEq;
     /// Proving key with its shape.
     type Keys;
-    /// Verifying key.
-    type Vk;
     /// A certificate laid out for the circuit.
     type Witness;
     /// The circuit's public inputs.
@@ -261,8 +261,10 @@ pub trait CertificateScheme {
         shape: &Self::Shape,
         params_path: &Path,
     ) -> Result<Self::Keys>;
-    /// The proving key file and the verifying key file.
-    fn key_files(keys: &Self::Keys) -> (Vec<u8>, Vec<u8>);
+    /// The proving key file.
+    fn pk_file(keys: &Self::Keys) -> Vec<u8>;
+    /// The verifying key file (what `tms verify` reads, pins or regenerates).
+    fn vk_file(keys: &Self::Keys) -> Vec<u8>;
     /// What `tms keygen` says the keys are for (`"6 members (stats)"`).
     fn describe_keys(keys: &Self::Keys) -> String;
     /// Reads a proving key file.
@@ -270,13 +272,18 @@ pub trait CertificateScheme {
     /// The shape of a proving key.
     fn keys_shape(keys: &Self::Keys) -> &Self::Shape;
     /// Reads a verifying key file: its shape and key.
-    fn read_vk(path: &Path, bytes: &[u8]) -> Result<(Self::Shape, Self::Vk)>;
+    fn read_vk(
+        path: &Path,
+        bytes: &[u8],
+    ) -> Result<(Self::Shape, <Self::Backend as ProvingBackend>::Vk)>;
     /// The verifying key file keygen makes for `shape` (regeneration by the verifier).
     fn regenerate_vk(
         params: &<Self::Backend as ProvingBackend>::Params,
         shape: &Self::Shape,
         vk_path: &Path,
-    ) -> Result<Vec<u8>>;
+    ) -> Result<Vec<u8>> {
+        Self::keygen(params, shape, vk_path).map(|keys| Self::vk_file(&keys))
+    }
 
     /// The witness of a certificate file for `shape` (and the threshold), with the prover's
     /// statement.
@@ -308,7 +315,7 @@ pub trait CertificateScheme {
     fn verify(
         params: &<Self::Backend as ProvingBackend>::Params,
         shape: &Self::Shape,
-        vk: &Self::Vk,
+        vk: &<Self::Backend as ProvingBackend>::Vk,
         instance: &Self::Instance,
         proof: &[u8],
         transcript: Transcript,
@@ -322,7 +329,7 @@ pub trait CertificateScheme {
     /// BN254 certificates are wrapped).
     fn wrap_program(
         _params: &<Self::Backend as ProvingBackend>::Params,
-        _vk: &Self::Vk,
+        _vk: &<Self::Backend as ProvingBackend>::Vk,
         _instance: &Self::Instance,
         _proof: &[u8],
     ) -> Option<Result<(tms_evm::groth16::Program, tms_evm::groth16::ProgramWitness)>> {

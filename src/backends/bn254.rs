@@ -81,6 +81,9 @@ impl ProvingBackend for Bn254 {
     const TAG: Option<&'static str> = None;
     type Params = ParamsKZG<Bn256>;
     type Scalar = Fr;
+    type Vk = halo2_base::halo2_proofs::plonk::VerifyingKey<
+        halo2_base::halo2_proofs::halo2curves::bn256::G1Affine,
+    >;
 
     fn load_params(path: &Path) -> Result<ParamsKZG<Bn256>> {
         load_params(path)
@@ -184,6 +187,70 @@ macro_rules! bn254_wrapper {
     };
 }
 pub(crate) use bn254_wrapper;
+
+/// The key-file and proving methods of [`crate::interface::CertificateScheme`] for a circuit
+/// crate on the one BN254 prover (`tms_gadgets::proving::scheme`), written once: `$circuit` is
+/// the crate (`schnorr_atms`, `bls_atms`, `mithril_snark`: each has `read_vk` and
+/// `prove_with_transcript`, and its keys `pk_bytes`, `vk_bytes`, `from_pk_bytes` and `stats`).
+/// With `verify: $error`, the verifier too (`verify_with_vk`; a rejected proof is
+/// `$error::ProofRejected`).
+macro_rules! hybrid_calls {
+    ($circuit:ident) => {
+        fn pk_file(keys: &Self::Keys) -> Vec<u8> {
+            keys.pk_bytes()
+        }
+
+        fn vk_file(keys: &Self::Keys) -> Vec<u8> {
+            keys.vk_bytes()
+        }
+
+        fn read_pk(path: &std::path::Path) -> $crate::io::Result<Self::Keys> {
+            <Self::Keys>::from_pk_bytes(&$crate::io::read_bytes(path)?)
+                .map_err(|e| $crate::io::at(path, e))
+        }
+
+        fn read_vk(
+            path: &std::path::Path,
+            bytes: &[u8],
+        ) -> $crate::io::Result<(
+            Self::Shape,
+            <Self::Backend as $crate::interface::ProvingBackend>::Vk,
+        )> {
+            $circuit::read_vk(bytes).map_err(|e| $crate::io::at(path, e))
+        }
+
+        fn prove(
+            params: &<Self::Backend as $crate::interface::ProvingBackend>::Params,
+            keys: &Self::Keys,
+            witness: &Self::Witness,
+            transcript: tms_gadgets::proving::Transcript,
+        ) -> std::result::Result<Vec<u8>, String> {
+            $circuit::prove_with_transcript(params, keys, witness, transcript)
+                .map_err(|e| e.to_string())
+        }
+
+        fn describe_circuit(keys: &Self::Keys) -> String {
+            keys.stats.to_string()
+        }
+    };
+    ($circuit:ident, verify: $error:ident) => {
+        $crate::backends::bn254::hybrid_calls!($circuit);
+
+        fn verify(
+            params: &<Self::Backend as $crate::interface::ProvingBackend>::Params,
+            shape: &Self::Shape,
+            vk: &<Self::Backend as $crate::interface::ProvingBackend>::Vk,
+            instance: &Self::Instance,
+            proof: &[u8],
+            transcript: tms_gadgets::proving::Transcript,
+        ) -> $crate::interface::Verdict {
+            $circuit::verify_with_vk(params, shape, vk, instance, proof, transcript).map_err(|e| {
+                $crate::interface::Rejection::of(matches!(e, $circuit::$error::ProofRejected), e)
+            })
+        }
+    };
+}
+pub(crate) use hybrid_calls;
 
 /// [`crate::interface::CertificateScheme::wrap_words`] of BN254 public inputs.
 pub(crate) fn wrap_words(public: &[Fr]) -> Vec<num_bigint::BigUint> {

@@ -28,6 +28,7 @@ use tms_cardano::{
     backend::{self, Bls12, Vk},
     ceremony,
     plutus::{self, uplc::MsmMode, Entry},
+    scheme::{MidnightScheme, SchemeKeys},
 };
 use tms_gadgets::proving::{keys::fingerprint, params::sha256_file_hex, Transcript};
 
@@ -296,6 +297,100 @@ where
         .map_err(|e| at(path, format!("malformed proving key: {e}")))?;
     Ok((head.shape, pk))
 }
+
+/// A scheme's shape as its Cardano files write it (key files, statement files).
+pub(crate) trait ShapeFileOf: Serialize + serde::de::DeserializeOwned {
+    /// The shape in memory.
+    type Shape: MidnightScheme;
+    /// The file form of `shape`.
+    fn of(shape: &Self::Shape) -> Self;
+    /// The shape of a file, refused if no circuit can have it.
+    fn shape(&self) -> std::result::Result<Self::Shape, String>;
+}
+
+/// The proving key file of `keys`.
+pub(crate) fn pk_file<F: ShapeFileOf>(scheme: Scheme, keys: &SchemeKeys<F::Shape>) -> Vec<u8> {
+    key_file_pk(scheme, &F::of(&keys.shape), &keys.pk)
+}
+
+/// The verifying key file of `keys`.
+pub(crate) fn vk_file<F: ShapeFileOf>(scheme: Scheme, keys: &SchemeKeys<F::Shape>) -> Vec<u8> {
+    key_file_vk(scheme, &F::of(&keys.shape), keys.vk())
+}
+
+/// Reads a proving key file of `scheme`: its shape, checked, and key.
+pub(crate) fn read_pk<F>(scheme: Scheme, path: &Path) -> Result<SchemeKeys<F::Shape>>
+where
+    F: ShapeFileOf,
+    <F::Shape as MidnightScheme>::Circuit: midnight_proofs::plonk::Circuit<Base, Params = ()>,
+{
+    let (shape, pk) = read_key_file_pk::<F, <F::Shape as MidnightScheme>::Circuit>(scheme, path)?;
+    Ok(SchemeKeys {
+        shape: shape.shape().map_err(|e| at(path, e))?,
+        pk,
+    })
+}
+
+/// Reads a verifying key file of `scheme`: its shape, checked, and key.
+pub(crate) fn read_vk<F>(scheme: Scheme, path: &Path, bytes: &[u8]) -> Result<(F::Shape, Vk)>
+where
+    F: ShapeFileOf,
+    <F::Shape as MidnightScheme>::Circuit: midnight_proofs::plonk::Circuit<Base, Params = ()>,
+{
+    let (shape, vk) =
+        read_key_file_vk::<F, <F::Shape as MidnightScheme>::Circuit>(scheme, path, bytes)?;
+    Ok((shape.shape().map_err(|e| at(path, e))?, vk))
+}
+
+/// A proof of `witness` in midnight-proofs' Blake2b transcript (the one Plutus replays), blinded
+/// with the operating system's randomness.
+pub(crate) fn prove<S>(
+    params: &ParamsKZG<Bls12>,
+    keys: &SchemeKeys<S>,
+    witness: &S::Witness,
+) -> std::result::Result<Vec<u8>, String>
+where
+    S: MidnightScheme,
+    S::Error: std::fmt::Display,
+{
+    let rng = ChaCha20Rng::from_rng(rand::rngs::OsRng).expect("OS randomness");
+    tms_cardano::scheme::prove(params, keys, witness, rng).map_err(|e| e.to_string())
+}
+
+/// The key-file and proving methods of [`crate::interface::CertificateScheme`] for a circuit on
+/// this backend (keys `SchemeKeys` of the shape, written in key files as `$file`), written once.
+macro_rules! midnight_calls {
+    ($file:ty) => {
+        fn pk_file(keys: &Self::Keys) -> Vec<u8> {
+            $crate::backends::cardano::pk_file::<$file>(Self::SCHEME, keys)
+        }
+
+        fn vk_file(keys: &Self::Keys) -> Vec<u8> {
+            $crate::backends::cardano::vk_file::<$file>(Self::SCHEME, keys)
+        }
+
+        fn read_pk(path: &std::path::Path) -> $crate::io::Result<Self::Keys> {
+            $crate::backends::cardano::read_pk::<$file>(Self::SCHEME, path)
+        }
+
+        fn read_vk(
+            path: &std::path::Path,
+            bytes: &[u8],
+        ) -> $crate::io::Result<(Self::Shape, tms_cardano::backend::Vk)> {
+            $crate::backends::cardano::read_vk::<$file>(Self::SCHEME, path, bytes)
+        }
+
+        fn prove(
+            params: &<Self::Backend as $crate::interface::ProvingBackend>::Params,
+            keys: &Self::Keys,
+            witness: &Self::Witness,
+            _: tms_gadgets::proving::Transcript,
+        ) -> std::result::Result<Vec<u8>, String> {
+            $crate::backends::cardano::prove(params, keys, witness)
+        }
+    };
+}
+pub(crate) use midnight_calls;
 
 /// The protocol version a Plutus figure assumes and its MSM mode.
 pub fn msm_mode(pv: u16) -> Result<MsmMode> {
@@ -670,6 +765,7 @@ impl ProvingBackend for Cardano {
     const TAG: Option<&'static str> = Some(BACKEND);
     type Params = ParamsKZG<Bls12>;
     type Scalar = Base;
+    type Vk = Vk;
 
     fn load_params(path: &Path) -> Result<ParamsKZG<Bls12>> {
         load_params(path)

@@ -120,7 +120,7 @@ impl<S: CertificateScheme> Driver for Pair<S> {
         let bar = spinner(S::KEYGEN);
         let keys = S::keygen(&params, &demo.shape, Path::new("(test parameters)"))?;
         // The verifier reads the key the way `tms verify` does.
-        let (_, vk_file) = S::key_files(&keys);
+        let vk_file = S::vk_file(&keys);
         let (shape, vk) = S::read_vk(Path::new("(demo key)"), &vk_file)?;
         clock.lap();
         bar.set_message(S::PROVING);
@@ -207,7 +207,7 @@ fn keygen_pair<S: CertificateScheme>(args: &KeygenArgs) -> Result<Report> {
         })
     })?;
     tracing::info!(seconds = keygen, "keys generated");
-    let (pk_bytes, vk_bytes) = S::key_files(&keys);
+    let (pk_bytes, vk_bytes) = (S::pk_file(&keys), S::vk_file(&keys));
     let fp = write_keys(&args.pk, &args.vk, &pk_bytes, &vk_bytes)?;
     let described = S::describe_keys(&keys);
     Ok(Report {
@@ -291,7 +291,7 @@ fn prove_pair<S: CertificateScheme>(args: &ProveArgs) -> Result<Report> {
 struct Loaded<S: CertificateScheme> {
     params: <S::Backend as ProvingBackend>::Params,
     shape: S::Shape,
-    vk: S::Vk,
+    vk: <S::Backend as ProvingBackend>::Vk,
     trusted: crate::interface::Trusted<S>,
     vk_file: Vec<u8>,
     parameters: f64,

@@ -55,23 +55,59 @@ pub fn trusted_commitment<C>(
 }
 
 /// The trusted statement of an ATMS certificate on BN254: the committee's commitment (from
-/// `--commitment`, or computed by `of_file` from the `--committee` file), the message and the
-/// threshold the verifier requires; `instance` builds the circuit's instance from them.
-pub fn trusted_bn254_atms<S: CertificateScheme>(
-    shape: S::ShapeFile,
+/// `--commitment`, or `commitment_of` the `--committee` file, its size checked against the
+/// key's), the message and the threshold the verifier requires; `instance` builds the circuit's
+/// instance from them.
+pub fn trusted_bn254_atms<S, Shape>(
+    shape: &Shape,
     args: &VerifyArgs,
-    public: Option<&PublicFile<S::ShapeFile>>,
-    of_file: impl FnOnce(&Path) -> Result<Fr>,
+    public: Option<&PublicFile<Shape>>,
+    commitment_of: impl FnOnce(&S::Committee) -> Fr,
     instance: impl FnOnce(Fr, &[u8], u64) -> S::Instance,
-) -> Result<Trusted<S>> {
+) -> Result<Trusted<S>>
+where
+    S: CertificateScheme<Shape = Shape, ShapeFile = Shape>,
+    Shape: Clone,
+{
+    let of_file = |path: &Path| -> Result<Fr> {
+        let committee = S::load_committee(path)?;
+        S::check_committee(path, &committee, shape, "verifying key")?;
+        Ok(commitment_of(&committee))
+    };
     let given = (args.committee.as_deref(), args.commitment.as_deref());
     let commitment = trusted_commitment(given, of_file, fr_from_str, NO_COMMITTEE)?;
     let threshold = args.threshold(public)?;
     Ok(Trusted {
-        public: PublicFile::new(S::SCHEME, shape, &commitment, &args.message, threshold),
+        public: PublicFile::new(
+            S::SCHEME,
+            shape.clone(),
+            &commitment,
+            &args.message,
+            threshold,
+        ),
         instance: instance(commitment, &args.message, threshold),
     })
 }
+
+/// [`CertificateScheme::trusted`] of an ATMS scheme on BN254 ([`trusted_bn254_atms`]):
+/// `|committee, shape| commitment` is the committee's commitment under the key's shape, and
+/// `instance` makes the circuit's statement of (commitment, message bytes, threshold).
+macro_rules! bn254_atms_trusted {
+    (|$committee:ident, $shape:ident| $commitment:expr, $instance:path) => {
+        fn trusted(
+            shape: &Self::Shape,
+            args: &$crate::interface::VerifyArgs,
+            public: Option<&$crate::formats::PublicFile<Self::ShapeFile>>,
+        ) -> $crate::io::Result<$crate::interface::Trusted<Self>> {
+            let commitment_of = |$committee: &Self::Committee| {
+                let $shape = shape;
+                $commitment
+            };
+            $crate::schemes::trusted_bn254_atms(shape, args, public, commitment_of, $instance)
+        }
+    };
+}
+pub(crate) use bn254_atms_trusted;
 
 /// `n` member keys of `tms demo`: the same on every run (seeded; a demo, not a committee).
 pub fn demo_keys<K: MemberSecret>(n: usize) -> Vec<K> {

@@ -8,15 +8,10 @@
 use std::path::{Path, PathBuf};
 
 use bls_atms::{
-    keygen as bls_keygen, prove_with_transcript, read_vk, verify_with_vk, AtmsError, AtmsInstance,
-    AtmsKeys, AtmsShape, AtmsWitness, Committee,
+    keygen as bls_keygen, AtmsError, AtmsInstance, AtmsKeys, AtmsShape, AtmsWitness, Committee,
 };
 use halo2_base::halo2_proofs::{
-    halo2curves::{
-        bn256::{Bn256, G1Affine},
-        ff::Field,
-    },
-    plonk::VerifyingKey as Halo2Vk,
+    halo2curves::{bn256::Bn256, ff::Field},
     poly::kzg::commitment::ParamsKZG,
 };
 use rand::SeedableRng;
@@ -24,7 +19,6 @@ use rand_chacha::ChaCha20Rng;
 use serde::{Deserialize, Serialize};
 use tms_gadgets::{
     message::message_to_field,
-    proving::Transcript,
     signature::bls::{PublicKey, SecretKey, Signature},
     Fr,
 };
@@ -32,17 +26,14 @@ use tms_gadgets::{
 use crate::backends::bn254::Bn254;
 use crate::checks::{check_members, describe_message};
 use crate::interface::VerifyArgs;
-use crate::schemes::{refuse_registration, trusted_bn254_atms};
+use crate::schemes::refuse_registration;
 use crate::{
     formats::*,
     interface::{
-        CertificateScheme, CertifyArgs, CommitteeArgs, DemoCertificate, Rejection, ShapeOptions,
-        SignArgs, Trusted, Verdict,
+        CertificateScheme, CertifyArgs, CommitteeArgs, DemoCertificate, ShapeOptions, SignArgs,
+        Trusted,
     },
-    io::{
-        at, member_keys, read_bytes, read_json, spinner, usage, write_json, CliError, MemberSecret,
-        Result,
-    },
+    io::{at, member_keys, read_json, spinner, usage, write_json, CliError, MemberSecret, Result},
     options::Scheme,
 };
 
@@ -290,7 +281,6 @@ impl CertificateScheme for BlsBn254 {
     type Shape = AtmsShape;
     type ShapeFile = AtmsShape;
     type Keys = AtmsKeys;
-    type Vk = Halo2Vk<G1Affine>;
     type Witness = AtmsWitness;
     type Instance = AtmsInstance;
 
@@ -349,33 +339,17 @@ impl CertificateScheme for BlsBn254 {
         })
     }
 
-    fn key_files(keys: &AtmsKeys) -> (Vec<u8>, Vec<u8>) {
-        (keys.pk_bytes(), keys.vk_bytes())
+    fn keys_shape(keys: &AtmsKeys) -> &AtmsShape {
+        &keys.shape
     }
+
+    crate::backends::bn254::hybrid_calls!(bls_atms, verify: AtmsError);
 
     fn describe_keys(keys: &AtmsKeys) -> String {
         format!(
             "{} members, {} non-signer slots ({})",
             keys.shape.n, keys.shape.capacity, keys.stats
         )
-    }
-
-    fn read_pk(path: &Path) -> Result<AtmsKeys> {
-        AtmsKeys::from_pk_bytes(&read_bytes(path)?).map_err(|e| at(path, e))
-    }
-
-    fn keys_shape(keys: &AtmsKeys) -> &AtmsShape {
-        &keys.shape
-    }
-
-    fn read_vk(path: &Path, bytes: &[u8]) -> Result<(AtmsShape, Halo2Vk<G1Affine>)> {
-        read_vk(bytes).map_err(|e| at(path, e))
-    }
-
-    fn regenerate_vk(params: &ParamsKZG<Bn256>, shape: &AtmsShape, path: &Path) -> Result<Vec<u8>> {
-        bls_keygen(params, *shape)
-            .map(|k| k.vk_bytes())
-            .map_err(|e| at(path, e))
     }
 
     fn witness(
@@ -396,49 +370,14 @@ impl CertificateScheme for BlsBn254 {
         Ok((witness, public))
     }
 
-    fn prove(
-        params: &ParamsKZG<Bn256>,
-        keys: &AtmsKeys,
-        witness: &AtmsWitness,
-        transcript: Transcript,
-    ) -> std::result::Result<Vec<u8>, String> {
-        prove_with_transcript(params, keys, witness, transcript).map_err(|e| e.to_string())
-    }
-
     fn public_inputs(witness: &AtmsWitness) -> Vec<Fr> {
         witness.instance.to_public_inputs()
     }
 
-    fn trusted(
-        shape: &AtmsShape,
-        args: &VerifyArgs,
-        public: Option<&PublicFile<AtmsShape>>,
-    ) -> Result<Trusted<Self>> {
-        let of_file = |path: &Path| -> Result<Fr> {
-            let committee = load_committee(path)?;
-            check_members(path, committee.len(), shape.n, "verifying key")?;
-            Ok(committee.digest(shape.hash))
-        };
-        trusted_bn254_atms(
-            *shape,
-            args,
-            public,
-            of_file,
-            AtmsInstance::from_trusted_digest,
-        )
-    }
-
-    fn verify(
-        params: &ParamsKZG<Bn256>,
-        shape: &AtmsShape,
-        vk: &Halo2Vk<G1Affine>,
-        instance: &AtmsInstance,
-        proof: &[u8],
-        transcript: Transcript,
-    ) -> Verdict {
-        verify_with_vk(params, shape, vk, instance, proof, transcript)
-            .map_err(|e| Rejection::of(matches!(e, AtmsError::ProofRejected), e))
-    }
+    crate::schemes::bn254_atms_trusted!(
+        |committee, shape| committee.digest(shape.hash),
+        AtmsInstance::from_trusted_digest
+    );
 
     crate::backends::bn254::bn254_wrapper!(
         Atms,
@@ -501,9 +440,5 @@ impl CertificateScheme for BlsBn254 {
             },
             description,
         })
-    }
-
-    fn describe_circuit(keys: &AtmsKeys) -> String {
-        keys.stats.to_string()
     }
 }

@@ -13,7 +13,7 @@ use mithril_core::CoreError;
 use mithril_snark::{
     aggregate,
     chain::link_message,
-    keygen as m_keygen, prove_with_transcript, read_vk,
+    keygen as m_keygen,
     signature::UniqueSignature,
     stm::{verify_single, GrumpkinStm as NativeStm, IndexSlot},
     verify as native_verify, Certificate, MithrilError, MithrilInstance, MithrilKeys, MithrilShape,
@@ -40,7 +40,7 @@ use crate::{
         CertificateScheme, CertifyArgs, CommitteeArgs, DemoCertificate, Rejection, ShapeOptions,
         SignArgs, Trusted, Verdict,
     },
-    io::{at, read_bytes, usage, CliError, Result},
+    io::{at, usage, CliError, Result},
     options::{Preset, Scheme},
 };
 
@@ -232,7 +232,6 @@ impl CertificateScheme for MithrilBn254 {
     type Shape = MithrilShape;
     type ShapeFile = MithrilShape;
     type Keys = MithrilKeys;
-    type Vk = Halo2Vk<G1Affine>;
     type Witness = MithrilWitness;
     type Instance = MithrilStatement<Self>;
 
@@ -248,42 +247,13 @@ impl CertificateScheme for MithrilBn254 {
         m_keygen(params, *shape).map_err(|e| at(path, e))
     }
 
-    fn key_files(keys: &MithrilKeys) -> (Vec<u8>, Vec<u8>) {
-        (keys.pk_bytes(), keys.vk_bytes())
-    }
+    crate::backends::bn254::hybrid_calls!(mithril_snark);
 
     fn describe_keys(keys: &MithrilKeys) -> String {
         format!(
             "quorum {}, {} signer slots, depth {} ({})",
             keys.shape.index_slots, keys.shape.signer_slots, keys.shape.depth, keys.stats
         )
-    }
-
-    fn read_pk(path: &Path) -> Result<MithrilKeys> {
-        MithrilKeys::from_pk_bytes(&read_bytes(path)?).map_err(|e| at(path, e))
-    }
-
-    fn read_vk(path: &Path, bytes: &[u8]) -> Result<(MithrilShape, Halo2Vk<G1Affine>)> {
-        read_vk(bytes).map_err(|e| at(path, e))
-    }
-
-    fn regenerate_vk(
-        params: &ParamsKZG<Bn256>,
-        shape: &MithrilShape,
-        path: &Path,
-    ) -> Result<Vec<u8>> {
-        m_keygen(params, *shape)
-            .map(|k| k.vk_bytes())
-            .map_err(|e| at(path, e))
-    }
-
-    fn prove(
-        params: &ParamsKZG<Bn256>,
-        keys: &MithrilKeys,
-        witness: &MithrilWitness,
-        transcript: Transcript,
-    ) -> std::result::Result<Vec<u8>, String> {
-        prove_with_transcript(params, keys, witness, transcript).map_err(|e| e.to_string())
     }
 
     fn verify(
@@ -361,9 +331,5 @@ impl CertificateScheme for MithrilBn254 {
             },
             description,
         })
-    }
-
-    fn describe_circuit(keys: &MithrilKeys) -> String {
-        keys.stats.to_string()
     }
 }

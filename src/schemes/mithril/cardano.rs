@@ -18,10 +18,10 @@ use mithril_jubjub::{
         JubjubStm as NativeStm, SigningKey, UniqueSignature, VerifyingKey,
     },
     prover::{self, MithrilKeys},
-    Certificate, MithrilCircuit, MithrilError, MithrilInstance, MithrilShape, MithrilWitness,
-    Parameters, PhiF, Registration, Signer, SingleSignature,
+    Certificate, MithrilError, MithrilInstance, MithrilShape, MithrilWitness, Parameters, PhiF,
+    Registration, Signer, SingleSignature,
 };
-use rand::{rngs::OsRng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use serde::{Deserialize, Serialize};
 use tms_cardano::backend::{Bls12, Vk};
@@ -30,11 +30,11 @@ use tms_gadgets::proving::Transcript;
 use super::{
     native_calls, scheme_calls, trusted_registration, MithrilFiles, MithrilStatement, MAX_DEPTH,
 };
+use crate::backends::cardano::ShapeFileOf;
 use crate::backends::cardano::{
-    base_from_hex, base_to_hex, key_file_pk, key_file_vk, load_member_of as load_member,
-    load_params, point_from_hex, point_to_hex, print_plutus_budgets, read_key_file_pk,
-    read_key_file_vk, scalar_from_hex, scalar_to_hex, write_plutus_export, Cardano,
-    ExportPlutusArgs, BACKEND,
+    base_from_hex, base_to_hex, load_member_of as load_member, load_params, point_from_hex,
+    point_to_hex, print_plutus_budgets, scalar_from_hex, scalar_to_hex, write_plutus_export,
+    Cardano, ExportPlutusArgs, BACKEND,
 };
 use crate::checks::{check_params_k, describe_message_bytes};
 use crate::{
@@ -66,7 +66,9 @@ pub struct ShapeFile {
     pub k: u32,
 }
 
-impl ShapeFile {
+impl ShapeFileOf for ShapeFile {
+    type Shape = MithrilShape;
+
     fn of(shape: &MithrilShape) -> Self {
         Self {
             signer_slots: shape.signer_slots,
@@ -182,7 +184,6 @@ impl CertificateScheme for MithrilCardano {
     type Shape = MithrilShape;
     type ShapeFile = ShapeFile;
     type Keys = MithrilKeys;
-    type Vk = Vk;
     type Witness = MithrilWitness;
     type Instance = MithrilStatement<Self>;
 
@@ -200,52 +201,13 @@ impl CertificateScheme for MithrilCardano {
         prover::keygen(params, *shape).map_err(|e| at(path, e))
     }
 
-    fn key_files(keys: &MithrilKeys) -> (Vec<u8>, Vec<u8>) {
-        let shape = ShapeFile::of(&keys.shape);
-        (
-            key_file_pk(SCHEME, &shape, &keys.pk),
-            key_file_vk(SCHEME, &shape, keys.vk()),
-        )
-    }
+    crate::backends::cardano::midnight_calls!(ShapeFile);
 
     fn describe_keys(keys: &MithrilKeys) -> String {
         format!(
             "quorum {}, {} signer slots, depth {} (Jubjub SNARK-Mithril, k = {})",
             keys.shape.index_slots, keys.shape.signer_slots, keys.shape.depth, keys.shape.k
         )
-    }
-
-    fn read_pk(path: &Path) -> Result<MithrilKeys> {
-        let (shape, pk) = read_key_file_pk::<ShapeFile, MithrilCircuit>(SCHEME, path)?;
-        Ok(MithrilKeys {
-            shape: shape.shape().map_err(|e| at(path, e))?,
-            pk,
-        })
-    }
-
-    fn read_vk(path: &Path, bytes: &[u8]) -> Result<(MithrilShape, Vk)> {
-        let (shape, vk) = read_key_file_vk::<ShapeFile, MithrilCircuit>(SCHEME, path, bytes)?;
-        Ok((shape.shape().map_err(|e| at(path, e))?, vk))
-    }
-
-    fn regenerate_vk(
-        params: &ParamsKZG<Bls12>,
-        shape: &MithrilShape,
-        path: &Path,
-    ) -> Result<Vec<u8>> {
-        prover::keygen(params, *shape)
-            .map(|k| key_file_vk(SCHEME, &ShapeFile::of(shape), k.vk()))
-            .map_err(|e| at(path, e))
-    }
-
-    fn prove(
-        params: &ParamsKZG<Bls12>,
-        keys: &MithrilKeys,
-        witness: &MithrilWitness,
-        _: Transcript,
-    ) -> std::result::Result<Vec<u8>, String> {
-        let rng = ChaCha20Rng::from_rng(OsRng).expect("OS randomness");
-        prover::prove(params, keys, witness, rng).map_err(|e| e.to_string())
     }
 
     fn verify(

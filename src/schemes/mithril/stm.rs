@@ -41,12 +41,10 @@ use mithril_jubjub::{
             StmCertificate, StmIndex, StmLeaf, StmSignature, StmSigner, StmTree, TREE_DEPTH,
         },
         prover::{self, StmKeys},
-        StmCircuit, StmInstance, StmShape, StmWitness,
+        StmInstance, StmShape, StmWitness,
     },
     MithrilError,
 };
-use rand::{rngs::OsRng, SeedableRng};
-use rand_chacha::ChaCha20Rng;
 use serde::{Deserialize, Serialize};
 use tms_cardano::{
     backend::{Bls12, Vk},
@@ -54,10 +52,10 @@ use tms_cardano::{
 };
 use tms_gadgets::proving::Transcript;
 
+use crate::backends::cardano::ShapeFileOf;
 use crate::{
     backends::cardano::{
-        base_to_hex, key_file_pk, key_file_vk, load_params, read_key_file_pk, read_key_file_vk,
-        write_plutus_export, Cardano, ExportPlutusArgs, BACKEND,
+        base_to_hex, load_params, write_plutus_export, Cardano, ExportPlutusArgs, BACKEND,
     },
     checks::{check_params_k, describe_message_bytes},
     formats::{bytes_from_hex, bytes_to_hex, Header, PublicFile},
@@ -387,7 +385,9 @@ pub struct StmShapeFile {
     pub k: u32,
 }
 
-impl StmShapeFile {
+impl ShapeFileOf for StmShapeFile {
+    type Shape = StmShape;
+
     fn of(shape: &StmShape) -> Self {
         Self {
             relation: Some(RELATION.into()),
@@ -626,7 +626,6 @@ impl CertificateScheme for MithrilStm {
     type Shape = StmShape;
     type ShapeFile = StmShapeFile;
     type Keys = StmKeys;
-    type Vk = Vk;
     type Witness = StmWitness;
     type Instance = StmStatement;
 
@@ -697,39 +696,14 @@ impl CertificateScheme for MithrilStm {
         prover::keygen(params, *shape).map_err(|e| at(path, e))
     }
 
-    fn key_files(keys: &StmKeys) -> (Vec<u8>, Vec<u8>) {
-        let shape = StmShapeFile::of(&keys.shape);
-        (
-            key_file_pk(SCHEME, &shape, &keys.pk),
-            key_file_vk(SCHEME, &shape, keys.vk()),
-        )
-    }
+    crate::backends::cardano::midnight_calls!(StmShapeFile);
 
     fn describe_keys(keys: &StmKeys) -> String {
         describe_shape(&keys.shape)
     }
 
-    fn read_pk(path: &Path) -> Result<StmKeys> {
-        let (shape, pk) = read_key_file_pk::<StmShapeFile, StmCircuit>(SCHEME, path)?;
-        Ok(StmKeys {
-            shape: shape.shape().map_err(|e| at(path, e))?,
-            pk,
-        })
-    }
-
     fn keys_shape(keys: &StmKeys) -> &StmShape {
         &keys.shape
-    }
-
-    fn read_vk(path: &Path, bytes: &[u8]) -> Result<(StmShape, Vk)> {
-        let (shape, vk) = read_key_file_vk::<StmShapeFile, StmCircuit>(SCHEME, path, bytes)?;
-        Ok((shape.shape().map_err(|e| at(path, e))?, vk))
-    }
-
-    fn regenerate_vk(params: &ParamsKZG<Bls12>, shape: &StmShape, path: &Path) -> Result<Vec<u8>> {
-        prover::keygen(params, *shape)
-            .map(|k| key_file_vk(SCHEME, &StmShapeFile::of(shape), k.vk()))
-            .map_err(|e| at(path, e))
     }
 
     fn witness(
@@ -748,16 +722,6 @@ impl CertificateScheme for MithrilStm {
         let witness =
             StmWitness::new(*shape, instance, &certificate).map_err(|e| at(certificate_path, e))?;
         Ok((witness, public_file(shape, &instance.root, &message, p.k)))
-    }
-
-    fn prove(
-        params: &ParamsKZG<Bls12>,
-        keys: &StmKeys,
-        witness: &StmWitness,
-        _: Transcript,
-    ) -> std::result::Result<Vec<u8>, String> {
-        let rng = ChaCha20Rng::from_rng(OsRng).expect("OS randomness");
-        prover::prove(params, keys, witness, rng).map_err(|e| e.to_string())
     }
 
     fn public_inputs(witness: &StmWitness) -> Vec<Base> {

@@ -3,44 +3,34 @@
 
 use std::path::Path;
 
-use halo2_base::halo2_proofs::{
-    halo2curves::bn256::{Bn256, G1Affine},
-    plonk::VerifyingKey as Halo2Vk,
-    poly::kzg::commitment::ParamsKZG,
-};
+use halo2_base::halo2_proofs::{halo2curves::bn256::Bn256, poly::kzg::commitment::ParamsKZG};
 use rand_chacha::ChaCha20Rng;
 use schnorr_atms::{
-    keygen as atms_keygen, prove_with_transcript, read_vk, verify_with_vk, AtmsError, AtmsInstance,
-    AtmsKeys, AtmsShape, AtmsWitness, Certificate, CommitmentMode, Committee, Verification,
+    keygen as atms_keygen, AtmsInstance, AtmsKeys, AtmsShape, AtmsWitness, Certificate,
+    CommitmentMode, Committee, Verification,
 };
 use tms_gadgets::{
     hash::RescuePrime,
     message::message_to_field,
-    proving::Transcript,
     signature::schnorr::{Signature, SigningKey, VerifyingKey},
-    Fr,
 };
 
 use crate::formats::{
     grumpkin_from_hex as point_from_hex, schnorr_signature_from_hex as signature_from_hex,
 };
-use crate::schemes::trusted_bn254_atms;
 
 use super::{
-    circuit_calls, commitment_mode, demo, load_registered, scheme_calls, CommitteeFile,
-    RegisteredKey, SchnorrFiles,
+    circuit_calls, demo, load_registered, scheme_calls, CommitteeFile, RegisteredKey, SchnorrFiles,
 };
 use crate::{
     backends::bn254::Bn254,
-    checks::{check_members, describe_message},
+    checks::describe_message,
     formats::*,
     interface::{
-        CertificateScheme, CertifyArgs, CommitteeArgs, DemoCertificate, Rejection, ShapeOptions,
-        SignArgs, Trusted, Verdict, VerifyArgs,
+        CertificateScheme, CertifyArgs, CommitteeArgs, DemoCertificate, ShapeOptions, SignArgs,
+        Trusted, VerifyArgs,
     },
-    io::{
-        at, member_keys, read_bytes, read_json, usage, write_json, CliError, MemberSecret, Result,
-    },
+    io::{at, member_keys, read_json, usage, write_json, CliError, MemberSecret, Result},
     options::Scheme,
 };
 
@@ -125,22 +115,10 @@ impl CertificateScheme for SchnorrBn254 {
     type Shape = AtmsShape;
     type ShapeFile = AtmsShape;
     type Keys = AtmsKeys;
-    type Vk = Halo2Vk<G1Affine>;
     type Witness = AtmsWitness;
     type Instance = AtmsInstance;
 
     scheme_calls!();
-
-    fn keygen_shape(c: &Committee, options: &ShapeOptions, k: u32) -> Result<AtmsShape> {
-        let shape = AtmsShape {
-            n: c.keys().len(),
-            mode: commitment_mode(options.mode, options.slots)?,
-            k,
-            verification: Verification::PerSignature,
-        };
-        shape.validate().map_err(usage)?;
-        Ok(shape)
-    }
 
     fn min_k(shape: &AtmsShape) -> Result<Option<u32>> {
         schnorr_atms::min_k(shape, MAX_ADVICE_COLUMNS)
@@ -148,79 +126,20 @@ impl CertificateScheme for SchnorrBn254 {
             .map_err(|e| CliError(e.to_string()))
     }
 
-    fn k(shape: &AtmsShape) -> u32 {
-        shape.k
-    }
-
     fn keygen(params: &ParamsKZG<Bn256>, shape: &AtmsShape, path: &Path) -> Result<AtmsKeys> {
         atms_keygen(params, *shape).map_err(|e| at(path, e))
     }
 
-    fn key_files(keys: &AtmsKeys) -> (Vec<u8>, Vec<u8>) {
-        (keys.pk_bytes(), keys.vk_bytes())
-    }
+    crate::backends::bn254::hybrid_calls!(schnorr_atms, verify: AtmsError);
 
     fn describe_keys(keys: &AtmsKeys) -> String {
         format!("{} members ({})", keys.shape.n, keys.stats)
     }
 
-    fn read_pk(path: &Path) -> Result<AtmsKeys> {
-        AtmsKeys::from_pk_bytes(&read_bytes(path)?).map_err(|e| at(path, e))
-    }
-
-    fn keys_shape(keys: &AtmsKeys) -> &AtmsShape {
-        &keys.shape
-    }
-
-    fn read_vk(path: &Path, bytes: &[u8]) -> Result<(AtmsShape, Halo2Vk<G1Affine>)> {
-        read_vk(bytes).map_err(|e| at(path, e))
-    }
-
-    fn regenerate_vk(params: &ParamsKZG<Bn256>, shape: &AtmsShape, path: &Path) -> Result<Vec<u8>> {
-        atms_keygen(params, *shape)
-            .map(|k| k.vk_bytes())
-            .map_err(|e| at(path, e))
-    }
-
-    fn prove(
-        params: &ParamsKZG<Bn256>,
-        keys: &AtmsKeys,
-        witness: &AtmsWitness,
-        transcript: Transcript,
-    ) -> std::result::Result<Vec<u8>, String> {
-        prove_with_transcript(params, keys, witness, transcript).map_err(|e| e.to_string())
-    }
-
-    fn public_inputs(witness: &AtmsWitness) -> Vec<Fr> {
-        witness.instance.to_public_inputs()
-    }
-
-    fn trusted(
-        shape: &AtmsShape,
-        args: &VerifyArgs,
-        public: Option<&PublicFile<AtmsShape>>,
-    ) -> Result<Trusted<Self>> {
-        let of_file = |path: &Path| -> Result<Fr> {
-            let committee = load_committee(path)?;
-            check_members(path, committee.keys().len(), shape.n, "verifying key")?;
-            Ok(committee.commitment(shape.mode))
-        };
-        trusted_bn254_atms(*shape, args, public, of_file, |c, m, t| {
-            AtmsInstance::from_trusted_commitment(c, m, t)
-        })
-    }
-
-    fn verify(
-        params: &ParamsKZG<Bn256>,
-        shape: &AtmsShape,
-        vk: &Halo2Vk<G1Affine>,
-        instance: &AtmsInstance,
-        proof: &[u8],
-        transcript: Transcript,
-    ) -> Verdict {
-        verify_with_vk(params, shape, vk, instance, proof, transcript)
-            .map_err(|e| Rejection::of(matches!(e, AtmsError::ProofRejected), e))
-    }
+    crate::schemes::bn254_atms_trusted!(
+        |committee, shape| committee.commitment(shape.mode),
+        AtmsInstance::from_trusted_commitment
+    );
 
     crate::backends::bn254::bn254_wrapper!(
         Atms,
@@ -239,23 +158,20 @@ impl CertificateScheme for SchnorrBn254 {
             fr_to_hex(&instance.commitment)
         )
     }
-
-    fn demo_certificate() -> Result<DemoCertificate<Self>> {
-        super::demo_certificate::<Self>()
-    }
-
-    fn describe_circuit(keys: &AtmsKeys) -> String {
-        keys.stats.to_string()
-    }
 }
 
 impl SchnorrFiles for SchnorrBn254 {
-    fn sign_bytes(key: &Path, message: &[u8]) -> Result<(String, Signature)> {
-        let sk = load_member(SCHEME, key)?;
-        let signature = sk
-            .sign(&RescuePrime, message_to_field(message))
-            .map_err(|e| at(key, e))?;
-        Ok((point_to_hex(&sk.verifying_key().0), signature))
+    fn load_member(key: &Path) -> Result<SigningKey> {
+        load_member(SCHEME, key)
+    }
+
+    fn shape_of(n: usize, mode: CommitmentMode, k: u32) -> AtmsShape {
+        AtmsShape {
+            n,
+            mode,
+            k,
+            verification: Verification::PerSignature,
+        }
     }
 
     circuit_calls!(Signature);
@@ -275,12 +191,7 @@ impl SchnorrFiles for SchnorrBn254 {
     }
 
     fn demo_shape() -> Result<AtmsShape> {
-        let shape = AtmsShape {
-            n: demo::COMMITTEE,
-            mode: CommitmentMode::Flat,
-            k: 20,
-            verification: Verification::PerSignature,
-        };
+        let shape = Self::shape_of(demo::COMMITTEE, CommitmentMode::Flat, 20);
         let k = schnorr_atms::min_k(&shape, DEMO_ADVICE_COLUMNS)
             .map_err(|e| CliError(e.to_string()))?;
         Ok(AtmsShape { k, ..shape })

@@ -5,28 +5,25 @@
 use std::path::Path;
 
 use midnight_proofs::poly::{commitment::Params as _, kzg::params::ParamsKZG};
-use rand::{rngs::OsRng, SeedableRng};
-use rand_chacha::ChaCha20Rng;
 use schnorr_atms_jubjub::{
     message_to_field,
     prover::{self, AtmsKeys, DefaultTranscriptHash},
-    AtmsCircuit, AtmsError, AtmsInstance, AtmsShape, AtmsWitness, Base, Certificate,
-    CommitmentMode, Committee, Signature, SigningKey, VerifyingKey,
+    AtmsError, AtmsInstance, AtmsShape, AtmsWitness, Base, Certificate, CommitmentMode, Committee,
+    Signature, SigningKey, VerifyingKey,
 };
 use serde::{Deserialize, Serialize};
 use tms_cardano::backend::{Bls12, Vk};
 use tms_gadgets::proving::Transcript;
 
 use super::{
-    circuit_calls, commitment_mode, demo, load_registered, scheme_calls, CommitteeFile,
-    RegisteredKey, SchnorrFiles,
+    circuit_calls, demo, load_registered, scheme_calls, CommitteeFile, RegisteredKey, SchnorrFiles,
 };
+use crate::backends::cardano::ShapeFileOf;
 use crate::{
     backends::cardano::{
-        base_from_hex, base_to_hex, key_file_pk, key_file_vk, load_member_of, load_params,
-        point_from_hex, point_to_hex, print_plutus_budgets, read_key_file_pk, read_key_file_vk,
-        scalar_from_hex, scalar_to_hex, signature_from_hex, signature_to_hex, write_plutus_export,
-        Cardano, ExportPlutusArgs, BACKEND,
+        base_from_hex, base_to_hex, load_member_of, load_params, point_from_hex, point_to_hex,
+        print_plutus_budgets, scalar_from_hex, scalar_to_hex, signature_from_hex, signature_to_hex,
+        write_plutus_export, Cardano, ExportPlutusArgs, BACKEND,
     },
     checks::{check_members, describe_message_bytes},
     formats::{bytes_from_hex, bytes_to_hex, Header, PublicFile},
@@ -56,7 +53,9 @@ pub struct ShapeFile {
     pub k: u32,
 }
 
-impl ShapeFile {
+impl ShapeFileOf for ShapeFile {
+    type Shape = AtmsShape;
+
     fn of(shape: &AtmsShape) -> Self {
         Self {
             n: shape.n,
@@ -94,10 +93,6 @@ pub fn load_committee(path: &Path) -> Result<Committee> {
     load_registered::<SchnorrCardano>(path).map(|(committee, _)| committee)
 }
 
-pub(crate) fn load_member(key: &Path) -> Result<SigningKey> {
-    load_member_of(SCHEME, key)
-}
-
 /// `tms committee --backend cardano`.
 pub fn committee(size: usize, seed: Option<u64>, out: &Path, keys_dir: &Path) -> Result<()> {
     let sks = member_keys(SCHEME, size, seed, keys_dir)?;
@@ -122,24 +117,6 @@ pub fn committee(size: usize, seed: Option<u64>, out: &Path, keys_dir: &Path) ->
         keys_dir.display()
     );
     Ok(())
-}
-
-fn vk_file_bytes(shape: &AtmsShape, vk: &Vk) -> Vec<u8> {
-    key_file_vk(SCHEME, &ShapeFile::of(shape), vk)
-}
-
-/// Parses a verifying key file: its shape and key.
-pub fn read_vk(path: &Path, bytes: &[u8]) -> Result<(AtmsShape, Vk)> {
-    let (shape, vk) = read_key_file_vk::<ShapeFile, AtmsCircuit>(SCHEME, path, bytes)?;
-    Ok((shape.shape().map_err(|e| at(path, e))?, vk))
-}
-
-fn read_pk(path: &Path) -> Result<AtmsKeys> {
-    let (shape, pk) = read_key_file_pk::<ShapeFile, AtmsCircuit>(SCHEME, path)?;
-    Ok(AtmsKeys {
-        shape: shape.shape().map_err(|e| at(path, e))?,
-        pk,
-    })
 }
 
 /// The trusted commitment: from the committee file (its commitment in `shape`'s mode) or the
@@ -176,7 +153,7 @@ pub fn export_plutus(a: &ExportPlutusArgs) -> Result<()> {
     }
     let params = load_params(a.params)?;
     let vk_file = a.trust.read()?;
-    let (shape, vk) = read_vk(a.vk, &vk_file)?;
+    let (shape, vk) = SchnorrCardano::read_vk(a.vk, &vk_file)?;
     crate::checks::check_params_k(a.params, params.max_k(), shape.k)?;
     a.trust.check_regenerated(&vk_file, "its shape", || {
         SchnorrCardano::regenerate_vk(&params, &shape, a.vk)
@@ -223,21 +200,10 @@ impl CertificateScheme for SchnorrCardano {
     type Shape = AtmsShape;
     type ShapeFile = ShapeFile;
     type Keys = AtmsKeys;
-    type Vk = Vk;
     type Witness = AtmsWitness;
     type Instance = AtmsInstance;
 
     scheme_calls!();
-
-    fn keygen_shape(c: &Committee, options: &ShapeOptions, k: u32) -> Result<AtmsShape> {
-        let shape = AtmsShape {
-            n: c.keys().len(),
-            mode: commitment_mode(options.mode, options.slots)?,
-            k,
-        };
-        shape.validate().map_err(usage)?;
-        Ok(shape)
-    }
 
     fn min_k(shape: &AtmsShape) -> Result<Option<u32>> {
         Ok(Some(prover::min_k(&AtmsShape { k: 10, ..*shape })))
@@ -247,59 +213,17 @@ impl CertificateScheme for SchnorrCardano {
         Ok(tms_cardano::scheme::needed_k(&AtmsShape { k, ..*shape }))
     }
 
-    fn k(shape: &AtmsShape) -> u32 {
-        shape.k
-    }
-
     fn keygen(params: &ParamsKZG<Bls12>, shape: &AtmsShape, path: &Path) -> Result<AtmsKeys> {
         prover::keygen(params, *shape).map_err(|e| at(path, e))
     }
 
-    fn key_files(keys: &AtmsKeys) -> (Vec<u8>, Vec<u8>) {
-        (
-            key_file_pk(SCHEME, &ShapeFile::of(&keys.shape), &keys.pk),
-            vk_file_bytes(&keys.shape, keys.vk()),
-        )
-    }
+    crate::backends::cardano::midnight_calls!(ShapeFile);
 
     fn describe_keys(keys: &AtmsKeys) -> String {
         format!(
             "{} members (Jubjub Schnorr ATMS, k = {})",
             keys.shape.n, keys.shape.k
         )
-    }
-
-    fn read_pk(path: &Path) -> Result<AtmsKeys> {
-        read_pk(path)
-    }
-
-    fn keys_shape(keys: &AtmsKeys) -> &AtmsShape {
-        &keys.shape
-    }
-
-    fn read_vk(path: &Path, bytes: &[u8]) -> Result<(AtmsShape, Vk)> {
-        read_vk(path, bytes)
-    }
-
-    fn regenerate_vk(params: &ParamsKZG<Bls12>, shape: &AtmsShape, path: &Path) -> Result<Vec<u8>> {
-        prover::keygen(params, *shape)
-            .map(|k| vk_file_bytes(shape, k.vk()))
-            .map_err(|e| at(path, e))
-    }
-
-    fn prove(
-        params: &ParamsKZG<Bls12>,
-        keys: &AtmsKeys,
-        witness: &AtmsWitness,
-        _: Transcript,
-    ) -> std::result::Result<Vec<u8>, String> {
-        let rng = ChaCha20Rng::from_rng(OsRng).expect("OS randomness");
-        prover::prove::<DefaultTranscriptHash>(params, keys, witness, rng)
-            .map_err(|e| e.to_string())
-    }
-
-    fn public_inputs(witness: &AtmsWitness) -> Vec<Base> {
-        witness.instance.to_public_inputs()
     }
 
     fn trusted(
@@ -343,11 +267,6 @@ impl CertificateScheme for SchnorrCardano {
         )
     }
 
-    /// The Plutus budget follows the proof ([`Self::after_demo`]).
-    fn demo_certificate() -> Result<DemoCertificate<Self>> {
-        super::demo_certificate::<Self>()
-    }
-
     fn describe_circuit(keys: &AtmsKeys) -> String {
         format!(
             "Schnorr ATMS on Jubjub, {} members, flat, k = {} (KZG over BLS12-381)",
@@ -375,10 +294,12 @@ impl CertificateScheme for SchnorrCardano {
 }
 
 impl SchnorrFiles for SchnorrCardano {
-    fn sign_bytes(key: &Path, message: &[u8]) -> Result<(String, Signature)> {
-        let sk = load_member(key)?;
-        let signature = sk.sign(message_to_field(message));
-        Ok((point_to_hex(&sk.verifying_key().0), signature))
+    fn load_member(key: &Path) -> Result<SigningKey> {
+        load_member_of(SCHEME, key)
+    }
+
+    fn shape_of(n: usize, mode: CommitmentMode, k: u32) -> AtmsShape {
+        AtmsShape { n, mode, k }
     }
 
     circuit_calls!(Signature);
@@ -396,11 +317,7 @@ impl SchnorrFiles for SchnorrCardano {
     }
 
     fn demo_shape() -> Result<AtmsShape> {
-        let shape = AtmsShape {
-            n: demo::COMMITTEE,
-            mode: CommitmentMode::Flat,
-            k: 10,
-        };
+        let shape = Self::shape_of(demo::COMMITTEE, CommitmentMode::Flat, 10);
         Ok(AtmsShape {
             k: prover::min_k(&shape),
             ..shape

@@ -144,8 +144,12 @@ pub trait SchnorrFiles: CertificateScheme {
     /// A Schnorr signature.
     type Signature: Copy;
 
-    /// Signs `message` with the member key file `key`: the public key (hex) and the signature.
-    fn sign_bytes(key: &Path, message: &[u8]) -> Result<(String, Self::Signature)>;
+    /// Reads a member key file, checking its public key is its secret key's.
+    fn load_member(key: &Path) -> Result<Self::SigningKey>;
+    /// A public key's hex.
+    fn key_hex(key: &Self::Key) -> String;
+    /// The circuit's shape for `n` members, committed to in `mode`, at `k`.
+    fn shape_of(n: usize, mode: CommitmentMode, k: u32) -> Self::Shape;
     /// Parses a public key (hex).
     fn parse_key(hex: &str, what: &str) -> std::result::Result<Self::Key, String>;
     /// Parses a signature from its hex `r` and `s`.
@@ -258,6 +262,10 @@ macro_rules! circuit_calls {
             point_from_hex(hex, what).map(VerifyingKey)
         }
 
+        fn key_hex(key: &VerifyingKey) -> String {
+            point_to_hex(&key.0)
+        }
+
         fn parse_signature(r: &str, s: &str) -> std::result::Result<$signature, String> {
             Ok(Signature {
                 r: point_from_hex(r, "r")?,
@@ -333,8 +341,9 @@ use circuit_calls;
 
 /// The calls of [`CertificateScheme`] both Schnorr ATMS pairs make the same way, written once:
 /// `committee`, `sign` (refusing Mithril's registration options), `certify` and reading and
-/// checking the committee (the module names its `committee`, `load_committee`, `AtmsShape` and
-/// `Committee`), and the witness of a certificate file (`AtmsWitness`).
+/// checking the committee (the module names its `committee`, `load_committee`, `AtmsShape`,
+/// `AtmsKeys` and `Committee`), the shape keygen makes, the witness of a certificate file
+/// (`AtmsWitness`) and its public inputs, and the demo's certificate.
 macro_rules! scheme_calls {
     () => {
         fn committee(a: &CommitteeArgs) -> Result<()> {
@@ -368,6 +377,31 @@ macro_rules! scheme_calls {
             threshold: Option<u64>,
         ) -> Result<(AtmsWitness, PublicFile<Self::ShapeFile>)> {
             super::witness::<Self>(shape, committee, certificate, threshold.unwrap_or_default())
+        }
+
+        fn keygen_shape(c: &Committee, options: &ShapeOptions, k: u32) -> Result<AtmsShape> {
+            let mode = super::commitment_mode(options.mode, options.slots)?;
+            let shape = Self::shape_of(c.keys().len(), mode, k);
+            shape.validate().map_err(usage)?;
+            Ok(shape)
+        }
+
+        fn k(shape: &AtmsShape) -> u32 {
+            shape.k
+        }
+
+        fn keys_shape(keys: &AtmsKeys) -> &AtmsShape {
+            &keys.shape
+        }
+
+        fn public_inputs(
+            witness: &AtmsWitness,
+        ) -> Vec<<Self::Backend as crate::interface::ProvingBackend>::Scalar> {
+            witness.instance.to_public_inputs()
+        }
+
+        fn demo_certificate() -> Result<DemoCertificate<Self>> {
+            super::demo_certificate::<Self>()
         }
     };
 }
@@ -444,11 +478,12 @@ pub fn load_registered<S: SchnorrFiles>(path: &Path) -> Result<(S::Committee, Ve
 
 /// `tms sign --scheme schnorr-atms`.
 pub fn sign<S: SchnorrFiles>(key: &Path, message: &[u8], out: &Path) -> Result<()> {
-    let (public_key, signature) = S::sign_bytes(key, message)?;
+    let sk = S::load_member(key)?;
+    let signature = S::sign_message(&sk, message).map_err(|e| at(key, e))?;
     let (r, s) = S::signature_hex(&signature);
     let file = SignatureFile {
         header: header::<S>(),
-        public_key,
+        public_key: S::key_hex(&S::public_key(&sk)),
         message: bytes_to_hex(message),
         signature: SignatureHex { r, s },
     };
