@@ -14,7 +14,11 @@ use std::{collections::BTreeMap, fmt::Debug};
 
 use thiserror::Error;
 
-use crate::{lottery, CoreError, Parameters};
+use crate::{
+    lottery,
+    registration::{Party, Registration, RegistrationCommitment, RegistrationCurve},
+    CoreError,
+};
 
 /// What a certificate or a single signature breaks; each circuit crate's error carries it whole.
 #[derive(Debug, Error, Clone, Copy, PartialEq, Eq)]
@@ -48,63 +52,46 @@ pub enum StmError {
     NotInTree(usize),
 }
 
-/// One curve's side of the native scheme: its types and the few operations that touch a curve,
-/// a hash or a Merkle tree. The signer, aggregator and verifier are written over it once.
-pub trait Stm {
-    /// The circuit's field (messages, targets, lottery values).
-    type Field: Copy;
+/// One curve's side of the native scheme: its keys, its unique signature, its lottery and its
+/// signer slots (the registration is [`RegistrationCurve`]'s). The signer, aggregator and
+/// verifier are written over it once.
+pub trait Stm: RegistrationCurve {
     /// A signer's secret key.
     type SigningKey: Clone + Debug;
     /// A unique signature with its proof.
     type Signature: Copy + Debug + PartialEq + Eq;
-    /// A registered party (key, stake, target): a leaf's contents.
-    type Party: Clone + Debug;
-    /// A closed registration.
-    type Registration;
-    /// What a verifier holds of a registration.
-    type Commitment: Copy + Debug;
     /// A certificate's signer slot: a party, its Merkle path, its unique signature.
     type SignerSlot: Clone + Debug + PartialEq + Eq;
-    /// The crate's error.
-    type Error: From<StmError> + From<CoreError>;
 
-    /// The registration index of `key`'s verifying key.
-    fn index_of(registration: &Self::Registration, key: &Self::SigningKey) -> Option<usize>;
-    /// The parties in registration order.
-    fn parties(registration: &Self::Registration) -> &[Self::Party];
-    /// The commitment a verifier holds.
-    fn commitment(registration: &Self::Registration) -> Self::Commitment;
-    /// The parameters a commitment was made for.
-    fn params(commitment: &Self::Commitment) -> Parameters;
-    /// The depth of a commitment's tree.
-    fn depth(commitment: &Self::Commitment) -> usize;
-    /// The element signed for application message `msg` (bound to the registration).
-    fn bound_message(commitment: &Self::Commitment, msg: Self::Field) -> Self::Field;
+    /// A secret key's verifying key.
+    fn verifying_key(key: &Self::SigningKey) -> Self::Key;
     /// `key`'s unique signature of `bound`.
     fn sign(key: &Self::SigningKey, bound: Self::Field) -> Result<Self::Signature, Self::Error>;
     /// Whether `signature` verifies for `party`'s key on `bound`.
-    fn verifies(signature: &Self::Signature, party: &Self::Party, bound: Self::Field) -> bool;
+    fn verifies(signature: &Self::Signature, party: &Party<Self>, bound: Self::Field) -> bool;
     /// Whether `signature`'s lottery value at `index` is below `party`'s target.
     fn wins(
         signature: &Self::Signature,
-        party: &Self::Party,
+        party: &Party<Self>,
         index: u64,
     ) -> Result<bool, Self::Error>;
     /// The signer slot of registered party `position` with `signature` (its Merkle path read
     /// from the registration).
     fn signer_slot(
-        registration: &Self::Registration,
+        registration: &Registration<Self>,
         position: usize,
         signature: Self::Signature,
     ) -> Result<Self::SignerSlot, Self::Error>;
     /// A signer slot's registration index, party and signature.
-    fn slot_parts(slot: &Self::SignerSlot) -> (usize, &Self::Party, &Self::Signature);
+    fn slot_parts(slot: &Self::SignerSlot) -> (usize, &Party<Self>, &Self::Signature);
     /// The length of a signer slot's Merkle path (the tree depth it claims).
     fn path_len(slot: &Self::SignerSlot) -> usize;
     /// Whether a signer slot's leaf is under the commitment's root at its position (its path,
     /// [`Self::path_len`], has the commitment's depth: the caller checked it).
-    fn in_tree(commitment: &Self::Commitment, slot: &Self::SignerSlot)
-        -> Result<bool, Self::Error>;
+    fn in_tree(
+        commitment: &RegistrationCommitment<Self>,
+        slot: &Self::SignerSlot,
+    ) -> Result<bool, Self::Error>;
 }
 
 /// A signer's contribution: its unique signature and the indices it won.
@@ -123,19 +110,21 @@ pub struct SingleSignature<C: Stm> {
 pub struct Signer<C: Stm> {
     key: C::SigningKey,
     party: usize,
-    info: C::Party,
-    commitment: C::Commitment,
+    info: Party<C>,
+    commitment: RegistrationCommitment<C>,
 }
 
 impl<C: Stm> Signer<C> {
     /// The signer of `key` in `registration`.
-    pub fn new(key: C::SigningKey, registration: &C::Registration) -> Result<Self, C::Error> {
-        let party = C::index_of(registration, &key).ok_or(StmError::NotRegistered)?;
+    pub fn new(key: C::SigningKey, registration: &Registration<C>) -> Result<Self, C::Error> {
+        let party = registration
+            .index_of(&C::verifying_key(&key))
+            .ok_or(StmError::NotRegistered)?;
         Ok(Self {
             key,
             party,
-            info: C::parties(registration)[party].clone(),
-            commitment: C::commitment(registration),
+            info: registration.parties()[party],
+            commitment: registration.commitment(),
         })
     }
 
@@ -146,9 +135,9 @@ impl<C: Stm> Signer<C> {
 
     /// Signs application message `msg` and plays the `m` lotteries; `None` if no index is won.
     pub fn sign(&self, msg: C::Field) -> Result<Option<SingleSignature<C>>, C::Error> {
-        let signature = C::sign(&self.key, C::bound_message(&self.commitment, msg))?;
+        let signature = C::sign(&self.key, self.commitment.message(msg))?;
         let mut indices = Vec::new();
-        for j in 0..C::params(&self.commitment).m() {
+        for j in 0..self.commitment.params.m() {
             if C::wins(&signature, &self.info, j)? {
                 indices.push(j);
             }
@@ -182,18 +171,19 @@ pub struct Certificate<C: Stm> {
 /// Checks one single signature against the registration: the party exists, the signature
 /// verifies on the bound message, every claimed index is below `m`, strictly increasing and won.
 pub fn verify_single<C: Stm>(
-    registration: &C::Registration,
+    registration: &Registration<C>,
     msg: C::Field,
     sig: &SingleSignature<C>,
 ) -> Result<(), C::Error> {
-    let party = C::parties(registration)
+    let party = registration
+        .parties()
         .get(sig.party)
         .ok_or(StmError::NotRegistered)?;
-    let commitment = C::commitment(registration);
-    if !C::verifies(&sig.signature, party, C::bound_message(&commitment, msg)) {
+    let commitment = registration.commitment();
+    if !C::verifies(&sig.signature, party, commitment.message(msg)) {
         return Err(StmError::InvalidSignature(sig.party).into());
     }
-    lottery::check_indices(sig.indices.iter().copied(), C::params(&commitment).m())?;
+    lottery::check_indices(sig.indices.iter().copied(), commitment.params.m())?;
     for &j in &sig.indices {
         if !C::wins(&sig.signature, party, j)? {
             return Err(StmError::LostLottery(j).into());
@@ -207,7 +197,7 @@ pub fn verify_single<C: Stm>(
 /// few signer slots (each costs the circuit a Merkle path and a DLEQ proof, an index slot far
 /// less): [`lottery::select_indices`].
 pub fn aggregate<C: Stm>(
-    registration: &C::Registration,
+    registration: &Registration<C>,
     msg: C::Field,
     sigs: &[SingleSignature<C>],
 ) -> Result<Certificate<C>, C::Error> {
@@ -218,7 +208,7 @@ pub fn aggregate<C: Stm>(
         }
     }
     let won = valid.iter().map(|(&p, s)| (p, s.indices.clone())).collect();
-    let k = C::params(&C::commitment(registration)).k();
+    let k = registration.params().k();
     let chosen = lottery::select_indices(k, &won)?;
     let mut used: Vec<usize> = chosen.iter().map(|&(_, p)| p).collect();
     used.sort_unstable();
@@ -247,11 +237,11 @@ pub fn aggregate<C: Stm>(
 /// signer's unique signature verifies on the bound message; each index is won by its signer's
 /// lottery value.
 pub fn verify<C: Stm>(
-    commitment: &C::Commitment,
+    commitment: &RegistrationCommitment<C>,
     msg: C::Field,
     cert: &Certificate<C>,
 ) -> Result<(), C::Error> {
-    let params = C::params(commitment);
+    let params = commitment.params;
     if (cert.indices.len() as u64) < params.k() {
         return Err(CoreError::NotEnoughIndices {
             found: cert.indices.len(),
@@ -274,7 +264,7 @@ pub fn verify<C: Stm>(
     if let Some(unused) = used.iter().position(|u| !u) {
         return Err(StmError::UnusedSignerSlot(unused).into());
     }
-    let bound = C::bound_message(commitment, msg);
+    let bound = commitment.message(msg);
     let mut previous = None;
     for (i, slot) in cert.signers.iter().enumerate() {
         let (position, party, signature) = C::slot_parts(slot);
@@ -282,7 +272,7 @@ pub fn verify<C: Stm>(
             return Err(StmError::SignersNotIncreasing(i).into());
         }
         previous = Some(position);
-        if C::path_len(slot) != C::depth(commitment) || !C::in_tree(commitment, slot)? {
+        if C::path_len(slot) != commitment.depth || !C::in_tree(commitment, slot)? {
             return Err(StmError::NotInTree(i).into());
         }
         if !C::verifies(signature, party, bound) {

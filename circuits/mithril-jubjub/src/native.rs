@@ -146,55 +146,11 @@ pub fn params_digest(params: &Parameters) -> Base {
 }
 
 /// One registered party.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Party {
-    /// Its verifying key (prime-order subgroup).
-    pub key: VerifyingKey,
-    /// Its stake.
-    pub stake: u64,
-    /// Its eligibility target `ceil(phi(stake / total) q)` (below q).
-    pub target: Base,
-}
-
-impl Party {
-    /// The leaf `Poseidon(pk.x, pk.y, stake, T)`.
-    pub fn leaf(&self) -> Base {
-        let [x, y] = self.key.coordinates();
-        poseidon(&[x, y, Base::from(self.stake), self.target])
-    }
-}
-
+pub type Party = mithril_core::registration::Party<JubjubStm>;
 /// What a verifier needs of a registration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RegistrationCommitment {
-    /// The Merkle root of the leaves.
-    pub root: Base,
-    /// The total stake.
-    pub total_stake: u64,
-    /// The tree depth.
-    pub depth: usize,
-    /// The parameters.
-    pub params: Parameters,
-}
-
-impl RegistrationCommitment {
-    /// `Poseidon(REGISTRATION tag, root, total stake, depth, params digest)`: what a script
-    /// stores.
-    pub fn digest(&self) -> Base {
-        poseidon(&[
-            Tag::Registration.value(),
-            self.root,
-            Base::from(self.total_stake),
-            Base::from(self.depth as u64),
-            params_digest(&self.params),
-        ])
-    }
-
-    /// The element actually signed for application message `msg`.
-    pub fn message(&self, msg: Base) -> Base {
-        signed_message(self.digest(), msg)
-    }
-}
+pub type RegistrationCommitment = mithril_core::registration::RegistrationCommitment<JubjubStm>;
+/// A closed registration: parties with their targets, in a Poseidon Merkle tree.
+pub type Registration = mithril_core::registration::Registration<JubjubStm>;
 
 /// `Poseidon(MESSAGE tag, registration digest, msg)`: signatures and lottery values are specific
 /// to one registration and parameter set.
@@ -202,108 +158,56 @@ pub fn signed_message(digest: Base, msg: Base) -> Base {
     poseidon(&[Tag::Message.value(), digest, msg])
 }
 
-/// A closed registration: parties with their targets, in a Poseidon Merkle tree.
-#[derive(Clone, Debug)]
-pub struct Registration {
-    params: Parameters,
-    parties: Vec<Party>,
-    total_stake: u64,
-    tree: MerkleTree,
-}
+impl mithril_core::registration::RegistrationCurve for JubjubStm {
+    type Field = Base;
+    type Key = VerifyingKey;
+    type KeyId = [u8; 32];
+    type Tree = MerkleTree;
+    type Path = Vec<Base>;
+    type Error = MithrilError;
 
-impl Registration {
-    /// Registers `(key, stake)` pairs in a tree of the smallest depth: refuses an empty list, zero
-    /// stakes, repeated keys, the identity and a total above `u64::MAX`.
-    pub fn new(params: Parameters, entries: &[(VerifyingKey, u64)]) -> Result<Self, MithrilError> {
-        Self::with_depth(
-            params,
-            entries,
-            mithril_core::registration::depth(entries.len()),
-        )
-    }
-
-    /// [`Self::new`] in a tree of `depth` (at least the smallest holding every party).
-    pub fn with_depth(
-        params: Parameters,
-        entries: &[(VerifyingKey, u64)],
-        depth: usize,
-    ) -> Result<Self, MithrilError> {
-        if let Some(i) = entries
-            .iter()
-            .position(|(k, _)| bool::from(k.0.is_identity()))
-        {
-            return Err(MithrilError::IdentityKey(i));
+    /// The key's compressed encoding; the identity is refused.
+    fn key_id(index: usize, key: &VerifyingKey) -> Result<[u8; 32], MithrilError> {
+        if bool::from(key.0.is_identity()) {
+            return Err(MithrilError::IdentityKey(index));
         }
-        let ids: Vec<([u8; 32], u64)> = entries.iter().map(|(k, s)| (k.to_bytes(), *s)).collect();
-        let total = mithril_core::registration::total_stake(&ids)?;
-        if !(1..=32).contains(&depth) || entries.len() > 1 << depth {
+        Ok(key.to_bytes())
+    }
+    fn target(params: &Parameters, stake: u64, total: u64) -> Result<Base, MithrilError> {
+        let t = eligibility::target(params.phi_f(), stake, total, &modulus())?;
+        Ok(from_biguint(&t.value))
+    }
+    /// `Poseidon(pk.x, pk.y, stake, T)`.
+    fn leaf(party: &Party) -> Result<Base, MithrilError> {
+        let [x, y] = party.key.coordinates();
+        Ok(poseidon(&[x, y, Base::from(party.stake), party.target]))
+    }
+    fn tree(leaves: Vec<Base>, depth: usize) -> Result<MerkleTree, MithrilError> {
+        if !(1..=32).contains(&depth) || leaves.len() > 1 << depth {
             return Err(MithrilError::BadShape(format!(
                 "{} parties in a tree of depth {depth}",
-                entries.len()
+                leaves.len()
             )));
         }
-        let q = modulus();
-        let parties = entries
-            .iter()
-            .map(|(key, stake)| {
-                let t = eligibility::target(params.phi_f(), *stake, total, &q)?;
-                Ok(Party {
-                    key: *key,
-                    stake: *stake,
-                    target: from_biguint(&t.value),
-                })
-            })
-            .collect::<Result<Vec<_>, MithrilError>>()?;
-        let tree = MerkleTree::new(parties.iter().map(Party::leaf).collect(), depth);
-        Ok(Self {
-            params,
-            parties,
-            total_stake: total,
-            tree,
-        })
+        Ok(MerkleTree::new(leaves, depth))
     }
-
-    /// The parameters.
-    pub fn params(&self) -> Parameters {
-        self.params
+    fn root(tree: &MerkleTree) -> Base {
+        tree.root()
     }
-
-    /// The parties in registration order.
-    pub fn parties(&self) -> &[Party] {
-        &self.parties
+    fn path(tree: &MerkleTree, index: usize) -> Result<Vec<Base>, MithrilError> {
+        Ok(tree.path(index))
     }
-
-    /// The total stake.
-    pub fn total_stake(&self) -> u64 {
-        self.total_stake
+    fn hash(inputs: &[Base]) -> Base {
+        poseidon(inputs)
     }
-
-    /// The tree depth.
-    pub fn depth(&self) -> usize {
-        self.tree.path(0).len()
+    fn registration_tag() -> Base {
+        Tag::Registration.value()
     }
-
-    /// The commitment a verifier holds.
-    pub fn commitment(&self) -> RegistrationCommitment {
-        RegistrationCommitment {
-            root: self.tree.root(),
-            total_stake: self.total_stake,
-            depth: self.depth(),
-            params: self.params,
-        }
+    fn message_tag() -> Base {
+        Tag::Message.value()
     }
-
-    /// The registration index of `key`.
-    pub fn index_of(&self, key: &VerifyingKey) -> Option<usize> {
-        self.parties.iter().position(|p| p.key == *key)
-    }
-
-    /// The Merkle path (siblings, bottom up) of party `index`.
-    pub fn path(&self, index: usize) -> Result<Vec<Base>, MithrilError> {
-        if index >= self.parties.len() {
-            return Err(mithril_core::stm::StmError::NotRegistered.into());
-        }
-        Ok(self.tree.path(index))
+    fn params_digest(params: &Parameters) -> Base {
+        params_digest(params)
     }
 }
 
@@ -428,32 +332,12 @@ pub struct SignerSlot {
 }
 
 impl mithril_core::stm::Stm for JubjubStm {
-    type Field = Base;
     type SigningKey = SigningKey;
     type Signature = UniqueSignature;
-    type Party = Party;
-    type Registration = Registration;
-    type Commitment = RegistrationCommitment;
     type SignerSlot = SignerSlot;
-    type Error = MithrilError;
 
-    fn index_of(registration: &Registration, key: &SigningKey) -> Option<usize> {
-        registration.index_of(&key.verifying_key())
-    }
-    fn parties(registration: &Registration) -> &[Party] {
-        registration.parties()
-    }
-    fn commitment(registration: &Registration) -> RegistrationCommitment {
-        registration.commitment()
-    }
-    fn params(commitment: &RegistrationCommitment) -> Parameters {
-        commitment.params
-    }
-    fn depth(commitment: &RegistrationCommitment) -> usize {
-        commitment.depth
-    }
-    fn bound_message(commitment: &RegistrationCommitment, msg: Base) -> Base {
-        commitment.message(msg)
+    fn verifying_key(key: &SigningKey) -> VerifyingKey {
+        key.verifying_key()
     }
     fn sign(key: &SigningKey, bound: Base) -> Result<UniqueSignature, MithrilError> {
         sign(key, bound)
@@ -489,7 +373,7 @@ impl mithril_core::stm::Stm for JubjubStm {
         slot: &SignerSlot,
     ) -> Result<bool, MithrilError> {
         Ok(slot.position < 1 << commitment.depth
-            && MerkleTree::root_from_path(slot.party.leaf(), slot.position, &slot.path)
+            && MerkleTree::root_from_path(slot.party.leaf()?, slot.position, &slot.path)
                 == commitment.root)
     }
 }

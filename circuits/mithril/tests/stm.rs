@@ -60,7 +60,7 @@ fn manual(reg: &Registration, sigs: &[SingleSignature], choice: &[(u64, usize)])
     let signers = parties
         .iter()
         .map(|&p| SignerSlot {
-            party: reg.parties()[p].clone(),
+            party: reg.parties()[p],
             path: reg.path(p).unwrap(),
             signature: sigs.iter().find(|s| s.party == p).unwrap().signature,
         })

@@ -17,12 +17,13 @@ use tms_gadgets::{
 };
 
 use crate::{
-    params::{Parameters, Tag},
+    params::Tag,
     registration::{Party, Registration, RegistrationCommitment},
     signature::{self, coordinates, UniqueSignature},
     MithrilError,
 };
 
+pub use crate::registration::GrumpkinStm;
 pub use mithril_core::stm::{aggregate, verify, verify_single, IndexSlot};
 
 /// `ev(sigma, j) = Poseidon_leaf(LOTTERY tag, sigma.x, sigma.y, j)`.
@@ -48,10 +49,6 @@ pub fn wins(ev: Fr, target: Fr) -> bool {
     mithril_core::lottery::wins(&fe_to_biguint(&ev), &fe_to_biguint(&target))
 }
 
-/// The Grumpkin side of the native scheme ([`mithril_core::stm::Stm`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GrumpkinStm;
-
 /// A signer's contribution: its unique signature and the indices it won.
 pub type SingleSignature = mithril_core::stm::SingleSignature<GrumpkinStm>;
 /// A registered signer.
@@ -71,32 +68,12 @@ pub struct SignerSlot {
 }
 
 impl mithril_core::stm::Stm for GrumpkinStm {
-    type Field = Fr;
     type SigningKey = SigningKey;
     type Signature = UniqueSignature;
-    type Party = Party;
-    type Registration = Registration;
-    type Commitment = RegistrationCommitment;
     type SignerSlot = SignerSlot;
-    type Error = MithrilError;
 
-    fn index_of(registration: &Registration, key: &SigningKey) -> Option<usize> {
-        registration.index_of(&key.verifying_key())
-    }
-    fn parties(registration: &Registration) -> &[Party] {
-        registration.parties()
-    }
-    fn commitment(registration: &Registration) -> RegistrationCommitment {
-        registration.commitment()
-    }
-    fn params(commitment: &RegistrationCommitment) -> Parameters {
-        commitment.params
-    }
-    fn depth(commitment: &RegistrationCommitment) -> usize {
-        commitment.depth
-    }
-    fn bound_message(commitment: &RegistrationCommitment, msg: Fr) -> Fr {
-        commitment.message(msg)
+    fn verifying_key(key: &SigningKey) -> VerifyingKey {
+        key.verifying_key()
     }
     fn sign(key: &SigningKey, bound: Fr) -> Result<UniqueSignature, MithrilError> {
         signature::sign(key, bound)
@@ -113,7 +90,7 @@ impl mithril_core::stm::Stm for GrumpkinStm {
         signature: UniqueSignature,
     ) -> Result<SignerSlot, MithrilError> {
         Ok(SignerSlot {
-            party: registration.parties()[position].clone(),
+            party: registration.parties()[position],
             path: registration.path(position)?,
             signature,
         })
