@@ -89,11 +89,13 @@ where
     })
 }
 
-/// [`CertificateScheme::trusted`] of an ATMS scheme on BN254 ([`trusted_bn254_atms`]):
-/// `|committee, shape| commitment` is the committee's commitment under the key's shape, and
-/// `instance` makes the circuit's statement of (commitment, message bytes, threshold).
-macro_rules! bn254_atms_trusted {
-    (|$committee:ident, $shape:ident| $commitment:expr, $instance:path) => {
+/// The verifier's side of [`CertificateScheme`] an ATMS scheme on BN254 has: `trusted`
+/// ([`trusted_bn254_atms`]; `|committee, shape| commitment` is the committee's commitment under
+/// the key's shape, `instance` makes the circuit's statement of (commitment, message bytes,
+/// threshold)) and the Groth16 wrapper's program of the statement `[commitment, m, t]`
+/// (`label` describes it).
+macro_rules! bn254_atms_calls {
+    ($label:expr, |$committee:ident, $shape:ident| $commitment:expr, $instance:path) => {
         fn trusted(
             shape: &Self::Shape,
             args: &$crate::interface::VerifyArgs,
@@ -105,9 +107,12 @@ macro_rules! bn254_atms_trusted {
             };
             $crate::schemes::trusted_bn254_atms(shape, args, public, commitment_of, $instance)
         }
+
+        $crate::backends::bn254::bn254_wrapper!(Atms, $label, |instance| instance
+            .to_public_inputs());
     };
 }
-pub(crate) use bn254_atms_trusted;
+pub(crate) use bn254_atms_calls;
 
 /// `n` member keys of `tms demo`: the same on every run (seeded; a demo, not a committee).
 pub fn demo_keys<K: MemberSecret>(n: usize) -> Vec<K> {

@@ -374,15 +374,10 @@ impl CertificateScheme for BlsBn254 {
         witness.instance.to_public_inputs()
     }
 
-    crate::schemes::bn254_atms_trusted!(
+    crate::schemes::bn254_atms_calls!(
+        "BLS ATMS certificate (BN254, Poseidon transcript): [commitment, m, t]",
         |committee, shape| committee.digest(shape.hash),
         AtmsInstance::from_trusted_digest
-    );
-
-    crate::backends::bn254::bn254_wrapper!(
-        Atms,
-        "BLS ATMS certificate (BN254, Poseidon transcript): [commitment, m, t]",
-        |instance| instance.to_public_inputs()
     );
 
     fn verdict(shape: &AtmsShape, trusted: &Trusted<Self>, args: &VerifyArgs) -> String {

@@ -136,15 +136,10 @@ impl CertificateScheme for SchnorrBn254 {
         format!("{} members ({})", keys.shape.n, keys.stats)
     }
 
-    crate::schemes::bn254_atms_trusted!(
+    crate::schemes::bn254_atms_calls!(
+        "Schnorr ATMS certificate (BN254, Poseidon transcript): [commitment, m, t]",
         |committee, shape| committee.commitment(shape.mode),
         AtmsInstance::from_trusted_commitment
-    );
-
-    crate::backends::bn254::bn254_wrapper!(
-        Atms,
-        "Schnorr ATMS certificate (BN254, Poseidon transcript): [commitment, m, t]",
-        |instance| instance.to_public_inputs()
     );
 
     fn verdict(shape: &AtmsShape, trusted: &Trusted<Self>, args: &VerifyArgs) -> String {
