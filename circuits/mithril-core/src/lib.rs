@@ -5,13 +5,14 @@
 //! |---|---|
 //! | parameters `(m, k, phi_f)` and the presets | [`params`] |
 //! | the exact eligibility target `T = ceil(phi(w) r)` for a field modulus `r` | [`eligibility`] |
-//! | registration checks (stakes, repeated keys, total) and the tree depth | [`registration`] |
+//! | the registration over a curve's [`registration::RegistrationCurve`] (parties, targets, tree, commitment and digest), its checks (stakes, repeated keys, total) and the tree depth | [`registration`] |
 //! | index checks and the aggregator's choice of indices | [`lottery`] |
 //! | the circuit's shape and statement ([`mithril_statement!`]), a certificate's slot checks | [`statement`] |
 //! | the signer, the aggregator and the native verifier over a curve's [`stm::Stm`] | [`stm`] |
 //!
 //! Nothing here hashes or touches a curve: keys are whatever the caller compares, lottery values
-//! and targets are integers, and what needs a curve or a hash ([`stm::Stm`]) is the caller's.
+//! and targets are integers, and what needs a curve or a hash ([`stm::Stm`],
+//! [`registration::RegistrationCurve`]) is the caller's.
 #![deny(missing_docs)]
 
 pub mod eligibility;
