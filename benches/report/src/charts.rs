@@ -88,6 +88,7 @@ pub fn color(system: System) -> RGBColor {
         System::Mithril => RGBColor(148, 103, 189),
         System::MithrilStm => RGBColor(140, 86, 75),
         System::MithrilCardano => RGBColor(227, 119, 194),
+        System::MithrilOursStm => RGBColor(188, 189, 34),
     }
 }
 

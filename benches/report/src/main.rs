@@ -50,11 +50,15 @@ pub enum System {
     /// Our SNARK-Mithril on mithril-stm's stack, the Cardano backend (`circuits/mithril-jubjub`,
     /// through `benches/mithril-compare`), with its Plutus verifier's budget.
     MithrilCardano,
+    /// Our mithril-stm mode (`mithril_jubjub::stm`, the Cardano backend) proving mithril-stm's
+    /// own certificate: its registration and its signers' single signatures (through
+    /// `benches/mithril-compare --system ours-stm`).
+    MithrilOursStm,
 }
 
 impl System {
     /// Every system, in run order.
-    pub const ALL: [System; 8] = [
+    pub const ALL: [System; 9] = [
         System::StarkSingle,
         System::StarkConcurrent,
         System::SchnorrFlat,
@@ -63,6 +67,7 @@ impl System {
         System::Mithril,
         System::MithrilStm,
         System::MithrilCardano,
+        System::MithrilOursStm,
     ];
 
     /// Short name (flags, JSON, progress lines).
@@ -76,6 +81,7 @@ impl System {
             System::Mithril => "mithril",
             System::MithrilStm => "mithril-stm",
             System::MithrilCardano => "mithril-cardano",
+            System::MithrilOursStm => "mithril-ours-stm",
         }
     }
 
@@ -90,6 +96,7 @@ impl System {
             System::Mithril => "SNARK-Mithril (ours)",
             System::MithrilStm => "mithril-stm 0.13 SNARK",
             System::MithrilCardano => "SNARK-Mithril on Cardano (ours)",
+            System::MithrilOursStm => "SNARK-Mithril, mithril-stm mode (ours)",
         }
     }
 
@@ -101,6 +108,7 @@ impl System {
                 | System::StarkConcurrent
                 | System::MithrilStm
                 | System::MithrilCardano
+                | System::MithrilOursStm
         )
     }
 
@@ -113,13 +121,22 @@ impl System {
     pub fn is_mithril(self) -> bool {
         matches!(
             self,
-            System::Mithril | System::MithrilStm | System::MithrilCardano
+            System::Mithril | System::MithrilStm | System::MithrilCardano | System::MithrilOursStm
         )
     }
 
     /// Whether it is measured through `benches/mithril-compare` (one child per sample).
     pub fn is_compare(self) -> bool {
-        matches!(self, System::MithrilStm | System::MithrilCardano)
+        matches!(
+            self,
+            System::MithrilStm | System::MithrilCardano | System::MithrilOursStm
+        )
+    }
+
+    /// Whether it proves mithril-stm's own certificate (its registration and signatures), not
+    /// one its own keys signed.
+    pub fn on_stm_signatures(self) -> bool {
+        matches!(self, System::MithrilStm | System::MithrilOursStm)
     }
 
     fn from_key(key: &str) -> Option<System> {
@@ -402,8 +419,8 @@ usage: tms-report [--quick | --samples R] [--systems LIST] [--sizes LIST] [--bls
                 mainnet: one)
   --quick       development run: one sample, and unless given the small defaults below
   --systems     any of schnorr (= schnorr-flat), schnorr-merkle, bls, mithril, mithril-stm,
-                mithril-cardano, stark (= stark-single and stark-concurrent), stark-single,
-                stark-concurrent, all; default all
+                mithril-cardano, mithril-ours-stm, stark (= stark-single and stark-concurrent),
+                stark-single, stark-concurrent, all; default all
   --sizes       committee sizes N of Schnorr ATMS and the STARK (t = N/2 sign);
                 default 8,16,...,2048 (--quick: 8,16,32,64)
   --bls-sizes   committee sizes of BLS ATMS (t = N/2); default 8,2048 (--quick: 8)
@@ -479,7 +496,8 @@ fn parse_systems(value: &str) -> Result<Vec<System>, String> {
         _ => System::from_key(s).map(|s| vec![s]).ok_or_else(|| {
             format!(
                 "--systems: unknown system {s:?} (schnorr, schnorr-merkle, bls, mithril, \
-                 mithril-stm, mithril-cardano, stark, stark-single, stark-concurrent, all)"
+                 mithril-stm, mithril-cardano, mithril-ours-stm, stark, stark-single, \
+                 stark-concurrent, all)"
             )
         }),
     })?;
@@ -826,10 +844,10 @@ fn measure_compare(bin: &Path, job: &Job) -> Result<Point, String> {
         .mithril
         .as_ref()
         .ok_or("a mithril-compare point needs its certificate")?;
-    let compare_system = if job.system == System::MithrilStm {
-        "stm"
-    } else {
-        "ours-cardano"
+    let compare_system = match job.system {
+        System::MithrilStm => "stm",
+        System::MithrilOursStm => "ours-stm",
+        _ => "ours-cardano",
     };
     let (lines, peak_mib, wall_s) = stm::run(bin, compare_system, case, job.samples)?;
     let first = &lines[0];
