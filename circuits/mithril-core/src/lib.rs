@@ -25,6 +25,38 @@ pub mod stm;
 pub use params::{Parameters, PhiF};
 use thiserror::Error;
 
+/// What a certificate or a single signature breaks; each circuit crate's error carries it whole.
+#[derive(Debug, Error, Clone, Copy, PartialEq, Eq)]
+pub enum StmError {
+    /// The signing key, or a single signature's party, is not registered.
+    #[error("the key is not registered")]
+    NotRegistered,
+    /// A unique signature does not verify: the signer slot (in a certificate) or the
+    /// registration index (of a single signature).
+    #[error("the unique signature of signer slot {0} does not verify")]
+    InvalidSignature(usize),
+    /// A claimed index is not won by its signer.
+    #[error("lottery index {0} is not won by its signer")]
+    LostLottery(u64),
+    /// Index slot `index_slot` names signer slot `signer_slot`, which the certificate lacks.
+    #[error("index slot {index_slot} points at missing signer slot {signer_slot}")]
+    SignerSlotOutOfRange {
+        /// The index slot.
+        index_slot: usize,
+        /// The signer slot it names.
+        signer_slot: usize,
+    },
+    /// A signer slot no index slot uses.
+    #[error("signer slot {0} is not used by any index slot")]
+    UnusedSignerSlot(usize),
+    /// Signer slots whose registration indices are not strictly increasing.
+    #[error("signer slots must have strictly increasing registration indices (slot {0})")]
+    SignersNotIncreasing(usize),
+    /// A signer slot's leaf is not under the root at its position.
+    #[error("signer slot {0} is not a registered leaf under the root")]
+    NotInTree(usize),
+}
+
 /// Errors of the curve-independent checks; each backend maps them onto its own error type.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum CoreError {

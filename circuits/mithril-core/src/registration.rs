@@ -16,7 +16,7 @@
 
 use std::{collections::HashSet, fmt::Debug, hash::Hash};
 
-use crate::{stm::StmError, CoreError, Parameters};
+use crate::{CoreError, Parameters, StmError};
 
 /// One curve's side of a registration: what [`Registration`] and [`RegistrationCommitment`]
 /// need of a field, a key, a hash and a Merkle tree (a marker type, so the derived traits of
