@@ -152,12 +152,6 @@ pub type RegistrationCommitment = mithril_core::registration::RegistrationCommit
 /// A closed registration: parties with their targets, in a Poseidon Merkle tree.
 pub type Registration = mithril_core::registration::Registration<JubjubStm>;
 
-/// `Poseidon(MESSAGE tag, registration digest, msg)`: signatures and lottery values are specific
-/// to one registration and parameter set.
-pub fn signed_message(digest: Base, msg: Base) -> Base {
-    poseidon(&[Tag::Message.value(), digest, msg])
-}
-
 impl mithril_core::registration::RegistrationCurve for JubjubStm {
     type Field = Base;
     type Key = VerifyingKey;
