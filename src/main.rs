@@ -36,7 +36,7 @@ use clap::{Args, Parser, Subcommand};
 use tms::{
     backends::bn254,
     backends::cardano,
-    commands::{self, aggregate, chain, chunk, driver, JsonArgs},
+    commands::{self, aggregate, chain, chunk, driver, stm_chain, JsonArgs},
     interface::{
         CertifyArgs, CommitteeArgs, Driver, Groth16Trust, KeyTrust, KeygenArgs, ProofOutput,
         ProveArgs, ShapeOptions, SignArgs, VerifyArgs, WrapArgs, WrapTarget,
@@ -990,6 +990,25 @@ enum ChainCommand {
         /// Verifying key file to write.
         #[arg(long)]
         out_vk: PathBuf,
+        /// mithril-stm: the step key of chains of mithril-stm certificates (Cardano backend;
+        /// with --step, the certificate key from `tms keygen --format mithril-stm`).
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
+    /// mithril-stm: print the 32 bytes epoch E's signers sign on a chain (the link of the next
+    /// registration's root, the application message and E; `tms certify --format mithril-stm
+    /// --next-registration --epoch` checks the signatures on it).
+    Link {
+        /// The registration this epoch hands over to (mithril-stm's registration file, or its
+        /// aggregate key with the parameters).
+        #[arg(long)]
+        next_registration: PathBuf,
+        /// The epoch signed for, counted from the chain's genesis registration (epoch 0).
+        #[arg(long)]
+        epoch: u64,
+        /// The application message (32 bytes).
+        #[command(flatten)]
+        message: MessageArgs,
     },
     /// Prove E consecutive SNARK-Mithril chain certificates in one proof: each certificate is
     /// proved, then aggregated in a tree (minutes per aggregation proof, several GiB).
@@ -1034,6 +1053,13 @@ enum ChainCommand {
         /// Chain proof file.
         #[arg(long)]
         proof: PathBuf,
+        /// mithril-stm: a chain of mithril-stm certificates (Cardano backend); the registrations
+        /// are mithril-stm's files or their roots (0x-hex), the certificate key is given with
+        /// --certificate-vk and --certificate-params and regenerated from its shape.
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+        #[command(flatten)]
+        json: JsonArgs,
     },
 }
 
@@ -1158,6 +1184,28 @@ fn run_chain(action: ChainCommand) -> Result<()> {
         ChainCommand::Prove(args) => chain::prove(&args),
         ChainCommand::Extend(args) => chain::extend(&args),
         ChainCommand::Wrap(args) => chain::wrap(&args),
+        ChainCommand::Link {
+            next_registration,
+            epoch,
+            message,
+        } => stm_chain::link(&next_registration, epoch, &message.bytes()?),
+        ChainCommand::Keygen {
+            format: Format::MithrilStm,
+            params,
+            certificate,
+            chain_params,
+            step,
+            out_vk,
+            ..
+        } => {
+            if !step {
+                return Err(usage(
+                    "--format mithril-stm: chains of mithril-stm certificates are extended one \
+                     epoch at a time; give --step",
+                ));
+            }
+            stm_chain::keygen(&params, &certificate.trust(), &chain_params, &out_vk)
+        }
         ChainCommand::Keygen {
             params,
             certificate,
@@ -1166,6 +1214,7 @@ fn run_chain(action: ChainCommand) -> Result<()> {
             step,
             wrapped,
             out_vk,
+            ..
         } => chain::keygen(&chain::ChainKeygenArgs {
             params: &params,
             certificate_key: certificate.trust(),
@@ -1180,6 +1229,49 @@ fn run_chain(action: ChainCommand) -> Result<()> {
             out_vk: &out_vk,
         }),
         ChainCommand::Verify {
+            format: Format::MithrilStm,
+            genesis,
+            last,
+            message,
+            epochs,
+            params,
+            key,
+            certificate_vk,
+            certificate_params,
+            proof,
+            json,
+            ..
+        } => {
+            let (Some(certificate_vk), Some(certificate_params)) =
+                (certificate_vk, certificate_params)
+            else {
+                return Err(usage(
+                    "--format mithril-stm: give --certificate-vk and --certificate-params (the \
+                     certificate key, regenerated from its shape: the step key is laid out over \
+                     it and the proof's accumulator is checked against it)",
+                ));
+            };
+            let application = message.bytes()?;
+            stm_chain::verify(&stm_chain::StmChainVerifyArgs {
+                genesis: stm_chain::registration_root(&genesis.registration()?)?,
+                last_root: stm_chain::registration_root(&last.registration()?)?,
+                application: &application,
+                epochs: epochs as u64,
+                chain_params: &params,
+                key: key.trust(),
+                certificate: (
+                    KeyTrust {
+                        vk: &certificate_vk,
+                        fingerprint: None,
+                        regenerate: true,
+                    },
+                    &certificate_params,
+                ),
+                proof: &proof,
+                json: &json,
+            })
+        }
+        ChainCommand::Verify {
             genesis,
             last,
             message,
@@ -1190,6 +1282,7 @@ fn run_chain(action: ChainCommand) -> Result<()> {
             certificate_vk,
             certificate_params,
             proof,
+            ..
         } => {
             let application = message.bytes()?;
             chain::verify(&chain::ChainVerifyArgs {

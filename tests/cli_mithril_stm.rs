@@ -6,6 +6,8 @@
 //! registration (pinned key) and from the aggregate key alone (regenerated key); refused: a
 //! changed signature byte, another message, another registration (at certify and at verify), a
 //! certificate changed after certify, a bare root, keys of other parameters, malformed files.
+//! And a chain of two mithril-stm certificates (`tms chain link|extend|verify --format
+//! mithril-stm`), on mithril-stm's own signatures of the links.
 
 use std::{
     path::{Path, PathBuf},
@@ -260,4 +262,258 @@ fn mithril_stm_files_flow_through_the_tool() {
     std::fs::write(d.join("m51.pk"), [head51.as_bytes(), &pk[split..]].concat()).unwrap();
     fails(&d, &format!("prove {S} --committee registration.json --certificate cert.json --params p.srs --pk m51.pk --proof x.proof --public x.json"), "the proving key is for m = 51");
     assert!(!d.join("x.proof").exists());
+}
+
+/// Epoch `epoch`'s signature files.
+fn chain_signatures(dir: &Path, epoch: usize) -> String {
+    let prefix = format!("chain-epoch{epoch}-signature-");
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(&prefix))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 5, "{names:?}");
+    names.join(" ")
+}
+
+/// The chain fixtures' application messages, epochs 0 and 1.
+const APPLICATIONS: [&str; 2] = [
+    "0x0101010101010101010101010101010101010101010101010101010101010101",
+    "0x0202020202020202020202020202020202020202020202020202020202020202",
+];
+
+/// The last word of a line that ends `(fingerprint HEX)` or `(fingerprint HEX); ...`.
+fn fingerprint(out: &str) -> String {
+    out.split("fingerprint ")
+        .nth(1)
+        .unwrap()
+        .split(')')
+        .next()
+        .unwrap()
+        .to_owned()
+}
+
+/// A chain of mithril-stm certificates: the signatures of `chain-epoch<E>-signature-*.json` were
+/// made by mithril-stm 0.13.0's own signers on the links `tms chain link` prints
+/// (`benches/mithril-compare/src/interop.rs`, `interop_chain_fixtures_are_mithril_stm_files`):
+/// epoch 0, `registration.json` hands over to `other-registration.json`; epoch 1, back. Certified
+/// with the hand-over, extended twice (the second call reusing the cached step keys), verified
+/// from what a verifier holds; refused: every one-change statement, a changed proof, another
+/// accumulator, a certificate for another epoch, signatures on another link. Minutes: a step key
+/// at k = 19 and two step proofs.
+#[test]
+fn mithril_stm_chain_extends_and_verifies() {
+    let d = workdir("cli-stm-chain");
+    let registrations = ["registration.json", "other-registration.json"];
+
+    // The link epoch 0's signers signed, and the certificate on it.
+    let link = ok(
+        &d,
+        &format!(
+            "chain link --next-registration {} --epoch 0 --message {}",
+            registrations[1], APPLICATIONS[0]
+        ),
+    );
+    assert_eq!(link.trim().len(), 66, "{link}");
+    for epoch in 0..2 {
+        let out = ok(
+            &d,
+            &format!(
+                "certify {S} --committee {} --next-registration {} --epoch {epoch} --message {} \
+                 --out c{epoch}.json {}",
+                registrations[epoch],
+                registrations[1 - epoch],
+                APPLICATIONS[epoch],
+                chain_signatures(&d, epoch)
+            ),
+        );
+        assert!(out.contains("certificate with 5 indices"), "{out}");
+    }
+    // Signatures on epoch 0's link do not certify epoch 1's, nor another application message.
+    fails(
+        &d,
+        &format!(
+            "certify {S} --committee registration.json --next-registration {} --epoch 1 \
+             --message {} --out x.json {}",
+            registrations[1],
+            APPLICATIONS[0],
+            chain_signatures(&d, 0)
+        ),
+        "does not verify",
+    );
+    fails(
+        &d,
+        &format!(
+            "certify {S} --committee registration.json --next-registration {} --epoch 0 \
+             --message {} --out x.json {}",
+            registrations[1],
+            APPLICATIONS[1],
+            chain_signatures(&d, 0)
+        ),
+        "does not verify",
+    );
+
+    ok(
+        &d,
+        "setup --backend cardano --k 14 --insecure-test --out p.srs",
+    );
+    ok(
+        &d,
+        "setup --backend cardano --k 19 --insecure-test --out chain.srs",
+    );
+    ok(
+        &d,
+        &format!("keygen {S} --committee registration.json --params p.srs --pk m.pk --vk m.vk"),
+    );
+    let extend = "chain extend --format mithril-stm --params p.srs --pk m.pk --chain-params \
+                  chain.srs --vk step.vk";
+    // Epoch 1's certificate cannot start a chain.
+    fails(
+        &d,
+        &format!(
+            "{extend} --registration {} --next-registration {} --certificate c1.json --proof x.json",
+            registrations[1], registrations[0]
+        ),
+        "this chain needs epoch 0",
+    );
+    let out = ok(
+        &d,
+        &format!(
+            "{extend} --registration {} --next-registration {} --certificate c0.json \
+             --proof chain1.json",
+            registrations[0], registrations[1]
+        ),
+    );
+    assert!(
+        out.contains("chain of 1 epoch") && out.contains("step keys made"),
+        "{out}"
+    );
+    let fp = fingerprint(&out);
+    // Epoch 0's certificate again, on the chain of one epoch: refused before any proof.
+    fails(
+        &d,
+        &format!(
+            "{extend} --registration {} --next-registration {} --certificate c0.json \
+             --previous chain1.json --proof x.json",
+            registrations[0], registrations[1]
+        ),
+        "this chain needs epoch 1",
+    );
+    let out = ok(
+        &d,
+        &format!(
+            "{extend} --registration {} --next-registration {} --certificate c1.json \
+             --previous chain1.json --proof chain2.json",
+            registrations[1], registrations[0]
+        ),
+    );
+    assert!(
+        out.contains("chain of 2 epochs") && out.contains("step keys reused"),
+        "{out}"
+    );
+    assert_eq!(fingerprint(&out), fp, "one step key for the chain");
+
+    let verify = |genesis: &str, last: &str, message: &str, epochs: u64, proof: &str| {
+        format!(
+            "chain verify --format mithril-stm --genesis {genesis} --last-registration {last} \
+             --message {message} --epochs {epochs} --params chain.srs --vk step.vk \
+             --vk-fingerprint {fp} --certificate-vk m.vk --certificate-params p.srs --proof {proof}"
+        )
+    };
+    let out = ok(
+        &d,
+        &verify(
+            registrations[0],
+            registrations[0],
+            APPLICATIONS[1],
+            2,
+            "chain2.json",
+        ),
+    );
+    assert!(
+        out.contains("verified: a chain of 2 mithril-stm certificates"),
+        "{out}"
+    );
+    ok(
+        &d,
+        &verify(
+            registrations[0],
+            registrations[1],
+            APPLICATIONS[0],
+            1,
+            "chain1.json",
+        ),
+    );
+    // One change at a time.
+    for (genesis, last, message, epochs) in [
+        (registrations[1], registrations[0], APPLICATIONS[1], 2),
+        (registrations[0], registrations[1], APPLICATIONS[1], 2),
+        (registrations[0], registrations[0], APPLICATIONS[0], 2),
+        (registrations[0], registrations[0], APPLICATIONS[1], 3),
+        (registrations[0], registrations[0], APPLICATIONS[1], 1),
+    ] {
+        fails(
+            &d,
+            &verify(genesis, last, message, epochs, "chain2.json"),
+            "refused",
+        );
+    }
+    // A changed proof byte; the accumulator of the chain of one epoch in the file of two.
+    let file = |name: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(d.join(name)).unwrap()).unwrap()
+    };
+    let mut changed = file("chain2.json");
+    let proof = changed["proof"].as_str().unwrap().to_owned();
+    let at = proof.len() / 2;
+    let digit = if &proof[at..=at] == "0" { "1" } else { "0" };
+    changed["proof"] = format!("{}{digit}{}", &proof[..at], &proof[at + 1..]).into();
+    std::fs::write(d.join("changed.json"), changed.to_string()).unwrap();
+    let mut swapped = file("chain2.json");
+    swapped["accumulator"] = file("chain1.json")["accumulator"].clone();
+    std::fs::write(d.join("swapped.json"), swapped.to_string()).unwrap();
+    for proof in ["changed.json", "swapped.json"] {
+        fails(
+            &d,
+            &verify(
+                registrations[0],
+                registrations[0],
+                APPLICATIONS[1],
+                2,
+                proof,
+            ),
+            "refused",
+        );
+    }
+    // The step key regenerated from the certificate key; a step key not pinned is refused.
+    let out = ok(
+        &d,
+        &verify(
+            registrations[0],
+            registrations[0],
+            APPLICATIONS[1],
+            2,
+            "chain2.json",
+        )
+        .replace(&format!("--vk-fingerprint {fp}"), "--regenerate-vk"),
+    );
+    assert!(out.contains("verifying key regenerated"), "{out}");
+    fails(
+        &d,
+        &verify(
+            registrations[0],
+            registrations[0],
+            APPLICATIONS[1],
+            2,
+            "chain2.json",
+        )
+        .replace(&format!("--vk-fingerprint {fp}"), ""),
+        "pinned or regenerated",
+    );
+    fails(
+        &d,
+        "chain keygen --format mithril-stm --params p.srs --vk m.vk --regenerate-vk \
+         --chain-params chain.srs --out-vk x.vk",
+        "--step",
+    );
 }

@@ -50,6 +50,7 @@ use tms_gadgets::{
 
 use crate::checks::{check_params_k, describe_message};
 use crate::interface::KeyTrust;
+use crate::options::Format;
 use crate::schemes::mithril::{
     bn254::{load_certificate, load_registration, signed_field, HandOver},
     LoadedCertificate,
@@ -336,6 +337,11 @@ pub struct ChainExtendArgs {
     /// `--json`.
     #[command(flatten)]
     pub json: JsonArgs,
+    /// Whose files: tms's own (SNARK-Mithril on BN254) or mithril-stm's (its registration, a
+    /// `tms certify --format mithril-stm --next-registration` certificate, keys of `tms keygen
+    /// --format mithril-stm`; the step on the Cardano backend).
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
 }
 
 /// Public inputs at the front of a step proof file: the accumulator, then the chain's
@@ -345,16 +351,18 @@ const STEP_WORDS: usize = ACCUMULATOR_LIMBS + STEP_INPUTS;
 /// `tms chain extend`: one epoch more on a chain proof; says so in lines, or with `--json` in
 /// one object (the chain's statement, the files, the timings).
 pub fn extend(args: &ChainExtendArgs) -> Result<()> {
+    if args.format == Format::MithrilStm {
+        return super::stm_chain::extend(args);
+    }
     let start = Instant::now();
     let outcome = extend_chain_proof(args);
-    match (&outcome, args.json.json) {
-        (_, true) => {
-            let fields = outcome.as_ref().map(|(_, json)| json.clone());
-            super::print_json("extended", ("mithril", "bn254"), start, fields);
-        }
-        (Ok((lines, _)), false) => lines.iter().for_each(|line| println!("{line}")),
-        (Err(_), false) => {}
-    }
+    super::say(
+        "extended",
+        ("mithril", "bn254"),
+        args.json.json,
+        start,
+        &outcome,
+    );
     outcome.map(|_| ())
 }
 

@@ -10,6 +10,7 @@ pub mod chunk;
 mod drive;
 pub mod export;
 pub mod step_keys;
+pub mod stm_chain;
 pub mod wrap;
 
 pub use drive::{driver, mithril_stm_driver};
@@ -54,6 +55,21 @@ pub(crate) fn print_json(
     object["backend"] = backend.into();
     object["seconds"]["total"] = start.elapsed().as_secs_f64().into();
     println!("{object}");
+}
+
+/// Says a measuring command's outcome: its lines, or with `--json` one object ([`print_json`]).
+pub(crate) fn say(
+    done: &str,
+    pair: (&str, &str),
+    json: bool,
+    start: Instant,
+    outcome: &Result<(Vec<String>, serde_json::Value)>,
+) {
+    match (outcome, json) {
+        (_, true) => print_json(done, pair, start, outcome.as_ref().map(|(_, j)| j.clone())),
+        (Ok((lines, _)), false) => lines.iter().for_each(|line| println!("{line}")),
+        (Err(_), false) => {}
+    }
 }
 
 /// `tms hash`.

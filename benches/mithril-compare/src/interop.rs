@@ -17,6 +17,7 @@ use ciborium::Value;
 use mithril_jubjub::{
     native::Base,
     stm::{
+        chain::link_message,
         native::{
             aggregate, hash_to_point, lottery_target, message_to_field, winning_indices, StmLeaf,
             StmSignature, StmTree,
@@ -55,12 +56,12 @@ struct Setup {
 }
 
 fn setup() -> Setup {
-    seeded_setup(3, true)
+    seeded_setup(3, Some(&MESSAGE))
 }
 
-/// A registration closed by mithril-stm from `seed`, and (with `sign`) every party's single
-/// signature of `MESSAGE`.
-fn seeded_setup(seed: u64, sign: bool) -> Setup {
+/// A registration closed by mithril-stm from `seed`, and (with a message) every party's single
+/// signature of it.
+fn seeded_setup(seed: u64, message: Option<&[u8; 32]>) -> Setup {
     let parameters = Parameters {
         m: M,
         k: QUORUM,
@@ -84,10 +85,9 @@ fn seeded_setup(seed: u64, sign: bool) -> Setup {
     let closed = registration.close_registration(&parameters).unwrap();
     let signatures = initializers
         .into_iter()
-        .filter(|_| sign)
         .filter_map(|initializer| {
             let signer = initializer.try_create_signer::<D>(&closed).ok()?;
-            signer.create_single_signature(&MESSAGE).ok()
+            signer.create_single_signature(message?).ok()
         })
         .filter(|s| s.get_snark_signature_indices().is_some())
         .collect();
@@ -393,7 +393,7 @@ fn aggregate_key_json(setup: &Setup) -> serde_json::Value {
 /// A registration of the same parameters and stakes from another seed (the tool's "another
 /// registration" refusals).
 fn other_setup() -> Setup {
-    seeded_setup(4, false)
+    seeded_setup(4, None)
 }
 
 fn line(value: &impl serde::Serialize) -> String {
@@ -454,4 +454,61 @@ fn interop_tool_fixtures_are_mithril_stm_files() {
         read += 1;
     }
     assert!(read >= QUORUM as usize, "{read} committed signatures");
+}
+
+/// The application messages of the tool's chain fixtures, epochs 0 and 1.
+const CHAIN_APPLICATIONS: [[u8; 32]; 2] = [[1; 32], [2; 32]];
+
+/// The tool's chain fixtures (`tests/fixtures/mithril-stm/chain-epoch<E>-signature-<i>.json`,
+/// read by the root workspace's `tests/cli_mithril_stm.rs`) are mithril-stm's own single
+/// signatures of the chain links `tms chain link` prints: epoch 0, the registration (seed 3)
+/// hands over to the other one (seed 4); epoch 1, the other one hands back. With
+/// `TMS_STM_FIXTURES=write` this writes them; otherwise mithril-stm reads every committed one back
+/// and accepts it for its epoch's link.
+#[test]
+fn interop_chain_fixtures_are_mithril_stm_files() {
+    let roots = [stm_root(&setup()), stm_root(&other_setup())];
+    let links: Vec<[u8; 32]> = (0..2)
+        .map(|epoch| link_message(roots[1 - epoch], &CHAIN_APPLICATIONS[epoch], epoch as u64))
+        .collect();
+    let signers = [
+        seeded_setup(3, Some(&links[0])),
+        seeded_setup(4, Some(&links[1])),
+    ];
+    let dir = fixture_dir();
+    if std::env::var("TMS_STM_FIXTURES").as_deref() == Ok("write") {
+        for (epoch, setup) in signers.iter().enumerate() {
+            for signature in &setup.signatures {
+                let name = format!(
+                    "chain-epoch{epoch}-signature-{}.json",
+                    signature.signer_index
+                );
+                std::fs::write(dir.join(name), line(signature)).unwrap();
+            }
+        }
+        eprintln!("[interop] wrote the chain signatures to {}", dir.display());
+        return;
+    }
+    for (epoch, setup) in signers.iter().enumerate() {
+        let prefix = format!("chain-epoch{epoch}-signature-");
+        let mut read = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if !name.starts_with(&prefix) {
+                continue;
+            }
+            let signature: SingleSignature =
+                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            assert!(
+                stm_accepts(setup, &signature, &links[epoch]),
+                "mithril-stm accepts {name} for epoch {epoch}'s link"
+            );
+            read += 1;
+        }
+        assert!(
+            read >= QUORUM as usize,
+            "{read} committed signatures of epoch {epoch}"
+        );
+    }
 }

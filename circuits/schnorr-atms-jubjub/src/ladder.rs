@@ -8,9 +8,17 @@
 //!
 //! ```text
 //!   row    0    1    2     3    4    5    6    7    8
-//!   2i     T1x  T1y  s_i   a1x  a1y  S1x  S1y  dpi1 dss1    S1 = a1 + T1,  a1' = 2 S1 (row 2i+2)
-//!   2i+1   T2x  T2y  c_i   a2x  a2y  S2x  S2y  dpi2 dss2    S2 = a2 + T2,  a2' = 2 S2 (row 2i+3)
+//!   2i     T1x  T1y  s_i   a1x  a1y  S2x  S2y  dpi1 dss2    S1 = a1 + T1 (row 2i+1),  a2' = 2 S2 (row 2i+1)
+//!   2i+1   T2x  T2y  c_i   a2x  a2y  S1x  S1y  dpi2 dss1    S2 = a2 + T2 (row 2i+2),  a1' = 2 S1 (row 2i+2)
 //! ```
+//!
+//! A row's sum lands on the row below, which doubles it into the accumulator of the row below it
+//! (lanes alternate, so that is the sum's lane's next accumulator). The gate's queries stay
+//! within rotations 0 and 1, which midnight-circuits' in-circuit verifier takes (it takes -1, 0
+//! and 1), so that a chain step can verify this circuit's proofs; the layout costs one query
+//! more than an accumulator doubled two rows down (32 proof bytes). The first row's sum cells
+//! hold `O` (doubled into the second lane's start, a copy of `O`); the row after the last pair
+//! doubles the second lane's last sum (unused).
 //!
 //! One lane (a Schnorr signature, `s G - c pk = R`), one row per pair, `c_i` fresh in a tenth
 //! column (the circuit recomposes `c` from these cells and checks their canonicity):
@@ -39,8 +47,9 @@
 //! too), and `s`'s bits are fresh, `s` being used nowhere else, so `w` is the pair's index.
 
 use ff::Field;
+use group::Curve;
 use midnight_circuits::{ecc::curves::EdwardsCurve, types::AssignedNative};
-use midnight_curves::JubjubExtended;
+use midnight_curves::{Fr as JubjubScalar, JubjubAffine, JubjubExtended};
 use midnight_proofs::{
     circuit::{Region, Value},
     plonk::{
@@ -93,6 +102,15 @@ pub fn edwards_add(p: Xy, q: Xy) -> Xy {
     let x = (p.0 * q.1 + p.1 * q.0) * (Base::ONE + t).invert().expect("d is not a square");
     let y = (p.1 * q.1 + p.0 * q.0) * (Base::ONE - t).invert().expect("d is not a square");
     (x, y)
+}
+
+/// `P / 2` for a point `P` of the prime-order subgroup: the point whose doubling is `P`.
+fn halve(p: Xy) -> Xy {
+    let half = JubjubScalar::from(2)
+        .invert()
+        .expect("2 is invertible modulo the subgroup order");
+    let q = (JubjubExtended::from(JubjubAffine::from_raw_unchecked(p.0, p.1)) * half).to_affine();
+    (q.get_u(), q.get_v())
 }
 
 /// The first [`LADDER_BITS`] bits of a little-endian repr (a scalar's or a base element's), as
@@ -259,9 +277,19 @@ impl<const LANES: usize> LadderConfig<LANES> {
             let (dpi, sx, sy, dss) = (cur(DPI), cur(S_X), cur(S_Y), cur(DSS));
             let bit = cur(BIT);
             let c_bit = c_bits.map(|column| m.query_advice(column, Rotation::cur()));
-            // The next pair's accumulator: LANES rows down.
-            let ox = m.query_advice(columns[ACC_X], Rotation(LANES as i32));
-            let oy = m.query_advice(columns[ACC_Y], Rotation(LANES as i32));
+            // The row's sum: on the row itself (one lane), on the row below (two lanes, module
+            // docs). The sum on the row is doubled into the accumulator of the row below.
+            let sum_at = if LANES == 1 {
+                Rotation::cur()
+            } else {
+                Rotation::next()
+            };
+            let (nx, ny) = (
+                m.query_advice(columns[S_X], sum_at),
+                m.query_advice(columns[S_Y], sum_at),
+            );
+            let ox = m.query_advice(columns[ACC_X], Rotation::next());
+            let oy = m.query_advice(columns[ACC_Y], Rotation::next());
             let one = Expression::from(1);
             let d = Expression::Constant(<JubjubExtended as EdwardsCurve>::D);
             let constraints: Vec<(&str, Expression<Base>)> = vec![
@@ -271,12 +299,12 @@ impl<const LANES: usize> LadderConfig<LANES> {
                 ),
                 (
                     "sx (1 + dpi) = ax ty + ay tx",
-                    sx.clone() * (one.clone() + dpi.clone())
+                    nx * (one.clone() + dpi.clone())
                         - (ax.clone() * ty.clone() + ay.clone() * tx.clone()),
                 ),
                 (
                     "sy (1 - dpi) = ay ty + ax tx",
-                    sy.clone() * (one.clone() - dpi) - (ay * ty + ax * tx),
+                    ny * (one.clone() - dpi) - (ay * ty + ax * tx),
                 ),
                 (
                     "dss = d sx sx sy sy",
@@ -390,6 +418,16 @@ impl<const LANES: usize> LadderConfig<LANES> {
                 region.constrain_equal(a.cell(), cell.cell())?;
             }
         }
+        if LANES == 2 {
+            // The first row's sum cells, doubled into the second lane's start (a copy of O): O.
+            // (Free but for that check: a forged start puts half the second lane's forged start
+            // there, so that only the start's copies of O refuse it.)
+            let s = start.map_or(IDENTITY, |points| halve(points[1]));
+            let dss = <JubjubExtended as EdwardsCurve>::D * s.0 * s.0 * s.1 * s.1;
+            region.assign_advice(|| "sx", col(S_X), 0, || Value::known(s.0))?;
+            region.assign_advice(|| "sy", col(S_Y), 0, || Value::known(s.1))?;
+            region.assign_advice(|| "dss", col(DSS), 0, || Value::known(dss))?;
+        }
         let mut acc: [Value<Xy>; LANES] =
             std::array::from_fn(|k| Value::known(start.map_or(IDENTITY, |points| points[k])));
         let mut sums = None;
@@ -458,10 +496,12 @@ impl<const LANES: usize> LadderConfig<LANES> {
                 region.assign_advice(|| "tx", col(T_X), row, || t.map(|t| t.0))?;
                 region.assign_advice(|| "ty", col(T_Y), row, || t.map(|t| t.1))?;
                 region.assign_advice(|| "dpi", col(DPI), row, || dpi)?;
-                let sx = region.assign_advice(|| "sx", col(S_X), row, || sum.map(|s| s.0))?;
-                let sy = region.assign_advice(|| "sy", col(S_Y), row, || sum.map(|s| s.1))?;
+                // The sum and its doubling's helper: on the row (one lane), the row below (two).
+                let at = row + LANES - 1;
+                let sx = region.assign_advice(|| "sx", col(S_X), at, || sum.map(|s| s.0))?;
+                let sy = region.assign_advice(|| "sy", col(S_Y), at, || sum.map(|s| s.1))?;
                 let dss = sum.map(|s| d * s.0 * s.0 * s.1 * s.1);
-                region.assign_advice(|| "dss", col(DSS), row, || dss)?;
+                region.assign_advice(|| "dss", col(DSS), at, || dss)?;
                 let next = row + LANES;
                 region.assign_advice(|| "ax", col(ACC_X), next, || doubled.map(|d| d.0))?;
                 region.assign_advice(|| "ay", col(ACC_Y), next, || doubled.map(|d| d.1))?;
@@ -470,6 +510,19 @@ impl<const LANES: usize> LadderConfig<LANES> {
             }
             sums = Some(step_sums);
             c_cells[bit] = Some(c);
+        }
+        if let Some(selector) = self.step {
+            // The row after the last pair doubles the second lane's last sum (unused). Its
+            // addition reads zeros (T = 0 gives the sum 0, whatever the accumulator: the first
+            // lane's last doubling, unused), and the sum's cells on the row below are zero.
+            let row = LANES * LADDER_BITS;
+            selector.enable(region, row)?;
+            for c in [T_X, T_Y, BIT, DPI] {
+                region.assign_advice(|| "zero", col(c), row, || Value::known(Base::ZERO))?;
+            }
+            for c in [S_X, S_Y, DSS] {
+                region.assign_advice(|| "zero", col(c), row + 1, || Value::known(Base::ZERO))?;
+            }
         }
         Ok(LadderCells {
             sums: sums

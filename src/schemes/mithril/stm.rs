@@ -24,7 +24,10 @@
 //! `tms certify` writes a certificate file of ours (tms header, `"relation": "mithril-stm-0.13"`):
 //! the chosen indices and their signers' signatures in mithril-stm's canonical bytes. Keys,
 //! proofs and statement files are the Cardano backend's, their shape marked with the relation.
-//! Certificate chains (`tms chain`) prove tms's own relation on BN254 and do not take these files.
+//! On a chain (`tms certify --next-registration R --epoch E`) the signers sign the link of `R`'s
+//! root, the application message and `E` (`tms chain link`), and the certificate file records the
+//! hand-over; `tms chain extend|verify --format mithril-stm` ([`crate::commands::stm_chain`])
+//! prove and check chains of these certificates.
 //! `tms export-plutus --format mithril-stm` writes the Plutus validators of a key of this
 //! relation ([`export_plutus`]).
 
@@ -36,6 +39,7 @@ use midnight_proofs::poly::{commitment::Params as _, kzg::params::ParamsKZG};
 use mithril_jubjub::{
     native::{Base, VerifyingKey},
     stm::{
+        chain::link_message,
         native::{
             aggregate, base_from_bytes, hash_to_point, message_to_field, verify as native_verify,
             StmCertificate, StmIndex, StmLeaf, StmSignature, StmSigner, StmTree, TREE_DEPTH,
@@ -217,7 +221,7 @@ pub struct StmRegistration {
 
 impl StmRegistration {
     /// The tree, required by `certify`, `keygen` and `prove`.
-    fn tree(&self, path: &Path) -> Result<&StmTree> {
+    pub(crate) fn tree(&self, path: &Path) -> Result<&StmTree> {
         self.tree.as_ref().ok_or_else(|| {
             at(
                 path,
@@ -435,6 +439,18 @@ struct IndexEntry {
     signer: usize,
 }
 
+/// Where a chain certificate hands over: the next registration's root, the epoch and the
+/// application message, whose link ([`link_message`]) the signers signed.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ChainHandOver {
+    /// The next registration's root (0x-hex, big-endian).
+    pub next_root: String,
+    /// The epoch signed for, counted from the chain's genesis registration.
+    pub epoch: u64,
+    /// The application message (0x-hex, 32 bytes).
+    pub application: String,
+}
+
 /// The certificate `tms certify --format mithril-stm` writes.
 #[derive(Serialize, Deserialize, Debug)]
 struct CertificateFile {
@@ -442,8 +458,11 @@ struct CertificateFile {
     header: Header,
     #[serde(default)]
     relation: Option<String>,
-    /// The 32 message bytes.
+    /// The 32 message bytes (on a chain: the link the signers signed).
     message: String,
+    /// On a chain (`--next-registration`, `--epoch`): where the certificate hands over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    hand_over: Option<ChainHandOver>,
     signers: Vec<SignerEntry>,
     indices: Vec<IndexEntry>,
 }
@@ -455,15 +474,26 @@ fn header() -> Header {
 /// `tms certify --format mithril-stm`: every signature checked against its registered key and
 /// the message, then the `k` lowest indices won.
 fn certify(a: &CertifyArgs) -> Result<()> {
-    if a.next_registration.is_some() {
-        return Err(usage(
-            "--next-registration: certificate chains prove tms's own relation on --backend \
-             bn254 (tms chain), not mithril-stm's",
-        ));
-    }
     let registration = load_registration(&a.committee)?;
     let tree = registration.tree(&a.committee)?;
-    let message = stm_message(&a.message).map_err(usage)?;
+    let application = stm_message(&a.message).map_err(usage)?;
+    // On a chain the signers sign the link to the next registration, not the message itself.
+    let (message, hand_over) = match (&a.next_registration, a.epoch) {
+        (Some(next), Some(epoch)) => {
+            let next_root = load_registration(next)?.root;
+            let hand_over = ChainHandOver {
+                next_root: base_to_hex(&next_root),
+                epoch,
+                application: bytes_to_hex(&application),
+            };
+            (
+                link_message(next_root, &application, epoch),
+                Some(hand_over),
+            )
+        }
+        (Some(_), None) => return Err(usage("--next-registration needs --epoch")),
+        (None, _) => (application, None),
+    };
     let element = message_to_field(&message);
     let h = hash_to_point(tree.root(), element);
     let mut seen = BTreeSet::new();
@@ -505,6 +535,7 @@ fn certify(a: &CertifyArgs) -> Result<()> {
             header: header(),
             relation: Some(RELATION.into()),
             message: bytes_to_hex(&message),
+            hand_over,
             signers: certificate
                 .signers
                 .iter()
@@ -537,6 +568,14 @@ fn certify(a: &CertifyArgs) -> Result<()> {
 /// A certificate file's 32 message bytes and certificate, its signers' leaves and paths from
 /// `tree`.
 pub(crate) fn load_certificate(path: &Path, tree: &StmTree) -> Result<([u8; 32], StmCertificate)> {
+    load_chain_certificate(path, tree).map(|(message, certificate, _)| (message, certificate))
+}
+
+/// [`load_certificate`] with where the certificate hands over, if it is a chain's.
+pub(crate) fn load_chain_certificate(
+    path: &Path,
+    tree: &StmTree,
+) -> Result<([u8; 32], StmCertificate, Option<ChainHandOver>)> {
     let file: CertificateFile = read_json_on(path, SCHEME, Some(BACKEND))?;
     if file.relation.as_deref() != Some(RELATION) {
         return Err(at(
@@ -573,7 +612,7 @@ pub(crate) fn load_certificate(path: &Path, tree: &StmTree) -> Result<([u8; 32],
             signer: s.signer,
         })
         .collect();
-    Ok((message, StmCertificate { signers, indices }))
+    Ok((message, StmCertificate { signers, indices }, file.hand_over))
 }
 
 fn public_file(
@@ -593,7 +632,12 @@ fn public_file(
 
 /// Refuses a key whose constants (m, quorum) are not the registration's parameters: they are
 /// constants of the circuit, not public inputs, so the verifier checks them here.
-fn check_parameters(path: &Path, shape: &StmShape, p: StmParameters, key: &str) -> Result<()> {
+pub(crate) fn check_parameters(
+    path: &Path,
+    shape: &StmShape,
+    p: StmParameters,
+    key: &str,
+) -> Result<()> {
     if shape.m != p.m || shape.index_slots as u64 != p.k {
         return Err(at(
             path,

@@ -17,6 +17,7 @@
 //! signature is mithril-stm's `(sigma, s, c)` with `R1 = s H + c sigma`, `R2 = s G + c vk`, and an
 //! index wins when `ev <= T` with `ev` prefixed by `Poseidon(LOTT_DST, root, message)`.
 
+pub mod chain;
 pub mod circuit;
 pub mod native;
 pub mod prover;
