@@ -1182,6 +1182,7 @@ fn run_chunk(action: ChunkCommand) -> Result<()> {
 fn run_chain(action: ChainCommand) -> Result<()> {
     match action {
         ChainCommand::Prove(args) => chain::prove(&args),
+        ChainCommand::Extend(args) if args.format == Format::MithrilStm => stm_chain::extend(&args),
         ChainCommand::Extend(args) => chain::extend(&args),
         ChainCommand::Wrap(args) => chain::wrap(&args),
         ChainCommand::Link {

@@ -352,7 +352,10 @@ const STEP_WORDS: usize = ACCUMULATOR_LIMBS + STEP_INPUTS;
 /// one object (the chain's statement, the files, the timings).
 pub fn extend(args: &ChainExtendArgs) -> Result<()> {
     if args.format == Format::MithrilStm {
-        return super::stm_chain::extend(args);
+        return Err(usage(
+            "--format mithril-stm: chains of mithril-stm certificates are extended by \
+             commands::stm_chain::extend",
+        ));
     }
     let start = Instant::now();
     let outcome = extend_chain_proof(args);
