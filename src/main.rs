@@ -991,7 +991,8 @@ enum ChainCommand {
         #[arg(long)]
         out_vk: PathBuf,
         /// mithril-stm: the step key of chains of mithril-stm certificates (Cardano backend;
-        /// with --step, the certificate key from `tms keygen --format mithril-stm`).
+        /// with --step, the certificate key from `tms keygen --format mithril-stm`, whose shape's
+        /// chain layout the step verifies).
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
@@ -1055,7 +1056,8 @@ enum ChainCommand {
         proof: PathBuf,
         /// mithril-stm: a chain of mithril-stm certificates (Cardano backend); the registrations
         /// are mithril-stm's files or their roots (0x-hex), the certificate key is given with
-        /// --certificate-vk and --certificate-params and regenerated from its shape.
+        /// --certificate-vk and --certificate-params and regenerated from its shape, in the
+        /// layout a chain proves its certificates in.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
         #[command(flatten)]

@@ -29,7 +29,8 @@ struct Body<F> {
 }
 
 /// Parses a verifying key file of circuit `C`: its header, checked by `check_header` before
-/// anything else is read, then its shape and key. Errors are one line.
+/// anything else is read, then its shape and key (of `C`'s default layout parameters: key files
+/// hold those). Errors are one line.
 pub fn read_vk_file<H, F, C>(
     bytes: &[u8],
     check_header: impl FnOnce(&H) -> Result<(), String>,
@@ -37,14 +38,14 @@ pub fn read_vk_file<H, F, C>(
 where
     H: DeserializeOwned,
     F: DeserializeOwned,
-    C: Circuit<Fr, Params = ()>,
+    C: Circuit<Fr>,
 {
     let malformed = |e: serde_json::Error| format!("malformed JSON: {e}");
     let header: H = serde_json::from_slice(bytes).map_err(malformed)?;
     check_header(&header)?;
     let file: Body<F> = serde_json::from_slice(bytes).map_err(malformed)?;
     let key = key_bytes(&file.vk)?;
-    let vk = vk_from_bytes::<C>(&key, ()).map_err(|e| e.to_string())?;
+    let vk = vk_from_bytes::<C>(&key, C::Params::default()).map_err(|e| e.to_string())?;
     Ok((file.shape, vk))
 }
 

@@ -255,7 +255,7 @@ pub(crate) fn key_file_vk<F: Serialize>(scheme: Scheme, shape: &F, vk: &Vk) -> V
 pub(crate) fn read_key_file_vk<F, C>(scheme: Scheme, path: &Path, bytes: &[u8]) -> Result<(F, Vk)>
 where
     F: serde::de::DeserializeOwned,
-    C: midnight_proofs::plonk::Circuit<Base, Params = ()>,
+    C: midnight_proofs::plonk::Circuit<Base>,
 {
     tms_cardano::key_file::read_vk_file::<Header, F, C>(bytes, |header| {
         header.check_on(scheme, Some(BACKEND))
@@ -281,7 +281,7 @@ pub(crate) fn key_file_pk<F: Serialize>(scheme: Scheme, shape: &F, pk: &backend:
 pub(crate) fn read_key_file_pk<F, C>(scheme: Scheme, path: &Path) -> Result<(F, backend::Pk)>
 where
     F: serde::de::DeserializeOwned,
-    C: midnight_proofs::plonk::Circuit<Base, Params = ()>,
+    C: midnight_proofs::plonk::Circuit<Base>,
 {
     let bytes = read_bytes(path)?;
     let split = bytes
@@ -293,8 +293,12 @@ where
     head.header
         .check_on(scheme, Some(BACKEND))
         .map_err(|e| at(path, e))?;
-    let pk = backend::Pk::read::<_, C>(&mut &bytes[split + 1..], SerdeFormat::RawBytes, ())
-        .map_err(|e| at(path, format!("malformed proving key: {e}")))?;
+    let pk = backend::Pk::read::<_, C>(
+        &mut &bytes[split + 1..],
+        SerdeFormat::RawBytes,
+        C::Params::default(),
+    )
+    .map_err(|e| at(path, format!("malformed proving key: {e}")))?;
     Ok((head.shape, pk))
 }
 
@@ -322,7 +326,7 @@ pub(crate) fn vk_file<F: ShapeFileOf>(scheme: Scheme, keys: &SchemeKeys<F::Shape
 pub(crate) fn read_pk<F>(scheme: Scheme, path: &Path) -> Result<SchemeKeys<F::Shape>>
 where
     F: ShapeFileOf,
-    <F::Shape as MidnightScheme>::Circuit: midnight_proofs::plonk::Circuit<Base, Params = ()>,
+    <F::Shape as MidnightScheme>::Circuit: midnight_proofs::plonk::Circuit<Base>,
 {
     let (shape, pk) = read_key_file_pk::<F, <F::Shape as MidnightScheme>::Circuit>(scheme, path)?;
     Ok(SchemeKeys {
@@ -335,7 +339,7 @@ where
 pub(crate) fn read_vk<F>(scheme: Scheme, path: &Path, bytes: &[u8]) -> Result<(F::Shape, Vk)>
 where
     F: ShapeFileOf,
-    <F::Shape as MidnightScheme>::Circuit: midnight_proofs::plonk::Circuit<Base, Params = ()>,
+    <F::Shape as MidnightScheme>::Circuit: midnight_proofs::plonk::Circuit<Base>,
 {
     let (shape, vk) =
         read_key_file_vk::<F, <F::Shape as MidnightScheme>::Circuit>(scheme, path, bytes)?;

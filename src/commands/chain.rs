@@ -339,7 +339,8 @@ pub struct ChainExtendArgs {
     pub json: JsonArgs,
     /// Whose files: tms's own (SNARK-Mithril on BN254) or mithril-stm's (its registration, a
     /// `tms certify --format mithril-stm --next-registration` certificate, keys of `tms keygen
-    /// --format mithril-stm`; the step on the Cardano backend).
+    /// --format mithril-stm`, whose shape the chain's certificates are proved in, laid out for
+    /// the step's in-circuit verifier; the step on the Cardano backend).
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
 }

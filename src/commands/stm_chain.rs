@@ -22,8 +22,8 @@ use mithril_jubjub::{
             self as stm_chain, accumulator_to_bytes, link_message, ChainProof, ChainStatement,
             StepCircuit, StepLayout,
         },
-        prover::StmKeys,
-        StmInstance, StmWitness,
+        prover::{self, StmKeys},
+        StmInstance, StmShape, StmWitness,
     },
 };
 use rand::SeedableRng;
@@ -249,17 +249,19 @@ fn extend_chain(args: &ChainExtendArgs) -> Result<(Vec<String>, serde_json::Valu
     let read = Instant::now();
     let chain_params = load_params(&args.chain_params)?;
     let params = load_params(&args.prover.params)?;
-    let keys: StmKeys = MithrilStm::read_pk(&args.prover.pk)?;
-    check_params_k(&args.prover.params, params.max_k(), keys.shape.k)?;
+    let standalone: StmKeys = MithrilStm::read_pk(&args.prover.pk)?;
+    check_params_k(&args.prover.params, params.max_k(), standalone.shape.k)?;
     check_parameters(
         &args.prover.pk,
-        &keys.shape,
+        &standalone.shape,
         registration.parameters,
         "proving key",
     )?;
     let reading = read.elapsed().as_secs_f64();
     let start = Instant::now();
     let bar = spinner("step keys");
+    stage(&bar, "certificate keys of the chain layout".into());
+    let keys = chain_certificate_keys(&params, standalone.shape, &args.prover.pk)?;
     let cache = args.cache.path(&args.proof).with_file_name(STEP_PK_FILE);
     let (layout, step_pk, step_keys_said) = step_keys(
         &cache,
@@ -376,15 +378,34 @@ fn extend_chain(args: &ChainExtendArgs) -> Result<(Vec<String>, serde_json::Valu
 }
 
 /// The certificate key of a chain as a verifier may use it: pinned, or regenerated from the
-/// shape its file states.
+/// shape its file states; the chain's certificate key is that shape's chain layout, made here.
 fn trusted_certificate_key(params: &Params12, trust: &KeyTrust) -> Result<(Vk, Vec<u8>)> {
     let bytes = trust.read()?;
-    let (shape, vk) = MithrilStm::read_vk(trust.vk, &bytes)?;
+    let (shape, _) = MithrilStm::read_vk(trust.vk, &bytes)?;
     trust.check_regenerated(&bytes, "its shape", || {
         MithrilStm::regenerate_vk(params, &shape, trust.vk)
     })?;
     check_params_k(trust.vk, params.max_k(), shape.k)?;
-    Ok((vk, bytes))
+    let keys = chain_certificate_keys(params, shape, trust.vk)?;
+    Ok((keys.vk().clone(), bytes))
+}
+
+/// The keys of a chain's certificate proofs: the certificate key's shape (at `path`) laid out
+/// for a step's in-circuit verifier ([`StmShape::for_chain`]), made from `params` (seconds: the
+/// certificate circuit is small beside the step).
+fn chain_certificate_keys(params: &Params12, shape: StmShape, path: &Path) -> Result<StmKeys> {
+    let shape = shape.for_chain();
+    if let Some(k) = tms_cardano::scheme::needed_k(&shape) {
+        return Err(at(
+            path,
+            format!(
+                "a chain lays this shape out at k = {k} (the key is for k = {}): make the \
+                 certificate key and its parameters with --k {k}",
+                shape.k
+            ),
+        ));
+    }
+    prover::keygen(params, shape).map_err(|e| at(path, e))
 }
 
 /// `tms chain keygen --step --format mithril-stm`: the step key from the certificate key alone.

@@ -250,6 +250,7 @@ fn interop_refusals_agree() {
         index_slots: QUORUM as usize,
         m: M,
         k: 12,
+        ladder: Default::default(),
     };
     let instance = StmInstance::from_trusted(root, &MESSAGE);
     let mut witness = StmWitness::new(shape, instance, &certificate).unwrap();
@@ -338,6 +339,7 @@ fn interop_clerk_certificate_proves_and_verifies_on_both_sides() {
         index_slots: QUORUM as usize,
         m: M,
         k: 10,
+        ladder: Default::default(),
     };
     let shape = StmShape {
         k: prover::min_k(&probe),

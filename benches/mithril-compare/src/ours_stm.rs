@@ -78,6 +78,7 @@ pub fn run(config: &Config) -> Result<Measurement, String> {
         index_slots: config.quorum as usize,
         m: config.m,
         k: 10,
+        ladder: Default::default(),
     };
     let (k, layout_timing) = timed(|| min_k(&probe));
     let shape = StmShape { k, ..probe };

@@ -109,7 +109,7 @@ use midnight_proofs::{
 use num_bigint::BigUint;
 
 use crate::{
-    ladder::{self, CBits, LadderConfig, LadderForgery, LadderRows, Xy},
+    ladder::{self, CBits, LadderConfig, LadderForgery, LadderReach, LadderRows, Xy},
     native::{from_biguint, to_biguint, Base, JubjubScalar, Tag},
     witness::{MithrilShape, MithrilWitness, PreparedIndex},
 };
@@ -206,6 +206,9 @@ pub struct MithrilCircuit {
     witness: Option<MithrilWitness>,
     /// A cheating prover's changes: for the negative tests only.
     forgeries: Forgeries,
+    /// The DLEQ ladder's layout: [`LadderReach::TwoRows`] (this mode's proofs are never verified
+    /// in a circuit); the other only in tests, which check both layouts refuse the same forgeries.
+    reach: LadderReach,
 }
 
 impl MithrilCircuit {
@@ -215,7 +218,15 @@ impl MithrilCircuit {
             shape: witness.shape,
             witness: Some(witness),
             forgeries: Forgeries::default(),
+            reach: LadderReach::TwoRows,
         }
+    }
+
+    /// This circuit with its DLEQ ladder laid out as `reach`: for the tests of both layouts.
+    #[cfg(any(test, feature = "test-utils"))]
+    pub fn with_ladder_reach(mut self, reach: LadderReach) -> Self {
+        self.reach = reach;
+        self
     }
 
     /// This circuit with signer slot `slot`'s table row holding `values` instead of copies of the
@@ -265,6 +276,7 @@ impl MithrilCircuit {
             shape,
             witness: None,
             forgeries: Forgeries::default(),
+            reach: LadderReach::TwoRows,
         }
     }
 
@@ -319,14 +331,29 @@ pub fn table_tuple(slot: &PreparedIndex) -> [Base; TABLE_COLUMNS] {
 impl Circuit<Base> for MithrilCircuit {
     type Config = MithrilConfig;
     type FloorPlanner = SimpleFloorPlanner;
-    type Params = ();
+    /// The ladder's layout.
+    type Params = LadderReach;
 
     fn without_witnesses(&self) -> Self {
-        Self::for_keygen(self.shape)
+        Self {
+            reach: self.reach,
+            ..Self::for_keygen(self.shape)
+        }
+    }
+
+    fn params(&self) -> LadderReach {
+        self.reach
+    }
+
+    fn configure_with_params(
+        meta: &mut ConstraintSystem<Base>,
+        reach: LadderReach,
+    ) -> MithrilConfig {
+        MithrilConfig::configure(meta, reach)
     }
 
     fn configure(meta: &mut ConstraintSystem<Base>) -> MithrilConfig {
-        MithrilConfig::configure(meta)
+        MithrilConfig::configure(meta, LadderReach::default())
     }
 
     fn synthesize(
@@ -342,8 +369,8 @@ impl Circuit<Base> for MithrilCircuit {
 
 impl MithrilConfig {
     /// The columns, gates and lookups of both relations' circuits (the same configuration: one
-    /// set of chips, the signer table and the DLEQ ladder).
-    pub(crate) fn configure(meta: &mut ConstraintSystem<Base>) -> Self {
+    /// set of chips, the signer table and the DLEQ ladder laid out as `reach`).
+    pub(crate) fn configure(meta: &mut ConstraintSystem<Base>, reach: LadderReach) -> Self {
         let n_advice = NB_ARITH_COLS
             .max(NB_EDWARDS_COLS)
             .max(NB_POSEIDON_ADVICE_COLS);
@@ -382,7 +409,7 @@ impl MithrilConfig {
             ),
         );
         let table = TableConfig::configure(meta, &advice);
-        let ladder = LadderConfig::configure(meta, &advice, table.input);
+        let ladder = LadderConfig::configure_reaching(meta, &advice, table.input, reach);
         MithrilConfig {
             native,
             decomposition,

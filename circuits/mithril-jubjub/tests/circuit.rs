@@ -17,8 +17,8 @@ use mithril_jubjub::{
     aggregate,
     circuit::{limbs, TABLE_LOOKUP},
     ladder::{
-        ladder_bits, ladder_sums, LadderForgery, Xy, ACC_X, ACC_Y, BIT, IDENTITY, LADDER_BITS,
-        LADDER_GATE,
+        ladder_bits, ladder_sums, LadderForgery, LadderReach, Xy, ACC_X, ACC_Y, BIT, IDENTITY,
+        LADDER_BITS, LADDER_GATE,
     },
     native::{
         dleq_challenge, hash_to_jubjub, lottery_value_at, sign, to_biguint, wins, Base,
@@ -742,6 +742,9 @@ fn cells_per_slot() {
     );
 }
 
+/// Both layouts of the DLEQ ladder.
+const REACHES: [LadderReach; 2] = [LadderReach::TwoRows, LadderReach::NextRow];
+
 fn xy(p: &JubjubSubgroup) -> Xy {
     let [x, y] = schnorr_atms_jubjub::coordinates(p);
     (x, y)
@@ -812,78 +815,92 @@ fn ladder_twin_agrees_with_group_arithmetic() {
 
 #[test]
 fn a_ladder_point_off_its_table_is_rejected() {
-    let (_, _, w) = example();
-    let g = schnorr_atms_jubjub::generator();
-    let circuit = MithrilCircuit::new(w.clone()).with_ladder_forgery(0, 100, points([g + g; 2]));
-    let prover = MockProver::run(&circuit, vec![w.instance.to_public_inputs()]).unwrap();
-    // The gates hold for any curve point: the lookup alone refuses it (the sums then differ too).
-    let run = Run(prover.verify());
-    run.assert_rejected_by(Rejection::TableLookup);
-    assert!(!run
-        .kinds()
-        .iter()
-        .any(|k| matches!(k, Rejection::Gate(g) if g.contains(LADDER_GATE))));
+    // Both layouts of the ladder (the chain's certificates use NextRow).
+    for reach in REACHES {
+        let (_, _, w) = example();
+        let g = schnorr_atms_jubjub::generator();
+        let circuit = MithrilCircuit::new(w.clone())
+            .with_ladder_reach(reach)
+            .with_ladder_forgery(0, 100, points([g + g; 2]));
+        let prover = MockProver::run(&circuit, vec![w.instance.to_public_inputs()]).unwrap();
+        // The gates hold for any curve point: the lookup alone refuses it (the sums then differ too).
+        let run = Run(prover.verify());
+        run.assert_rejected_by(Rejection::TableLookup);
+        assert!(!run
+            .kinds()
+            .iter()
+            .any(|k| matches!(k, Rejection::Gate(g) if g.contains(LADDER_GATE))));
+    }
 }
 
 #[test]
 fn a_ladder_point_from_another_slots_table_is_rejected() {
-    let w = two_signers();
-    // A step where slot 0 adds its entry w = 2, (-pk_0, -sigma_0): slot 1's is (-pk_1, -sigma_1),
-    // and slot 1's ladder adds it at its own steps with w = 2.
-    let bits = slot_bit_pairs(w, 0);
-    let bit = (0..LADDER_BITS)
-        .rev()
-        .find(|&i| bits[i] == (false, true))
-        .expect("some bit pair (0, 1)");
-    let step = LADDER_BITS - 1 - bit;
-    let run = |points: [JubjubSubgroup; 2]| {
-        let circuit =
-            MithrilCircuit::new(w.clone()).with_ladder_forgery(0, step, self::points(points));
-        Run(
-            MockProver::run(&circuit, vec![w.instance.to_public_inputs()])
-                .unwrap()
-                .verify(),
-        )
-    };
-    // The slot's own entry, through the same hook, is the honest ladder.
-    let own = &w.signers[0];
-    run([-own.key.0, -own.signature.sigma]).assert_satisfied();
-    // Another slot's: only the tag tells them apart.
-    let other = &w.signers[1];
-    // (The sums then differ too: copies.)
-    run([-other.key.0, -other.signature.sigma]).assert_rejected_by(Rejection::TableLookup);
+    // Both layouts of the ladder (the chain's certificates use NextRow).
+    for reach in REACHES {
+        let w = two_signers();
+        // A step where slot 0 adds its entry w = 2, (-pk_0, -sigma_0): slot 1's is (-pk_1, -sigma_1),
+        // and slot 1's ladder adds it at its own steps with w = 2.
+        let bits = slot_bit_pairs(w, 0);
+        let bit = (0..LADDER_BITS)
+            .rev()
+            .find(|&i| bits[i] == (false, true))
+            .expect("some bit pair (0, 1)");
+        let step = LADDER_BITS - 1 - bit;
+        let run = |points: [JubjubSubgroup; 2]| {
+            let circuit = MithrilCircuit::new(w.clone())
+                .with_ladder_reach(reach)
+                .with_ladder_forgery(0, step, self::points(points));
+            Run(
+                MockProver::run(&circuit, vec![w.instance.to_public_inputs()])
+                    .unwrap()
+                    .verify(),
+            )
+        };
+        // The slot's own entry, through the same hook, is the honest ladder.
+        let own = &w.signers[0];
+        run([-own.key.0, -own.signature.sigma]).assert_satisfied();
+        // Another slot's: only the tag tells them apart.
+        let other = &w.signers[1];
+        // (The sums then differ too: copies.)
+        run([-other.key.0, -other.signature.sigma]).assert_rejected_by(Rejection::TableLookup);
+    }
 }
 
 #[test]
 fn a_ladder_s_bit_that_is_not_a_bit_is_rejected() {
-    let (_, _, w) = example();
-    // At a step where c's bit is 1, s's bit -1 makes w = 1: the table's entry (G, H) is then a
-    // lookup match, and the ladder adds G where it owes -pk. Only booleanity stops it.
-    let bits = slot_bit_pairs(w, 0);
-    let bit = (0..LADDER_BITS)
-        .rev()
-        .find(|&i| bits[i].1)
-        .expect("c has a set bit");
-    let step = LADDER_BITS - 1 - bit;
-    let h = hash_to_jubjub(w.instance.commitment.message(w.instance.message));
-    let circuit = MithrilCircuit::new(w.clone())
-        .with_ladder_forgery(0, step, LadderForgery::SBit(-Base::ONE))
-        .with_ladder_forgery(0, step, points([schnorr_atms_jubjub::generator(), h]));
-    assert_gate_refuses_not_the_lookup(&circuit, w, "bit is boolean");
+    // Both layouts of the ladder (the chain's certificates use NextRow).
+    for reach in REACHES {
+        let (_, _, w) = example();
+        // At a step where c's bit is 1, s's bit -1 makes w = 1: the table's entry (G, H) is then a
+        // lookup match, and the ladder adds G where it owes -pk. Only booleanity stops it.
+        let bits = slot_bit_pairs(w, 0);
+        let bit = (0..LADDER_BITS)
+            .rev()
+            .find(|&i| bits[i].1)
+            .expect("c has a set bit");
+        let step = LADDER_BITS - 1 - bit;
+        let h = hash_to_jubjub(w.instance.commitment.message(w.instance.message));
+        let circuit = MithrilCircuit::new(w.clone())
+            .with_ladder_reach(reach)
+            .with_ladder_forgery(0, step, LadderForgery::SBit(-Base::ONE))
+            .with_ladder_forgery(0, step, points([schnorr_atms_jubjub::generator(), h]));
+        assert_gate_refuses_not_the_lookup(&circuit, w, "bit is boolean");
+    }
 }
 
 #[test]
 fn a_ladder_sum_that_is_not_the_addition_is_rejected() {
-    let (_, _, w) = example();
-    // The first sum at step 100 replaced by another curve point, the ladder continuing from it
-    // (lookup and booleanity hold): only the gate's addition refuses it.
-    let g = schnorr_atms_jubjub::generator();
-    let circuit = MithrilCircuit::new(w.clone()).with_ladder_forgery(
-        0,
-        100,
-        LadderForgery::Sum(xy(&(g + g + g))),
-    );
-    assert_gate_refuses_not_the_lookup(&circuit, w, "sx (1 + dpi)");
+    // Both layouts of the ladder (the chain's certificates use NextRow).
+    for reach in REACHES {
+        let (_, _, w) = example();
+        // The first sum at step 100 replaced by another curve point, the ladder continuing from it
+        // (lookup and booleanity hold): only the gate's addition refuses it.
+        let g = schnorr_atms_jubjub::generator();
+        let circuit = MithrilCircuit::new(w.clone())
+            .with_ladder_reach(reach)
+            .with_ladder_forgery(0, 100, LadderForgery::Sum(xy(&(g + g + g))));
+        assert_gate_refuses_not_the_lookup(&circuit, w, "sx (1 + dpi)");
+    }
 }
 
 /// MockProver on `circuit` against `w`'s honest statement.
@@ -941,43 +958,43 @@ fn dleq_basis(w: &MithrilWitness) -> (JubjubSubgroup, JubjubSubgroup, Base) {
 /// the start's copies of `O` refuse it.
 #[test]
 fn a_ladder_started_off_the_identity_is_rejected() {
-    let (_, _, w) = example();
-    let (g, h, signed) = dleq_basis(w);
-    let slot = &w.signers[0];
-    let sig = slot.signature;
-    let a = sig.a + g;
-    let forged_sig = UniqueSignature { a, ..sig };
-    assert!(!forged_sig.verify(&slot.key, signed), "a false DLEQ proof");
-    let pk = slot.key.0;
-    let c = schnorr_atms_jubjub::challenge_scalar(dleq_challenge(&pk, &h, &sig.sigma, &a, &sig.b));
-    let unscale = Field::pow_vartime(&JubjubScalar::from(2u64), [254])
-        .invert()
-        .unwrap();
-    let start = [
-        (a - (g * sig.s - pk * c)) * unscale,
-        (sig.b - (h * sig.s - sig.sigma * c)) * unscale,
-    ];
-    let mut forged = w.clone();
-    forged.signers[0].signature = forged_sig;
-    let circuit = MithrilCircuit::new(forged.clone()).with_ladder_forgery(
-        0,
-        0,
-        LadderForgery::Start(start.map(|p| xy(&p))),
-    );
-    assert_refused_by_copies_at(
-        &mock_circuit(&circuit, w),
-        "dleq ladder",
-        &[(ACC_X, 0), (ACC_Y, 0), (ACC_X, 1), (ACC_Y, 1)],
-    );
-    // Without the forged start, the ladder's sums are not A: the final equalities refuse it.
-    mock(&forged).assert_rejected_only_by(Rejection::Copy);
-    // The hook with O is the honest ladder.
-    let honest = MithrilCircuit::new(w.clone()).with_ladder_forgery(
-        0,
-        0,
-        LadderForgery::Start([IDENTITY; 2]),
-    );
-    mock_circuit(&honest, w).assert_satisfied();
+    // Both layouts of the ladder (the chain's certificates use NextRow).
+    for reach in REACHES {
+        let (_, _, w) = example();
+        let (g, h, signed) = dleq_basis(w);
+        let slot = &w.signers[0];
+        let sig = slot.signature;
+        let a = sig.a + g;
+        let forged_sig = UniqueSignature { a, ..sig };
+        assert!(!forged_sig.verify(&slot.key, signed), "a false DLEQ proof");
+        let pk = slot.key.0;
+        let c =
+            schnorr_atms_jubjub::challenge_scalar(dleq_challenge(&pk, &h, &sig.sigma, &a, &sig.b));
+        let unscale = Field::pow_vartime(&JubjubScalar::from(2u64), [254])
+            .invert()
+            .unwrap();
+        let start = [
+            (a - (g * sig.s - pk * c)) * unscale,
+            (sig.b - (h * sig.s - sig.sigma * c)) * unscale,
+        ];
+        let mut forged = w.clone();
+        forged.signers[0].signature = forged_sig;
+        let circuit = MithrilCircuit::new(forged.clone())
+            .with_ladder_reach(reach)
+            .with_ladder_forgery(0, 0, LadderForgery::Start(start.map(|p| xy(&p))));
+        assert_refused_by_copies_at(
+            &mock_circuit(&circuit, w),
+            "dleq ladder",
+            &[(ACC_X, 0), (ACC_Y, 0), (ACC_X, 1), (ACC_Y, 1)],
+        );
+        // Without the forged start, the ladder's sums are not A: the final equalities refuse it.
+        mock(&forged).assert_rejected_only_by(Rejection::Copy);
+        // The hook with O is the honest ladder.
+        let honest = MithrilCircuit::new(w.clone())
+            .with_ladder_reach(reach)
+            .with_ladder_forgery(0, 0, LadderForgery::Start([IDENTITY; 2]));
+        mock_circuit(&honest, w).assert_satisfied();
+    }
 }
 
 /// A signature made without the key: `s` and a challenge `c*` drawn first, `A = s G - c* pk` and
@@ -986,49 +1003,55 @@ fn a_ladder_started_off_the_identity_is_rejected() {
 /// Gate, lookups and final equalities hold; only the copies of `c`'s bits refuse it.
 #[test]
 fn a_ladder_on_bits_other_than_the_challenges_is_rejected() {
-    use ff::PrimeField;
-    let (_, _, w) = example();
-    let (g, h, signed) = dleq_basis(w);
-    let mut rng = ChaCha20Rng::seed_from_u64(51);
-    let slot = &w.signers[0];
-    let (pk, sigma) = (slot.key.0, slot.signature.sigma);
-    let (s, c_star) = (JubjubScalar::random(&mut rng), Base::random(&mut rng));
-    let c_scalar = schnorr_atms_jubjub::challenge_scalar(c_star);
-    let forged_sig = UniqueSignature {
-        sigma,
-        a: g * s - pk * c_scalar,
-        b: h * s - sigma * c_scalar,
-        s,
-    };
-    assert!(!forged_sig.verify(&slot.key, signed), "a false DLEQ proof");
-    let c = dleq_challenge(&pk, &h, &sigma, &forged_sig.a, &forged_sig.b);
-    let (c_bits, star_bits) = (
-        ladder_bits(c.to_repr().as_ref()),
-        ladder_bits(c_star.to_repr().as_ref()),
-    );
-    let mut forged = w.clone();
-    forged.signers[0].signature = forged_sig;
-    let mut circuit = MithrilCircuit::new(forged.clone());
-    let mut expected = vec![];
-    for bit in (0..LADDER_BITS).filter(|&i| c_bits[i] != star_bits[i]) {
-        let step = LADDER_BITS - 1 - bit;
-        let value = Base::from(u64::from(star_bits[bit]));
-        circuit = circuit.with_ladder_forgery(0, step, LadderForgery::CBit(value));
-        expected.push((BIT, 2 * step + 1));
+    // Both layouts of the ladder (the chain's certificates use NextRow).
+    for reach in REACHES {
+        use ff::PrimeField;
+        let (_, _, w) = example();
+        let (g, h, signed) = dleq_basis(w);
+        let mut rng = ChaCha20Rng::seed_from_u64(51);
+        let slot = &w.signers[0];
+        let (pk, sigma) = (slot.key.0, slot.signature.sigma);
+        let (s, c_star) = (JubjubScalar::random(&mut rng), Base::random(&mut rng));
+        let c_scalar = schnorr_atms_jubjub::challenge_scalar(c_star);
+        let forged_sig = UniqueSignature {
+            sigma,
+            a: g * s - pk * c_scalar,
+            b: h * s - sigma * c_scalar,
+            s,
+        };
+        assert!(!forged_sig.verify(&slot.key, signed), "a false DLEQ proof");
+        let c = dleq_challenge(&pk, &h, &sigma, &forged_sig.a, &forged_sig.b);
+        let (c_bits, star_bits) = (
+            ladder_bits(c.to_repr().as_ref()),
+            ladder_bits(c_star.to_repr().as_ref()),
+        );
+        let mut forged = w.clone();
+        forged.signers[0].signature = forged_sig;
+        let mut circuit = MithrilCircuit::new(forged.clone()).with_ladder_reach(reach);
+        let mut expected = vec![];
+        for bit in (0..LADDER_BITS).filter(|&i| c_bits[i] != star_bits[i]) {
+            let step = LADDER_BITS - 1 - bit;
+            let value = Base::from(u64::from(star_bits[bit]));
+            circuit = circuit.with_ladder_forgery(0, step, LadderForgery::CBit(value));
+            expected.push((BIT, 2 * step + 1));
+        }
+        assert!(!expected.is_empty());
+        assert_refused_by_copies_at(&mock_circuit(&circuit, w), "dleq ladder", &expected);
+        // Without the forged bits the sums are not A and B: the final equalities refuse it.
+        mock(&forged).assert_rejected_only_by(Rejection::Copy);
+        // The hook with c's own bits is the honest ladder.
+        let bits = slot_bit_pairs(w, 0);
+        let mut honest = MithrilCircuit::new(w.clone()).with_ladder_reach(reach);
+        for (bit, &(_, c_bit)) in bits.iter().enumerate() {
+            let step = LADDER_BITS - 1 - bit;
+            honest = honest.with_ladder_forgery(
+                0,
+                step,
+                LadderForgery::CBit(Base::from(u64::from(c_bit))),
+            );
+        }
+        mock_circuit(&honest, w).assert_satisfied();
     }
-    assert!(!expected.is_empty());
-    assert_refused_by_copies_at(&mock_circuit(&circuit, w), "dleq ladder", &expected);
-    // Without the forged bits the sums are not A and B: the final equalities refuse it.
-    mock(&forged).assert_rejected_only_by(Rejection::Copy);
-    // The hook with c's own bits is the honest ladder.
-    let bits = slot_bit_pairs(w, 0);
-    let mut honest = MithrilCircuit::new(w.clone());
-    for (bit, &(_, c_bit)) in bits.iter().enumerate() {
-        let step = LADDER_BITS - 1 - bit;
-        honest =
-            honest.with_ladder_forgery(0, step, LadderForgery::CBit(Base::from(u64::from(c_bit))));
-    }
-    mock_circuit(&honest, w).assert_satisfied();
 }
 
 /// A DLEQ table whose `-pk` and `G - pk` entries are the attacker's key's: an extra signer slot
@@ -1037,51 +1060,61 @@ fn a_ladder_on_bits_other_than_the_challenges_is_rejected() {
 /// final equalities hold; only the table cells' copies of the chip's points refuse it.
 #[test]
 fn a_dleq_table_entry_that_is_not_the_chips_point_is_rejected() {
-    let (_, _, w) = example();
-    let (g, h, signed) = dleq_basis(w);
-    let mut rng = ChaCha20Rng::seed_from_u64(52);
-    let (sk, r) = (
-        JubjubScalar::random(&mut rng),
-        JubjubScalar::random(&mut rng),
-    );
-    let victim = &w.signers[0];
-    let (sigma, a, b) = (h * sk, g * r, h * r);
-    let c =
-        schnorr_atms_jubjub::challenge_scalar(dleq_challenge(&victim.key.0, &h, &sigma, &a, &b));
-    let forged_sig = UniqueSignature {
-        sigma,
-        a,
-        b,
-        s: r + c * sk,
-    };
-    assert!(
-        !forged_sig.verify(&victim.key, signed),
-        "not the victim's signature"
-    );
-    let mut forged = w.clone();
-    let slot = forged.signers.len();
-    forged.shape.signer_slots += 1;
-    forged.signers.push(victim.clone());
-    forged.signers[slot].signature = forged_sig;
-    let pk = g * sk;
-    let circuit = MithrilCircuit::new(forged.clone())
-        .with_forged_dleq_entry(slot, 0, 2, xy(&-pk))
-        .with_forged_dleq_entry(slot, 0, 3, xy(&(g - pk)));
-    // Table 0's entry w lies on row 2 w of the slot's table region, x and y in columns 0 and 1.
-    assert_refused_by_copies_at(
-        &mock_circuit(&circuit, w),
-        "dleq table",
-        &[(0, 4), (1, 4), (0, 6), (1, 6)],
-    );
-    // Without the forged entries the ladder's sums are not A and B.
-    mock(&forged).assert_rejected_only_by(Rejection::Copy);
-    // The hook with the slot's own points is the honest table.
-    let own = victim.key.0;
-    let honest = MithrilCircuit::new(w.clone())
-        .with_forged_dleq_entry(0, 0, 2, xy(&-own))
-        .with_forged_dleq_entry(0, 0, 3, xy(&(g - own)))
-        .with_forged_dleq_entry(0, 1, 1, xy(&h));
-    mock_circuit(&honest, w).assert_satisfied();
+    // Both layouts of the ladder (the chain's certificates use NextRow).
+    for reach in REACHES {
+        let (_, _, w) = example();
+        let (g, h, signed) = dleq_basis(w);
+        let mut rng = ChaCha20Rng::seed_from_u64(52);
+        let (sk, r) = (
+            JubjubScalar::random(&mut rng),
+            JubjubScalar::random(&mut rng),
+        );
+        let victim = &w.signers[0];
+        let (sigma, a, b) = (h * sk, g * r, h * r);
+        let c = schnorr_atms_jubjub::challenge_scalar(dleq_challenge(
+            &victim.key.0,
+            &h,
+            &sigma,
+            &a,
+            &b,
+        ));
+        let forged_sig = UniqueSignature {
+            sigma,
+            a,
+            b,
+            s: r + c * sk,
+        };
+        assert!(
+            !forged_sig.verify(&victim.key, signed),
+            "not the victim's signature"
+        );
+        let mut forged = w.clone();
+        let slot = forged.signers.len();
+        forged.shape.signer_slots += 1;
+        forged.signers.push(victim.clone());
+        forged.signers[slot].signature = forged_sig;
+        let pk = g * sk;
+        let circuit = MithrilCircuit::new(forged.clone())
+            .with_ladder_reach(reach)
+            .with_forged_dleq_entry(slot, 0, 2, xy(&-pk))
+            .with_forged_dleq_entry(slot, 0, 3, xy(&(g - pk)));
+        // Table 0's entry w lies on row 2 w of the slot's table region, x and y in columns 0 and 1.
+        assert_refused_by_copies_at(
+            &mock_circuit(&circuit, w),
+            "dleq table",
+            &[(0, 4), (1, 4), (0, 6), (1, 6)],
+        );
+        // Without the forged entries the ladder's sums are not A and B.
+        mock(&forged).assert_rejected_only_by(Rejection::Copy);
+        // The hook with the slot's own points is the honest table.
+        let own = victim.key.0;
+        let honest = MithrilCircuit::new(w.clone())
+            .with_ladder_reach(reach)
+            .with_forged_dleq_entry(0, 0, 2, xy(&-own))
+            .with_forged_dleq_entry(0, 0, 3, xy(&(g - own)))
+            .with_forged_dleq_entry(0, 1, 1, xy(&h));
+        mock_circuit(&honest, w).assert_satisfied();
+    }
 }
 
 /// A DLEQ proof whose first equation holds up to sign, `s G - c pk = -A` (`A = k G`, `B = -k H`,
@@ -1089,28 +1122,33 @@ fn a_dleq_table_entry_that_is_not_the_chips_point_is_rejected() {
 /// x-coordinates refuses it (the y-coordinates agree).
 #[test]
 fn a_dleq_proof_that_holds_only_up_to_sign_is_rejected() {
-    let (_, sks, w) = example();
-    let (g, h, signed) = dleq_basis(w);
-    let slot = &w.signers[0];
-    let sk = sks
-        .iter()
-        .find(|sk| sk.verifying_key() == slot.key)
-        .expect("the slot's key");
-    let k = JubjubScalar::random(&mut ChaCha20Rng::seed_from_u64(53));
-    let (a, b) = (g * k, -(h * k));
-    let sigma = slot.signature.sigma;
-    let c = schnorr_atms_jubjub::challenge_scalar(dleq_challenge(&slot.key.0, &h, &sigma, &a, &b));
-    let forged_sig = UniqueSignature {
-        sigma,
-        a,
-        b,
-        s: c * sk.0 - k,
-    };
-    assert!(!forged_sig.verify(&slot.key, signed), "a false DLEQ proof");
-    assert_eq!(g * forged_sig.s - slot.key.0 * c, -a);
-    let mut forged = w.clone();
-    forged.signers[0].signature = forged_sig;
-    mock(&forged).assert_rejected_only_by(Rejection::Copy);
+    // Both layouts of the ladder (the chain's certificates use NextRow).
+    for reach in REACHES {
+        let (_, sks, w) = example();
+        let (g, h, signed) = dleq_basis(w);
+        let slot = &w.signers[0];
+        let sk = sks
+            .iter()
+            .find(|sk| sk.verifying_key() == slot.key)
+            .expect("the slot's key");
+        let k = JubjubScalar::random(&mut ChaCha20Rng::seed_from_u64(53));
+        let (a, b) = (g * k, -(h * k));
+        let sigma = slot.signature.sigma;
+        let c =
+            schnorr_atms_jubjub::challenge_scalar(dleq_challenge(&slot.key.0, &h, &sigma, &a, &b));
+        let forged_sig = UniqueSignature {
+            sigma,
+            a,
+            b,
+            s: c * sk.0 - k,
+        };
+        assert!(!forged_sig.verify(&slot.key, signed), "a false DLEQ proof");
+        assert_eq!(g * forged_sig.s - slot.key.0 * c, -a);
+        let mut forged = w.clone();
+        forged.signers[0].signature = forged_sig;
+        let circuit = MithrilCircuit::new(forged).with_ladder_reach(reach);
+        mock_circuit(&circuit, w).assert_rejected_only_by(Rejection::Copy);
+    }
 }
 
 /// An unregistered key in a signer slot past the first: the attacker's own key, signature and

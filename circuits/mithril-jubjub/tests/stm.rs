@@ -134,6 +134,7 @@ fn example() -> &'static Example {
             index_slots: QUORUM as usize,
             m: M,
             k: 12,
+            ladder: Default::default(),
         };
         let instance = StmInstance::from_trusted(tree.root(), &MESSAGE);
         let witness = StmWitness::new(shape, instance, &certificate).unwrap();
@@ -501,6 +502,7 @@ fn layout_of_both_modes() {
             index_slots: quorum,
             m: 10_000,
             k: 10,
+            ladder: Default::default(),
         };
         let stm = StmShape {
             k: mithril_jubjub::stm::prover::min_k(&stm),
@@ -539,6 +541,7 @@ fn rows_of_the_quorum_32_shape() {
             index_slots,
             m: 10_000,
             k,
+            ladder: Default::default(),
         })
         .rows
     };

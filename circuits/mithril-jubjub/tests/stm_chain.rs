@@ -6,7 +6,7 @@
 use std::sync::OnceLock;
 
 use ff::{Field, PrimeField};
-use midnight_proofs::dev::cost_model::circuit_model;
+use midnight_proofs::{dev::cost_model::circuit_model, plonk::ConstraintSystem};
 use mithril_jubjub::{
     native::{Base, SigningKey},
     stm::{
@@ -61,7 +61,9 @@ fn shape() -> StmShape {
         index_slots: QUORUM as usize,
         m: M,
         k: 12,
-    };
+        ladder: Default::default(),
+    }
+    .for_chain();
     StmShape {
         k: prover::min_k(&shape),
         ..shape
@@ -122,6 +124,30 @@ fn step_layout() {
         model.k, model.rows, model.advice_columns, model.fixed_columns, model.lookups, model.size
     );
     assert!(model.k <= 21, "the step needs k = {}", model.k);
+}
+
+/// A certificate key of the standalone layout (its ladder reaches two rows down) is refused with
+/// the reason, before anything is laid out: the in-circuit verifier would panic on it. The
+/// chain layout's key queries rotations 0 and 1 only, and proves the same certificate.
+#[test]
+fn step_keygen_refuses_a_standalone_certificate_key() {
+    let chain = certificates();
+    let standalone = StmShape {
+        ladder: Default::default(),
+        ..shape()
+    };
+    let keys = prover::keygen(&chain.params, standalone).unwrap();
+    let rotations = |cs: &ConstraintSystem<Base>| {
+        let mut r: Vec<i32> = cs.advice_queries().iter().map(|(_, r)| r.0).collect();
+        r.sort();
+        r.dedup();
+        r
+    };
+    assert_eq!(rotations(keys.vk().cs()), [0, 1, 2]);
+    assert_eq!(rotations(chain.keys.vk().cs()), [0, 1]);
+    let small = mithril_jubjub::prover::insecure_test_params(10);
+    let err = chain::step_keygen(&small, keys.vk()).unwrap_err();
+    assert!(err.to_string().contains("rotation 2"), "{err}");
 }
 
 /// Two epochs proved and verified for real, and each one-change case refused: by the verifier

@@ -71,6 +71,7 @@ fn shape() -> StmShape {
         index_slots: QUORUM as usize,
         m: M,
         k: 12,
+        ladder: Default::default(),
     };
     StmShape {
         k: min_k(&shape),

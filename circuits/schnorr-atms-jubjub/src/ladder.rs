@@ -4,7 +4,16 @@
 //! one row per bit pair, and lanes share the bits.
 //!
 //! Two lanes (SNARK-Mithril's DLEQ proof, `s G - c pk = A` and `s H - c sigma = B`), two rows
-//! per pair:
+//! per pair, in one of two layouts ([`LadderReach`]). [`LadderReach::TwoRows`] (the default):
+//!
+//! ```text
+//!   row    0    1    2     3    4    5    6    7    8
+//!   2i     T1x  T1y  s_i   a1x  a1y  S1x  S1y  dpi1 dss1    S1 = a1 + T1,  a1' = 2 S1 (row 2i+2)
+//!   2i+1   T2x  T2y  c_i   a2x  a2y  S2x  S2y  dpi2 dss2    S2 = a2 + T2,  a2' = 2 S2 (row 2i+3)
+//! ```
+//!
+//! [`LadderReach::NextRow`], for proofs that midnight-circuits' in-circuit verifier checks (it
+//! takes rotations -1, 0 and 1 only; a chain step verifies certificate proofs):
 //!
 //! ```text
 //!   row    0    1    2     3    4    5    6    7    8
@@ -14,11 +23,10 @@
 //!
 //! A row's sum lands on the row below, which doubles it into the accumulator of the row below it
 //! (lanes alternate, so that is the sum's lane's next accumulator). The gate's queries stay
-//! within rotations 0 and 1, which midnight-circuits' in-circuit verifier takes (it takes -1, 0
-//! and 1), so that a chain step can verify this circuit's proofs; the layout costs one query
-//! more than an accumulator doubled two rows down (32 proof bytes). The first row's sum cells
-//! hold `O` (doubled into the second lane's start, a copy of `O`); the row after the last pair
-//! doubles the second lane's last sum (unused).
+//! within rotations 0 and 1; the layout costs two advice queries more than `TwoRows` and one
+//! opening point fewer, 32 proof bytes in all. The first row's sum cells hold `O` (doubled into
+//! the second lane's start, a copy of `O`); the row after the last pair doubles the second lane's
+//! last sum (unused).
 //!
 //! One lane (a Schnorr signature, `s G - c pk = R`), one row per pair, `c_i` fresh in a tenth
 //! column (the circuit recomposes `c` from these cells and checks their canonicity):
@@ -198,9 +206,29 @@ fn forged<T>(
 pub struct LadderConfig<const LANES: usize = 2> {
     /// A two-lane ladder's selector; a one-lane ladder's gate is on where its tag is (every row).
     step: Option<Selector>,
+    /// Where a two-lane ladder puts its sums (a one-lane ladder's sums are on their own rows).
+    reach: LadderReach,
     columns: [Column<Advice>; 9],
     /// A one-lane ladder's [`C_BIT`] column.
     c_bits: Option<Column<Advice>>,
+}
+
+/// Where a two-lane ladder's gate reaches (module docs): the layout is part of the verifying key.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum LadderReach {
+    /// Sums on their own rows, accumulators two rows down (rotations 0, 1 and 2): the smaller
+    /// proof (32 bytes).
+    #[default]
+    TwoRows,
+    /// Sums on the row below (rotations 0 and 1): proofs an in-circuit verifier can check.
+    NextRow,
+}
+
+impl LadderReach {
+    /// Rows between a row of a lane's addition and the row of its sum: 0 or 1.
+    fn sum_offset<const LANES: usize>(self) -> usize {
+        usize::from(LANES == 2 && self == LadderReach::NextRow)
+    }
 }
 
 /// Where a ladder's bits of `c` come from.
@@ -245,11 +273,22 @@ impl<const LANES: usize> LadderConfig<LANES> {
     /// and out of the bit, sum and accumulator columns only (equality on the others would cost a
     /// permutation column). A two-lane ladder's gate has its own selector; a one-lane ladder's
     /// is scaled by `tag_column`, which holds the slot's tag (never 0) on every row of a ladder
-    /// and 0 elsewhere, and so saves the selector's fixed column.
+    /// and 0 elsewhere, and so saves the selector's fixed column. Two lanes are laid out as
+    /// [`LadderReach::TwoRows`] ([`Self::configure_reaching`] chooses).
     pub fn configure(
         meta: &mut ConstraintSystem<Base>,
         advice: &[Column<Advice>],
         tag_column: Column<Fixed>,
+    ) -> Self {
+        Self::configure_reaching(meta, advice, tag_column, LadderReach::TwoRows)
+    }
+
+    /// [`Self::configure`] with a two-lane ladder's layout `reach` (one lane has one layout).
+    pub fn configure_reaching(
+        meta: &mut ConstraintSystem<Base>,
+        advice: &[Column<Advice>],
+        tag_column: Column<Fixed>,
+        reach: LadderReach,
     ) -> Self {
         assert!(LANES == 1 || LANES == 2, "a ladder has one or two lanes");
         let columns: [Column<Advice>; 9] = advice[..9].try_into().expect("nine advice columns");
@@ -277,19 +316,17 @@ impl<const LANES: usize> LadderConfig<LANES> {
             let (dpi, sx, sy, dss) = (cur(DPI), cur(S_X), cur(S_Y), cur(DSS));
             let bit = cur(BIT);
             let c_bit = c_bits.map(|column| m.query_advice(column, Rotation::cur()));
-            // The row's sum: on the row itself (one lane), on the row below (two lanes, module
-            // docs). The sum on the row is doubled into the accumulator of the row below.
-            let sum_at = if LANES == 1 {
-                Rotation::cur()
-            } else {
-                Rotation::next()
-            };
+            // The row's sum: on the row itself, or on the row below (`NextRow`, module docs).
+            // The sum on the row is doubled into the lane's next accumulator: `LANES` rows down,
+            // or on the row below (`NextRow`: the sum there is the other lane's).
+            let offset = reach.sum_offset::<LANES>() as i32;
             let (nx, ny) = (
-                m.query_advice(columns[S_X], sum_at),
-                m.query_advice(columns[S_Y], sum_at),
+                m.query_advice(columns[S_X], Rotation(offset)),
+                m.query_advice(columns[S_Y], Rotation(offset)),
             );
-            let ox = m.query_advice(columns[ACC_X], Rotation::next());
-            let oy = m.query_advice(columns[ACC_Y], Rotation::next());
+            let doubled_at = Rotation(if offset == 1 { 1 } else { LANES as i32 });
+            let ox = m.query_advice(columns[ACC_X], doubled_at);
+            let oy = m.query_advice(columns[ACC_Y], doubled_at);
             let one = Expression::from(1);
             let d = Expression::Constant(<JubjubExtended as EdwardsCurve>::D);
             let constraints: Vec<(&str, Expression<Base>)> = vec![
@@ -337,6 +374,7 @@ impl<const LANES: usize> LadderConfig<LANES> {
         });
         Self {
             step,
+            reach,
             columns,
             c_bits,
         }
@@ -418,7 +456,8 @@ impl<const LANES: usize> LadderConfig<LANES> {
                 region.constrain_equal(a.cell(), cell.cell())?;
             }
         }
-        if LANES == 2 {
+        let offset = self.reach.sum_offset::<LANES>();
+        if offset == 1 {
             // The first row's sum cells, doubled into the second lane's start (a copy of O): O.
             // (Free but for that check: a forged start puts half the second lane's forged start
             // there, so that only the start's copies of O refuse it.)
@@ -496,8 +535,8 @@ impl<const LANES: usize> LadderConfig<LANES> {
                 region.assign_advice(|| "tx", col(T_X), row, || t.map(|t| t.0))?;
                 region.assign_advice(|| "ty", col(T_Y), row, || t.map(|t| t.1))?;
                 region.assign_advice(|| "dpi", col(DPI), row, || dpi)?;
-                // The sum and its doubling's helper: on the row (one lane), the row below (two).
-                let at = row + LANES - 1;
+                // The sum and its doubling's helper: on the row, or the row below (`NextRow`).
+                let at = row + offset;
                 let sx = region.assign_advice(|| "sx", col(S_X), at, || sum.map(|s| s.0))?;
                 let sy = region.assign_advice(|| "sy", col(S_Y), at, || sum.map(|s| s.1))?;
                 let dss = sum.map(|s| d * s.0 * s.0 * s.1 * s.1);
@@ -511,7 +550,7 @@ impl<const LANES: usize> LadderConfig<LANES> {
             sums = Some(step_sums);
             c_cells[bit] = Some(c);
         }
-        if let Some(selector) = self.step {
+        if let (Some(selector), 1) = (self.step, offset) {
             // The row after the last pair doubles the second lane's last sum (unused). Its
             // addition reads zeros (T = 0 gives the sum 0, whatever the accumulator: the first
             // lane's last doubling, unused), and the sum's cells on the row below are zero.

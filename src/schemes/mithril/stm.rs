@@ -37,6 +37,7 @@ use group::GroupEncoding;
 use midnight_curves::JubjubSubgroup;
 use midnight_proofs::poly::{commitment::Params as _, kzg::params::ParamsKZG};
 use mithril_jubjub::{
+    ladder::LadderReach,
     native::{Base, VerifyingKey},
     stm::{
         chain::link_message,
@@ -419,6 +420,8 @@ impl ShapeFileOf for StmShapeFile {
             index_slots: self.index_slots,
             m: self.m,
             k: self.k,
+            // Key files hold the standalone layout; a chain derives its own (`for_chain`).
+            ladder: LadderReach::TwoRows,
         };
         shape.validate().map_err(|e| format!("shape: {e}"))?;
         Ok(shape)
@@ -719,6 +722,7 @@ impl CertificateScheme for MithrilStm {
             index_slots: p.k as usize,
             m: p.m,
             k,
+            ladder: LadderReach::TwoRows,
         };
         shape.validate().map_err(usage)?;
         Ok(shape)

@@ -509,11 +509,23 @@ impl Circuit<Base> for StepCircuit {
     }
 }
 
-/// The step keys over the certificate key, at `params`' size.
+/// The step keys over the certificate key, at `params`' size. The certificate key must be of a
+/// shape laid out for chains ([`crate::stm::StmShape::for_chain`]): the in-circuit verifier
+/// takes rotations -1, 0 and 1 only.
 pub fn step_keygen(
     params: &Params12,
     certificate_vk: &Vk,
 ) -> Result<(StepLayout, Pk), MithrilError> {
+    let cs = certificate_vk.cs();
+    let rotations = (cs.advice_queries().iter().map(|(_, r)| r))
+        .chain(cs.fixed_queries().iter().map(|(_, r)| r))
+        .chain(cs.instance_queries().iter().map(|(_, r)| r));
+    if let Some(r) = rotations.map(|r| r.0).find(|r| !(-1..=1).contains(r)) {
+        return Err(MithrilError::BadShape(format!(
+            "the certificate key queries rotation {r}, which a chain step cannot verify: make \
+             it from the shape's chain layout (StmShape::for_chain)"
+        )));
+    }
     let layout = StepLayout::new(params.max_k(), certificate_vk);
     let (pk, _) = tms_cardano::backend::keygen(params, &layout.keygen_circuit())?;
     Ok((layout, pk))

@@ -70,6 +70,7 @@ use crate::{
         TABLE_COLUMNS,
     },
     ladder,
+    ladder::LadderReach,
     native::{to_biguint, Base, JubjubScalar},
     stm::{
         native::{
@@ -175,14 +176,26 @@ pub fn stm_table_tuple(witness: &StmWitness, i: usize) -> [Base; TABLE_COLUMNS] 
 impl Circuit<Base> for StmCircuit {
     type Config = MithrilConfig;
     type FloorPlanner = SimpleFloorPlanner;
-    type Params = ();
+    /// The ladder's layout: the shape's ([`StmShape::ladder`]).
+    type Params = LadderReach;
 
     fn without_witnesses(&self) -> Self {
         Self::for_keygen(self.shape)
     }
 
+    fn params(&self) -> LadderReach {
+        self.shape.ladder
+    }
+
+    fn configure_with_params(
+        meta: &mut ConstraintSystem<Base>,
+        reach: LadderReach,
+    ) -> MithrilConfig {
+        MithrilConfig::configure(meta, reach)
+    }
+
     fn configure(meta: &mut ConstraintSystem<Base>) -> MithrilConfig {
-        MithrilConfig::configure(meta)
+        MithrilConfig::configure(meta, LadderReach::default())
     }
 
     fn synthesize(

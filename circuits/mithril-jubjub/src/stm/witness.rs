@@ -3,6 +3,7 @@
 use mithril_core::stm::StmError;
 
 use crate::{
+    ladder::LadderReach,
     native::Base,
     stm::native::{message_element, message_halves, StmCertificate, StmSigner, TREE_DEPTH},
     MithrilError,
@@ -21,9 +22,21 @@ pub struct StmShape {
     pub m: u64,
     /// log2 of the number of rows; the range-check table has `2^(k-1)` rows.
     pub k: u32,
+    /// The DLEQ ladder's layout: [`LadderReach::TwoRows`] (the default, 32 bytes smaller
+    /// proofs) for certificates verified natively or by a script, [`LadderReach::NextRow`] for
+    /// those a chain step verifies in its circuit ([`StmShape::for_chain`]).
+    pub ladder: LadderReach,
 }
 
 impl StmShape {
+    /// The same shape with the layout a chain step's in-circuit verifier takes.
+    pub fn for_chain(self) -> Self {
+        StmShape {
+            ladder: LadderReach::NextRow,
+            ..self
+        }
+    }
+
     /// Checks the shape can be built: slots, `quorum < m < 2^16` (mithril-stm's bound) and `k`.
     pub fn validate(&self) -> Result<(), MithrilError> {
         if self.signer_slots == 0 || self.index_slots == 0 {
