@@ -150,6 +150,15 @@ pub struct ProveArgs {
     pub json: bool,
 }
 
+/// What `tms serve` is given: the parameters and the proving key it reads once; the requests
+/// come from stdin.
+pub struct ServeArgs {
+    /// Parameters.
+    pub params: PathBuf,
+    /// The proving key file.
+    pub pk: PathBuf,
+}
+
 /// The statement a verifier built: as the prover's statement file writes it, and as the circuit's
 /// public inputs.
 pub struct Trusted<S: CertificateScheme + ?Sized> {
@@ -369,6 +378,8 @@ pub trait Driver {
     fn keygen(&self, args: &KeygenArgs) -> Result<()>;
     /// `tms prove`.
     fn prove(&self, args: &ProveArgs) -> Result<()>;
+    /// `tms serve`: proving requests from stdin, the key read once.
+    fn serve(&self, args: &ServeArgs) -> Result<()>;
     /// `tms verify`.
     fn verify(&self, args: &VerifyArgs) -> Result<()>;
     /// `tms demo`.

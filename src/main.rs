@@ -39,7 +39,7 @@ use tms::{
     commands::{self, aggregate, chain, chunk, driver, stm_chain, JsonArgs},
     interface::{
         CertifyArgs, CommitteeArgs, Driver, Groth16Trust, KeyTrust, KeygenArgs, ProofOutput,
-        ProveArgs, ShapeOptions, SignArgs, VerifyArgs, WrapArgs, WrapTarget,
+        ProveArgs, ServeArgs, ShapeOptions, SignArgs, VerifyArgs, WrapArgs, WrapTarget,
     },
     io::{message_bytes, usage, Result},
     options::{
@@ -385,6 +385,25 @@ enum Command {
         out: ProofOutArgs,
         #[command(flatten)]
         json: JsonArgs,
+    },
+    /// A prover that stays up: reads the parameters and the proving key once, then proves one
+    /// request per line of stdin and answers each with one line on stdout. A request is a JSON
+    /// object: `committee`, `certificate`, `threshold` (ATMS), `proof`, `public` (the files to
+    /// write) and optionally `transcript` (blake2b, evm, poseidon); paths from the working
+    /// directory. An answer is `tms prove --json`'s object with the request's line number; a
+    /// refused request is answered with its error and the next one is served. Exits at the end
+    /// of stdin, with status 1 if any request was refused.
+    Serve {
+        #[command(flatten)]
+        pair: PairArgs,
+        #[command(flatten)]
+        format: FormatArgs,
+        /// KZG parameters.
+        #[arg(long)]
+        params: PathBuf,
+        /// Proving key file.
+        #[arg(long)]
+        pk: PathBuf,
     },
     /// BLS ATMS: check with MockProver (no parameters, keys or proof) that a certificate
     /// satisfies the circuit for the statement built from the committee and its message.
@@ -1427,6 +1446,12 @@ fn run(command: Command) -> Result<()> {
             out: out.output(),
             json: json.json,
         }),
+        Command::Serve {
+            pair,
+            format,
+            params,
+            pk,
+        } => format.driver(&pair)?.serve(&ServeArgs { params, pk }),
         Command::Check {
             scheme,
             committee,

@@ -2,14 +2,16 @@
 //! trusted statement, how the key was trusted and the timings as one JSON object (a refused
 //! proof too, with exit code 1), as `keygen`, `prove` and `chain extend --json` print what they
 //! made and their timings; and the progress spinners draw nothing when stderr is not a terminal
-//! but do on one.
+//! but do on one. `tms serve` answers each request line with `tms prove --json`'s object.
 
 use std::{
+    io::Write,
     path::{Path, PathBuf},
-    process::{Command, Output},
+    process::{Command, Output, Stdio},
 };
 
 const MSG: &str = "0x68656c6c6f";
+const OTHER: &str = "0x6f74686572";
 
 fn tms(dir: &Path, args: &str) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tms"))
@@ -246,4 +248,143 @@ fn chain_extend_json_says_why_it_refused() {
     );
     assert!(v["error"].as_str().unwrap().contains("r0.json"), "{v}");
     assert!(v["seconds"]["total"].as_f64().is_some(), "{v}");
+}
+
+/// `tms serve` with `requests` on its stdin.
+fn serve(dir: &Path, args: &str, requests: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tms"))
+        .current_dir(dir)
+        .args(args.split_whitespace())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run tms serve");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(requests.as_bytes())
+        .unwrap();
+    child.wait_with_output().expect("tms serve exits")
+}
+
+/// A certificate of members 0, 1 and 3 of the 4-member committee on `message`.
+fn certify(d: &Path, message: &str, out: &str) {
+    for i in [0, 1, 3] {
+        ok(
+            d,
+            &format!("sign --key keys/member-{i}.json --message {message} --out s{i}.json"),
+        );
+    }
+    ok(
+        d,
+        &format!(
+            "certify --committee committee.json --message {message} --out {out} s0.json \
+             s1.json s3.json"
+        ),
+    );
+}
+
+/// `tms serve`: the parameters and proving key read once, then one request per line of stdin,
+/// each answered by one JSON line (`tms prove --json`'s object and the request's line number); a
+/// refused request (a threshold the certificate does not meet, a line that is not a request, an
+/// unknown field, an unknown transcript) is answered with its error and the next one is served.
+/// The proofs it writes verify under the pinned key for the verifier's statements only.
+#[test]
+fn serve_proves_each_request_and_answers_refusals_without_stopping() {
+    let d = workdir("cli-serve");
+    ok(
+        &d,
+        "committee --size 4 --seed 3 --out committee.json --keys-dir keys",
+    );
+    certify(&d, MSG, "cert.json");
+    certify(&d, OTHER, "other.json");
+    ok(&d, "setup --k 13 --insecure-test --out params.srs");
+    let keygen = ok(
+        &d,
+        "keygen --committee committee.json --params params.srs --pk atms.pk --vk atms.vk --json",
+    );
+    let keygen: serde_json::Value = serde_json::from_slice(&keygen.stdout).unwrap();
+    let fp = keygen["fingerprint"].as_str().unwrap().to_owned();
+
+    let request = |cert: &str, t: u64, proof: &str, extra: &str| {
+        format!(
+            r#"{{"committee": "committee.json", "certificate": "{cert}", "threshold": {t}, "proof": "{proof}", "public": "{proof}.json"{extra}}}"#
+        )
+    };
+    let requests = [
+        request("cert.json", 3, "a.bin", ""),
+        request("cert.json", 4, "b.bin", ""),
+        "not a request".to_owned(),
+        request("cert.json", 3, "c.bin", r#", "key": "atms.pk""#),
+        request("cert.json", 3, "d.bin", r#", "transcript": "sha256""#),
+        String::new(),
+        request("other.json", 2, "e.bin", r#", "transcript": "evm""#),
+    ]
+    .join("\n");
+    let out = serve(&d, "serve --params params.srs --pk atms.pk", &requests);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // Four refused: exit 1, each refusal on stderr too.
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("proving key read in"), "{stderr}");
+    assert!(stderr.contains("6 requests, 4 refused"), "{stderr}");
+    let answers: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    assert_eq!(answers.len(), 6, "one answer per request: {answers:?}");
+    let proved: Vec<bool> = answers.iter().map(|a| a["proved"] == true).collect();
+    assert_eq!(
+        proved,
+        [true, false, false, false, false, true],
+        "{answers:?}"
+    );
+    // Answers carry the request's line (the blank line 6 is skipped).
+    assert_eq!(answers[0]["request"], 1);
+    assert_eq!(answers[5]["request"], 7);
+    let error = |i: usize| answers[i]["error"].as_str().unwrap().to_owned();
+    assert!(error(1).starts_with("request 2: "), "{}", error(1));
+    assert!(error(1).contains("threshold"), "{}", error(1));
+    assert!(error(2).contains("not a request"), "{}", error(2));
+    assert!(error(3).contains("unknown field"), "{}", error(3));
+    assert!(
+        error(4).contains("blake2b, evm or poseidon"),
+        "{}",
+        error(4)
+    );
+    for (i, answer) in answers.iter().enumerate() {
+        assert_eq!(answer["scheme"], "schnorr-atms", "{i}: {answer}");
+        assert!(answer["seconds"]["total"].as_f64().unwrap() >= 0.0);
+    }
+    // Each answer's timings are its own request's: the key was read once, before them.
+    assert!(answers[0]["seconds"]["key"].is_null(), "{}", answers[0]);
+    assert!(answers[0]["seconds"]["proof"].as_f64().unwrap() > 0.0);
+    assert_eq!(answers[5]["transcript"], "evm");
+    assert!(d.join("e.bin.calldata").exists());
+    for refused in ["b.bin", "c.bin", "d.bin"] {
+        assert!(!d.join(refused).exists(), "{refused} written");
+    }
+
+    // The proofs verify for the verifier's statements, and only for those.
+    let verify = |proof: &str, message: &str, t: u64, transcript: &str| {
+        tms(
+            &d,
+            &format!(
+                "verify --committee committee.json --message {message} --threshold {t} \
+                 --params params.srs --vk atms.vk --vk-fingerprint {fp} --proof {proof} \
+                 --transcript {transcript}"
+            ),
+        )
+    };
+    assert!(verify("a.bin", MSG, 3, "blake2b").status.success());
+    assert!(!verify("a.bin", OTHER, 3, "blake2b").status.success());
+    assert!(verify("e.bin", OTHER, 2, "evm").status.success());
+    assert!(!verify("e.bin", OTHER, 3, "evm").status.success());
+
+    // Nothing to serve when the key cannot be read: one error, exit 1, no answer.
+    let out = serve(&d, "serve --params params.srs --pk missing.pk", &requests);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("missing.pk"));
 }

@@ -255,7 +255,7 @@ const COMMAND_PAGES: &[(&str, &str, &[&str])] = &[
     (
         "reference/commands-proofs.md",
         "Keys, proofs and verification: every option",
-        &["keygen", "prove", "verify"],
+        &["keygen", "prove", "serve", "verify"],
     ),
     (
         "reference/commands-onchain.md",

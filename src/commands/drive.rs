@@ -1,7 +1,13 @@
 //! The generic flows of `keygen`, `prove`, `verify` and `demo` over any (scheme, backend) pair,
 //! and [`driver`], which hands a command the pair it names.
 
-use std::{marker::PhantomData, path::Path, time::Instant};
+use std::{
+    marker::PhantomData,
+    path::{Path, PathBuf},
+    time::Instant,
+};
+
+use clap::ValueEnum;
 
 use tms_gadgets::proving::{keys::fingerprint, stats::phase, Transcript};
 
@@ -16,11 +22,11 @@ use crate::schemes::schnorr::cardano::SchnorrCardano;
 use crate::{
     formats::PublicFile,
     interface::{
-        CertificateScheme, CertifyArgs, CommitteeArgs, Driver, KeygenArgs, ProveArgs,
-        ProvingBackend, Rejection, SignArgs, VerifyArgs, WrapArgs,
+        CertificateScheme, CertifyArgs, CommitteeArgs, Driver, KeygenArgs, ProofOutput, ProveArgs,
+        ProvingBackend, Rejection, ServeArgs, SignArgs, VerifyArgs, WrapArgs,
     },
     io::{at, read_bytes, read_json_on, spinner, usage, write_atomic, CliError, Result},
-    options::{Backend, Scheme},
+    options::{Backend, Scheme, TranscriptName},
 };
 
 /// The pair a command names: every scheme on BN254; the Schnorr ATMS and SNARK-Mithril on
@@ -75,6 +81,10 @@ impl<S: CertificateScheme> Driver for Pair<S> {
     fn prove(&self, args: &ProveArgs) -> Result<()> {
         let start = Instant::now();
         report::<S>("proved", args.json, start, prove_pair::<S>(args))
+    }
+
+    fn serve(&self, args: &ServeArgs) -> Result<()> {
+        serve_pair::<S>(args)
     }
 
     fn verify(&self, args: &VerifyArgs) -> Result<()> {
@@ -226,9 +236,49 @@ fn keygen_pair<S: CertificateScheme>(args: &KeygenArgs) -> Result<Report> {
     })
 }
 
-/// `tms prove` for scheme `S`: the witness of the certificate, the proof and the prover's
-/// statement.
+/// `tms prove` for scheme `S`: the request checked, the parameters and key read, then the
+/// witness of the certificate, the proof and the prover's statement.
 fn prove_pair<S: CertificateScheme>(args: &ProveArgs) -> Result<Report> {
+    let committee = check_request::<S>(args)?;
+    let prover = load_prover::<S>(&args.params, &args.pk)?;
+    let mut report = prove_loaded(&prover, args, &committee)?;
+    report.json["seconds"]["parameters"] = prover.parameters.into();
+    report.json["seconds"]["key"] = prover.key.into();
+    Ok(report)
+}
+
+/// A prover's parameters and proving key, read once (by `tms prove`, or by `tms serve` for
+/// every request).
+struct LoadedProver<S: CertificateScheme> {
+    params: <S::Backend as ProvingBackend>::Params,
+    keys: S::Keys,
+    shape: S::Shape,
+    /// Seconds the parameters took to read.
+    parameters: f64,
+    /// Seconds the proving key took to read.
+    key: f64,
+}
+
+/// Reads the parameters and the proving key, and checks they are of one size.
+fn load_prover<S: CertificateScheme>(params_path: &Path, pk: &Path) -> Result<LoadedProver<S>> {
+    let start = Instant::now();
+    let params = S::Backend::load_params(params_path)?;
+    let parameters = start.elapsed().as_secs_f64();
+    let (keys, key) = timed("reading the proving key", || S::read_pk(pk))?;
+    let shape = S::keys_shape(&keys).clone();
+    check_params_k(params_path, S::Backend::params_k(&params), S::k(&shape))?;
+    Ok(LoadedProver {
+        params,
+        keys,
+        shape,
+        parameters,
+        key,
+    })
+}
+
+/// What a proving request can be refused for before any key is used: the threshold, the
+/// transcript and the committee file. Returns the committee.
+fn check_request<S: CertificateScheme>(args: &ProveArgs) -> Result<S::Committee> {
     match (S::TAKES_THRESHOLD, args.threshold) {
         (true, None) => return Err(usage("--threshold: give the threshold t to prove")),
         (false, Some(_)) => {
@@ -239,22 +289,25 @@ fn prove_pair<S: CertificateScheme>(args: &ProveArgs) -> Result<Report> {
         _ => {}
     }
     S::Backend::check_transcript(args.out.transcript)?;
-    let committee = S::load_committee(&args.committee)?;
-    let start = Instant::now();
-    let params = S::Backend::load_params(&args.params)?;
-    let parameters = start.elapsed().as_secs_f64();
-    let (keys, key) = timed("reading the proving key", || S::read_pk(&args.pk))?;
-    let shape = S::keys_shape(&keys).clone();
-    S::check_committee(&args.committee, &committee, &shape, "proving key")?;
-    check_params_k(&args.params, S::Backend::params_k(&params), S::k(&shape))?;
+    S::load_committee(&args.committee)
+}
+
+/// Proves the certificate of `args` with `prover`'s key: the witness, the proof, the files.
+fn prove_loaded<S: CertificateScheme>(
+    prover: &LoadedProver<S>,
+    args: &ProveArgs,
+    committee: &S::Committee,
+) -> Result<Report> {
+    let shape = &prover.shape;
+    S::check_committee(&args.committee, committee, shape, "proving key")?;
     let start = Instant::now();
     let (witness, public) = phase("witness (certificate to circuit witness)", || {
-        S::witness(&shape, &committee, &args.certificate, args.threshold)
+        S::witness(shape, committee, &args.certificate, args.threshold)
     })?;
     let witness_seconds = start.elapsed().as_secs_f64();
     let (proof, seconds) = timed(S::PROVING, || {
         phase("prove (total)", || {
-            S::prove(&params, &keys, &witness, args.out.transcript)
+            S::prove(&prover.params, &prover.keys, &witness, args.out.transcript)
         })
         .map_err(|e| at(&args.pk, e))
     })?;
@@ -277,13 +330,109 @@ fn prove_pair<S: CertificateScheme>(args: &ProveArgs) -> Result<Report> {
             "public": args.out.public,
             "calldata": calldata,
             "seconds": {
-                "parameters": parameters,
-                "key": key,
                 "witness": witness_seconds,
                 "proof": seconds,
             },
         }),
     })
+}
+
+/// One request of `tms serve`: what `tms prove` takes besides the parameters and the key.
+/// Paths are the server's (relative ones from its working directory).
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ProveRequest {
+    committee: PathBuf,
+    certificate: PathBuf,
+    #[serde(default)]
+    threshold: Option<u64>,
+    proof: PathBuf,
+    public: PathBuf,
+    /// `blake2b` (the default), `evm` or `poseidon`, as `--transcript`.
+    #[serde(default)]
+    transcript: Option<String>,
+}
+
+impl ProveRequest {
+    /// The request as `tms prove`'s arguments under the server's parameters and key.
+    fn args(line: &str, serve: &ServeArgs) -> Result<ProveArgs> {
+        let r: ProveRequest = serde_json::from_str(line).map_err(|e| {
+            usage(format!(
+                "not a request ({e}); one JSON object per line: committee, certificate, \
+                 [threshold,] proof, public[, transcript]"
+            ))
+        })?;
+        let transcript = match r.transcript.as_deref() {
+            None => TranscriptName::default(),
+            Some(name) => TranscriptName::from_str(name, true)
+                .map_err(|_| usage(format!("transcript {name:?}: blake2b, evm or poseidon")))?,
+        };
+        Ok(ProveArgs {
+            committee: r.committee,
+            certificate: r.certificate,
+            threshold: r.threshold,
+            params: serve.params.clone(),
+            pk: serve.pk.clone(),
+            out: ProofOutput {
+                proof: r.proof,
+                public: r.public,
+                transcript: transcript.transcript(),
+            },
+            json: true,
+        })
+    }
+}
+
+/// `tms serve` for scheme `S`: the parameters and the key read once, then every request line of
+/// stdin proved and answered by one JSON line on stdout (`tms prove --json`'s object, with the
+/// request's line number), a refused request answered with its error and the next one served.
+fn serve_pair<S: CertificateScheme>(args: &ServeArgs) -> Result<()> {
+    use std::io::{BufRead, Write};
+    let prover = load_prover::<S>(&args.params, &args.pk)?;
+    let backend = S::Backend::TAG.unwrap_or("bn254");
+    eprintln!(
+        "tms serve: {} proving key read in {:.1} s (parameters {:.1} s); one JSON request per \
+         line on stdin, one JSON answer per line on stdout",
+        S::SCHEME.name(),
+        prover.key,
+        prover.parameters
+    );
+    let (mut served, mut refused) = (0usize, 0usize);
+    for (index, line) in std::io::stdin().lock().lines().enumerate() {
+        let line = line.map_err(|e| CliError(format!("stdin: {e}")))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let start = Instant::now();
+        let outcome = ProveRequest::args(&line, args).and_then(|request| {
+            let committee = check_request::<S>(&request)?;
+            prove_loaded(&prover, &request, &committee)
+        });
+        served += 1;
+        let request = index + 1;
+        let outcome = outcome.map_err(|e| CliError(format!("request {request}: {}", e.0)));
+        let fields = match &outcome {
+            Ok(report) => {
+                let mut json = report.json.clone();
+                json["request"] = request.into();
+                Ok(json)
+            }
+            Err(e) => {
+                refused += 1;
+                eprintln!("{}", e.0);
+                Err(e)
+            }
+        };
+        print_json("proved", (S::SCHEME.name(), backend), start, fields);
+        std::io::stdout()
+            .flush()
+            .map_err(|e| CliError(format!("stdout: {e}")))?;
+    }
+    eprintln!("tms serve: {served} requests, {refused} refused");
+    match refused {
+        0 => Ok(()),
+        _ => Err(CliError(format!("{refused} of {served} requests refused"))),
+    }
 }
 
 /// What a verifier holds once the key is trusted and the statement built: the parameters, the
