@@ -319,30 +319,37 @@ fn serve_proves_each_request_and_answers_refusals_without_stopping() {
         "not a request".to_owned(),
         request("cert.json", 3, "c.bin", r#", "key": "atms.pk""#),
         request("cert.json", 3, "d.bin", r#", "transcript": "sha256""#),
+        request("cert.json", 3, "atms.pk", ""),
         String::new(),
         request("other.json", 2, "e.bin", r#", "transcript": "evm""#),
     ]
     .join("\n");
+    let key = std::fs::read(d.join("atms.pk")).unwrap();
     let out = serve(&d, "serve --params params.srs --pk atms.pk", &requests);
+    assert_eq!(
+        std::fs::read(d.join("atms.pk")).unwrap(),
+        key,
+        "the key file changed"
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
-    // Four refused: exit 1, each refusal on stderr too.
+    // Five refused: exit 1, each refusal on stderr too.
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("proving key read in"), "{stderr}");
-    assert!(stderr.contains("6 requests, 4 refused"), "{stderr}");
+    assert!(stderr.contains("7 requests, 5 refused"), "{stderr}");
     let answers: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
         .collect();
-    assert_eq!(answers.len(), 6, "one answer per request: {answers:?}");
+    assert_eq!(answers.len(), 7, "one answer per request: {answers:?}");
     let proved: Vec<bool> = answers.iter().map(|a| a["proved"] == true).collect();
     assert_eq!(
         proved,
-        [true, false, false, false, false, true],
+        [true, false, false, false, false, false, true],
         "{answers:?}"
     );
-    // Answers carry the request's line (the blank line 6 is skipped).
+    // Answers carry the request's line (the blank line 7 is skipped).
     assert_eq!(answers[0]["request"], 1);
-    assert_eq!(answers[5]["request"], 7);
+    assert_eq!(answers[6]["request"], 8);
     let error = |i: usize| answers[i]["error"].as_str().unwrap().to_owned();
     assert!(error(1).starts_with("request 2: "), "{}", error(1));
     assert!(error(1).contains("threshold"), "{}", error(1));
@@ -360,7 +367,7 @@ fn serve_proves_each_request_and_answers_refusals_without_stopping() {
     // Each answer's timings are its own request's: the key was read once, before them.
     assert!(answers[0]["seconds"]["key"].is_null(), "{}", answers[0]);
     assert!(answers[0]["seconds"]["proof"].as_f64().unwrap() > 0.0);
-    assert_eq!(answers[5]["transcript"], "evm");
+    assert_eq!(answers[6]["transcript"], "evm");
     assert!(d.join("e.bin.calldata").exists());
     for refused in ["b.bin", "c.bin", "d.bin"] {
         assert!(!d.join(refused).exists(), "{refused} written");

@@ -289,7 +289,42 @@ fn check_request<S: CertificateScheme>(args: &ProveArgs) -> Result<S::Committee>
         _ => {}
     }
     S::Backend::check_transcript(args.out.transcript)?;
+    check_outputs(args)?;
     S::load_committee(&args.committee)
+}
+
+/// Refuses outputs that would overwrite this proof's inputs (a request of `tms serve` names its
+/// files, and a proof written over the proving key would end the next process's service), or
+/// each other.
+fn check_outputs(args: &ProveArgs) -> Result<()> {
+    let same = |a: &Path, b: &Path| {
+        a == b
+            || matches!(
+                (std::fs::canonicalize(a), std::fs::canonicalize(b)),
+                (Ok(a), Ok(b)) if a == b
+            )
+    };
+    let (proof, public) = (&args.out.proof, &args.out.public);
+    if same(proof, public) {
+        return Err(at(
+            proof,
+            "the proof and the statement file are the same file",
+        ));
+    }
+    for out in [proof, public] {
+        for input in [&args.pk, &args.params, &args.committee, &args.certificate] {
+            if same(out, input) {
+                return Err(at(
+                    out,
+                    format!(
+                        "would overwrite an input of this proof ({})",
+                        input.display()
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Proves the certificate of `args` with `prover`'s key: the witness, the proof, the files.
