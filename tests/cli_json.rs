@@ -251,7 +251,7 @@ fn chain_extend_json_says_why_it_refused() {
 }
 
 /// `tms serve` with `requests` on its stdin.
-fn serve(dir: &Path, args: &str, requests: &str) -> Output {
+fn serve(dir: &Path, args: &str, requests: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tms"))
         .current_dir(dir)
         .args(args.split_whitespace())
@@ -264,7 +264,7 @@ fn serve(dir: &Path, args: &str, requests: &str) -> Output {
         .stdin
         .take()
         .expect("stdin")
-        .write_all(requests.as_bytes())
+        .write_all(requests)
         .unwrap();
     child.wait_with_output().expect("tms serve exits")
 }
@@ -325,7 +325,11 @@ fn serve_proves_each_request_and_answers_refusals_without_stopping() {
     ]
     .join("\n");
     let key = std::fs::read(d.join("atms.pk")).unwrap();
-    let out = serve(&d, "serve --params params.srs --pk atms.pk", &requests);
+    let out = serve(
+        &d,
+        "serve --params params.srs --pk atms.pk",
+        requests.as_bytes(),
+    );
     assert_eq!(
         std::fs::read(d.join("atms.pk")).unwrap(),
         key,
@@ -389,8 +393,32 @@ fn serve_proves_each_request_and_answers_refusals_without_stopping() {
     assert!(verify("e.bin", OTHER, 2, "evm").status.success());
     assert!(!verify("e.bin", OTHER, 3, "evm").status.success());
 
+    // A line that is not UTF-8 (CRLF endings otherwise taken) is one refused request: the
+    // next one is served.
+    let mut bytes = b"\xff\xfe\r\n".to_vec();
+    bytes.extend(request("cert.json", 3, "f.bin", "").as_bytes());
+    bytes.extend(b"\r\n");
+    let out = serve(&d, "serve --params params.srs --pk atms.pk", &bytes);
+    assert_eq!(out.status.code(), Some(1));
+    let answers: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    assert_eq!(answers.len(), 2, "{answers:?}");
+    assert!(
+        answers[0]["error"].as_str().unwrap().contains("not UTF-8"),
+        "{}",
+        answers[0]
+    );
+    assert_eq!(answers[1]["proved"], true, "{}", answers[1]);
+    assert!(verify("f.bin", MSG, 3, "blake2b").status.success());
+
     // Nothing to serve when the key cannot be read: one error, exit 1, no answer.
-    let out = serve(&d, "serve --params params.srs --pk missing.pk", &requests);
+    let out = serve(
+        &d,
+        "serve --params params.srs --pk missing.pk",
+        requests.as_bytes(),
+    );
     assert_eq!(out.status.code(), Some(1));
     assert!(out.stdout.is_empty());
     assert!(String::from_utf8_lossy(&out.stderr).contains("missing.pk"));

@@ -433,16 +433,23 @@ fn serve_pair<S: CertificateScheme>(args: &ServeArgs) -> Result<()> {
         prover.parameters
     );
     let (mut served, mut refused) = (0usize, 0usize);
-    for (index, line) in std::io::stdin().lock().lines().enumerate() {
-        let line = line.map_err(|e| CliError(format!("stdin: {e}")))?;
-        if line.trim().is_empty() {
+    // Lines as bytes: a line that is not UTF-8 is one refused request, not the end of service.
+    for (index, line) in std::io::stdin().lock().split(b'\n').enumerate() {
+        let mut line = line.map_err(|e| CliError(format!("stdin: {e}")))?;
+        if line.last() == Some(&b'\r') {
+            line.pop();
+        }
+        if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
         let start = Instant::now();
-        let outcome = ProveRequest::args(&line, args).and_then(|request| {
-            let committee = check_request::<S>(&request)?;
-            prove_loaded(&prover, &request, &committee)
-        });
+        let line = String::from_utf8(line).map_err(|_| usage("not a request: not UTF-8"));
+        let outcome = line
+            .and_then(|line| ProveRequest::args(&line, args))
+            .and_then(|request| {
+                let committee = check_request::<S>(&request)?;
+                prove_loaded(&prover, &request, &committee)
+            });
         served += 1;
         let request = index + 1;
         let outcome = outcome.map_err(|e| CliError(format!("request {request}: {}", e.0)));
