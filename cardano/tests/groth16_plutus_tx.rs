@@ -352,3 +352,115 @@ fn groth16_native_verifier_agrees_with_the_script() {
         Err(Groth16Error::Rejected(_))
     ));
 }
+
+/// A Groth16 wrapper made by `program-prove-bls` (`evm/groth16/commands_bls.go`): the replay
+/// circuit of a recorded halo2 verifier over BLS12-381 (`verifier_bls.go`), set up (INSECURE,
+/// seeded), proved and checked by the Go twin of the Plutus verifier; `plutus-key.json` and
+/// `wrapped.json` as the command wrote them, `report.txt` its measured steps.
+struct ReplayWrapper {
+    name: &'static str,
+    key: &'static str,
+    wrapped: &'static str,
+}
+
+macro_rules! replay_wrapper {
+    ($name:literal) => {
+        ReplayWrapper {
+            name: $name,
+            key: include_str!(concat!(
+                "fixtures/groth16-replay/",
+                $name,
+                "/plutus-key.json"
+            )),
+            wrapped: include_str!(concat!("fixtures/groth16-replay/", $name, "/wrapped.json")),
+        }
+    };
+}
+
+/// The replay wrappers: the synthetic program (`program-synth`: 1,085,038 constraints). Remade by
+///
+/// ```sh
+/// cd evm/groth16 && go run . program-synth -out /tmp/synth && go run . program-prove-bls \
+///   -program /tmp/synth/synthetic.program.json -witness /tmp/synth/synthetic.witness.json \
+///   -seed insecure-test-seed -out ../../cardano/tests/fixtures/groth16-replay/synthetic
+/// ```
+const REPLAY_WRAPPERS: &[ReplayWrapper] = &[replay_wrapper!("synthetic")];
+
+/// The statement words and proof of `wrapped.json`.
+fn wrapped_proof(wrapped: &str) -> (Vec<num_bigint::BigUint>, Vec<u8>) {
+    let v: serde_json::Value = serde_json::from_str(wrapped).expect("wrapped.json is JSON");
+    let words = v["public"]
+        .as_array()
+        .expect("public words")
+        .iter()
+        .map(|w| w.as_str().expect("decimal").parse().expect("decimal"))
+        .collect();
+    let proof = hex::decode(v["proof"].as_str().expect("hex")).expect("hex");
+    (words, proof)
+}
+
+/// Each replay wrapper's real Groth16 proof through the generated Plutus verifier (mainnet's
+/// PV 10 cost model): accepted as made, with its budget printed; refused, by the script and by
+/// the native verifier alike, with each statement word changed, A, C, Com or Pok moved, and a
+/// byte missing. Its seeded key is refused without the test flag.
+#[test]
+fn groth16_replay_wrappers_in_the_plutus_verifier() {
+    use num_bigint::{BigInt, BigUint};
+    use tms_cardano::plutus::{evaluate, groth16::verifier_term, script_bytes};
+    use uplc::ast::{Program, Term};
+    for w in REPLAY_WRAPPERS {
+        assert!(matches!(
+            Groth16Key::from_json(w.key).unwrap().trusted(false),
+            Err(Groth16Error::Insecure(_))
+        ));
+        let key = Groth16Key::from_json(w.key)
+            .and_then(|k| k.trusted(true))
+            .expect("the wrapper's key");
+        let (words, proof) = wrapped_proof(w.wrapped);
+        let program = Program {
+            version: (1, 1, 0),
+            term: verifier_term(&key, words.len()),
+        };
+        let run = |proof: &[u8], words: &[BigUint]| {
+            let mut args = vec![Term::byte_string(proof.to_vec()), Term::byte_string(vec![])];
+            args.extend(words.iter().map(|x| Term::integer(BigInt::from(x.clone()))));
+            let budget = evaluate(&program, args, 10);
+            let native = key.verify(proof, words);
+            assert_eq!(
+                budget.accepted,
+                native.is_ok(),
+                "{}: script and native verifier disagree ({native:?})",
+                w.name
+            );
+            budget
+        };
+        let honest = run(&proof, &words);
+        assert!(honest.accepted, "{}: the wrapper's proof refused", w.name);
+        println!(
+            "plutus-bare scheme=replay-{} validator=groth16-bare inputs={} case=honest accepted=true cpu={} mem={} tx_cpu_percent={:.1} script_bytes={}",
+            w.name,
+            words.len(),
+            honest.cpu,
+            honest.mem,
+            100.0 * honest.cpu as f64 / MAX_TX_CPU as f64,
+            script_bytes(&program).len()
+        );
+        for i in 0..words.len() {
+            let mut changed = words.clone();
+            changed[i] += 1u32;
+            assert!(
+                !run(&proof, &changed).accepted,
+                "{}: word {i} changed accepted",
+                w.name
+            );
+        }
+        for (what, offset) in [("A", 0), ("C", 144), ("Com", 192), ("Pok", 240)] {
+            assert!(
+                !run(&moved(&proof, offset), &words).accepted,
+                "{}: {what} moved accepted",
+                w.name
+            );
+        }
+        assert!(!run(&proof[..PROOF_LEN - 1], &words).accepted);
+    }
+}
