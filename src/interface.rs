@@ -412,6 +412,12 @@ pub enum WrapTarget {
 pub struct WrapArgs {
     /// The certificate, its key and the trusted statement (as for `tms verify`).
     pub verify: VerifyArgs,
+    /// The Groth16 wrapper to make.
+    pub wrapper: WrapSetup,
+}
+
+/// Which Groth16 wrapper `tms wrap` and `tms aggregate wrap` make, from which keys, and where.
+pub struct WrapSetup {
     /// Which wrapper.
     pub target: WrapTarget,
     /// `Some(seed)`: an INSECURE seeded Groth16 setup (tests only).

@@ -614,3 +614,162 @@ fn wrap_records_a_mithril_certificate() {
         Some("w2"),
     );
 }
+
+/// `tms aggregate wrap --program-only`: the final wrapper of one certificate (an aggregation
+/// proof of one Schnorr ATMS certificate's statement, Poseidon transcript) verified for the
+/// statement the verifier holds, its verifier recorded with the accumulator a private input and
+/// `[commitment, m, t]` the public one, and replayed natively by the Go program. The final
+/// wrapper here is its stand-in at `k = 10` (`tms_aggregation::stand_in`: the final wrapper's
+/// very layout, a valid KZG accumulator, the real certificate's statement), whose verifier is the
+/// same program as a real one's up to its constants: a real final wrapper is a `k = 23`
+/// aggregation (about 900 CPU-s and 16.6 GiB here), which CI cannot afford. Refused before any
+/// file: another message, another threshold, the proof in the EVM transcript, an unpinned key,
+/// no setup named.
+#[test]
+fn aggregate_wrap_records_a_final_wrapper_and_the_go_program_replays_it() {
+    use halo2_base::halo2_proofs::halo2curves::ff::PrimeField;
+    use tms_aggregation::{
+        proof_file,
+        stand_in::{final_wrapper_layout, stand_in, stand_in_with_keys, trivial_accumulator},
+        ACCUMULATOR_LIMBS,
+    };
+    use tms_gadgets::{
+        message::message_to_field,
+        proving::{params::read_params, MultiOpen, Transcript},
+        Fr,
+    };
+    const MSG: &str = "0x636f6d6d6974746565206365727469666963617465";
+    let d = workdir("cli-groth16-aggregate-wrap");
+    poseidon_certificate(&d);
+    let commitment = commitment_of(&d);
+    let mut repr = hex_decode(&commitment);
+    repr.reverse();
+    let statement = [
+        Fr::from_repr(repr.try_into().unwrap()).unwrap(),
+        message_to_field(&hex_decode(MSG)),
+        Fr::from(2),
+    ];
+    ok_s(&d, "setup --k 10 --insecure-test --out agg.srs");
+    let params = read_params(&std::fs::read(d.join("agg.srs")).unwrap()).unwrap();
+    let mut inputs = trivial_accumulator(&params);
+    inputs.extend(statement);
+    let (made, keys) = stand_in_with_keys(
+        &params,
+        final_wrapper_layout(10),
+        &inputs,
+        Transcript::Poseidon,
+        MultiOpen::Shplonk,
+    )
+    .unwrap();
+    let vk_file = keys.vk_file("aggregate schnorr-atms x1", None);
+    std::fs::write(d.join("wrap.vk"), &vk_file).unwrap();
+    let accumulator = &inputs[..ACCUMULATOR_LIMBS];
+    std::fs::write(d.join("wrap.proof"), proof_file(accumulator, &made.proof)).unwrap();
+    let evm = stand_in(
+        &params,
+        final_wrapper_layout(10),
+        &inputs,
+        Transcript::Evm,
+        MultiOpen::Shplonk,
+    )
+    .unwrap();
+    std::fs::write(d.join("evm.proof"), proof_file(accumulator, &evm.proof)).unwrap();
+    let fp = sha256_hex(&vk_file);
+    let wrap = format!(
+        "aggregate wrap --for cardano --params agg.srs --vk wrap.vk --vk-fingerprint {fp} \
+         --proof wrap.proof --statement {commitment},{MSG},2"
+    );
+    let out = ok_s(&d, &format!("{wrap} --program-only --out w"));
+    assert!(out.contains("native replay accepts"), "{out}");
+    assert!(
+        out.contains("the final wrapper of one schnorr-atms"),
+        "{out}"
+    );
+    let program: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("w/program.json")).unwrap()).unwrap();
+    let public: Vec<usize> = (ACCUMULATOR_LIMBS..ACCUMULATOR_LIMBS + 3).collect();
+    assert_eq!(program["public_instances"], serde_json::json!(public));
+    assert_eq!(program["statement_kind"], serde_json::json!("atms"));
+    // The recorded verifier is the final wrapper's (one advice column and its lookup): the
+    // twin's op count (`evm/groth16/testdata/twin_k10.program.json`, 22,452), up to constants.
+    let ops = program["ops"].as_array().unwrap().len();
+    assert!((20_000..25_000).contains(&ops), "{ops} ops");
+    let unpinned = format!("--vk-fingerprint {fp}");
+    for (from, to, needle) in [
+        (MSG, "0x00", "does not verify"),
+        (",2", ",3", "does not verify"),
+        ("wrap.proof", "evm.proof", "does not verify"),
+        (unpinned.as_str(), "", "--vk-fingerprint"),
+    ] {
+        let changed = wrap.replace(from, to);
+        fails_s(
+            &d,
+            &format!("{changed} --program-only --out w2"),
+            needle,
+            Some("w2"),
+        );
+    }
+    fails_s(
+        &d,
+        &format!("{wrap} --out w2"),
+        "--insecure-test-seed",
+        Some("w2"),
+    );
+}
+
+/// The whole Cardano wrapper through the final wrapper, on a real certificate: the Schnorr ATMS
+/// 2-of-4 certificate (Poseidon transcript) aggregated alone at `k = 23` (the final wrapper's
+/// one advice column) in the Poseidon transcript, that proof wrapped in Groth16 over BLS12-381
+/// with an INSECURE seeded setup, verified by `tms verify --groth16` for the trusted statement
+/// (another message refused), and its validator exported. Not in CI: the final wrapper takes
+/// about 900 CPU-s and 16.6 GiB, the Groth16 setup of its verifier (5.2 M constraints) about
+/// 2,800 CPU-s and 12 GiB more. Run:
+/// `cargo test --release --test cli_groth16 aggregate_wrap_end_to_end -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn aggregate_wrap_end_to_end_on_a_certificate() {
+    const MSG: &str = "0x636f6d6d6974746565206365727469666963617465";
+    let d = workdir("cli-groth16-aggregate-e2e");
+    let vk_fp = poseidon_certificate(&d);
+    ok_s(&d, "setup --k 23 --insecure-test --out agg.srs");
+    let out = ok_s(
+        &d,
+        "aggregate prove --transcript poseidon --params params.srs --vk atms.vk --proofs \
+         poseidon.bin --publics public.json --aggregation-params agg.srs --proof wrap.proof \
+         --out-vk wrap.vk",
+    );
+    println!("{out}");
+    let agg_fp = sha256_hex(&std::fs::read(d.join("wrap.vk")).unwrap());
+    let commitment = commitment_of(&d);
+    let out = ok_s(
+        &d,
+        &format!(
+            "aggregate wrap --for cardano --params agg.srs --vk wrap.vk --vk-fingerprint {agg_fp} \
+             --proof wrap.proof --statement {commitment},{MSG},2 --insecure-test-seed e2e --out w"
+        ),
+    );
+    println!("{out}");
+    let fp = sha256_hex(&std::fs::read(d.join("w/plutus-key.json")).unwrap());
+    let verify = format!(
+        "verify --params params.srs --vk atms.vk --vk-fingerprint {vk_fp} --proof w/wrapped.json \
+         --groth16 w/plutus-key.json --groth16-fingerprint {fp} --committee committee.json \
+         --threshold 2 --insecure-test-key --message"
+    );
+    println!("{}", ok_s(&d, &format!("{verify} {MSG}")));
+    fails_s(&d, &format!("{verify} 0x00"), "another statement", None);
+    ok_s(
+        &d,
+        &format!(
+            "export-plutus --groth16 w/plutus-key.json --groth16-fingerprint {fp} --form observer \
+             --commitment {commitment} --threshold 2 --insecure-test --out plutus"
+        ),
+    );
+}
+
+fn hex_decode(s: &str) -> Vec<u8> {
+    let s = s.trim_start_matches("0x");
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+        .collect()
+}

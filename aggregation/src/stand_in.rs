@@ -52,6 +52,19 @@ pub fn trivial_accumulator(params: &ParamsKZG<Bn256>) -> Vec<Fr> {
         .collect()
 }
 
+/// The final wrapper's layout at `2^k` rows: one advice column with the range lookup on it and
+/// one fixed column (the cheapest verifier: what `tms aggregate prove` makes of one certificate
+/// at the `k` where it fits one column, [`crate::one_column_k`]).
+pub fn final_wrapper_layout(k: u32) -> AggregationConfigParams {
+    AggregationConfigParams {
+        degree: k,
+        num_advice: 1,
+        num_lookup_advice: 1,
+        num_fixed: 1,
+        lookup_bits: k as usize - 1,
+    }
+}
+
 /// A stand-in's key and one proof of it.
 pub struct StandIn {
     /// Its verifying key (`k` is `params.k()`).

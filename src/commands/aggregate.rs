@@ -32,7 +32,7 @@ use tms_gadgets::{
 };
 
 use crate::checks::{check_members, check_params_k, describe_message};
-use crate::interface::KeyTrust;
+use crate::interface::{KeyTrust, WrapSetup};
 use crate::{
     formats::{bytes_from_hex, fr_from_str, fr_to_hex, PublicFile},
     io::{at, load_params, read_bytes, read_json, usage, write_atomic, CliError, Result},
@@ -233,6 +233,7 @@ fn check_count(proofs: usize, publics: usize) -> Result<()> {
 #[allow(clippy::too_many_arguments)]
 pub fn prove(
     scheme: Scheme,
+    transcript: Transcript,
     params_path: &Path,
     vk_path: &Path,
     proofs: &[PathBuf],
@@ -270,7 +271,7 @@ pub fn prove(
         snarks,
         samples,
         &ExposeAll,
-        Transcript::Evm,
+        transcript,
         (out_proof, out_vk),
         |keys| keys.vk_file_with_inner(&name, None, Some(key.shape.clone())),
     )?;
@@ -345,6 +346,41 @@ pub(crate) fn prove_and_write(
     ))
 }
 
+/// An aggregation proof file that verified: its parameters, public inputs (the accumulator's
+/// limbs, then the statement) and proof.
+pub(crate) struct VerifiedAggregation {
+    /// The aggregation circuit's parameters.
+    pub params: ParamsKZG<Bn256>,
+    /// The accumulator's limbs, then the statement.
+    pub public_inputs: Vec<Fr>,
+    /// The halo2 proof (after the accumulator).
+    pub proof: Vec<u8>,
+}
+
+/// The aggregation proof file at `proof_path` (made in `transcript`) if it verifies under `vk`
+/// for `statement` (the verifier's public inputs after the accumulator), accumulator included.
+pub(crate) fn verified(
+    params_path: &Path,
+    header: &VkHeader,
+    vk: &VerifyingKey<G1Affine>,
+    proof_path: &Path,
+    statement: Vec<Fr>,
+    transcript: Transcript,
+) -> Result<Option<VerifiedAggregation>> {
+    let params = load_params(params_path)?;
+    check_params_k(params_path, params.k(), header.config.degree)?;
+    let (mut public_inputs, proof) =
+        split_proof_file(&read_bytes(proof_path)?).map_err(|e| at(proof_path, e))?;
+    public_inputs.extend(statement);
+    let holds = public_inputs.len() == header.num_instances
+        && aggregation_verify(&params, vk, &public_inputs, &proof, transcript);
+    Ok(holds.then_some(VerifiedAggregation {
+        params,
+        public_inputs,
+        proof,
+    }))
+}
+
 /// Whether the aggregation proof file at `proof_path` (EVM transcript) verifies under `vk` for
 /// `statement` (the verifier's public inputs after the accumulator), accumulator included.
 pub(crate) fn verifies(
@@ -354,13 +390,15 @@ pub(crate) fn verifies(
     proof_path: &Path,
     statement: Vec<Fr>,
 ) -> Result<bool> {
-    let params = load_params(params_path)?;
-    check_params_k(params_path, params.k(), header.config.degree)?;
-    let (mut public_inputs, proof) =
-        split_proof_file(&read_bytes(proof_path)?).map_err(|e| at(proof_path, e))?;
-    public_inputs.extend(statement);
-    Ok(public_inputs.len() == header.num_instances
-        && aggregation_verify(&params, vk, &public_inputs, &proof, Transcript::Evm))
+    Ok(verified(
+        params_path,
+        header,
+        vk,
+        proof_path,
+        statement,
+        Transcript::Evm,
+    )?
+    .is_some())
 }
 
 /// One certificate's statement as the verifier holds it: `COMMITTEE,MESSAGE[,THRESHOLD]`, the
@@ -455,10 +493,37 @@ pub struct AggregateVerifyArgs<'a> {
     pub proof: &'a Path,
     /// The verifier's statements, in the order of the aggregation.
     pub statements: &'a [String],
+    /// The transcript the aggregation proof was made in.
+    pub transcript: Transcript,
 }
 
 /// `tms aggregate verify`.
 pub fn verify(args: &AggregateVerifyArgs) -> Result<()> {
+    let checked = check(args)?;
+    println!(
+        "verified: {} {} certificates in one proof; {}",
+        args.statements.len(),
+        args.scheme.name(),
+        checked.key
+    );
+    for (i, text) in checked.shown.iter().enumerate() {
+        println!("  {i}: {text}");
+    }
+    Ok(())
+}
+
+/// What [`check`] verified: the proof and its parts, how the key was trusted, and each
+/// statement as the verifier gave it.
+struct Checked {
+    aggregation: VerifiedAggregation,
+    vk: VerifyingKey<G1Affine>,
+    key: String,
+    shown: Vec<String>,
+}
+
+/// `tms aggregate verify`'s checks: the key trusted (pinned or regenerated), its header for
+/// these statements, and the proof for the statements the verifier holds.
+fn check(args: &AggregateVerifyArgs) -> Result<Checked> {
     let (scheme, count) = (args.scheme, args.statements.len());
     let vk_file = args.key.read()?;
     // A malformed file is refused before any regeneration (minutes).
@@ -504,19 +569,82 @@ pub fn verify(args: &AggregateVerifyArgs) -> Result<()> {
         statement.extend(inputs);
         shown.push(line);
     }
-    if !verifies(args.params, &header, &vk, args.proof, statement)? {
+    let Some(aggregation) = verified(
+        args.params,
+        &header,
+        &vk,
+        args.proof,
+        statement,
+        args.transcript,
+    )?
+    else {
         return Err(at(
             args.proof,
-            "the aggregation proof does not verify for these trusted statements (in this order)",
+            format!(
+                "the aggregation proof does not verify for these trusted statements (in this \
+                 order) in the {} transcript",
+                args.transcript.name()
+            ),
+        ));
+    };
+    Ok(Checked {
+        aggregation,
+        vk,
+        key: args.key.describe(&vk_file),
+        shown,
+    })
+}
+
+/// `tms aggregate wrap`: the final wrapper of one certificate (an aggregation of one proof, in
+/// the Poseidon transcript) checked as `tms aggregate verify` checks it, its verifier recorded
+/// with the accumulator a private input and the statement the public one, then wrapped in
+/// Groth16 as `tms wrap` wraps a certificate.
+pub fn wrap(args: &AggregateVerifyArgs, wrapper: &WrapSetup) -> Result<()> {
+    if args.statements.len() != 1 {
+        return Err(usage(
+            "tms aggregate wrap: one --statement (the final wrapper of one certificate)",
         ));
     }
+    let checked = check(args)?;
     println!(
-        "verified: {count} {} certificates in one proof; {}",
-        scheme.name(),
-        args.key.describe(&vk_file)
+        "verified: the final wrapper of one {} certificate ({}); {}",
+        args.scheme.name(),
+        checked.shown[0],
+        checked.key
     );
-    for (i, text) in shown.iter().enumerate() {
-        println!("  {i}: {text}");
-    }
-    Ok(())
+    let a = &checked.aggregation;
+    let statement: Vec<usize> =
+        (tms_aggregation::ACCUMULATOR_LIMBS..a.public_inputs.len()).collect();
+    let kind = match args.scheme {
+        Scheme::Mithril => tms_evm::certificate::StatementKind::Mithril,
+        Scheme::SchnorrAtms | Scheme::BlsAtms => tms_evm::certificate::StatementKind::Atms,
+    };
+    let description = format!(
+        "final wrapper of one {} certificate (BN254, Poseidon transcript, KZG accumulator carried)",
+        args.scheme.name()
+    );
+    let (program, witness) = tms_evm::groth16::record(
+        &a.params,
+        &checked.vk,
+        &a.public_inputs,
+        true,
+        &a.proof,
+        &statement,
+        &description,
+    )
+    .map_err(|e| {
+        CliError(format!(
+            "the final wrapper's verifier could not be recorded: {e}"
+        ))
+    })?;
+    program
+        .replay(&witness)
+        .map_err(|e| CliError(format!("the recorded program refuses its witness: {e}")))?;
+    let words = crate::backends::bn254::wrap_words(&a.public_inputs[statement[0]..]);
+    super::wrap::run(
+        wrapper,
+        &program.with_statement_kind(kind),
+        &witness,
+        &words,
+    )
 }

@@ -115,7 +115,7 @@ impl<S: CertificateScheme> Driver for Pair<S> {
         let (program, witness) = S::wrap_program(&l.params, &l.vk, &l.trusted.instance, &proof)
             .ok_or_else(unwrapped)??;
         let words = S::wrap_words(&l.trusted.instance).ok_or_else(unwrapped)?;
-        super::wrap::run(args, &program, &witness, &words)
+        super::wrap::run(&args.wrapper, &program, &witness, &words)
     }
 
     fn demo(&self) -> Result<()> {

@@ -24,7 +24,7 @@ use tms_gadgets::proving::keys::fingerprint;
 use crate::{
     backends::cardano::{write_bridge_export, BridgeOut},
     formats::bytes_from_hex,
-    interface::{Groth16Trust, WrapArgs, WrapTarget},
+    interface::{Groth16Trust, WrapSetup, WrapTarget},
     io::{at, read_bytes, usage, write_atomic, CliError, Result},
     options::{PlutusForm, Scheme},
 };
@@ -225,7 +225,7 @@ pub fn verify_wrapped(g: &Groth16Trust, proof: &Path, words: &[BigUint]) -> Resu
 /// `tms wrap`, once the certificate has verified: the program and witness written to
 /// `args.out`, then the Go program's wrapper (or, with `--program-only`, its native replay).
 pub fn run(
-    args: &WrapArgs,
+    args: &WrapSetup,
     program: &tms_evm::groth16::Program,
     witness: &tms_evm::groth16::ProgramWitness,
     words: &[BigUint],
