@@ -429,6 +429,9 @@ pub struct WrapSetup {
     /// Only record the program and its witness (what `ceremony-init -program` takes) and check
     /// them with the Go program's native replay; no Groth16 setup or proof.
     pub program_only: bool,
+    /// The Groth16 proof's one public input is `keccak256` of the statement's words (a hashed
+    /// statement): one input on chain instead of one per word.
+    pub hash_statement: bool,
     /// The folder to write.
     pub out: PathBuf,
 }

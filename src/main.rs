@@ -757,6 +757,11 @@ struct WrapperArgs {
     /// by the Go program's native replay: no Groth16 setup or proof.
     #[arg(long)]
     program_only: bool,
+    /// One Groth16 public input, keccak256 of the statement's words (mod the wrapper's r), in
+    /// place of one per word: cheaper to verify on chain (about 0.26 G Plutus steps fewer for
+    /// three words), about 0.26 M constraints more to prove.
+    #[arg(long)]
+    hash_statement: bool,
     /// Directory to write.
     #[arg(long)]
     out: PathBuf,
@@ -777,6 +782,7 @@ impl WrapperArgs {
             insecure_test_seed: self.insecure_test_seed,
             keys: self.groth16_pk.zip(self.groth16_vk),
             program_only: self.program_only,
+            hash_statement: self.hash_statement,
             out: self.out,
         })
     }

@@ -694,6 +694,16 @@ fn aggregate_wrap_records_a_final_wrapper_and_the_go_program_replays_it() {
     // twin's op count (`evm/groth16/testdata/twin_k10.program.json`, 22,452), up to constants.
     let ops = program["ops"].as_array().unwrap().len();
     assert!((20_000..25_000).contains(&ops), "{ops} ops");
+    // With --hash-statement the program says so (one Groth16 input: keccak256 of the words).
+    let out = ok_s(
+        &d,
+        &format!("{wrap} --hash-statement --program-only --out wh"),
+    );
+    assert!(out.contains("native replay accepts"), "{out}");
+    let hashed: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("wh/program.json")).unwrap()).unwrap();
+    assert_eq!(hashed["statement_hash"], serde_json::json!("keccak256"));
+    assert_eq!(program["statement_hash"], serde_json::Value::Null);
     let unpinned = format!("--vk-fingerprint {fp}");
     for (from, to, needle) in [
         (MSG, "0x00", "does not verify"),

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"math/big"
 	"os"
 	"strings"
 	"time"
@@ -144,6 +143,11 @@ func programProveBLS(args []string) error {
 		if err := json.Unmarshal(data, key); err != nil {
 			return fmt.Errorf("%s: %w", *keyPath, err)
 		}
+		// A ceremony's key of a hashed program has one public input: say which words it
+		// hashes, as the seeded path does.
+		if p.StatementHash != "" && key.StatementHash == "" && len(key.K) == 3 {
+			key.StatementHash, key.StatementWords = p.StatementHash, len(p.PublicInstances)
+		}
 		pk = groth16.NewProvingKey(ecc.BLS12_381)
 		if err := step("read-pk", func() error { return readFrom(*pkPath, pk) }); err != nil {
 			return err
@@ -159,6 +163,9 @@ func programProveBLS(args []string) error {
 				return err
 			}
 			key, err = newPlutusKey(vk, setupDescription(*seed))
+			if err == nil && p.StatementHash != "" {
+				key.StatementHash, key.StatementWords = p.StatementHash, len(p.PublicInstances)
+			}
 			return err
 		})
 	}); err != nil {
@@ -172,10 +179,9 @@ func programProveBLS(args []string) error {
 	if err != nil {
 		return err
 	}
-	var public []*big.Int
-	for _, v := range p.Statement(w) {
-		public = append(public, v.BigInt(new(big.Int)))
-	}
+	// The statement's words (with a hashed statement, the Plutus verifier and
+	// its twin hash them into the one public input themselves).
+	public := blsStatementWords(p, w)
 	if err := step("verify", func() error { return plutusVerify(key, b, public) }); err != nil {
 		return fmt.Errorf("the Plutus verifier's twin refuses the proof: %w", err)
 	}

@@ -20,7 +20,11 @@ package main
 //   - `point_from_limbs` decomposes each limb canonically and asserts its bits
 //     above the limb's width zero.
 //
-// A hashed statement (statement_hash) is not supported here yet.
+// With a hashed statement (statement_hash keccak256), the words are private
+// and the one public input is keccak256 of their 32-byte big-endian words
+// read mod BLS12-381's r (plutusStatementKeccak: what the Plutus verifier of a
+// key with statement_hash computes); each word is still asserted canonical
+// (< BN254's r) where the program reads it.
 
 import (
 	"errors"
@@ -41,25 +45,51 @@ type frBN254 = emulated.Element[emulated.BN254Fr]
 type BLSVerifierCircuit struct {
 	Program *Program `gnark:"-"`
 	// the instances listed in public_instances, in that order: BN254 Fr
-	// values, each asserted < BN254's r
-	Statement    []frontend.Variable `gnark:",public"`
-	Instances    []frBN254
-	ProofScalars []frBN254
-	ProofPoints  []G1
+	// values, each asserted < BN254's r (empty when the statement is hashed)
+	Statement []frontend.Variable `gnark:",public"`
+	// with a hashed statement: keccak256 of the words mod BLS12-381's r, the
+	// one public input, and the words, private
+	StatementHash  []frontend.Variable `gnark:",public"`
+	StatementWords []frontend.Variable
+	Instances      []frBN254
+	ProofScalars   []frBN254
+	ProofPoints    []G1
 }
 
 // NewBLSVerifierCircuit returns the circuit definition (for compilation).
 func NewBLSVerifierCircuit(p *Program) (*BLSVerifierCircuit, error) {
+	words, hash := 0, 0
 	if p.StatementHash != "" {
-		return nil, errors.New("a hashed statement is not supported with BLS12-381 as the outer curve")
+		words, hash = len(p.PublicInstances), 1
 	}
 	return &BLSVerifierCircuit{
-		Program:      p,
-		Statement:    make([]frontend.Variable, len(p.PublicInstances)),
-		Instances:    make([]frBN254, p.NumInstances-len(p.PublicInstances)),
-		ProofScalars: make([]frBN254, p.NumProofScalars),
-		ProofPoints:  make([]G1, p.NumProofPoints),
+		Program:        p,
+		Statement:      make([]frontend.Variable, len(p.PublicInstances)-words),
+		StatementHash:  make([]frontend.Variable, hash),
+		StatementWords: make([]frontend.Variable, words),
+		Instances:      make([]frBN254, p.NumInstances-len(p.PublicInstances)),
+		ProofScalars:   make([]frBN254, p.NumProofScalars),
+		ProofPoints:    make([]G1, p.NumProofPoints),
 	}, nil
+}
+
+// statement is where the statement's words are: public, or private beside
+// their public hash.
+func (c *BLSVerifierCircuit) statement() []frontend.Variable {
+	if c.Program.StatementHash != "" {
+		return c.StatementWords
+	}
+	return c.Statement
+}
+
+// blsStatementWords are the program's statement words of a witness (the
+// public instances, in order), as integers.
+func blsStatementWords(p *Program, w *Witness) []*big.Int {
+	out := make([]*big.Int, len(p.PublicInstances))
+	for k, i := range p.PublicInstances {
+		out[k] = w.Instances[i].BigInt(new(big.Int))
+	}
+	return out
 }
 
 // NewBLSVerifierAssignment returns the full assignment of a witness.
@@ -72,7 +102,7 @@ func NewBLSVerifierAssignment(p *Program, w *Witness) (*BLSVerifierCircuit, erro
 		var b big.Int
 		v.BigInt(&b)
 		if p.instPublic[i] {
-			c.Statement[p.instPos[i]] = &b
+			c.statement()[p.instPos[i]] = &b
 		} else {
 			c.Instances[p.instPos[i]] = emulated.ValueOf[emulated.BN254Fr](&b)
 		}
@@ -84,6 +114,9 @@ func NewBLSVerifierAssignment(p *Program, w *Witness) (*BLSVerifierCircuit, erro
 	}
 	for i, q := range w.ProofPoints {
 		c.ProofPoints[i] = sw_bn254.NewG1Affine(q)
+	}
+	if p.StatementHash != "" {
+		c.StatementHash[0] = plutusStatementKeccak(blsStatementWords(p, w))
 	}
 	return c, nil
 }
@@ -125,6 +158,20 @@ func (c *BLSVerifierCircuit) Define(api frontend.API) error {
 			return fmt.Errorf("op %d (%s): %w", n, prog.Ops[n].Kind, err)
 		}
 	}
+	if prog.StatementHash != "" {
+		// Every word canonical (< BN254's r) whether or not an op read it, so a
+		// statement has one byte encoding under the hash.
+		for k := range c.StatementWords {
+			if _, err := r.statementWord(k); err != nil {
+				return err
+			}
+		}
+		h, err := statementKeccakCircuit(api, c.StatementWords)
+		if err != nil {
+			return err
+		}
+		api.AssertIsEqual(h, c.StatementHash[0])
+	}
 	return nil
 }
 
@@ -134,7 +181,7 @@ func (r *blsReplay) statementWord(k int) (*frBN254, error) {
 	if e, ok := r.stmt[k]; ok {
 		return e, nil
 	}
-	v := r.c.Statement[k]
+	v := r.c.statement()[k]
 	l, err := newLimbs64(r.api, v)
 	if err != nil {
 		return nil, err

@@ -65,3 +65,57 @@ func TestBLSSyntheticCircuit(t *testing.T) {
 	}
 	t.Logf("total %.1f s", time.Since(start).Seconds())
 }
+
+// The replay over BLS12-381 with a hashed statement (the Plutus verifier's
+// statement_hash: keccak256 of the words mod BLS12-381's r, one public input):
+// the honest witness solves; refused are a word changed under the same hash,
+// the hash changed, and a word raised by BN254's r with the hash recomputed
+// (the same value mod r, another byte encoding).
+func TestBLSSyntheticHashedStatement(t *testing.T) {
+	p := syntheticProgram(t)
+	p.StatementHash = StatementKeccak256
+	w := SyntheticWitness(p)
+	ccs, secs, err := compileBLSProgram(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := ccs.GetNbPublicVariables() - 1; n != 1 {
+		t.Fatalf("%d public inputs, want the one hash", n)
+	}
+	t.Logf("compiled over BLS12-381, statement hashed: %d constraints (%.1f s)", ccs.GetNbConstraints(), secs)
+	solves := func(a *BLSVerifierCircuit) bool {
+		wit, err := frontend.NewWitness(a, ecc.BLS12_381.ScalarField())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return isSolvedR1CS(ccs, wit) == nil
+	}
+	honest, err := NewBLSVerifierAssignment(p, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := plutusStatementKeccak(blsStatementWords(p, w)); honest.StatementHash[0].(*big.Int).Cmp(want) != 0 {
+		t.Fatal("the assignment's hash is not the Plutus verifier's")
+	}
+	if !solves(honest) {
+		t.Fatal("honest witness rejected")
+	}
+	a, _ := NewBLSVerifierAssignment(p, w)
+	a.StatementWords[0] = new(big.Int).Add(a.StatementWords[0].(*big.Int), big.NewInt(1))
+	if solves(a) {
+		t.Error("a word changed under the same hash accepted")
+	}
+	a, _ = NewBLSVerifierAssignment(p, w)
+	a.StatementHash[0] = new(big.Int).Add(a.StatementHash[0].(*big.Int), big.NewInt(1))
+	if solves(a) {
+		t.Error("another hash accepted")
+	}
+	a, _ = NewBLSVerifierAssignment(p, w)
+	raised := blsStatementWords(p, w)
+	raised[0].Add(raised[0], fr.Modulus())
+	a.StatementWords[0] = raised[0]
+	a.StatementHash[0] = plutusStatementKeccak(raised)
+	if solves(a) {
+		t.Error("a word raised by BN254's r (hash recomputed) accepted")
+	}
+}

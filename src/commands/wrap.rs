@@ -231,6 +231,11 @@ pub fn run(
     words: &[BigUint],
 ) -> Result<()> {
     let out = &args.out;
+    let mut program = program.clone();
+    if args.hash_statement {
+        program.statement_hash = Some("keccak256".into());
+    }
+    let program = &program;
     fs::create_dir_all(out).map_err(|e| at(out, format!("cannot create: {e}")))?;
     let program_file = out.join("program.json");
     let witness_file = out.join("witness.json");

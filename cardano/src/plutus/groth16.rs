@@ -397,15 +397,37 @@ impl Groth16Key {
     }
 
     /// The verifier's native twin (`plutusVerify` of `evm/groth16/plutus.go`, and what
-    /// [`verifier_term`] checks): `proof` for the statement `words` (each below r), a key
-    /// without a hashed statement.
+    /// [`verifier_term`] checks): `proof` for the statement `words` (each below r); with a
+    /// hashed statement, the one Groth16 input is `keccak256(words, 32 bytes BE each) mod r`, as
+    /// the script computes it.
     pub fn verify(&self, proof: &[u8], words: &[num_bigint::BigUint]) -> Result<(), Groth16Error> {
         use midnight_curves::{pairing::Engine, Bls12};
         use num_bigint::BigUint;
+        use sha3::{Digest, Keccak256};
         let reject = |why: &str| Err(Groth16Error::Rejected(why.into()));
-        if self.statement_words.is_some() {
-            return reject("a key with a hashed statement is verified by its script only");
-        }
+        let r = BigUint::from_bytes_be(&modulus().to_bytes_be().1);
+        let hashed;
+        let words = match self.statement_words {
+            None => words,
+            Some(n) => {
+                if words.len() != n {
+                    return Err(Groth16Error::Rejected(format!(
+                        "{} statement words for a key hashing {n}",
+                        words.len()
+                    )));
+                }
+                if words.iter().any(|w| *w >= r) {
+                    return reject("a statement word is not below r");
+                }
+                let mut keccak = Keccak256::new();
+                for w in words {
+                    let b = w.to_bytes_be();
+                    keccak.update([vec![0u8; 32 - b.len()], b].concat());
+                }
+                hashed = [BigUint::from_bytes_be(&keccak.finalize()) % &r];
+                &hashed[..]
+            }
+        };
         if words.len() != self.k.len() - 2 {
             return Err(Groth16Error::Rejected(format!(
                 "{} statement words for a key of {}",
@@ -419,7 +441,6 @@ impl Groth16Key {
                 proof.len()
             )));
         }
-        let r = BigUint::from_bytes_be(&modulus().to_bytes_be().1);
         if words.iter().any(|w| *w >= r) {
             return reject("a statement word is not below r");
         }
