@@ -421,20 +421,24 @@ fn export_plutus_groth16_writes_the_validator_and_refuses_a_seeded_key() {
 /// A Schnorr ATMS certificate proved in the Poseidon transcript (4 members, 2 of them signing),
 /// its key pinned: returns the verifying key's fingerprint.
 fn poseidon_certificate(d: &Path) -> String {
-    const MSG: &str = "0x636f6d6d6974746565206365727469666963617465";
+    poseidon_certificate_on(d, "0x636f6d6d6974746565206365727469666963617465")
+}
+
+/// [`poseidon_certificate`] on the message `MSG` (`0x`-hex bytes).
+fn poseidon_certificate_on(d: &Path, msg: &str) -> String {
     let vk_fp = inner_key(d);
     let mut sigs = vec![];
     for i in [0, 2] {
         ok_s(
             d,
-            &format!("sign --key keys/member-{i}.json --message {MSG} --out s{i}.json"),
+            &format!("sign --key keys/member-{i}.json --message {msg} --out s{i}.json"),
         );
         sigs.push(format!("s{i}.json"));
     }
     ok_s(
         d,
         &format!(
-            "certify --committee committee.json --message {MSG} --out cert.json {}",
+            "certify --committee committee.json --message {msg} --out cert.json {}",
             sigs.join(" ")
         ),
     );
@@ -727,20 +731,27 @@ fn aggregate_wrap_records_a_final_wrapper_and_the_go_program_replays_it() {
     );
 }
 
-/// The whole Cardano wrapper through the final wrapper, on a real certificate: the Schnorr ATMS
-/// 2-of-4 certificate (Poseidon transcript) aggregated alone at `k = 23` (the final wrapper's
-/// one advice column) in the Poseidon transcript, that proof wrapped in Groth16 over BLS12-381
-/// with an INSECURE seeded setup, verified by `tms verify --groth16` for the trusted statement
-/// (another message refused), and its validator exported. Not in CI: the final wrapper takes
-/// about 900 CPU-s and 16.6 GiB, the Groth16 setup of its verifier (5.2 M constraints) about
-/// 2,800 CPU-s and 12 GiB more. Run:
+/// The whole Cardano wrapper through the final wrapper, on a real certificate: a Schnorr ATMS
+/// 2-of-4 certificate (Poseidon transcript) on the message the honest observer transaction of
+/// `tms_cardano::plutus::scenario` signs, aggregated alone at `k = 23` (the final wrapper's one
+/// advice column) in the Poseidon transcript, that proof wrapped in Groth16 over BLS12-381 with
+/// an INSECURE seeded setup, verified by `tms verify --groth16` for the trusted statement
+/// (another message refused), and its observer validator exported. With
+/// `TMS_WRAP_FIXTURE_OUT=DIR` the wrapper's key, proof, report and statement are copied there
+/// (`cardano/tests/fixtures/groth16-replay/schnorr-atms-final-wrapper`, which
+/// `groth16_plutus_tx` evaluates in the observer's real transactions). Not in CI: the final
+/// wrapper takes about 900 CPU-s and 16.6 GiB, the Groth16 setup of its verifier (5.2 M
+/// constraints) about 2,800 CPU-s and 12 GiB more. Run:
 /// `cargo test --release --test cli_groth16 aggregate_wrap_end_to_end -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn aggregate_wrap_end_to_end_on_a_certificate() {
-    const MSG: &str = "0x636f6d6d6974746565206365727469666963617465";
+    let msg = format!(
+        "0x{}",
+        hex(&tms_cardano::plutus::scenario::observer_honest_message())
+    );
     let d = workdir("cli-groth16-aggregate-e2e");
-    let vk_fp = poseidon_certificate(&d);
+    let vk_fp = poseidon_certificate_on(&d, &msg);
     ok_s(&d, "setup --k 23 --insecure-test --out agg.srs");
     let out = ok_s(
         &d,
@@ -755,7 +766,7 @@ fn aggregate_wrap_end_to_end_on_a_certificate() {
         &d,
         &format!(
             "aggregate wrap --for cardano --params agg.srs --vk wrap.vk --vk-fingerprint {agg_fp} \
-             --proof wrap.proof --statement {commitment},{MSG},2 --insecure-test-seed e2e --out w"
+             --proof wrap.proof --statement {commitment},{msg},2 --insecure-test-seed e2e --out w"
         ),
     );
     println!("{out}");
@@ -765,7 +776,7 @@ fn aggregate_wrap_end_to_end_on_a_certificate() {
          --groth16 w/plutus-key.json --groth16-fingerprint {fp} --committee committee.json \
          --threshold 2 --insecure-test-key --message"
     );
-    println!("{}", ok_s(&d, &format!("{verify} {MSG}")));
+    println!("{}", ok_s(&d, &format!("{verify} {msg}")));
     fails_s(&d, &format!("{verify} 0x00"), "another statement", None);
     ok_s(
         &d,
@@ -774,6 +785,19 @@ fn aggregate_wrap_end_to_end_on_a_certificate() {
              --commitment {commitment} --threshold 2 --insecure-test --out plutus"
         ),
     );
+    if let Some(out) = std::env::var_os("TMS_WRAP_FIXTURE_OUT") {
+        let out = PathBuf::from(out);
+        std::fs::create_dir_all(&out).unwrap();
+        for name in ["plutus-key.json", "wrapped.json", "report.txt"] {
+            std::fs::copy(d.join("w").join(name), out.join(name)).unwrap();
+        }
+        let statement = serde_json::json!({
+            "commitment": commitment,
+            "message": msg,
+            "threshold": 2,
+        });
+        write(&out, "statement.json", &statement);
+    }
 }
 
 fn hex_decode(s: &str) -> Vec<u8> {

@@ -607,6 +607,24 @@ impl Deployed {
     }
 }
 
+/// The honest observer transaction's outputs: 10 ADA to `to`, 38 back to `alice`.
+fn observer_outputs(to: &[u8], alice: &[u8]) -> Vec<tx::TransactionOutput> {
+    vec![
+        output(to.to_vec(), 10_000_000, None, None, None),
+        output(alice.to_vec(), 38_000_000, None, None, None),
+    ]
+}
+
+/// The message bytes the honest case of [`observer_cases`] signs (its transaction's first input
+/// and outputs, [`bridge::observer_message`]): the same for every verifier, so a certificate
+/// made on them ahead of time (a wrapped BN254 certificate, minutes to prove) passes that case.
+pub fn observer_honest_message() -> Vec<u8> {
+    let w = World::new(&[]);
+    let outputs = observer_outputs(&key_address(&key("bob")), &w.alice);
+    bridge::observer_message(std::slice::from_ref(&w.funds.0), &outputs)
+        .expect("a transaction with an input")
+}
+
 /// Runs the observer's cases for the statement `statement` (its message entry the
 /// transaction's; the instance column is the statement's entries in order, the circuit's);
 /// `certify` proves a certificate on message bytes. Besides the cases of the module's list:
@@ -621,12 +639,7 @@ pub fn observer_cases(
     let main = Deployed::observer(b, statement)?;
     let w = &main.world;
     let bob = key_address(&key("bob"));
-    let outs = |to: &[u8]| {
-        vec![
-            output(to.to_vec(), 10_000_000, None, None, None),
-            output(w.alice.clone(), 38_000_000, None, None, None),
-        ]
-    };
+    let outs = |to: &[u8]| observer_outputs(to, &w.alice);
     let run = |on: &Deployed,
                case: &'static str,
                expected: bool,
