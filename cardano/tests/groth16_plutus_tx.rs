@@ -380,30 +380,63 @@ struct ReplayWrapper {
     name: &'static str,
     key: &'static str,
     wrapped: &'static str,
+    /// A wrapped certificate's statement as its verifier holds it (`statement.json`: the
+    /// committee commitment, the message bytes, the threshold), whose words the proof must be
+    /// for.
+    statement: Option<&'static str>,
+}
+
+macro_rules! replay_file {
+    ($name:literal, $file:literal) => {
+        include_str!(concat!("fixtures/groth16-replay/", $name, "/", $file))
+    };
 }
 
 macro_rules! replay_wrapper {
     ($name:literal) => {
         ReplayWrapper {
             name: $name,
-            key: include_str!(concat!(
-                "fixtures/groth16-replay/",
-                $name,
-                "/plutus-key.json"
-            )),
-            wrapped: include_str!(concat!("fixtures/groth16-replay/", $name, "/wrapped.json")),
+            key: replay_file!($name, "plutus-key.json"),
+            wrapped: replay_file!($name, "wrapped.json"),
+            statement: None,
+        }
+    };
+    ($name:literal, statement) => {
+        ReplayWrapper {
+            statement: Some(replay_file!($name, "statement.json")),
+            ..replay_wrapper!($name)
         }
     };
 }
 
-/// The replay wrappers: the synthetic program (`program-synth`: 1,085,038 constraints). Remade by
+/// The Schnorr ATMS words `[commitment, m, t]` of a `statement.json`, `m` made from the message
+/// bytes by the BN254 schemes' rule (a wrapped certificate is a BN254 one).
+fn atms_words(statement: &str) -> Vec<num_bigint::BigUint> {
+    let v: serde_json::Value = serde_json::from_str(statement).expect("statement.json is JSON");
+    let hex_field = |name: &str| {
+        hex::decode(v[name].as_str().expect("hex").trim_start_matches("0x")).expect("hex")
+    };
+    let m = MessageRule::Keccak256Bn254.fields(&hex_field("message"))[0];
+    vec![
+        num_bigint::BigUint::from_bytes_be(&hex_field("commitment")),
+        num_bigint::BigUint::from_bytes_le(&ff::PrimeField::to_repr(&m)),
+        v["threshold"].as_u64().expect("a threshold").into(),
+    ]
+}
+
+/// The replay wrappers: the synthetic program (`program-synth`: 1,085,038 constraints), and the
+/// same with its two statement words hashed into one public input (`"statement_hash":
+/// "keccak256"` added to the program file: 1,348,287 constraints). Remade by
 ///
 /// ```sh
 /// cd evm/groth16 && go run . program-synth -out /tmp/synth && go run . program-prove-bls \
 ///   -program /tmp/synth/synthetic.program.json -witness /tmp/synth/synthetic.witness.json \
 ///   -seed insecure-test-seed -out ../../cardano/tests/fixtures/groth16-replay/synthetic
 /// ```
-const REPLAY_WRAPPERS: &[ReplayWrapper] = &[replay_wrapper!("synthetic")];
+const REPLAY_WRAPPERS: &[ReplayWrapper] = &[
+    replay_wrapper!("synthetic"),
+    replay_wrapper!("synthetic-hashed"),
+];
 
 /// The statement words and proof of `wrapped.json`.
 fn wrapped_proof(wrapped: &str) -> (Vec<num_bigint::BigUint>, Vec<u8>) {
@@ -436,6 +469,14 @@ fn groth16_replay_wrappers_in_the_plutus_verifier() {
             .and_then(|k| k.trusted(true))
             .expect("the wrapper's key");
         let (words, proof) = wrapped_proof(w.wrapped);
+        if let Some(statement) = w.statement {
+            assert_eq!(
+                words,
+                atms_words(statement),
+                "{}: the proof's words are not the statement the verifier builds",
+                w.name
+            );
+        }
         let program = Program {
             version: (1, 1, 0),
             term: verifier_term(&key, words.len()),
@@ -456,7 +497,7 @@ fn groth16_replay_wrappers_in_the_plutus_verifier() {
         let honest = run(&proof, &words);
         assert!(honest.accepted, "{}: the wrapper's proof refused", w.name);
         println!(
-            "plutus-bare scheme=replay-{} validator=groth16-bare inputs={} case=honest accepted=true cpu={} mem={} tx_cpu_percent={:.1} script_bytes={}",
+            "plutus-bare scheme=replay-{} validator=groth16-bare words={} case=honest accepted=true cpu={} mem={} tx_cpu_percent={:.1} script_bytes={}",
             w.name,
             words.len(),
             honest.cpu,
