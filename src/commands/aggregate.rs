@@ -641,6 +641,8 @@ pub fn wrap(args: &AggregateVerifyArgs, wrapper: &WrapSetup) -> Result<()> {
         .replay(&witness)
         .map_err(|e| CliError(format!("the recorded program refuses its witness: {e}")))?;
     let words = crate::backends::bn254::wrap_words(&a.public_inputs[statement[0]..]);
+    // The parameters (GiB at the final wrapper's k) are not needed by the Go program's setup.
+    drop(checked);
     super::wrap::run(
         wrapper,
         &program.with_statement_kind(kind),

@@ -236,6 +236,9 @@ fn mithril_section(s: &mut String, r: &Results) {
 /// The Schnorr ATMS on Cardano beside sidechains-zk's atms-halo2, with its run.
 const CARDANO_SCHNORR: &str = include_str!("../cardano-schnorr.md");
 
+/// Cardano through Groth16 over BLS12-381: Plutus budgets and the wrap's cost, with their runs.
+const CARDANO_GROTH16: &str = include_str!("../cardano-groth16.md");
+
 /// The rows on the same certificate (mithril-stm's own signatures), with their runs.
 const SAME_CERTIFICATE: &str = include_str!("../same-certificate.md");
 
@@ -769,6 +772,8 @@ pub fn markdown(r: &Results, chart_dir: &Path, report_dir: &Path) -> String {
     // Measured beside sidechains-zk, which builds only outside this repository: kept verbatim
     // with the run it comes from.
     s.push_str(CARDANO_SCHNORR);
+    // Measured by the Groth16 wrapper's tests and one end-to-end run: kept verbatim.
+    s.push_str(CARDANO_GROTH16);
     mithril_section(&mut s, r);
     onchain_section(&mut s, r);
 
