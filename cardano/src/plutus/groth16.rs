@@ -406,6 +406,16 @@ impl Groth16Key {
         use sha3::{Digest, Keccak256};
         let reject = |why: &str| Err(Groth16Error::Rejected(why.into()));
         let r = BigUint::from_bytes_be(&modulus().to_bytes_be().1);
+        // Each word once below r: one statement, one encoding (hashed or not).
+        if words.iter().any(|w| *w >= r) {
+            return reject("a statement word is not below r");
+        }
+        let word = |w: &BigUint| {
+            let b = w.to_bytes_be();
+            let mut out = [0u8; 32];
+            out[32 - b.len()..].copy_from_slice(&b);
+            out
+        };
         let hashed;
         let words = match self.statement_words {
             None => words,
@@ -416,13 +426,9 @@ impl Groth16Key {
                         words.len()
                     )));
                 }
-                if words.iter().any(|w| *w >= r) {
-                    return reject("a statement word is not below r");
-                }
                 let mut keccak = Keccak256::new();
                 for w in words {
-                    let b = w.to_bytes_be();
-                    keccak.update([vec![0u8; 32 - b.len()], b].concat());
+                    keccak.update(word(w));
                 }
                 hashed = [BigUint::from_bytes_be(&keccak.finalize()) % &r];
                 &hashed[..]
@@ -441,9 +447,6 @@ impl Groth16Key {
                 proof.len()
             )));
         }
-        if words.iter().any(|w| *w >= r) {
-            return reject("a statement word is not below r");
-        }
         let g1_at = |i: usize| decode::<G1Affine>(&proof[OFFSETS[i].0..][..OFFSETS[i].1]);
         let (Some(a), Some(b), Some(c), Some(com), Some(pok)) = (
             g1_at(0),
@@ -453,12 +456,6 @@ impl Groth16Key {
             g1_at(4),
         ) else {
             return reject("a proof point is not a point of its group");
-        };
-        let word = |w: &BigUint| {
-            let b = w.to_bytes_be();
-            let mut out = [0u8; 32];
-            out[32 - b.len()..].copy_from_slice(&b);
-            out
         };
         let scalar = |x: &BigUint| {
             let mut le = (x % &r).to_bytes_le();
