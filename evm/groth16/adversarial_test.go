@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/consensys/gnark-crypto/ecc"
+	frbls "github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/consensys/gnark-crypto/ecc/bn254"
 	"github.com/consensys/gnark-crypto/ecc/bn254/fp"
 	"github.com/consensys/gnark-crypto/ecc/bn254/fr"
@@ -601,4 +602,91 @@ func TestBLSReplayForgedHints(t *testing.T) {
 		t.Error("forged accumulator: FORGED with limbs of v + r")
 	}
 	refuseEachHintForged(t, "BLS12-381 replay, forged accumulator", ccs, forged, used)
+}
+
+// TestBLSHashedStatementForgedHints: the hashed-statement replay over
+// BLS12-381 (the Plutus wrapper's circuit with statement_hash keccak256) on
+// the synthetic program, through gnark's R1CS solver. The forger keeps the
+// true words, under which the replay is satisfied, and claims the hash of
+// another statement (word 0 plus 1): refused whatever any hint the honest
+// solve calls returns (the bytes and Keccak hints of uints and sha3 among
+// them: sha3's permutation is solved by uints' and / xor hints), each zeroed or
+// bumped in turn. And the smallest word (the
+// threshold) decomposed as itself plus BLS12-381's r, which fits the 255
+// bits ToBinary takes, with the hash of those non-canonical bytes: refused
+// (ToBinary's decomposition is checked below r).
+func TestBLSHashedStatementForgedHints(t *testing.T) {
+	p := syntheticProgram(t)
+	p.StatementHash = StatementKeccak256
+	w := SyntheticWitness(p)
+	ccs, _, err := compileBLSProgram(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	witnessOf := func(a *BLSVerifierCircuit) witness.Witness {
+		t.Helper()
+		wit, err := frontend.NewWitness(a, ecc.BLS12_381.ScalarField())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return wit
+	}
+	honest, err := NewBLSVerifierAssignment(p, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := isSolvedR1CS(ccs, witnessOf(honest)); err != nil {
+		t.Fatalf("honest witness refused: %v", err)
+	}
+	words := blsStatementWords(p, w)
+	other := blsStatementWords(p, w)
+	other[0].Add(other[0], big.NewInt(1))
+	claim, _ := NewBLSVerifierAssignment(p, w)
+	claim.StatementHash[0] = plutusStatementKeccak(other)
+	forged := witnessOf(claim)
+	if isSolvedR1CS(ccs, forged) == nil {
+		t.Fatal("the hash of another statement solved with honest hints")
+	}
+	used := hintsCalled(t, ccs, witnessOf(honest), gadgetHints())
+	t.Logf("%d constraints; gadget hints called: %s", ccs.GetNbConstraints(), hintNames(used))
+	// Keccak's own work is in uints' and / xor hints (sha3 has none).
+	for _, name := range []string{".nBits", "uints.andHint", "uints.xorHint"} {
+		if hintByName(used, name) == nil {
+			t.Fatalf("the hashed replay no longer calls %s: update the forgers", name)
+		}
+	}
+	refuseEachHintForged(t, "BLS12-381 hashed replay, the hash of another statement", ccs, forged, used)
+
+	small := 0
+	for k := range words {
+		if words[k].Cmp(words[small]) < 0 {
+			small = k
+		}
+	}
+	raised := blsStatementWords(p, w)
+	raised[small].Add(raised[small], frbls.Modulus())
+	if raised[small].BitLen() > 255 {
+		t.Fatalf("word %d plus r does not fit 255 bits: pick another word", small)
+	}
+	claim, _ = NewBLSVerifierAssignment(p, w)
+	claim.StatementHash[0] = plutusStatementKeccak(raised)
+	fired := 0
+	plusR := func(mod *big.Int, in, out []*big.Int) error {
+		v := new(big.Int).Set(in[0])
+		if v.Cmp(words[small]) == 0 && len(out) == 255 {
+			v.Set(raised[small])
+			fired++
+		}
+		for i := range out {
+			out[i].SetUint64(uint64(v.Bit(i)))
+		}
+		return nil
+	}
+	nBits := solver.OverrideHint(hintID(hintByName(bits.GetHints(), ".nBits")), plusR)
+	if err := isSolvedR1CS(ccs, witnessOf(claim), nBits); err == nil {
+		t.Fatalf("FORGED: word %d decomposed as itself plus r hashes to the non-canonical bytes", small)
+	}
+	if fired == 0 {
+		t.Fatal("the forger's decomposition was never asked for: the test no longer reaches the hash")
+	}
 }
