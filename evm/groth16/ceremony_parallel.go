@@ -10,6 +10,7 @@ package main
 // gnark's VerifyPhase1 in TestCeremony.
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"fmt"
@@ -197,6 +198,32 @@ func (p phase1Parallel[U, PU, C, PC, F]) seal(last []byte, beacon []byte) (PC, e
 }
 
 // writeBytes writes data to path whole or not at all.
+// writeRawFile streams v's raw encoding (points uncompressed: no square roots
+// to read it back) to path through a temporary file renamed at the end, so a
+// proving key of gigabytes is never held twice in memory.
+func writeRawFile(path string, v interface {
+	WriteRawTo(io.Writer) (int64, error)
+}) error {
+	tmp := path + ".partial"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 1<<22)
+	_, err = v.WriteRawTo(w)
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
 func writeBytes(path string, data []byte) error {
 	tmp := path + ".partial"
 	if err := os.WriteFile(tmp, data, 0o644); err != nil {

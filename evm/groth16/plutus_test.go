@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math/big"
 	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -178,5 +179,50 @@ func checkPlutusFixtureProof(t *testing.T, key *plutusKey, i int, p plutusFixtur
 	}
 	if err := plutusVerify(key, b, public); err != nil {
 		t.Fatalf("proof %d refused: %v", i, err)
+	}
+}
+
+// TestKeptProvingKey: a seeded setup's proving key written by writeRawFile
+// (program-prove-bls -keep-pk) reads back with readFrom (-pk) and proves what
+// the twin of the Plutus verifier accepts under the setup's key; a file cut
+// short is refused when read.
+func TestKeptProvingKey(t *testing.T) {
+	ccs, pk, vk, err := plutusToySetup("kept pk test", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := newPlutusKey(vk, "INSECURE seeded: kept pk test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "kept.pk")
+	if err := writeRawFile(path, pk); err != nil {
+		t.Fatal(err)
+	}
+	kept := groth16.NewProvingKey(ecc.BLS12_381)
+	if err := readFrom(path, kept); err != nil {
+		t.Fatal(err)
+	}
+	w, m, th := big.NewInt(5), big.NewInt(42), big.NewInt(3)
+	proof, err := plutusToyProve(ccs, kept, vk, false, w, m, th)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := plutusProofBytes(proof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := plutusVerify(key, b, []*big.Int{big.NewInt(25), m, th}); err != nil {
+		t.Fatalf("a proof under the kept key refused: %v", err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data[:len(data)-1], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := readFrom(path, groth16.NewProvingKey(ecc.BLS12_381)); err == nil {
+		t.Fatal("a kept key cut short read back")
 	}
 }
