@@ -437,6 +437,7 @@ const REPLAY_WRAPPERS: &[ReplayWrapper] = &[
     replay_wrapper!("synthetic"),
     replay_wrapper!("synthetic-hashed"),
     replay_wrapper!("schnorr-atms-final-wrapper", statement),
+    replay_wrapper!("schnorr-atms-72-of-102-k22", statement),
 ];
 
 /// The statement words and proof of `wrapped.json`.
@@ -525,88 +526,135 @@ fn groth16_replay_wrappers_in_the_plutus_verifier() {
         assert!(!run(&proof[..PROOF_LEN - 1], &words).accepted);
     }
 }
-/// The Groth16 observer in real Conway transactions (mainnet's PV 10 cost model and limits) on
-/// a real wrapped certificate: a Schnorr ATMS 2-of-4 certificate (BN254, Poseidon transcript) on
-/// the message of the observer's honest transaction, aggregated alone in its final wrapper
-/// (k = 23, Poseidon transcript) and wrapped in Groth16 over BLS12-381 (INSECURE seeded setup)
-/// by `tms aggregate wrap`. The fixture is what the ignored
-/// `cli_groth16::aggregate_wrap_end_to_end_on_a_certificate` writes with
-/// `TMS_WRAP_FIXTURE_OUT=cardano/tests/fixtures/groth16-replay/schnorr-atms-final-wrapper`.
-/// The honest transaction is accepted; each attack case of `scenario::observer_cases` is refused
-/// (the replayed proof, the redeemer copied to other outputs, an extra hint byte, another
-/// statement, a changed proof word), and the bare verifier accepts the proof with and without
-/// the observer's fixed entries. The state thread's handovers sign other messages, which no
-/// wrapped certificate was made for: that form runs on the toy keys above.
-#[test]
-fn groth16_wrapped_certificate_plutus_tx_observer() {
-    let w = replay_wrapper!("schnorr-atms-final-wrapper", statement);
-    let statement_json = w.statement.expect("the certificate's statement");
-    let key = Groth16Key::from_json(w.key)
-        .and_then(|k| k.trusted(true))
-        .expect("the wrapper's key");
-    let (words, proof) = wrapped_proof(w.wrapped);
-    assert_eq!(words, atms_words(statement_json));
-    let v: serde_json::Value = serde_json::from_str(statement_json).unwrap();
-    let message =
-        hex::decode(v["message"].as_str().unwrap().trim_start_matches("0x")).expect("hex");
-    assert_eq!(
-        message,
-        scenario::observer_honest_message(),
-        "the wrapped certificate signs the honest observer transaction's message"
-    );
-    let fr = |x: &num_bigint::BigUint| {
-        let mut le = x.to_bytes_le();
-        le.resize(32, 0);
-        Option::<Fr>::from(<Fr as ff::PrimeField>::from_repr(le.try_into().unwrap()))
-            .expect("a BN254 word is below BLS12-381's r")
-    };
-    let instance: Vec<Fr> = words.iter().map(fr).collect();
-    let t = v["threshold"].as_u64().unwrap();
-    let rule = MessageRule::Keccak256Bn254;
-    // Only the honest transaction's message has a certificate; any other gets none (a proof of
-    // zeros, which no verifier accepts).
-    let mut certify = |m: &[u8]| {
-        if m == message {
-            proof.clone()
+/// A wrapped certificate's fixture as its verifier reads it: the (INSECURE, test-flagged) key,
+/// the statement of `statement.json`, and the proof, whose words are checked to be that
+/// statement's (the message by the BN254 schemes' rule).
+struct WrappedCertificate {
+    key: Groth16Key,
+    commitment: Fr,
+    message: Vec<u8>,
+    threshold: u64,
+    /// The statement words `[commitment, m, t]` as BLS12-381 scalars (each below BN254's r).
+    instance: Vec<Fr>,
+    proof: Vec<u8>,
+}
+
+impl WrappedCertificate {
+    fn read(w: &ReplayWrapper) -> WrappedCertificate {
+        let statement = w.statement.expect("the certificate's statement");
+        let key = Groth16Key::from_json(w.key)
+            .and_then(|k| k.trusted(true))
+            .expect("the wrapper's key");
+        let (words, proof) = wrapped_proof(w.wrapped);
+        assert_eq!(
+            words,
+            atms_words(statement),
+            "{}: the proof's words",
+            w.name
+        );
+        let v: serde_json::Value = serde_json::from_str(statement).unwrap();
+        let message =
+            hex::decode(v["message"].as_str().unwrap().trim_start_matches("0x")).expect("hex");
+        let fr = |x: &num_bigint::BigUint| {
+            let mut le = x.to_bytes_le();
+            le.resize(32, 0);
+            Option::<Fr>::from(<Fr as ff::PrimeField>::from_repr(le.try_into().unwrap()))
+                .expect("a BN254 word is below BLS12-381's r")
+        };
+        let instance: Vec<Fr> = words.iter().map(fr).collect();
+        WrappedCertificate {
+            key,
+            commitment: instance[0],
+            message,
+            threshold: v["threshold"].as_u64().unwrap(),
+            instance,
+            proof,
+        }
+    }
+
+    /// The certificate on `m`: only the message it was made on has one; any other gets none (a
+    /// proof of zeros, which no verifier accepts).
+    fn certify(&self, m: &[u8]) -> Vec<u8> {
+        if m == self.message {
+            self.proof.clone()
         } else {
             vec![0; PROOF_LEN]
         }
-    };
-    plutus::with_big_stack(|| {
-        let v = Groth16Verifier {
-            scheme: "schnorr-atms-final-wrapper",
-            key: &key,
-            message: rule,
-        };
-        let statement = [
-            Entry::Param(instance[0]),
-            Entry::Message,
-            Entry::Threshold(t),
-        ];
-        let observer = scenario::observer_cases(&v, &statement, &mut certify).unwrap();
-        let bare = scenario::bare_verifier(&v, &proof, &instance);
-        let bare_fixed = scenario::bare_verifier_fixed(&v, &statement, &proof, &instance);
-        scenario::verdict_per_form(v.scheme, &[], &observer, [&bare, &bare_fixed]).unwrap();
-        for case in [
-            "honest",
-            "replayed-later-tx",
-            "copied-redeemer-other-outputs",
-            "other-statement",
-            "proof-word-changed",
-        ] {
-            assert!(
-                observer.iter().any(|c| c.case == case),
-                "observer {case} missing"
-            );
+    }
+
+    fn verifier<'k>(&'k self, scheme: &'k str) -> Groth16Verifier<'k> {
+        Groth16Verifier {
+            scheme,
+            key: &self.key,
+            message: MessageRule::Keccak256Bn254,
         }
-        let honest = &observer[0];
-        assert!(honest.outcome.accepted);
-        println!(
-            "plutus-tx-share scheme={} validator={} cpu={} percent_of_tx={:.2} target_percent=25",
-            v.scheme,
-            honest.validator,
-            honest.outcome.cpu,
-            100.0 * honest.outcome.cpu as f64 / MAX_TX_CPU as f64
+    }
+}
+
+fn print_share(scheme: &str, honest: &scenario::Case) {
+    assert!(honest.outcome.accepted);
+    println!(
+        "plutus-tx-share scheme={scheme} validator={} cpu={} percent_of_tx={:.2} target_percent=25",
+        honest.validator,
+        honest.outcome.cpu,
+        100.0 * honest.outcome.cpu as f64 / MAX_TX_CPU as f64
+    );
+}
+
+/// The Groth16 observer in real Conway transactions (mainnet's PV 10 cost model and limits) on
+/// real wrapped certificates: Schnorr ATMS certificates (BN254, Poseidon transcript) on the
+/// message of the observer's honest transaction, each aggregated alone in its final wrapper
+/// (Poseidon transcript) and wrapped in Groth16 over BLS12-381 (INSECURE seeded setup) by
+/// `tms aggregate wrap`, the statement's three words as the Groth16 inputs:
+/// - `schnorr-atms-final-wrapper`: 2-of-4, the final wrapper at k = 23 (one advice column),
+///   written by the ignored `cli_groth16::aggregate_wrap_end_to_end_on_a_certificate` with
+///   `TMS_WRAP_FIXTURE_OUT=cardano/tests/fixtures/groth16-replay/schnorr-atms-final-wrapper`;
+/// - `schnorr-atms-72-of-102-k22`: 72-of-102, the final wrapper at k = 22 (two advice
+///   columns), made by the same commands from the CLI (`docs/src/guides/cardano-groth16.md`).
+///
+/// The honest transaction is accepted; each attack case of `scenario::observer_cases` is refused
+/// (the replayed proof, the redeemer copied to other outputs, an extra hint byte, another
+/// statement, a changed proof word), and the bare verifier accepts the proof with and without
+/// the observer's fixed entries.
+#[test]
+fn groth16_wrapped_certificate_plutus_tx_observer() {
+    for w in [
+        replay_wrapper!("schnorr-atms-final-wrapper", statement),
+        replay_wrapper!("schnorr-atms-72-of-102-k22", statement),
+    ] {
+        let c = WrappedCertificate::read(&w);
+        assert_eq!(
+            c.message,
+            scenario::observer_honest_message(),
+            "{}: the wrapped certificate signs the honest observer transaction's message",
+            w.name
         );
-    });
+        plutus::with_big_stack(|| {
+            let v = c.verifier(w.name);
+            let statement = [
+                Entry::Param(c.commitment),
+                Entry::Message,
+                Entry::Threshold(c.threshold),
+            ];
+            let observer =
+                scenario::observer_cases(&v, &statement, &mut |m: &[u8]| c.certify(m)).unwrap();
+            let bare = scenario::bare_verifier(&v, &c.proof, &c.instance);
+            let bare_fixed = scenario::bare_verifier_fixed(&v, &statement, &c.proof, &c.instance);
+            scenario::verdict_per_form(v.scheme, &[], &observer, [&bare, &bare_fixed]).unwrap();
+            for case in [
+                "honest",
+                "replayed-later-tx",
+                "copied-redeemer-other-outputs",
+                "other-statement",
+                "proof-word-changed",
+            ] {
+                assert!(
+                    observer.iter().any(|c| c.case == case),
+                    "{}: observer {case} missing",
+                    w.name
+                );
+            }
+            print_share(v.scheme, &observer[0]);
+        });
+    }
 }

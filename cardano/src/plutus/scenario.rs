@@ -267,6 +267,17 @@ impl Thread {
     }
 }
 
+/// The message bytes the honest handover of [`state_thread_cases`] signs: the thread's token
+/// and next state ([`bridge::state_thread_message`]), not its genesis statement nor the
+/// verifier, so a certificate made on them ahead of time (a wrapped BN254 certificate, minutes
+/// to prove) passes that case for any committee the genesis state holds.
+pub fn state_thread_honest_message(thread: &Thread) -> Result<Vec<u8>, Error> {
+    let next = thread
+        .genesis
+        .next(thread.next_statement.clone(), thread.next_payload.clone());
+    bridge::state_thread_message(&thread.token, &next)
+}
+
 /// Runs the state thread's cases; `certify` proves certificates under `thread.genesis`'s
 /// statement. Returns every case (the caller asserts `outcome.accepted == expected`).
 pub fn state_thread_cases(
@@ -347,7 +358,7 @@ pub fn state_thread_cases(
         change.clone(),
     ];
 
-    let message = bridge::state_thread_message(token, &next)?;
+    let message = state_thread_honest_message(thread)?;
     let proof = certify(&message);
     let mut cases = vec![];
     // The honest certificate and next state in a transaction with other outputs.
