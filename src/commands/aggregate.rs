@@ -323,15 +323,20 @@ pub(crate) fn prove_and_write(
     let bytes = proof_file(&public_inputs[..tms_aggregation::ACCUMULATOR_LIMBS], &proof);
     write_atomic(out_vk, &vk_bytes)?;
     write_atomic(out_proof, &bytes)?;
-    // The verifier's gas follows the columns: one advice column is the final wrapper's layout.
+    // The EVM verifier's gas follows the columns: one advice column is the final wrapper's
+    // layout. For `tms aggregate wrap` (Poseidon) one column makes the smaller Groth16 circuit
+    // but the costlier final wrapper (docs/src/guides/cardano-groth16.md measures both).
     let columns = keys.config.num_advice;
-    let layout = if columns == 1 {
-        "1 advice column: the final wrapper's layout".to_string()
-    } else {
-        format!(
-            "{columns} advice columns; k = {} gives one, the cheapest on-chain verifier",
-            tms_aggregation::one_column_k(keys.advice_cells)
-        )
+    let one_column_k = tms_aggregation::one_column_k(keys.advice_cells);
+    let layout = match (columns, transcript) {
+        (1, _) => "1 advice column: the final wrapper's layout".to_string(),
+        (_, Transcript::Poseidon) => format!(
+            "{columns} advice columns; k = {one_column_k} gives one: a smaller Groth16 circuit \
+             for `tms aggregate wrap`, a slower final wrapper"
+        ),
+        _ => format!(
+            "{columns} advice columns; k = {one_column_k} gives one, the cheapest on-chain verifier"
+        ),
     };
     Ok(format!(
         "proof ({} bytes, {} transcript, {:.0} s, {} advice cells, {layout}) written to {}; \
