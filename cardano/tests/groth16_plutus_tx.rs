@@ -438,6 +438,7 @@ const REPLAY_WRAPPERS: &[ReplayWrapper] = &[
     replay_wrapper!("synthetic-hashed"),
     replay_wrapper!("schnorr-atms-final-wrapper", statement),
     replay_wrapper!("schnorr-atms-72-of-102-k22", statement),
+    replay_wrapper!("schnorr-atms-1602-of-2001-hashed", statement),
 ];
 
 /// The statement words and proof of `wrapped.json`.
@@ -657,4 +658,45 @@ fn groth16_wrapped_certificate_plutus_tx_observer() {
             print_share(v.scheme, &observer[0]);
         });
     }
+}
+
+/// The Groth16 state thread in real Conway transactions on a real wrapped certificate: a Schnorr
+/// ATMS 1602-of-2001 certificate (BN254, k = 19, Poseidon transcript) on the message of the
+/// thread's honest handover (`scenario::state_thread_honest_message`: the toy thread's token and
+/// next state, whatever committee its genesis holds), aggregated alone in its final wrapper
+/// (k = 22) and wrapped by `tms aggregate wrap --hash-statement` (one Groth16 input: keccak256 of
+/// the three words). The thread's genesis holds the certificate's committee commitment and
+/// threshold. The honest handover is accepted; each attack case of
+/// `scenario::state_thread_cases` is refused.
+#[test]
+fn groth16_wrapped_certificate_plutus_tx_state_thread() {
+    let w = replay_wrapper!("schnorr-atms-1602-of-2001-hashed", statement);
+    let c = WrappedCertificate::read(&w);
+    let key: serde_json::Value = serde_json::from_str(w.key).unwrap();
+    assert_eq!(key["statement_hash"], "keccak256", "a hashed-statement key");
+    let thread = Thread::toy(c.commitment, c.threshold);
+    assert_eq!(
+        c.message,
+        scenario::state_thread_honest_message(&thread).unwrap(),
+        "the wrapped certificate signs the thread's honest handover"
+    );
+    plutus::with_big_stack(|| {
+        let v = c.verifier(w.name);
+        let (cases, bare) =
+            scenario::state_thread_cases(&v, &thread, &mut |m: &[u8]| c.certify(m)).unwrap();
+        scenario::verdict_per_form(v.scheme, &cases, &[], [&bare, &bare]).unwrap();
+        for case in [
+            "honest",
+            "replayed-later-tx",
+            "copied-redeemer-other-outputs",
+            "other-statement",
+            "proof-word-changed",
+        ] {
+            assert!(
+                cases.iter().any(|c| c.case == case),
+                "state thread {case} missing"
+            );
+        }
+        print_share(v.scheme, &cases[0]);
+    });
 }
