@@ -18,6 +18,7 @@ package main
 // verifier takes as it is (batchedKey.PokNeg).
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
@@ -143,12 +144,23 @@ func writeTo(path string, v io.WriterTo) error {
 	return writeBytes(path, b.Bytes())
 }
 
+// readFrom reads v from path, streamed (a proving key of gigabytes is not held
+// twice in memory), and refuses trailing bytes.
 func readFrom(path string, v io.ReaderFrom) error {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return err
 	}
-	if err := readBytes(data, v); err != nil {
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	n, err := v.ReadFrom(bufio.NewReaderSize(f, 1<<22))
+	if err == nil && n != st.Size() {
+		err = fmt.Errorf("%d trailing bytes", st.Size()-n)
+	}
+	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil

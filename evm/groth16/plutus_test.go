@@ -185,7 +185,7 @@ func checkPlutusFixtureProof(t *testing.T, key *plutusKey, i int, p plutusFixtur
 // TestKeptProvingKey: a seeded setup's proving key written by writeRawFile
 // (program-prove-bls -keep-pk) reads back with readFrom (-pk) and proves what
 // the twin of the Plutus verifier accepts under the setup's key; a file cut
-// short is refused when read.
+// short, or with a byte after the key, is refused when read.
 func TestKeptProvingKey(t *testing.T) {
 	ccs, pk, vk, err := plutusToySetup("kept pk test", false)
 	if err != nil {
@@ -224,5 +224,11 @@ func TestKeptProvingKey(t *testing.T) {
 	}
 	if err := readFrom(path, groth16.NewProvingKey(ecc.BLS12_381)); err == nil {
 		t.Fatal("a kept key cut short read back")
+	}
+	if err := os.WriteFile(path, append(data, 0), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := readFrom(path, groth16.NewProvingKey(ecc.BLS12_381)); err == nil {
+		t.Fatal("a kept key with a trailing byte read back")
 	}
 }
