@@ -592,6 +592,22 @@ impl WrappedCertificate {
     }
 }
 
+/// The cases, each run by a wrapped certificate's validator form.
+fn assert_cases_ran(cases: &[scenario::Case], form: &str) {
+    for case in [
+        "honest",
+        "replayed-later-tx",
+        "copied-redeemer-other-outputs",
+        "other-statement",
+        "proof-word-changed",
+    ] {
+        assert!(
+            cases.iter().any(|c| c.case == case),
+            "{form}: {case} missing"
+        );
+    }
+}
+
 fn print_share(scheme: &str, honest: &scenario::Case) {
     assert!(honest.outcome.accepted);
     println!(
@@ -642,19 +658,7 @@ fn groth16_wrapped_certificate_plutus_tx_observer() {
             let bare = scenario::bare_verifier(&v, &c.proof, &c.instance);
             let bare_fixed = scenario::bare_verifier_fixed(&v, &statement, &c.proof, &c.instance);
             scenario::verdict_per_form(v.scheme, &[], &observer, [&bare, &bare_fixed]).unwrap();
-            for case in [
-                "honest",
-                "replayed-later-tx",
-                "copied-redeemer-other-outputs",
-                "other-statement",
-                "proof-word-changed",
-            ] {
-                assert!(
-                    observer.iter().any(|c| c.case == case),
-                    "{}: observer {case} missing",
-                    w.name
-                );
-            }
+            assert_cases_ran(&observer, &format!("{} observer", w.name));
             print_share(v.scheme, &observer[0]);
         });
     }
@@ -663,11 +667,11 @@ fn groth16_wrapped_certificate_plutus_tx_observer() {
 /// The Groth16 state thread in real Conway transactions on a real wrapped certificate: a Schnorr
 /// ATMS 1602-of-2001 certificate (BN254, k = 19, Poseidon transcript) on the message of the
 /// thread's honest handover (`scenario::state_thread_honest_message`: the toy thread's token and
-/// next state, whatever committee its genesis holds), aggregated alone in its final wrapper
-/// (k = 22) and wrapped by `tms aggregate wrap --hash-statement` (one Groth16 input: keccak256 of
-/// the three words). The thread's genesis holds the certificate's committee commitment and
-/// threshold. The honest handover is accepted; each attack case of
-/// `scenario::state_thread_cases` is refused.
+/// next state), aggregated alone in its final wrapper (k = 22) and wrapped by `tms aggregate
+/// wrap --hash-statement` (one Groth16 input: keccak256 of the three words). The thread's genesis
+/// holds the certificate's committee commitment and threshold. The honest handover is accepted;
+/// each attack case of `scenario::state_thread_cases` is refused (a case whose message is not the
+/// honest one gets a proof of zeros: the toy keys above have real proofs for those).
 #[test]
 fn groth16_wrapped_certificate_plutus_tx_state_thread() {
     let w = replay_wrapper!("schnorr-atms-1602-of-2001-hashed", statement);
@@ -685,18 +689,7 @@ fn groth16_wrapped_certificate_plutus_tx_state_thread() {
         let (cases, bare) =
             scenario::state_thread_cases(&v, &thread, &mut |m: &[u8]| c.certify(m)).unwrap();
         scenario::verdict_per_form(v.scheme, &cases, &[], [&bare, &bare]).unwrap();
-        for case in [
-            "honest",
-            "replayed-later-tx",
-            "copied-redeemer-other-outputs",
-            "other-statement",
-            "proof-word-changed",
-        ] {
-            assert!(
-                cases.iter().any(|c| c.case == case),
-                "state thread {case} missing"
-            );
-        }
+        assert_cases_ran(&cases, "state thread");
         print_share(v.scheme, &cases[0]);
     });
 }

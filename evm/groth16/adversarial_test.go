@@ -608,13 +608,12 @@ func TestBLSReplayForgedHints(t *testing.T) {
 // BLS12-381 (the Plutus wrapper's circuit with statement_hash keccak256) on
 // the synthetic program, through gnark's R1CS solver. The forger keeps the
 // true words, under which the replay is satisfied, and claims the hash of
-// another statement (word 0 plus 1): refused whatever any hint the honest
-// solve calls returns (the bytes and Keccak hints of uints and sha3 among
-// them: sha3's permutation is solved by uints' and / xor hints), each zeroed or
-// bumped in turn. And the smallest word (the
-// threshold) decomposed as itself plus BLS12-381's r, which fits the 255
-// bits ToBinary takes, with the hash of those non-canonical bytes: refused
-// (ToBinary's decomposition is checked below r).
+// another statement (word 0 plus 1): refused whatever each hint the honest
+// solve calls returns, zeroed or bumped in turn (Keccak among them: sha3's
+// permutation is solved by uints' and / xor hints). And the smallest word
+// decomposed as itself plus BLS12-381's r, which fits the 255 bits ToBinary
+// takes, with the hash of those non-canonical bytes: refused (ToBinary checks
+// its decomposition below r).
 func TestBLSHashedStatementForgedHints(t *testing.T) {
 	p := syntheticProgram(t)
 	p.StatementHash = StatementKeccak256

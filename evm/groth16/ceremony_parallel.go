@@ -197,7 +197,6 @@ func (p phase1Parallel[U, PU, C, PC, F]) seal(last []byte, beacon []byte) (PC, e
 	return commons, nil
 }
 
-// writeBytes writes data to path whole or not at all.
 // writeRawFile streams v's raw encoding (points uncompressed: no square roots
 // to read it back) to path through a temporary file renamed at the end, so a
 // proving key of gigabytes is never held twice in memory.
@@ -224,6 +223,7 @@ func writeRawFile(path string, v interface {
 	return os.Rename(tmp, path)
 }
 
+// writeBytes writes data to path whole or not at all.
 func writeBytes(path string, data []byte) error {
 	tmp := path + ".partial"
 	if err := os.WriteFile(tmp, data, 0o644); err != nil {

@@ -269,8 +269,9 @@ impl Thread {
 
 /// The message bytes the honest handover of [`state_thread_cases`] signs: the thread's token
 /// and next state ([`bridge::state_thread_message`]), not its genesis statement nor the
-/// verifier, so a certificate made on them ahead of time (a wrapped BN254 certificate, minutes
-/// to prove) passes that case for any committee the genesis state holds.
+/// verifier, so they are known before the thread's test runs: a certificate made on them ahead
+/// of time (a wrapped BN254 certificate, minutes to prove) by the committee the genesis state
+/// holds passes that case.
 pub fn state_thread_honest_message(thread: &Thread) -> Result<Vec<u8>, Error> {
     let next = thread
         .genesis
