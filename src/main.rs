@@ -1726,6 +1726,12 @@ fn main() -> ExitCode {
         .init();
     quiet_column_overflow();
     let cli = Cli::parse();
+    // Before any work: a build whose assembly this CPU cannot run would die on its first
+    // BN254 field multiplication.
+    if let Some(why) = tms_gadgets::cpu::unsupported() {
+        eprintln!("error: {why}");
+        return ExitCode::FAILURE;
+    }
     match run(cli.command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

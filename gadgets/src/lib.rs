@@ -6,7 +6,7 @@
 //!
 //! | layer | module | what |
 //! |---|---|---|
-//! | 0 | [`GadgetError`], [`Fr`], [`message`], [`field`] | the error type, the circuit field, message bytes to the field, field elements as canonical limbs and their sign |
+//! | 0 | [`GadgetError`], [`Fr`], [`message`], [`field`], [`cpu`] | the error type, the circuit field, message bytes to the field, field elements as canonical limbs and their sign, which field arithmetic this build runs |
 //! | 1 | [`bank`] | the custom-gate bank: columns, the rows gadgets append, which gate a row enables |
 //! | 2 | [`hash`] | Poseidon and Rescue-Prime: native, on the generic gate (Poseidon), on custom round gates |
 //! | 2 | [`table`] | a dynamic table on the bank: rows entered by the circuit, tuples looked up in them |
@@ -37,6 +37,7 @@
 #![deny(missing_docs)]
 
 pub mod bank;
+pub mod cpu;
 pub mod curve;
 pub mod encoding;
 mod error;
