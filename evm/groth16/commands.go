@@ -555,7 +555,7 @@ func readKeys(pkPath, vkPath string) (groth16.ProvingKey, groth16.VerifyingKey, 
 		return nil, nil, "", errors.New("-pk needs -vk")
 	}
 	pk, vk := groth16.NewProvingKey(ecc.BN254), groth16.NewVerifyingKey(ecc.BN254)
-	if err := readFrom(pkPath, pk); err != nil {
+	if err := readProvingKey(pkPath, pk); err != nil {
 		return nil, nil, "", err
 	}
 	if err := readFrom(vkPath, vk); err != nil {
