@@ -20,6 +20,7 @@ use tms_cardano::{
     backend::Fr,
     plutus::{
         self,
+        bridge::ThreadLayout,
         groth16::{Groth16Error, Groth16Key, Groth16Verifier, PROOF_LEN},
         scenario::{self, Thread},
         tx::MAX_TX_CPU,
@@ -381,8 +382,9 @@ struct ReplayWrapper {
     key: &'static str,
     wrapped: &'static str,
     /// A wrapped certificate's statement as its verifier holds it (`statement.json`: the
-    /// committee commitment, the message bytes, the threshold), whose words the proof must be
-    /// for.
+    /// committee commitment, the message bytes and the threshold of a Schnorr ATMS; the
+    /// registration digest and the message bytes of a SNARK-Mithril), whose words the proof
+    /// must be for.
     statement: Option<&'static str>,
 }
 
@@ -409,19 +411,24 @@ macro_rules! replay_wrapper {
     };
 }
 
-/// The Schnorr ATMS words `[commitment, m, t]` of a `statement.json`, `m` made from the message
-/// bytes by the BN254 schemes' rule (a wrapped certificate is a BN254 one).
-fn atms_words(statement: &str) -> Vec<num_bigint::BigUint> {
+/// The statement words of a `statement.json`, `m` made from the message bytes by the BN254
+/// schemes' rule (a wrapped certificate is a BN254 one): a Schnorr ATMS's `[commitment, m, t]`,
+/// or a SNARK-Mithril's `[digest, m]` (its registration digest; no threshold).
+fn statement_words(statement: &str) -> Vec<num_bigint::BigUint> {
     let v: serde_json::Value = serde_json::from_str(statement).expect("statement.json is JSON");
     let hex_field = |name: &str| {
         hex::decode(v[name].as_str().expect("hex").trim_start_matches("0x")).expect("hex")
     };
     let m = MessageRule::Keccak256Bn254.fields(&hex_field("message"))[0];
-    vec![
-        num_bigint::BigUint::from_bytes_be(&hex_field("commitment")),
-        num_bigint::BigUint::from_bytes_le(&ff::PrimeField::to_repr(&m)),
-        v["threshold"].as_u64().expect("a threshold").into(),
-    ]
+    let m = num_bigint::BigUint::from_bytes_le(&ff::PrimeField::to_repr(&m));
+    match v.get("threshold") {
+        Some(t) => vec![
+            num_bigint::BigUint::from_bytes_be(&hex_field("commitment")),
+            m,
+            t.as_u64().expect("a threshold").into(),
+        ],
+        None => vec![num_bigint::BigUint::from_bytes_be(&hex_field("digest")), m],
+    }
 }
 
 /// The replay wrappers: the synthetic program (`program-synth`: 1,085,038 constraints), and the
@@ -439,6 +446,7 @@ const REPLAY_WRAPPERS: &[ReplayWrapper] = &[
     replay_wrapper!("schnorr-atms-final-wrapper", statement),
     replay_wrapper!("schnorr-atms-72-of-102-k22", statement),
     replay_wrapper!("schnorr-atms-1602-of-2001-hashed", statement),
+    replay_wrapper!("snark-mithril-hashed", statement),
 ];
 
 /// The statement words and proof of `wrapped.json`.
@@ -475,7 +483,7 @@ fn groth16_replay_wrappers_in_the_plutus_verifier() {
         if let Some(statement) = w.statement {
             assert_eq!(
                 words,
-                atms_words(statement),
+                statement_words(statement),
                 "{}: the proof's words are not the statement the verifier builds",
                 w.name
             );
@@ -532,10 +540,13 @@ fn groth16_replay_wrappers_in_the_plutus_verifier() {
 /// statement's (the message by the BN254 schemes' rule).
 struct WrappedCertificate {
     key: Groth16Key,
+    /// The committee commitment (Schnorr ATMS) or the registration digest (SNARK-Mithril).
     commitment: Fr,
     message: Vec<u8>,
-    threshold: u64,
-    /// The statement words `[commitment, m, t]` as BLS12-381 scalars (each below BN254's r).
+    /// The Schnorr ATMS's threshold; SNARK-Mithril has none.
+    threshold: Option<u64>,
+    /// The statement words (`[commitment, m, t]`, `[digest, m]`) as BLS12-381 scalars (each
+    /// below BN254's r).
     instance: Vec<Fr>,
     proof: Vec<u8>,
 }
@@ -549,7 +560,7 @@ impl WrappedCertificate {
         let (words, proof) = wrapped_proof(w.wrapped);
         assert_eq!(
             words,
-            atms_words(statement),
+            statement_words(statement),
             "{}: the proof's words",
             w.name
         );
@@ -567,7 +578,7 @@ impl WrappedCertificate {
             key,
             commitment: instance[0],
             message,
-            threshold: v["threshold"].as_u64().unwrap(),
+            threshold: v.get("threshold").map(|t| t.as_u64().unwrap()),
             instance,
             proof,
         }
@@ -651,7 +662,7 @@ fn groth16_wrapped_certificate_plutus_tx_observer() {
             let statement = [
                 Entry::Param(c.commitment),
                 Entry::Message,
-                Entry::Threshold(c.threshold),
+                Entry::Threshold(c.threshold.expect("a Schnorr ATMS threshold")),
             ];
             let observer =
                 scenario::observer_cases(&v, &statement, &mut |m: &[u8]| c.certify(m)).unwrap();
@@ -678,18 +689,46 @@ fn groth16_wrapped_certificate_plutus_tx_state_thread() {
     let c = WrappedCertificate::read(&w);
     let key: serde_json::Value = serde_json::from_str(w.key).unwrap();
     assert_eq!(key["statement_hash"], "keccak256", "a hashed-statement key");
-    let thread = Thread::toy(c.commitment, c.threshold);
+    let thread = Thread::toy(c.commitment, c.threshold.expect("a Schnorr ATMS threshold"));
+    state_thread_on(&w, &c, &thread);
+}
+
+/// `thread`'s cases run by the Groth16 state thread of the wrapped certificate `c` (fixture `w`),
+/// whose message must be the thread's honest handover: the honest case accepted, the others
+/// refused, the share of a transaction printed.
+fn state_thread_on(w: &ReplayWrapper, c: &WrappedCertificate, thread: &Thread) {
     assert_eq!(
         c.message,
-        scenario::state_thread_honest_message(&thread).unwrap(),
+        scenario::state_thread_honest_message(thread).unwrap(),
         "the wrapped certificate signs the thread's honest handover"
     );
     plutus::with_big_stack(|| {
         let v = c.verifier(w.name);
         let (cases, bare) =
-            scenario::state_thread_cases(&v, &thread, &mut |m: &[u8]| c.certify(m)).unwrap();
+            scenario::state_thread_cases(&v, thread, &mut |m: &[u8]| c.certify(m)).unwrap();
         scenario::verdict_per_form(v.scheme, &cases, &[], [&bare, &bare]).unwrap();
         assert_cases_ran(&cases, "state thread");
         print_share(v.scheme, &cases[0]);
     });
+}
+
+/// The Groth16 state thread on a real wrapped SNARK-Mithril certificate: preprod parameters
+/// (6 parties), BN254, k = 15, Poseidon transcript, signed on the honest handover of a thread
+/// whose datum is the registration digest (`ThreadLayout::digest_message`, SNARK-Mithril's
+/// `[digest, m]`; the next state's digest 36), aggregated alone in its final wrapper (k = 22) and
+/// wrapped by `tms aggregate wrap --scheme mithril --hash-statement` (one Groth16 input:
+/// keccak256 of the two words). The commands are `docs/src/guides/cardano-groth16-runs.md`'s.
+/// The honest handover is accepted; each attack case of `scenario::state_thread_cases` is refused.
+#[test]
+fn groth16_wrapped_mithril_certificate_plutus_tx_state_thread() {
+    let w = replay_wrapper!("snark-mithril-hashed", statement);
+    let c = WrappedCertificate::read(&w);
+    assert_eq!(c.threshold, None, "a SNARK-Mithril statement");
+    let mut thread = Thread {
+        layout: ThreadLayout::digest_message(),
+        next_statement: vec![Fr::from(36u64)],
+        ..Thread::toy(c.commitment, 0)
+    };
+    thread.genesis.statement.truncate(1);
+    state_thread_on(&w, &c, &thread);
 }
