@@ -5,12 +5,10 @@
 //! instructions (`mulx`, `adcx`, `adox`), which every x86-64 CPU since about 2015 has. It cuts
 //! the CPU time of every BN254 proof by about an eighth (`docs/src/guides/benchmarks.md`). The
 //! results are the same field elements as the portable code's: proofs made by either verify
-//! under the other (the WebAssembly verifier, which never uses the assembly, checks proofs of the
-//! tool in CI). `RUSTFLAGS="--cfg tms_portable"` builds the portable code instead, for a CPU
+//! under the other (checked by hand both ways; in CI the assembly build verifies the committed
+//! fixtures the portable build made, `tests/wasm_agreement.rs`, and its verdicts must match the
+//! WebAssembly verifier's, which never uses the assembly). `RUSTFLAGS="--cfg tms_portable"` builds the portable code instead, for a CPU
 //! without those instructions.
-
-/// Whether this build's BN254 arithmetic is the x86-64 assembly.
-pub const ASSEMBLY: bool = cfg!(all(target_arch = "x86_64", not(tms_portable)));
 
 /// Why this build cannot run on this CPU, in one line, or `None` when it can: a build with the
 /// assembly on a CPU without BMI2 or ADX would stop on an illegal instruction at its first
