@@ -166,6 +166,30 @@ pub fn write_json(path: &Path, value: &impl Serialize) -> Result<()> {
     write_atomic(path, text.as_bytes())
 }
 
+/// Set while [`catch_quietly`] runs: the panic hook of `tms` prints nothing then.
+static QUIET_PANICS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether a panic now is one [`catch_quietly`] reports itself (the panic hook asks).
+pub fn panics_are_quiet() -> bool {
+    QUIET_PANICS.load(std::sync::atomic::Ordering::SeqCst)
+}
+
+/// Runs `f`, turning a panic into its message, unprinted: for library code that panics on
+/// inputs whose fault the caller names itself (halo2 on a kept key for other proofs).
+pub fn catch_quietly<T>(f: impl FnOnce() -> T) -> std::result::Result<T, String> {
+    use std::sync::atomic::Ordering::SeqCst;
+    QUIET_PANICS.store(true, SeqCst);
+    let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    QUIET_PANICS.store(false, SeqCst);
+    out.map_err(|payload| {
+        payload
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_else(|| "a panic".into())
+    })
+}
+
 /// The spinner drawn now, if any: a step started under it (reading parameters inside a
 /// regeneration) stays silent, so that two spinners never fight over the terminal's last line.
 static DRAWN: Mutex<Option<WeakProgressBar>> = Mutex::new(None);

@@ -1035,6 +1035,9 @@ enum AggregateCommand {
         transcript: TranscriptName,
         #[command(flatten)]
         inner: InnerProofs,
+        /// Where the aggregation keys are kept between calls, if anywhere.
+        #[command(flatten)]
+        cache: commands::step_keys::AggregationKeyCache,
     },
     /// Verify an aggregation proof against the verifier's own statements, in order.
     Verify {
@@ -1176,6 +1179,7 @@ fn run_aggregate(action: AggregateCommand) -> Result<()> {
             scheme,
             transcript,
             inner: i,
+            cache,
         } => aggregate::prove(
             scheme,
             transcript.transcript(),
@@ -1186,6 +1190,7 @@ fn run_aggregate(action: AggregateCommand) -> Result<()> {
             &i.aggregation_params,
             &i.proof,
             &i.out_vk,
+            &cache,
         ),
         AggregateCommand::Keygen {
             scheme,
@@ -1701,8 +1706,8 @@ fn run(command: Command) -> Result<()> {
 }
 
 /// halo2-base panics when a layout at far too small a k overflows its columns; the BN254 keygen
-/// catches that panic and reports the parameters as too small, so its message is not printed.
-/// Every other panic is printed as usual.
+/// catches that panic and reports the parameters as too small, so its message is not printed,
+/// nor that of a panic `tms::io::catch_quietly` reports. Every other panic is printed as usual.
 fn quiet_column_overflow() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
@@ -1712,7 +1717,7 @@ fn quiet_column_overflow() {
             .map(String::as_str)
             .or_else(|| payload.downcast_ref::<&str>().copied())
             .unwrap_or("");
-        if !message.starts_with("NOT ENOUGH ADVICE COLUMNS") {
+        if !message.starts_with("NOT ENOUGH ADVICE COLUMNS") && !tms::io::panics_are_quiet() {
             default(info)
         }
     }));

@@ -629,17 +629,50 @@ fn wrap_records_a_mithril_certificate() {
 /// aggregation (about 900 CPU-s and 16.6 GiB here), which CI cannot afford. Refused before any
 /// file: another message, another threshold, the proof in the EVM transcript, an unpinned key,
 /// no setup named.
+/// `agg.srs` (k = 10) in `d` and a stand-in of the final wrapper's shape (one advice column)
+/// exposing `statement` after a trivial accumulator, with its keys: its parameters, public
+/// inputs, proof and keys.
+fn final_wrapper_stand_in(
+    d: &Path,
+    statement: [tms_gadgets::Fr; 3],
+) -> (
+    halo2_base::halo2_proofs::poly::kzg::commitment::ParamsKZG<
+        halo2_base::halo2_proofs::halo2curves::bn256::Bn256,
+    >,
+    Vec<tms_gadgets::Fr>,
+    tms_aggregation::stand_in::StandIn,
+    tms_aggregation::AggregationKeys,
+) {
+    use tms_aggregation::stand_in::{
+        final_wrapper_layout, stand_in_with_keys, trivial_accumulator,
+    };
+    use tms_gadgets::proving::{params::read_params, MultiOpen, Transcript};
+    ok_s(d, "setup --k 10 --insecure-test --out agg.srs");
+    let params = read_params(&std::fs::read(d.join("agg.srs")).unwrap()).unwrap();
+    let mut inputs = trivial_accumulator(&params);
+    inputs.extend(statement);
+    let (made, keys) = stand_in_with_keys(
+        &params,
+        final_wrapper_layout(10),
+        &inputs,
+        Transcript::Poseidon,
+        MultiOpen::Shplonk,
+    )
+    .unwrap();
+    (params, inputs, made, keys)
+}
+
 #[test]
 fn aggregate_wrap_records_a_final_wrapper_and_the_go_program_replays_it() {
     use halo2_base::halo2_proofs::halo2curves::ff::PrimeField;
     use tms_aggregation::{
         proof_file,
-        stand_in::{final_wrapper_layout, stand_in, stand_in_with_keys, trivial_accumulator},
+        stand_in::{final_wrapper_layout, stand_in},
         ACCUMULATOR_LIMBS,
     };
     use tms_gadgets::{
         message::message_to_field,
-        proving::{params::read_params, MultiOpen, Transcript},
+        proving::{MultiOpen, Transcript},
         Fr,
     };
     const MSG: &str = "0x636f6d6d6974746565206365727469666963617465";
@@ -653,18 +686,7 @@ fn aggregate_wrap_records_a_final_wrapper_and_the_go_program_replays_it() {
         message_to_field(&hex_decode(MSG)),
         Fr::from(2),
     ];
-    ok_s(&d, "setup --k 10 --insecure-test --out agg.srs");
-    let params = read_params(&std::fs::read(d.join("agg.srs")).unwrap()).unwrap();
-    let mut inputs = trivial_accumulator(&params);
-    inputs.extend(statement);
-    let (made, keys) = stand_in_with_keys(
-        &params,
-        final_wrapper_layout(10),
-        &inputs,
-        Transcript::Poseidon,
-        MultiOpen::Shplonk,
-    )
-    .unwrap();
+    let (params, inputs, made, keys) = final_wrapper_stand_in(&d, statement);
     let vk_file = keys.vk_file("aggregate schnorr-atms x1", None);
     std::fs::write(d.join("wrap.vk"), &vk_file).unwrap();
     let accumulator = &inputs[..ACCUMULATOR_LIMBS];
@@ -729,6 +751,75 @@ fn aggregate_wrap_records_a_final_wrapper_and_the_go_program_replays_it() {
         "--insecure-test-seed",
         Some("w2"),
     );
+}
+
+/// `tms aggregate prove --key-cache`: what is refused before any keygen, and a kept key that
+/// is not for these inner proofs refused before a proof is written. (The cache file's own
+/// checks are `tms_aggregation::key_cache`'s tests; a real final wrapper kept and reused is
+/// measured in docs/src/guides/cardano-groth16-runs.md, at 2^22 rows: not in CI.)
+#[test]
+fn aggregate_prove_refuses_a_key_cache_not_for_its_proofs() {
+    use tms_aggregation::key_cache::{fr_hex, write_aggregation_keys, AggregationKeysFor};
+    use tms_gadgets::Fr;
+    let d = workdir("cli-aggregate-key-cache");
+    poseidon_certificate(&d);
+    // agg.srs (k = 10) and small keys of an aggregation circuit's shape.
+    let (params, _, _, keys) = final_wrapper_stand_in(&d, [Fr::from(1), Fr::from(2), Fr::from(3)]);
+    let prove = "aggregate prove --transcript poseidon --params params.srs --vk atms.vk --proofs \
+                 poseidon.bin --publics public.json --aggregation-params agg.srs --proof fw.proof \
+                 --out-vk fw.vk";
+    let out = tms(
+        &d,
+        &format!("{prove} --regenerate-keys")
+            .split_whitespace()
+            .collect::<Vec<_>>(),
+    );
+    assert_eq!(out.status.code(), Some(2), "clap's usage error");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--key-cache"));
+    fails_s(
+        &d,
+        &format!("{prove} --key-cache nowhere/fw.keys"),
+        "not a directory",
+        Some("fw.proof"),
+    );
+    std::fs::write(d.join("other.keys"), b"TMSSTEPK and more").unwrap();
+    fails_s(
+        &d,
+        &format!("{prove} --key-cache other.keys"),
+        "not an aggregation key file",
+        Some("fw.proof"),
+    );
+
+    // The small keys kept as if for another certificate key: refused, the line naming both
+    // digests.
+    let keep = |inner_key: String| {
+        let mut bytes = Vec::new();
+        let wanted = AggregationKeysFor {
+            inner_key,
+            statement: "aggregate schnorr-atms x1".into(),
+        };
+        write_aggregation_keys(&mut bytes, &params, &keys, &wanted).unwrap();
+        std::fs::write(d.join("fw.keys"), bytes).unwrap();
+    };
+    keep(fr_hex(&Fr::from(7)));
+    let cached = format!("{prove} --key-cache fw.keys");
+    let out = tms(&d, &cached.split_whitespace().collect::<Vec<_>>());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains(&fr_hex(&Fr::from(7))), "{stderr}");
+    assert!(stderr.contains("--regenerate-keys"), "{stderr}");
+    let this_key = stderr
+        .split("this certificate key (")
+        .nth(1)
+        .and_then(|rest| rest.split(')').next())
+        .unwrap_or_else(|| panic!("the line names this certificate key: {stderr}"))
+        .to_string();
+
+    // The same keys claiming this certificate's key (the header edited, as only the prover
+    // can): they read back, and the proof under them is refused before it is written.
+    keep(this_key);
+    fails_s(&d, &cached, "not for these inner proofs", Some("fw.proof"));
+    assert!(!d.join("fw.vk").exists());
 }
 
 /// The whole Cardano wrapper through the final wrapper, on a real certificate: a Schnorr ATMS

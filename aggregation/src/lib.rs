@@ -15,6 +15,7 @@
 //! | [`stand_in`] | real proofs of a trivial circuit shaped like an aggregation circuit: the base case of a recursive chain, the on-chain cost of a layout |
 //! | [`chain_step`] | one epoch more on a chain proof (incremental): the chain's statement and the digest of the step key its proofs were verified under |
 //! | [`step_cache`] | a chain's step keys kept on disk (made once per certificate key and parameters), checked on load |
+//! | [`key_cache`] | the key file both caches share, and an aggregation's keys kept on disk (`tms aggregate prove --key-cache`: the final wrapper's keygen made once) |
 //!
 //! An aggregation proof is itself an inner proof for the next level (its accumulator is then
 //! folded in rather than exposed again), so chains are proved in a tree. The last level is made
@@ -27,6 +28,7 @@
 pub mod chain;
 pub mod chain_step;
 pub mod chunks;
+pub mod key_cache;
 pub mod snark;
 pub mod stand_in;
 pub mod step_cache;

@@ -16,152 +16,43 @@
 //!   digest, recomputed from the key read back, must be the one the header states; the
 //!   stand-in must have the step's protocol and the base case's inputs).
 //!
-//! The file: `TMSSTEPK`, the header's length (4 bytes, little-endian) and its JSON
-//! ([`StepKeysHeader`]), the stand-in's length and its JSON, the proving key (halo2's raw
-//! bytes, the verifying key first), then the SHA-256 trailer.
+//! The file is [`crate::key_cache`]'s: `TMSSTEPK`, the header's length (4 bytes, little-endian)
+//! and its JSON ([`StepKeysHeader`]), the stand-in's length and its JSON, the proving key
+//! (halo2's raw bytes, the verifying key first), then the SHA-256 trailer.
 
-use std::{
-    fs,
-    io::{self, BufReader, Read, Write},
-    path::Path,
-};
+use std::{io::Write, path::Path};
 
-use halo2_base::{
-    gates::flex_gate::MultiPhaseThreadBreakPoints,
-    halo2_proofs::{
-        halo2curves::{bn256::Bn256, group::GroupEncoding},
-        plonk::ProvingKey,
-        poly::{
-            commitment::{Params, ParamsProver},
-            kzg::commitment::ParamsKZG,
-        },
-        SerdeFormat,
-    },
-};
-use sha2::{Digest, Sha256};
-use snark_verifier_sdk::{
-    halo2::aggregation::{AggregationCircuit, AggregationConfigParams},
-    Snark,
-};
+use halo2_base::halo2_proofs::{halo2curves::bn256::Bn256, poly::kzg::commitment::ParamsKZG};
+use snark_verifier_sdk::Snark;
 use tms_gadgets::Fr;
 
-use crate::{chain_step::StepKeys, AggregationKeys};
+pub use crate::key_cache::{fr_hex, params_identity, KeyCacheError as StepCacheError};
+use crate::{
+    chain_step::StepKeys,
+    key_cache::{KeyFileHeader, KeyFileKind, KeyLayout},
+};
 
-/// The file's first bytes.
-const MAGIC: &[u8; 8] = b"TMSSTEPK";
+/// A step key file: `TMSSTEPK`, its header ([`StepKeysHeader`]) and stand-in, the proving key.
+const STEP_KEYS: KeyFileKind = KeyFileKind {
+    magic: b"TMSSTEPK",
+    format: STEP_KEYS_FORMAT,
+    name: "a step key",
+};
 
 /// The header's `format`.
 pub const STEP_KEYS_FORMAT: &str = "tms-chain-step-keys-v1";
 
-/// The largest header or stand-in JSON read (both are a few KB to a few hundred KB).
-const MAX_JSON_BYTES: usize = 64 << 20;
-
-/// The trailer: SHA-256 of everything before it.
-const TRAILER_BYTES: u64 = 32;
-
-/// What a step key file says it holds, checked before its body is read.
+/// What a step key file's header says the keys are for.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
-pub struct StepKeysHeader {
-    /// [`STEP_KEYS_FORMAT`].
-    pub format: String,
+pub struct StepKeysNamed {
     /// The certificate key's digest, `0x` and 64 hex digits (big-endian).
     pub certificate_key: String,
     /// The step key's digest (what every proof of the chain carries), same form.
     pub step_key: String,
-    /// [`params_identity`] of the step circuit's parameters.
-    pub params: String,
-    /// The step circuit's layout (`degree` is its `k`).
-    pub config: AggregationConfigParams,
-    /// Where halo2-base broke the rows into columns at keygen.
-    pub break_points: MultiPhaseThreadBreakPoints,
-    /// Public inputs of a step proof.
-    pub num_instances: usize,
-    /// Advice cells of the step circuit.
-    pub advice_cells: usize,
 }
 
-/// Why a step key file is refused.
-#[derive(Debug, thiserror::Error)]
-pub enum StepCacheError {
-    /// The file cannot be read or written.
-    #[error("{0}")]
-    Io(String),
-    /// Not a step key file, or not one this version reads.
-    #[error("not a step key file: {0}")]
-    Malformed(String),
-    /// Step keys for another certificate key.
-    #[error("step keys for certificate key {cached}, not for this certificate key ({expected})")]
-    OtherCertificateKey {
-        /// The digest the file names.
-        cached: String,
-        /// The digest of the certificate key given.
-        expected: String,
-    },
-    /// Step keys made at other parameters.
-    #[error("step keys made at other parameters ({cached}), not these ({expected})")]
-    OtherParameters {
-        /// `k` and identity the file names.
-        cached: String,
-        /// Those of the parameters given.
-        expected: String,
-    },
-    /// The bytes are not those written: the SHA-256 trailer does not match.
-    #[error("altered or truncated: its SHA-256 trailer does not match its contents")]
-    Altered,
-    /// The contents are not step keys for what the header says.
-    #[error("not the step keys its header names: {0}")]
-    Inconsistent(String),
-}
-
-/// `0x` and the big-endian hex digits of `value`.
-pub fn fr_hex(value: &Fr) -> String {
-    let mut bytes = value.to_bytes();
-    bytes.reverse();
-    format!("0x{}", hex(&bytes))
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// What identifies KZG parameters for a step key: `k` and the SHA-256 of `g[0]`, `[1]_2` and
-/// `[tau]_2` (the last fixes tau, hence every commitment the key holds), as `k=K sha256:HEX`.
-pub fn params_identity(params: &ParamsKZG<Bn256>) -> String {
-    let mut hash = Sha256::new();
-    hash.update(params.k().to_le_bytes());
-    hash.update(params.get_g()[0].to_bytes());
-    hash.update(params.g2().to_bytes());
-    hash.update(params.s_g2().to_bytes());
-    format!("k={} sha256:{}", params.k(), hex(&hash.finalize()))
-}
-
-/// A writer that hashes what it passes on and keeps the first error (halo2's key writer drops
-/// some of them).
-struct HashingWriter<W: Write> {
-    inner: W,
-    hash: Sha256,
-    error: Option<io::Error>,
-}
-
-impl<W: Write> Write for HashingWriter<W> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        match self.inner.write(buf) {
-            Ok(n) => {
-                self.hash.update(&buf[..n]);
-                Ok(n)
-            }
-            Err(e) => {
-                let reported = io::Error::new(e.kind(), e.to_string());
-                self.error.get_or_insert(e);
-                Err(reported)
-            }
-        }
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.inner.flush()
-    }
-}
+/// What a step key file says it holds, checked before its body is read.
+pub type StepKeysHeader = KeyFileHeader<StepKeysNamed>;
 
 /// Writes `keys` (made at `params`) to `out` in the file's layout, the SHA-256 trailer last.
 /// `out` is a file being written whole (the caller renames it into place when this returns:
@@ -171,122 +62,18 @@ pub fn write_step_keys(
     params: &ParamsKZG<Bn256>,
     keys: &StepKeys,
 ) -> Result<(), StepCacheError> {
-    let header = StepKeysHeader {
-        format: STEP_KEYS_FORMAT.into(),
+    let named = StepKeysNamed {
         certificate_key: fr_hex(&keys.certificate_key),
         step_key: fr_hex(&keys.step_key),
-        params: params_identity(params),
-        config: keys.keys.config,
-        break_points: keys.keys.break_points.clone(),
-        num_instances: keys.keys.num_instances,
-        advice_cells: keys.keys.advice_cells,
     };
-    let header = serde_json::to_vec(&header).expect("a serialisable header");
+    let header = KeyFileHeader::json(&STEP_KEYS, named, params, KeyLayout::of(&keys.keys));
     let stand_in = serde_json::to_vec(keys.stand_in()).expect("a serialisable snark");
-    let io = |e: io::Error| StepCacheError::Io(format!("cannot write: {e}"));
-    let mut out = HashingWriter {
-        inner: out,
-        hash: Sha256::new(),
-        error: None,
-    };
-    out.write_all(MAGIC).map_err(io)?;
-    for json in [&header, &stand_in] {
-        out.write_all(&(json.len() as u32).to_le_bytes())
-            .map_err(io)?;
-        out.write_all(json).map_err(io)?;
-    }
-    // halo2 unwraps some write errors: a full disk panics there.
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        keys.keys.pk.write(&mut out, SerdeFormat::RawBytes)
-    }))
-    .map_err(|_| StepCacheError::Io("cannot write the proving key".into()))?
-    .map_err(io)?;
-    if let Some(e) = out.error.take() {
-        return Err(io(e));
-    }
-    let HashingWriter {
-        mut inner, hash, ..
-    } = out;
-    inner.write_all(&hash.finalize()).map_err(io)?;
-    inner.flush().map_err(io)
-}
-
-/// Reads `len` bytes of JSON after their 4-byte length, at most [`MAX_JSON_BYTES`].
-fn read_json_block<T: serde::de::DeserializeOwned>(
-    reader: &mut impl Read,
-    what: &str,
-) -> Result<T, StepCacheError> {
-    let malformed = |m: String| StepCacheError::Malformed(m);
-    let mut len = [0u8; 4];
-    reader
-        .read_exact(&mut len)
-        .map_err(|_| malformed(format!("too short for its {what}")))?;
-    let len = u32::from_le_bytes(len) as usize;
-    if len > MAX_JSON_BYTES {
-        return Err(malformed(format!("its {what} claims {len} bytes")));
-    }
-    let mut json = vec![0u8; len];
-    reader
-        .read_exact(&mut json)
-        .map_err(|_| malformed(format!("too short for its {what}")))?;
-    serde_json::from_slice(&json).map_err(|e| malformed(format!("its {what}: {e}")))
+    STEP_KEYS.write(out, &[&header, &stand_in], &keys.keys.pk)
 }
 
 /// The header of the step key file at `path`, after its magic bytes (the body is not read).
 pub fn read_step_keys_header(path: &Path) -> Result<StepKeysHeader, StepCacheError> {
-    let file = fs::File::open(path).map_err(|e| StepCacheError::Io(format!("cannot read: {e}")))?;
-    let mut reader = BufReader::new(file);
-    let mut magic = [0u8; 8];
-    if reader.read_exact(&mut magic).is_err() || &magic != MAGIC {
-        return Err(StepCacheError::Malformed(
-            "it does not start with TMSSTEPK".into(),
-        ));
-    }
-    let header: StepKeysHeader = read_json_block(&mut reader, "header")?;
-    if header.format != STEP_KEYS_FORMAT {
-        return Err(StepCacheError::Malformed(format!(
-            "format {:?}, expected {STEP_KEYS_FORMAT}",
-            header.format
-        )));
-    }
-    Ok(header)
-}
-
-/// Whether the file at `path` ends with the SHA-256 of everything before it (read in pieces:
-/// a step key file runs to gigabytes).
-fn trailer_matches(path: &Path) -> Result<bool, StepCacheError> {
-    let io = |e: io::Error| StepCacheError::Io(format!("cannot read: {e}"));
-    let mut file = fs::File::open(path).map_err(io)?;
-    let len = file.metadata().map_err(io)?.len();
-    let Some(body) = len.checked_sub(TRAILER_BYTES) else {
-        return Ok(false);
-    };
-    let mut hash = Sha256::new();
-    let mut left = body;
-    let mut buf = vec![0u8; 8 << 20];
-    while left > 0 {
-        let n = (left.min(buf.len() as u64)) as usize;
-        file.read_exact(&mut buf[..n]).map_err(io)?;
-        hash.update(&buf[..n]);
-        left -= n as u64;
-    }
-    let mut trailer = [0u8; TRAILER_BYTES as usize];
-    file.read_exact(&mut trailer).map_err(io)?;
-    Ok(hash.finalize().as_slice() == trailer)
-}
-
-/// A reader that counts what it reads.
-struct CountingReader<R: Read> {
-    inner: R,
-    read: u64,
-}
-
-impl<R: Read> Read for CountingReader<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.read += n as u64;
-        Ok(n)
-    }
+    STEP_KEYS.header(path)
 }
 
 /// The step keys at `path` for certificates under the key of digest `certificate_key`, at the
@@ -300,57 +87,27 @@ pub fn load_step_keys(
     // are named before gigabytes are hashed.
     let header = read_step_keys_header(path)?;
     let expected = fr_hex(&certificate_key);
-    if header.certificate_key != expected {
+    if header.keys_for.certificate_key != expected {
         return Err(StepCacheError::OtherCertificateKey {
-            cached: header.certificate_key,
+            cached: header.keys_for.certificate_key,
             expected,
         });
     }
-    let identity = params_identity(params);
-    if header.params != identity || header.config.degree != params.k() {
-        return Err(StepCacheError::OtherParameters {
-            cached: header.params,
-            expected: identity,
-        });
-    }
+    header.check_params(params)?;
     // Then every byte, before any of the body is parsed.
-    if !trailer_matches(path)? {
-        return Err(StepCacheError::Altered);
-    }
-    let io = |e: io::Error| StepCacheError::Io(format!("cannot read: {e}"));
-    let file = fs::File::open(path).map_err(io)?;
-    let body = file.metadata().map_err(io)?.len() - TRAILER_BYTES;
-    let mut reader = CountingReader {
-        inner: BufReader::with_capacity(8 << 20, file),
-        read: 0,
-    };
-    let mut magic = [0u8; 8];
-    reader.read_exact(&mut magic).map_err(io)?;
-    let _: StepKeysHeader = read_json_block(&mut reader, "header")?;
-    let stand_in: Snark = read_json_block(&mut reader, "stand-in")?;
-    let inconsistent = |m: &str| StepCacheError::Inconsistent(m.into());
-    let pk = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        ProvingKey::read::<_, AggregationCircuit>(&mut reader, SerdeFormat::RawBytes, header.config)
-    }))
-    .map_err(|_| inconsistent("the proving key does not read with its header's layout"))?
-    .map_err(|e| StepCacheError::Inconsistent(format!("the proving key: {e}")))?;
-    if reader.read != body {
-        return Err(inconsistent("bytes after the proving key"));
-    }
-    let keys = AggregationKeys {
-        pk,
-        config: header.config,
-        break_points: header.break_points,
-        num_instances: header.num_instances,
-        advice_cells: header.advice_cells,
-    };
-    let keys = StepKeys::from_parts(params, keys, certificate_key, stand_in)
+    let (blocks, pk) = STEP_KEYS.body(path, 2, header.layout.config)?;
+    let stand_in: Snark =
+        serde_json::from_slice(&blocks[1]).map_err(|e| StepCacheError::Malformed {
+            kind: STEP_KEYS.name,
+            reason: format!("its stand-in: {e}"),
+        })?;
+    let keys = StepKeys::from_parts(params, header.layout.with(pk), certificate_key, stand_in)
         .map_err(|e| StepCacheError::Inconsistent(e.to_string()))?;
-    if fr_hex(&keys.step_key) != header.step_key {
+    if fr_hex(&keys.step_key) != header.keys_for.step_key {
         return Err(StepCacheError::Inconsistent(format!(
             "its key's digest is {}, the header says {}",
             fr_hex(&keys.step_key),
-            header.step_key
+            header.keys_for.step_key
         )));
     }
     Ok(keys)
@@ -361,11 +118,18 @@ mod tests {
     //! The cache at a size CI affords: the "step keys" are a stand-in's own keys at k = 12 (an
     //! aggregation circuit's shape, a step proof's public inputs), which every check of
     //! [`load_step_keys`] treats as it treats the real step keys at k = 22.
+    use std::fs;
+
+    use halo2_base::halo2_proofs::{poly::commitment::Params, SerdeFormat};
     use rand::SeedableRng;
+    use snark_verifier_sdk::halo2::aggregation::AggregationConfigParams;
     use tms_gadgets::proving::{params::kzg_params, MultiOpen, Transcript};
 
     use super::*;
-    use crate::{chain_step::stand_in_inputs, snark::node_protocol, stand_in::stand_in_with_keys};
+    use crate::{
+        chain_step::stand_in_inputs, key_cache::tests::rewritten, snark::node_protocol,
+        stand_in::stand_in_with_keys,
+    };
 
     /// Small step keys for the certificate key digest `certificate_key`.
     fn small_step_keys(params: &ParamsKZG<Bn256>, certificate_key: Fr) -> StepKeys {
@@ -398,22 +162,6 @@ mod tests {
         let _ = fs::remove_dir_all(&d);
         fs::create_dir_all(&d).unwrap();
         d
-    }
-
-    /// The file with its header replaced by `edit`'s and the trailer recomputed: a deliberate
-    /// edit that the SHA-256 trailer alone cannot see.
-    fn rewritten(bytes: &[u8], edit: impl FnOnce(&mut serde_json::Value)) -> Vec<u8> {
-        let len = u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize;
-        let mut header: serde_json::Value = serde_json::from_slice(&bytes[12..12 + len]).unwrap();
-        edit(&mut header);
-        let json = serde_json::to_vec(&header).unwrap();
-        let mut out = bytes[..8].to_vec();
-        out.extend((json.len() as u32).to_le_bytes());
-        out.extend(json);
-        out.extend(&bytes[12 + len..bytes.len() - 32]);
-        let trailer = Sha256::digest(&out);
-        out.extend(trailer);
-        out
     }
 
     #[test]
@@ -499,7 +247,7 @@ mod tests {
         let err = load_step_keys(&path, &params, certificate_key)
             .err()
             .expect("refused");
-        assert!(matches!(err, StepCacheError::Malformed(_)), "{err}");
+        assert!(matches!(err, StepCacheError::Malformed { .. }), "{err}");
 
         // The rewrite helper keeps an unedited file intact (so the refusals above are the
         // edits').

@@ -22,8 +22,11 @@ use halo2_base::halo2_proofs::{
 };
 use tms_aggregation::{
     aggregation_keygen, aggregation_prove, aggregation_verify, certificate_sample,
-    certificate_snark, proof_file, read_vk_file, split_proof_file, ExposeAll, Snark, Statement,
-    VkHeader,
+    certificate_snark,
+    key_cache::{fr_hex, AggregationKeysFor},
+    proof_file, read_vk_file,
+    snark::certificate_key_digest,
+    split_proof_file, ExposeAll, Snark, Statement, VkHeader,
 };
 use tms_gadgets::{
     message::message_to_field,
@@ -34,6 +37,7 @@ use tms_gadgets::{
 use crate::checks::{check_members, check_params_k, describe_message};
 use crate::interface::{KeyTrust, WrapSetup};
 use crate::{
+    commands::step_keys::AggregationKeyCache,
     formats::{bytes_from_hex, fr_from_str, fr_to_hex, PublicFile},
     io::{at, load_params, read_bytes, read_json, usage, write_atomic, CliError, Result},
     options::Scheme,
@@ -241,6 +245,7 @@ pub fn prove(
     aggregation_params: &Path,
     out_proof: &Path,
     out_vk: &Path,
+    cache: &AggregationKeyCache,
 ) -> Result<()> {
     check_count(proofs.len(), publics.len())?;
     let params = load_params(params_path)?;
@@ -269,7 +274,16 @@ pub fn prove(
     let written = prove_and_write(
         &aggregation,
         snarks,
-        samples,
+        KeySource {
+            samples,
+            cache: Some((
+                cache,
+                AggregationKeysFor {
+                    inner_key: fr_hex(&certificate_key_digest(&params, &key.vk, key.inputs)),
+                    statement: name.clone(),
+                },
+            )),
+        },
         &ExposeAll,
         transcript,
         (out_proof, out_vk),
@@ -283,14 +297,23 @@ pub fn prove(
     Ok(())
 }
 
-/// Keygen over `samples` (stand-ins of the inner proofs: [`certificate_sample`],
-/// `node_sample`) and a proof in `transcript` (EVM for a verifier, Poseidon for a next
-/// aggregation) of the aggregation of `snarks` with `statement`; writes the proof file and the
+/// Where [`prove_and_write`] gets its aggregation keys: keygen over `samples` (stand-ins of the
+/// inner proofs), kept in and read back from `cache` when one is given for what they are for.
+pub(crate) struct KeySource<'a> {
+    /// Stand-ins of the inner proofs: [`certificate_sample`], `node_sample`.
+    pub samples: Vec<Snark>,
+    /// The cache and what the keys are for.
+    pub cache: Option<(&'a AggregationKeyCache, AggregationKeysFor)>,
+}
+
+/// The aggregation keys ([`KeySource`]: made, or read back from a cache) and a proof in
+/// `transcript` (EVM for a verifier, Poseidon for a next aggregation) of the aggregation of
+/// `snarks` with `statement`, checked by the native verifier; writes the proof file and the
 /// verifying key file (`vk_file` of the keys) to `out` and says what it wrote.
 pub(crate) fn prove_and_write(
     aggregation: &ParamsKZG<Bn256>,
     snarks: Vec<Snark>,
-    samples: Vec<Snark>,
+    KeySource { samples, cache }: KeySource,
     statement: &dyn Statement,
     transcript: Transcript,
     (out_proof, out_vk): (&Path, &Path),
@@ -306,8 +329,14 @@ pub(crate) fn prove_and_write(
             aggregation.k()
         ),
     );
-    let keys = aggregation_keygen(aggregation, aggregation.k(), samples, statement)
-        .map_err(|e| CliError(e.to_string()))?;
+    let keygen = || {
+        aggregation_keygen(aggregation, aggregation.k(), samples, statement)
+            .map_err(|e| CliError(e.to_string()))
+    };
+    let (keys, kept) = match cache {
+        Some((cache, wanted)) => cache.keys(aggregation, &wanted, keygen)?,
+        None => (keygen()?, None),
+    };
     crate::io::stage(
         &bar,
         format!(
@@ -315,10 +344,31 @@ pub(crate) fn prove_and_write(
             start.elapsed().as_secs_f64()
         ),
     );
-    let (public_inputs, proof) =
+    // A key read back from a cache carries the inner keys and layout its header names only on
+    // the prover's word: a key for other ones makes halo2-base panic on its break points or
+    // gives a proof that is caught below, before it is written.
+    let not_these = "the kept aggregation key is not for these inner proofs (pass \
+                     --regenerate-keys)";
+    let (public_inputs, proof) = crate::io::catch_quietly(|| {
         aggregation_prove(aggregation, &keys, snarks, statement, transcript)
-            .map_err(|e| CliError(e.to_string()))?;
+    })
+    .map_err(|panic| {
+        CliError(match kept {
+            Some(_) => format!("the aggregation prover failed ({panic}): {not_these}"),
+            None => format!("the aggregation prover failed: {panic}"),
+        })
+    })?
+    .map_err(|e| CliError(e.to_string()))?;
+    if !aggregation_verify(aggregation, keys.vk(), &public_inputs, &proof, transcript) {
+        return Err(CliError(match kept {
+            Some(_) => format!("the aggregation proof does not verify: {not_these}"),
+            None => "the aggregation proof does not verify under its own key".into(),
+        }));
+    }
     bar.finish_and_clear();
+    if let Some(kept) = kept {
+        println!("{kept}");
+    }
     let vk_bytes = vk_file(&keys);
     let bytes = proof_file(&public_inputs[..tms_aggregation::ACCUMULATOR_LIMBS], &proof);
     write_atomic(out_vk, &vk_bytes)?;

@@ -54,7 +54,7 @@ use tms_aggregation::{
 use tms_evm::certificate::{Contracts, GasReport, Trusted};
 use tms_gadgets::{message::message_to_field, proving::keys::fingerprint, Fr};
 
-use super::aggregate::{prove_and_write, verifies};
+use super::aggregate::{prove_and_write, verifies, KeySource};
 use crate::checks::{check_params_k, describe_message};
 use crate::interface::KeyTrust;
 use crate::schemes::schnorr::{
@@ -454,7 +454,10 @@ pub fn join(request: &JoinRequest) -> Result<()> {
     let written = prove_and_write(
         &load_params(request.aggregation_params)?,
         snarks,
-        samples,
+        KeySource {
+            samples,
+            cache: None,
+        },
         statement.as_ref(),
         transcript,
         (request.out_proof, request.out_vk),

@@ -1,5 +1,6 @@
-//! `tms chain extend`'s step keys, made once and kept beside the chain (`--step-cache DIR`,
-//! default the directory of `--proof`), as `DIR/chain-step.keys`.
+//! Keys made once and kept: `tms chain extend`'s step keys, beside the chain (`--step-cache
+//! DIR`, default the directory of `--proof`), as `DIR/chain-step.keys`; and `tms aggregate
+//! prove`'s aggregation keys where `--key-cache FILE` says (the final wrapper's keygen, once).
 //!
 //! The file and its checks are `tms_aggregation::step_cache`'s: a file for another certificate
 //! key or other parameters, or one whose bytes changed, is refused with one line naming it, and
@@ -19,7 +20,9 @@ use halo2_base::halo2_proofs::{
 };
 use tms_aggregation::{
     chain_step::{step_certificate_key, step_keygen, StepKeys},
-    step_cache::{load_step_keys, write_step_keys, StepCacheError},
+    key_cache::{load_aggregation_keys, write_aggregation_keys, AggregationKeysFor, KeyCacheError},
+    step_cache::{load_step_keys, write_step_keys},
+    AggregationKeys,
 };
 
 use crate::io::{at, write_atomic_with, CliError, Result};
@@ -74,7 +77,7 @@ impl StepKeyCache {
         if path.exists() && !self.regenerate_step_keys {
             let certificate_key = step_certificate_key(params, certificate_vk);
             let keys = load_step_keys(&path, chain_params, certificate_key)
-                .map_err(|e| refused(&path, e))?;
+                .map_err(|e| refused(&path, e, "--regenerate-step-keys", "--step-cache DIR"))?;
             let said = format!(
                 "step keys reused from {} (checked, {:.0} s)",
                 path.display(),
@@ -98,14 +101,75 @@ impl StepKeyCache {
     }
 }
 
-/// A refused cache file: what is wrong, and what to do.
-fn refused(path: &Path, e: StepCacheError) -> CliError {
-    let hint = match e {
-        StepCacheError::Io(_) => "",
-        _ => {
-            "; remove it, pass --regenerate-step-keys to replace it, or --step-cache DIR to keep \
-             these keys elsewhere"
+/// A refused cache file: what is wrong, and what to do (`regenerate` and `elsewhere` name the
+/// command's own options).
+fn refused(path: &Path, e: KeyCacheError, regenerate: &str, elsewhere: &str) -> CliError {
+    match e {
+        KeyCacheError::Io(_) => at(path, e),
+        _ => at(
+            path,
+            format!(
+                "{e}; remove it, pass {regenerate} to replace it, or {elsewhere} to keep these \
+                 keys elsewhere"
+            ),
+        ),
+    }
+}
+
+/// Where `tms aggregate prove` keeps its aggregation keys, if anywhere.
+#[derive(clap::Args, Debug)]
+pub struct AggregationKeyCache {
+    /// Keep the aggregation keys in FILE (GiB: 3.2 at the final wrapper's k = 22): made and
+    /// written on the first call, read back and checked on the next ones (a file for other
+    /// inner keys, another statement or other parameters is refused). Without it, every call
+    /// makes them.
+    #[arg(long, value_name = "FILE")]
+    pub key_cache: Option<PathBuf>,
+    /// Make the aggregation keys again and replace those in --key-cache.
+    #[arg(long, requires = "key_cache")]
+    pub regenerate_keys: bool,
+}
+
+impl AggregationKeyCache {
+    /// The aggregation keys for `wanted` at `params`: read back from the cache when it holds
+    /// them (checked), else made by `keygen` (and stored when there is a cache). Returns the
+    /// keys and, with a cache, a line saying which.
+    pub fn keys(
+        &self,
+        params: &ParamsKZG<Bn256>,
+        wanted: &AggregationKeysFor,
+        keygen: impl FnOnce() -> Result<AggregationKeys>,
+    ) -> Result<(AggregationKeys, Option<String>)> {
+        let Some(path) = &self.key_cache else {
+            return Ok((keygen()?, None));
+        };
+        // Where the keys will go is checked before minutes of keygen are spent on them.
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            if !dir.is_dir() {
+                return Err(at(dir, "not a directory (for --key-cache)"));
+            }
         }
-    };
-    at(path, format!("{e}{hint}"))
+        let start = Instant::now();
+        if path.exists() && !self.regenerate_keys {
+            let keys = load_aggregation_keys(path, params, wanted)
+                .map_err(|e| refused(path, e, "--regenerate-keys", "another --key-cache FILE"))?;
+            let said = format!(
+                "aggregation keys reused from {} (checked, {:.0} s)",
+                path.display(),
+                start.elapsed().as_secs_f64()
+            );
+            return Ok((keys, Some(said)));
+        }
+        let keys = keygen()?;
+        let made = start.elapsed().as_secs_f64();
+        let bytes = write_atomic_with(path, |file| {
+            write_aggregation_keys(file, params, &keys, wanted).map_err(|e| at(path, e))
+        })?;
+        let said = format!(
+            "aggregation keys made ({made:.0} s) and kept in {} ({} MiB) for the next proofs",
+            path.display(),
+            bytes >> 20
+        );
+        Ok((keys, Some(said)))
+    }
 }
