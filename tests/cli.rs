@@ -1235,7 +1235,7 @@ fn a_step_key_cache_is_checked_before_use() {
     let line = error_line(&d, extend, "chain1.proof");
     assert!(
         line.contains(&format!(
-            "cache/chain-step.keys: step keys for certificate key {other}, not for this certificate key (0x"
+            "cache/chain-step.keys: keys for certificate key {other}, not for this certificate key (0x"
         )) && line.contains(hint),
         "{line}"
     );
@@ -1246,7 +1246,7 @@ fn a_step_key_cache_is_checked_before_use() {
     let line = error_line(&d, extend, "chain1.proof");
     assert!(
         line.contains(
-            "step keys made at other parameters (k=12 sha256:00), not these (k=12 sha256:"
+            "keys made at other parameters (k=12 sha256:00), not these (k=12 sha256:"
         ),
         "{line}"
     );
@@ -1526,7 +1526,7 @@ fn mithril_chain_extends_one_epoch_at_a_time() {
     fails_s(
         &d,
         &extend(1, " --previous chain1.proof", "step3.vk").replace("--pk m.pk", "--pk other.pk"),
-        "chain-step.keys: step keys for certificate key 0x",
+        "chain-step.keys: keys for certificate key 0x",
         Some("step3.vk"),
     );
     let cache = d.join("chain-step.keys");
