@@ -1245,9 +1245,7 @@ fn a_step_key_cache_is_checked_before_use() {
     write(&certificate_key, "k=12 sha256:00");
     let line = error_line(&d, extend, "chain1.proof");
     assert!(
-        line.contains(
-            "keys made at other parameters (k=12 sha256:00), not these (k=12 sha256:"
-        ),
+        line.contains("keys made at other parameters (k=12 sha256:00), not these (k=12 sha256:"),
         "{line}"
     );
     let params = between(&line, "not these (", ')').to_string();

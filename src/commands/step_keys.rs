@@ -119,7 +119,7 @@ fn refused(path: &Path, e: KeyCacheError, regenerate: &str, elsewhere: &str) -> 
 /// Where `tms aggregate prove` keeps its aggregation keys, if anywhere.
 #[derive(clap::Args, Debug)]
 pub struct AggregationKeyCache {
-    /// Keep the aggregation keys in FILE (GiB: 3.2 at the final wrapper's k = 22): made and
+    /// Keep the aggregation keys in FILE (2.6 GiB at the final wrapper's k = 22): made and
     /// written on the first call, read back and checked on the next ones (a file for other
     /// inner keys, another statement or other parameters is refused). Without it, every call
     /// makes them.
