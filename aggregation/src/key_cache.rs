@@ -1,8 +1,8 @@
 //! Aggregation keys kept on disk, so that a prover makes them once: the file both caches share
 //! (a chain's step keys, [`crate::step_cache`], and an aggregation's keys, [`AggregationKeysHeader`]).
 //!
-//! Keygen of an aggregation circuit takes minutes (at the final wrapper's k = 22, about a third
-//! of `tms aggregate prove`'s CPU) and depends only on the inner keys, the statement and the
+//! Keygen of an aggregation circuit takes minutes (at the final wrapper's k = 22, 118 of
+//! `tms aggregate prove`'s 499 CPU-s) and depends only on the inner keys, the statement and the
 //! parameters. A cache is the prover's own convenience, never a source of trust: a verifier
 //! pins or regenerates its aggregation key as everywhere else, and a proof made under other keys
 //! does not verify under it. Still, a cache is **checked on load** and refused, never silently
@@ -15,6 +15,10 @@
 //!   a first pass before anything is parsed;
 //! - what it holds is not the key its header names (the key's digest, recomputed from the
 //!   proving key read back, must be the header's).
+//!
+//! What the header says of the inner keys is the prover's word: a key edited to claim other
+//! inner keys reads back, and `tms aggregate prove` refuses the proof made under it (it verifies
+//! every proof before writing it).
 //!
 //! The file: eight magic bytes, then JSON blocks (each after its length, 4 bytes
 //! little-endian; the header first), the proving key (halo2's raw bytes, the verifying key
