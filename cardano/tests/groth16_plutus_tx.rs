@@ -447,6 +447,7 @@ const REPLAY_WRAPPERS: &[ReplayWrapper] = &[
     replay_wrapper!("schnorr-atms-72-of-102-k22", statement),
     replay_wrapper!("schnorr-atms-1602-of-2001-hashed", statement),
     replay_wrapper!("snark-mithril-hashed", statement),
+    replay_wrapper!("snark-mithril-observer-hashed", statement),
 ];
 
 /// The statement words and proof of `wrapped.json`.
@@ -638,7 +639,11 @@ fn print_share(scheme: &str, honest: &scenario::Case) {
 ///   written by the ignored `cli_groth16::aggregate_wrap_end_to_end_on_a_certificate` with
 ///   `TMS_WRAP_FIXTURE_OUT=cardano/tests/fixtures/groth16-replay/schnorr-atms-final-wrapper`;
 /// - `schnorr-atms-72-of-102-k22`: 72-of-102, the final wrapper at k = 22 (two advice
-///   columns), made by the same commands from the CLI (`docs/src/guides/cardano-groth16.md`).
+///   columns), made by the same commands from the CLI (`docs/src/guides/cardano-groth16.md`);
+/// - `snark-mithril-observer-hashed`: a SNARK-Mithril certificate (preprod parameters, the six
+///   parties of `snark-mithril-hashed`), its final wrapper at k = 22, wrapped with the statement
+///   `[digest, m]` hashed into one input under the state thread's Groth16 key (one program, one
+///   seeded setup), made by the commands of `docs/src/guides/cardano-groth16-runs.md`.
 ///
 /// The honest transaction is accepted; each attack case of `scenario::observer_cases` is refused
 /// (the replayed proof, the redeemer copied to other outputs, an extra hint byte, another
@@ -649,6 +654,7 @@ fn groth16_wrapped_certificate_plutus_tx_observer() {
     for w in [
         replay_wrapper!("schnorr-atms-final-wrapper", statement),
         replay_wrapper!("schnorr-atms-72-of-102-k22", statement),
+        replay_wrapper!("snark-mithril-observer-hashed", statement),
     ] {
         let c = WrappedCertificate::read(&w);
         assert_eq!(
@@ -659,11 +665,9 @@ fn groth16_wrapped_certificate_plutus_tx_observer() {
         );
         plutus::with_big_stack(|| {
             let v = c.verifier(w.name);
-            let statement = [
-                Entry::Param(c.commitment),
-                Entry::Message,
-                Entry::Threshold(c.threshold.expect("a Schnorr ATMS threshold")),
-            ];
+            // A Schnorr ATMS's [commitment, m, t], a SNARK-Mithril's [digest, m].
+            let mut statement = vec![Entry::Param(c.commitment), Entry::Message];
+            statement.extend(c.threshold.map(Entry::Threshold));
             let observer =
                 scenario::observer_cases(&v, &statement, &mut |m: &[u8]| c.certify(m)).unwrap();
             let bare = scenario::bare_verifier(&v, &c.proof, &c.instance);

@@ -153,7 +153,7 @@ func programProveBLS(args []string) error {
 			key.StatementHash, key.StatementWords = p.StatementHash, len(p.PublicInstances)
 		}
 		pk = groth16.NewProvingKey(ecc.BLS12_381)
-		if err := step("read-pk", func() error { return readFrom(*pkPath, pk) }); err != nil {
+		if err := step("read-pk", func() error { return readProvingKey(*pkPath, pk) }); err != nil {
 			return err
 		}
 	} else if err := withSetupRandomness(*seed, func() error {
