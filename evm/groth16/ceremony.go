@@ -32,6 +32,7 @@ import (
 	"path/filepath"
 
 	"github.com/consensys/gnark-crypto/ecc"
+	gcunsafe "github.com/consensys/gnark-crypto/utils/unsafe"
 	"github.com/consensys/gnark/backend/groth16"
 	"github.com/consensys/gnark/constraint"
 )
@@ -155,10 +156,63 @@ func readFrom(path string, v io.ReaderFrom) error {
 // points: they cost about eight times the proof on a 4.5 GB key (842 s, 1,475
 // CPU-s on a 2-core machine), and they protect only the prover. A key with a
 // bad point yields proofs that the verifying key, which the verifier pins,
-// refuses (TestKeptProvingKey alters one). Lengths and trailing bytes are still
-// refused.
+// refuses (TestKeptProvingKey alters one). Trailing bytes are still refused.
+//
+// A key written by writeProvingKey is gnark's memory dump (it starts with
+// gnark-crypto's dump marker) and is read as one: no conversion at all. Any
+// other file is gnark's serialised key, read by UnsafeReadFrom, which still
+// checks the BSB22 commitment keys' points (343 CPU-s on that 4.5 GB key).
 func readProvingKey(path string, pk groth16.ProvingKey) error {
-	return readStreamed(path, pk.UnsafeReadFrom)
+	dump, err := isDump(path)
+	if err != nil {
+		return err
+	}
+	if !dump {
+		return readStreamed(path, pk.UnsafeReadFrom)
+	}
+	return readStreamed(path, func(r io.Reader) (int64, error) {
+		c := &countingReader{r: r}
+		err := pk.ReadDump(c)
+		return c.n, err
+	})
+}
+
+// writeProvingKey writes a proving key the prover keeps (-keep-pk,
+// ceremony-extract -pk) as gnark's memory dump, which readProvingKey reads
+// back without converting or checking anything: a file for machines of this
+// kind only (a dump from another architecture is refused by its marker).
+func writeProvingKey(path string, pk groth16.ProvingKey) error {
+	return writeStreamed(path, pk.WriteDump)
+}
+
+// isDump says whether the file at path starts with gnark-crypto's dump marker.
+func isDump(path string) (bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	head := make([]byte, 8)
+	if _, err := io.ReadFull(f, head); err != nil {
+		return false, nil // too short for a dump: the serialised reader says why
+	}
+	var marker bytes.Buffer
+	if err := gcunsafe.WriteMarker(&marker); err != nil {
+		return false, err
+	}
+	return bytes.Equal(head, marker.Bytes()), nil
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 func readStreamed(path string, read func(io.Reader) (int64, error)) error {
@@ -580,7 +634,7 @@ func ceremonyCommand(name string, args []string) error {
 			return err
 		}
 		if *pkOut != "" {
-			if err := writeTo(*pkOut, pk); err != nil {
+			if err := writeProvingKey(*pkOut, pk); err != nil {
 				return err
 			}
 		}

@@ -203,13 +203,22 @@ func (p phase1Parallel[U, PU, C, PC, F]) seal(last []byte, beacon []byte) (PC, e
 func writeRawFile(path string, v interface {
 	WriteRawTo(io.Writer) (int64, error)
 }) error {
+	return writeStreamed(path, func(w io.Writer) error {
+		_, err := v.WriteRawTo(w)
+		return err
+	})
+}
+
+// writeStreamed streams write's output to path through a temporary file
+// renamed at the end.
+func writeStreamed(path string, write func(io.Writer) error) error {
 	tmp := path + ".partial"
 	f, err := os.Create(tmp)
 	if err != nil {
 		return err
 	}
 	w := bufio.NewWriterSize(f, 1<<22)
-	_, err = v.WriteRawTo(w)
+	err = write(w)
 	if err == nil {
 		err = w.Flush()
 	}

@@ -79,7 +79,7 @@ func programProveBLS(args []string) error {
 	seed := fs.String("seed", "", "INSECURE seeded setup: the toxic waste derives from this seed (anyone with it can forge proofs)")
 	pkPath := fs.String("pk", "", "a ceremony's proving key (ceremony-extract -pk), with -plutus-key")
 	keyPath := fs.String("plutus-key", "", "the ceremony's verifying key as the Plutus verifier reads it (ceremony-extract -plutus-key)")
-	keepPK := fs.String("keep-pk", "", "with -seed: also write the setup's proving key to this file (raw points), so that later runs prove with -pk FILE -plutus-key OUT/plutus-key.json and skip the setup (tests and measurements; the key stays INSECURE)")
+	keepPK := fs.String("keep-pk", "", "with -seed: also write the setup's proving key to this file (gnark's memory dump, read back unconverted), so that later runs prove with -pk FILE -plutus-key OUT/plutus-key.json and skip the setup (tests and measurements; the key stays INSECURE)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -176,7 +176,7 @@ func programProveBLS(args []string) error {
 		return err
 	}
 	if *keepPK != "" {
-		if err := step("keep-pk", func() error { return writeRawFile(*keepPK, pk) }); err != nil {
+		if err := step("keep-pk", func() error { return writeProvingKey(*keepPK, pk) }); err != nil {
 			return err
 		}
 	}

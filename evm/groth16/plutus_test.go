@@ -182,11 +182,12 @@ func checkPlutusFixtureProof(t *testing.T, key *plutusKey, i int, p plutusFixtur
 	}
 }
 
-// TestKeptProvingKey: a seeded setup's proving key written by writeRawFile
-// (program-prove-bls -keep-pk) reads back with readProvingKey (-pk: gnark's
-// point checks skipped) and proves what the twin of the Plutus verifier accepts
-// under the setup's key; a file cut short, or with a byte after the key, is
-// refused when read. Why skipping the checks is safe: with one point of the key
+// TestKeptProvingKey: a seeded setup's proving key written by writeProvingKey
+// (program-prove-bls -keep-pk, ceremony-extract -pk: gnark's memory dump) reads
+// back with readProvingKey (-pk: nothing converted or checked) and proves what
+// the twin of the Plutus verifier accepts under the setup's key, and so does
+// one in gnark's raw serialisation (writeRawFile, the format -keep-pk wrote
+// before); a file cut short, or with a byte after the key, is refused when read. Why skipping the checks is safe: with one point of the key
 // moved off the curve (or to another point), what the key proves is refused by
 // the setup's key, whichever step notices first.
 func TestKeptProvingKey(t *testing.T) {
@@ -198,25 +199,33 @@ func TestKeptProvingKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "kept.pk")
-	if err := writeRawFile(path, pk); err != nil {
-		t.Fatal(err)
-	}
-	kept := groth16.NewProvingKey(ecc.BLS12_381)
-	if err := readProvingKey(path, kept); err != nil {
-		t.Fatal(err)
-	}
 	w, m, th := big.NewInt(5), big.NewInt(42), big.NewInt(3)
-	proof, err := plutusToyProve(ccs, kept, vk, false, w, m, th)
-	if err != nil {
-		t.Fatal(err)
+	path := filepath.Join(t.TempDir(), "kept.pk")
+	for _, write := range []func() error{
+		func() error { return writeRawFile(path, pk) },
+		func() error { return writeProvingKey(path, pk) }, // last: the file altered below
+	} {
+		if err := write(); err != nil {
+			t.Fatal(err)
+		}
+		kept := groth16.NewProvingKey(ecc.BLS12_381)
+		if err := readProvingKey(path, kept); err != nil {
+			t.Fatal(err)
+		}
+		proof, err := plutusToyProve(ccs, kept, vk, false, w, m, th)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := plutusProofBytes(proof)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := plutusVerify(key, b, []*big.Int{big.NewInt(25), m, th}); err != nil {
+			t.Fatalf("a proof under the kept key refused: %v", err)
+		}
 	}
-	b, err := plutusProofBytes(proof)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := plutusVerify(key, b, []*big.Int{big.NewInt(25), m, th}); err != nil {
-		t.Fatalf("a proof under the kept key refused: %v", err)
+	if dump, err := isDump(path); err != nil || !dump {
+		t.Fatalf("writeProvingKey did not write a dump (%v)", err)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
