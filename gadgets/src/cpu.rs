@@ -7,8 +7,8 @@
 //! results are the same field elements as the portable code's: proofs made by either verify
 //! under the other (checked by hand both ways; in CI the assembly build verifies the committed
 //! fixtures the portable build made, `tests/wasm_agreement.rs`, and its verdicts must match the
-//! WebAssembly verifier's, which never uses the assembly). `RUSTFLAGS="--cfg tms_portable"` builds the portable code instead, for a CPU
-//! without those instructions.
+//! WebAssembly verifier's, which never uses the assembly). `RUSTFLAGS="--cfg tms_portable"`
+//! builds the portable code instead, for a CPU without those instructions.
 
 /// Why this build cannot run on this CPU, in one line, or `None` when it can: a build with the
 /// assembly on a CPU without BMI2 or ADX would stop on an illegal instruction at its first

@@ -2,11 +2,12 @@
 //! DIR`, default the directory of `--proof`), as `DIR/chain-step.keys`; and `tms aggregate
 //! prove`'s aggregation keys where `--key-cache FILE` says (the final wrapper's keygen, once).
 //!
-//! The file and its checks are `tms_aggregation::step_cache`'s: a file for another certificate
-//! key or other parameters, or one whose bytes changed, is refused with one line naming it, and
-//! replaced only with `--regenerate-step-keys` (or when absent). The keys are the prover's
-//! convenience only: the step verifying key `tms chain extend` writes is what it proved under,
-//! and a verifier still pins or regenerates its own (`tms chain verify`).
+//! The files and their checks are `tms_aggregation::key_cache`'s (`step_cache` for the step
+//! keys): a file for another certificate key, another statement or other parameters, or one
+//! whose bytes changed, is refused with one line naming it, and replaced only with
+//! `--regenerate-step-keys` / `--regenerate-keys` (or when absent). The keys are the prover's
+//! convenience only: what a command writes is the key it proved under (`tms aggregate prove`
+//! verifies each proof before writing it), and a verifier still pins or regenerates its own.
 
 use std::{
     path::{Path, PathBuf},
