@@ -432,6 +432,9 @@ pub struct WrapSetup {
     /// The Groth16 proof's one public input is `keccak256` of the statement's words (a hashed
     /// statement): one input on chain instead of one per word.
     pub hash_statement: bool,
+    /// The compiled Groth16 circuit kept in this file: read back (checked against the recorded
+    /// program and the Go program's build) when it is there, else compiled and written there.
+    pub kept_circuit: Option<PathBuf>,
     /// The folder to write.
     pub out: PathBuf,
 }

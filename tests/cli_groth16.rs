@@ -707,6 +707,11 @@ fn aggregate_wrap_records_a_final_wrapper_and_the_go_program_replays_it() {
     );
     let out = ok_s(&d, &format!("{wrap} --program-only --out w"));
     assert!(out.contains("native replay accepts"), "{out}");
+    // Nothing is compiled with --program-only: a kept circuit there is a usage error.
+    let args = format!("{wrap} --program-only --groth16-circuit w.ccs --out w");
+    let refused = tms(&d, &args.split_whitespace().collect::<Vec<_>>());
+    assert_eq!(refused.status.code(), Some(2), "clap's usage error");
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--groth16-circuit"));
     assert!(
         out.contains("the final wrapper of one schnorr-atms"),
         "{out}"

@@ -46,6 +46,7 @@ type programFlags struct {
 	noCommit, writeSynthetic *bool
 	sharedG2, insecureKey    *bool
 	keepVK, pkIn, vkIn       *string
+	circuit                  *string
 }
 
 func newProgramFlags(name string) *programFlags {
@@ -65,6 +66,7 @@ func newProgramFlags(name string) *programFlags {
 		keepVK:      fs.String("keep-vk", "", "program-prove: also write the verifying key (gnark's binary encoding) to this file, and its setup description to FILE.setup (for program-export)"),
 		pkIn:        fs.String("pk", "", "program-prove: prove with this proving key (ceremony-extract's) instead of an INSECURE setup; needs -vk"),
 		vkIn:        fs.String("vk", "", "program-prove: the verifying key of -pk; its FILE.setup names the setup"),
+		circuit:     fs.String("circuit", "", "program-prove: the compiled circuit kept in this file: read back (checked against this program, these options and this build) when it is there, else compiled and written there (kept_circuit.go)"),
 		insecureKey: fs.Bool("insecure-test-key", false, "program-prove: export verifier contracts although the key is INSECURE (every program-prove key is): for tests only"),
 	}
 }
@@ -388,12 +390,15 @@ func programProve(args []string) error {
 		return errors.New("program-prove: the native replay refuses the witness")
 	}
 
-	ccs, secs, err := compileProgram(p, o)
+	t0 := time.Now()
+	ccs, how, err := compileOrReadKept(*f.circuit, "bn254 "+o.String(), *f.program,
+		func() constraint.ConstraintSystem { return groth16.NewCS(ecc.BN254) },
+		func() (constraint.ConstraintSystem, error) { ccs, _, err := compileProgram(p, o); return ccs, err })
 	if err != nil {
 		return err
 	}
-	say("program-prove %s constraints=%d commitments=%d public=%d compile_s=%.1f", o, ccs.GetNbConstraints(),
-		len(ccs.GetCommitments().CommitmentIndexes()), ccs.GetNbPublicVariables()-1, secs)
+	say("program-prove %s constraints=%d commitments=%d public=%d compile_s=%.1f (circuit %s)", o, ccs.GetNbConstraints(),
+		len(ccs.GetCommitments().CommitmentIndexes()), ccs.GetNbPublicVariables()-1, time.Since(t0).Seconds(), how)
 	wit, err := frontend.NewWitness(NewVerifierAssignment(p, o, w), ecc.BN254.ScalarField())
 	if err != nil {
 		return err

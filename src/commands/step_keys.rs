@@ -10,6 +10,8 @@
 //! verifies each proof before writing it), and a verifier still pins or regenerates its own.
 
 use std::{
+    fs::File,
+    io::BufWriter,
     path::{Path, PathBuf},
     time::Instant,
 };
@@ -67,34 +69,78 @@ impl StepKeyCache {
         (params, certificate_vk): (&ParamsKZG<Bn256>, &VerifyingKey<G1Affine>),
         on_keygen: impl FnOnce(),
     ) -> Result<(StepKeys, String)> {
-        let path = self.path(proof);
+        let kept = KeptKeys {
+            path: &self.path(proof),
+            regenerate: self.regenerate_step_keys,
+            options: (
+                "--regenerate-step-keys",
+                "--step-cache DIR",
+                "the step key cache",
+            ),
+            what: ("step keys", "epochs"),
+        };
+        kept.load_or_make(
+            |path| {
+                load_step_keys(
+                    path,
+                    chain_params,
+                    step_certificate_key(params, certificate_vk),
+                )
+            },
+            || {
+                on_keygen();
+                step_keygen(chain_params, chain_params.k(), (params, certificate_vk))
+                    .map_err(|e| CliError(e.to_string()))
+            },
+            |file, keys| write_step_keys(file, chain_params, keys),
+        )
+    }
+}
+
+/// A key file kept between calls, and what the command calls it.
+struct KeptKeys<'a> {
+    path: &'a Path,
+    /// Replace the kept keys whatever they are.
+    regenerate: bool,
+    /// The command's options: to replace the file, to keep the keys elsewhere, and the file's
+    /// name in a message ("not a directory (for ...)").
+    options: (&'static str, &'static str, &'static str),
+    /// What the keys are, and what they serve next ("for the next ...").
+    what: (&'static str, &'static str),
+}
+
+impl KeptKeys<'_> {
+    /// The keys read back by `load` (checked) when the file is there and not to be replaced,
+    /// else made by `make` and written by `write`; with a line saying which.
+    fn load_or_make<K>(
+        &self,
+        load: impl FnOnce(&Path) -> std::result::Result<K, KeyCacheError>,
+        make: impl FnOnce() -> Result<K>,
+        write: impl FnOnce(&mut BufWriter<File>, &K) -> std::result::Result<(), KeyCacheError>,
+    ) -> Result<(K, String)> {
+        let (path, (regenerate, elsewhere, name), (what, next)) =
+            (self.path, self.options, self.what);
         // Where the keys will go is checked before minutes of keygen are spent on them.
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             if !dir.is_dir() {
-                return Err(at(dir, "not a directory (for the step key cache)"));
+                return Err(at(dir, format!("not a directory (for {name})")));
             }
         }
         let start = Instant::now();
-        if path.exists() && !self.regenerate_step_keys {
-            let certificate_key = step_certificate_key(params, certificate_vk);
-            let keys = load_step_keys(&path, chain_params, certificate_key)
-                .map_err(|e| refused(&path, e, "--regenerate-step-keys", "--step-cache DIR"))?;
+        if path.exists() && !self.regenerate {
+            let keys = load(path).map_err(|e| refused(path, e, regenerate, elsewhere))?;
             let said = format!(
-                "step keys reused from {} (checked, {:.0} s)",
+                "{what} reused from {} (checked, {:.0} s)",
                 path.display(),
                 start.elapsed().as_secs_f64()
             );
             return Ok((keys, said));
         }
-        on_keygen();
-        let keys = step_keygen(chain_params, chain_params.k(), (params, certificate_vk))
-            .map_err(|e| CliError(e.to_string()))?;
+        let keys = make()?;
         let made = start.elapsed().as_secs_f64();
-        let bytes = write_atomic_with(&path, |file| {
-            write_step_keys(file, chain_params, &keys).map_err(|e| at(&path, e))
-        })?;
+        let bytes = write_atomic_with(path, |file| write(file, &keys).map_err(|e| at(path, e)))?;
         let said = format!(
-            "step keys made ({made:.0} s) and kept in {} ({} MiB) for the next epochs",
+            "{what} made ({made:.0} s) and kept in {} ({} MiB) for the next {next}",
             path.display(),
             bytes >> 20
         );
@@ -144,33 +190,21 @@ impl AggregationKeyCache {
         let Some(path) = &self.key_cache else {
             return Ok((keygen()?, None));
         };
-        // Where the keys will go is checked before minutes of keygen are spent on them.
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            if !dir.is_dir() {
-                return Err(at(dir, "not a directory (for --key-cache)"));
-            }
-        }
-        let start = Instant::now();
-        if path.exists() && !self.regenerate_keys {
-            let keys = load_aggregation_keys(path, params, wanted)
-                .map_err(|e| refused(path, e, "--regenerate-keys", "another --key-cache FILE"))?;
-            let said = format!(
-                "aggregation keys reused from {} (checked, {:.0} s)",
-                path.display(),
-                start.elapsed().as_secs_f64()
-            );
-            return Ok((keys, Some(said)));
-        }
-        let keys = keygen()?;
-        let made = start.elapsed().as_secs_f64();
-        let bytes = write_atomic_with(path, |file| {
-            write_aggregation_keys(file, params, &keys, wanted).map_err(|e| at(path, e))
-        })?;
-        let said = format!(
-            "aggregation keys made ({made:.0} s) and kept in {} ({} MiB) for the next proofs",
-            path.display(),
-            bytes >> 20
-        );
+        let kept = KeptKeys {
+            path,
+            regenerate: self.regenerate_keys,
+            options: (
+                "--regenerate-keys",
+                "another --key-cache FILE",
+                "--key-cache",
+            ),
+            what: ("aggregation keys", "proofs"),
+        };
+        let (keys, said) = kept.load_or_make(
+            |path| load_aggregation_keys(path, params, wanted),
+            keygen,
+            |file, keys| write_aggregation_keys(file, params, keys, wanted),
+        )?;
         Ok((keys, Some(said)))
     }
 }

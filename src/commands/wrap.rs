@@ -277,6 +277,9 @@ pub fn run(
             WrapTarget::Evm => cmd.extend(base("program-prove")),
         }
         cmd.extend([os("-out"), out.clone().into()]);
+        if let Some(kept) = &args.kept_circuit {
+            cmd.extend([os("-circuit"), kept.clone().into()]);
+        }
         match (&args.insecure_test_seed, &args.keys, args.target) {
             (Some(seed), None, WrapTarget::Cardano) => cmd.extend([os("-seed"), os(seed)]),
             (Some(seed), None, WrapTarget::Evm) => cmd.extend([
