@@ -10,6 +10,8 @@ import (
 	"github.com/consensys/gnark-crypto/ecc"
 	"github.com/consensys/gnark/backend/groth16"
 	"github.com/consensys/gnark/constraint"
+	"github.com/consensys/gnark/frontend"
+	"github.com/consensys/gnark/frontend/cs/r1cs"
 )
 
 // TestKeptCircuit: a compiled circuit kept by compileOrReadKept is compiled
@@ -129,5 +131,41 @@ func TestKeptCircuit(t *testing.T) {
 	if _, how, err := compileOrReadKept("", "bls12-381", program, nil,
 		func() (constraint.ConstraintSystem, error) { return ccs, nil }); err != nil || how != "compiled" {
 		t.Fatalf("no path: %q, %v", how, err)
+	}
+}
+
+// TestKeptCircuitBN254: the same file for program-prove's BN254 systems: the
+// toy relation compiled over BN254's Fr, kept and read back, solves the
+// honest witness and refuses another statement.
+func TestKeptCircuitBN254(t *testing.T) {
+	ccs, err := frontend.Compile(ecc.BN254.ScalarField(), r1cs.NewBuilder, &plutusToyCircuit{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "kept.ccs")
+	id := keptCircuitID{Target: "bn254 commit=bsb22"}
+	if err := writeKeptCircuit(path, id, ccs); err != nil {
+		t.Fatal(err)
+	}
+	back := groth16.NewCS(ecc.BN254)
+	if err := readKeptCircuit(path, id, back); err != nil {
+		t.Fatal(err)
+	}
+	if back.GetNbConstraints() != ccs.GetNbConstraints() {
+		t.Fatalf("read back %d constraints of %d", back.GetNbConstraints(), ccs.GetNbConstraints())
+	}
+	solves := func(commitment int64) bool {
+		wit, err := frontend.NewWitness(&plutusToyCircuit{Commitment: commitment, Message: 42, Threshold: 3, W: 5, MW: 210},
+			ecc.BN254.ScalarField())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return isSolvedR1CS(back, wit) == nil
+	}
+	if !solves(25) {
+		t.Fatal("the read-back BN254 system refuses the honest witness")
+	}
+	if solves(26) {
+		t.Fatal("the read-back BN254 system accepts another statement")
 	}
 }
