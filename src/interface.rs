@@ -433,7 +433,8 @@ pub struct WrapSetup {
     /// statement): one input on chain instead of one per word.
     pub hash_statement: bool,
     /// The compiled Groth16 circuit kept in this file: read back (checked against the recorded
-    /// program and the Go program's build) when it is there, else compiled and written there.
+    /// program and the Go program's build) when it is there and the keys are a ceremony's,
+    /// else compiled and written there (a setup is never made from a file).
     pub kept_circuit: Option<PathBuf>,
     /// The folder to write.
     pub out: PathBuf,

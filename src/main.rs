@@ -764,7 +764,8 @@ struct WrapperArgs {
     hash_statement: bool,
     /// Keep the compiled Groth16 circuit in this file: compiled and written on the first call,
     /// read back (checked against the recorded program and the Go program's build) on the next
-    /// ones; at 6.5 M constraints it saves the compile, about 43 CPU-s of the wrap.
+    /// ones with --groth16-pk (a setup, --insecure-test-seed, always compiles); at 6.2 M
+    /// constraints it saves the compile, about 30 CPU-s of the wrap.
     #[arg(long, conflicts_with = "program_only")]
     groth16_circuit: Option<PathBuf>,
     /// Directory to write.

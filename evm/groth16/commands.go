@@ -66,7 +66,7 @@ func newProgramFlags(name string) *programFlags {
 		keepVK:      fs.String("keep-vk", "", "program-prove: also write the verifying key (gnark's binary encoding) to this file, and its setup description to FILE.setup (for program-export)"),
 		pkIn:        fs.String("pk", "", "program-prove: prove with this proving key (ceremony-extract's) instead of an INSECURE setup; needs -vk"),
 		vkIn:        fs.String("vk", "", "program-prove: the verifying key of -pk; its FILE.setup names the setup"),
-		circuit:     fs.String("circuit", "", "program-prove: the compiled circuit kept in this file: read back (checked against this program, these options and this build) when it is there, else compiled and written there (kept_circuit.go)"),
+		circuit:     fs.String("circuit", "", "program-prove: the compiled circuit kept in this file: with -pk read back (checked against this program, these options and this build) when it is there; else (and always when a setup is made) compiled and written there (kept_circuit.go)"),
 		insecureKey: fs.Bool("insecure-test-key", false, "program-prove: export verifier contracts although the key is INSECURE (every program-prove key is): for tests only"),
 	}
 }
@@ -391,7 +391,7 @@ func programProve(args []string) error {
 	}
 
 	t0 := time.Now()
-	ccs, how, err := compileOrReadKept(*f.circuit, "bn254 "+o.String(), *f.program,
+	ccs, how, err := compileOrReadKept(*f.circuit, *f.pkIn != "", "bn254 "+o.String(), *f.program,
 		func() constraint.ConstraintSystem { return groth16.NewCS(ecc.BN254) },
 		func() (constraint.ConstraintSystem, error) { ccs, _, err := compileProgram(p, o); return ccs, err })
 	if err != nil {

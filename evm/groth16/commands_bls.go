@@ -79,7 +79,7 @@ func programProveBLS(args []string) error {
 	seed := fs.String("seed", "", "INSECURE seeded setup: the toxic waste derives from this seed (anyone with it can forge proofs)")
 	pkPath := fs.String("pk", "", "a ceremony's proving key (ceremony-extract -pk), with -plutus-key")
 	keyPath := fs.String("plutus-key", "", "the ceremony's verifying key as the Plutus verifier reads it (ceremony-extract -plutus-key)")
-	circuitPath := fs.String("circuit", "", "the compiled circuit kept in this file: read back (checked against this program and this build) when it is there, else compiled and written there (kept_circuit.go)")
+	circuitPath := fs.String("circuit", "", "the compiled circuit kept in this file: with -pk read back (checked against this program and this build) when it is there; else (and always with -seed, whose setup is made from the compile) compiled and written there (kept_circuit.go)")
 	keepPK := fs.String("keep-pk", "", "with -seed: also write the setup's proving key to this file (gnark's memory dump, read back unconverted), so that later runs prove with -pk FILE -plutus-key OUT/plutus-key.json and skip the setup (tests and measurements; the key stays INSECURE)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -126,7 +126,7 @@ func programProveBLS(args []string) error {
 	var ccs constraint.ConstraintSystem
 	var how string
 	if err := step("circuit", func() (err error) {
-		ccs, how, err = compileOrReadKept(*circuitPath, "bls12-381", *program,
+		ccs, how, err = compileOrReadKept(*circuitPath, *pkPath != "", "bls12-381", *program,
 			func() constraint.ConstraintSystem { return groth16.NewCS(ecc.BLS12_381) },
 			func() (constraint.ConstraintSystem, error) { ccs, _, err := compileBLSProgram(p); return ccs, err })
 		return

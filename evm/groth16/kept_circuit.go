@@ -3,16 +3,18 @@ package main
 // A compiled replay circuit kept on disk (-circuit FILE of program-prove and
 // program-prove-bls): gnark's compile of a recorded verifier is the same for
 // every proof under one key, and it is the dearest step after the proof itself
-// (29 CPU-s for the 5.2 M-constraint replay of testdata/twin_k10.program.json,
-// about 43 at 6.5 M), while reading the compiled system back takes 1.5.
+// (28.6 CPU-s for the 5.2 M-constraint replay of testdata/twin_k10.program.json,
+// 31.7-34.5 at 6.2 M), while reading the compiled system back takes 1.5-2.6.
 //
 // The file: a header naming what was compiled (the curve and the replay's
 // options, the program file's SHA-256 and the Go program's own SHA-256), gnark's
 // encoding of the constraint system, and a SHA-256 trailer over all of it.
-// Like a kept proving key it is the prover's own file: a system that is not the
-// program's makes proofs that the verifying key refuses (the proof is checked
-// before anything is written), so the header and trailer are there to say
-// what went wrong early, not to protect the verifier.
+// A kept system is read back only to prove under keys made elsewhere (-pk):
+// a setup (-seed) always compiles the program itself, so no key is ever made
+// from a file. Like a kept proving key it is then the prover's own file: a
+// system that is not the program's makes proofs that the verifying key refuses
+// (the proof is checked before anything is written), so the header and trailer
+// are there to say what went wrong early, not to protect the verifier.
 
 import (
 	"bufio"
@@ -75,7 +77,11 @@ func (id keptCircuitID) header() []byte {
 
 // errOtherBuild says that a kept circuit was compiled by another build of the
 // Go program: compiled again, not refused (rebuilding is not the user's error).
-var errOtherBuild = errors.New("compiled by another build of the Go program")
+var errOtherBuild = errors.New("the kept one was compiled by another build of the Go program")
+
+// errMakesKeys says that a setup is made from this compile: it is never read
+// from a file.
+var errMakesKeys = errors.New("a setup is made from it, so it is not read from a file")
 
 // readKeptCircuit reads the system kept at path into ccs (an empty system of
 // the target's curve), refusing a file that is not a kept circuit, was altered
@@ -153,10 +159,11 @@ func writeKeptCircuit(path string, id keptCircuitID, ccs constraint.ConstraintSy
 }
 
 // compileOrReadKept returns the circuit kept at path when there is one
-// compiled by this build for target from the program file at programPath,
-// else compiles it and, when path is set, keeps it there. It says what it did
-// ("compiled", "compiled and kept", "read back", or why it compiled again).
-func compileOrReadKept(path, target, programPath string, empty func() constraint.ConstraintSystem,
+// compiled by this build for target from the program file at programPath and
+// reuse is set (the proof's keys were made elsewhere), else compiles it and,
+// when path is set, keeps it there. It says what it did ("compiled",
+// "compiled and kept", "read back", or why it compiled again).
+func compileOrReadKept(path string, reuse bool, target, programPath string, empty func() constraint.ConstraintSystem,
 	compile func() (constraint.ConstraintSystem, error)) (constraint.ConstraintSystem, string, error) {
 	how := "compiled"
 	var id keptCircuitID
@@ -165,21 +172,24 @@ func compileOrReadKept(path, target, programPath string, empty func() constraint
 		if id, err = newKeptCircuitID(target, programPath); err != nil {
 			return nil, "", err
 		}
-		ccs := empty()
-		err = readKeptCircuit(path, id, ccs)
-		switch {
-		case err == nil:
-			return ccs, "read back from " + path, nil
-		case errors.Is(err, errOtherBuild):
-			how = "compiled again (the kept one was " + errOtherBuild.Error() + ") and kept in " + path
-		case errors.Is(err, os.ErrNotExist):
-			// Where it will go is checked before the compile is spent on it.
-			if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
-				return nil, "", fmt.Errorf("%s: not a directory (for -circuit)", filepath.Dir(path))
+		err = errMakesKeys
+		if reuse {
+			ccs := empty()
+			if err = readKeptCircuit(path, id, ccs); err == nil {
+				return ccs, "read back from " + path, nil
 			}
+		}
+		switch {
+		case errors.Is(err, errOtherBuild), errors.Is(err, errMakesKeys):
+			how = "compiled (" + err.Error() + ") and kept in " + path
+		case errors.Is(err, os.ErrNotExist):
 			how = "compiled and kept in " + path
 		default:
 			return nil, "", err
+		}
+		// Where it will go is checked before the compile is spent on it.
+		if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
+			return nil, "", fmt.Errorf("%s: not a directory (for -circuit)", filepath.Dir(path))
 		}
 	}
 	ccs, err := compile()

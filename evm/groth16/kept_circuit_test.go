@@ -17,7 +17,8 @@ import (
 // TestKeptCircuit: a compiled circuit kept by compileOrReadKept is compiled
 // once, read back on the next call, and proves under the setup's key; a kept
 // file for another program or target, altered, cut short or not a kept circuit
-// is refused; one compiled by another build is compiled again.
+// is refused; one compiled by another build is compiled again, and so is the
+// circuit a setup is made from.
 func TestKeptCircuit(t *testing.T) {
 	ccs, pk, vk, err := plutusToySetup("kept circuit test", false)
 	if err != nil {
@@ -35,7 +36,7 @@ func TestKeptCircuit(t *testing.T) {
 	path := filepath.Join(dir, "kept.ccs")
 	compiles := 0
 	keep := func(target, program string) (constraint.ConstraintSystem, string, error) {
-		return compileOrReadKept(path, target, program,
+		return compileOrReadKept(path, true, target, program,
 			func() constraint.ConstraintSystem { return groth16.NewCS(ecc.BLS12_381) },
 			func() (constraint.ConstraintSystem, error) { compiles++; return ccs, nil })
 	}
@@ -115,20 +116,29 @@ func TestKeptCircuit(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, how, err = keep("bls12-381", program)
-	expect("compiled again", 2, how, err)
+	expect("compiled (the kept one was compiled by another build", 2, how, err)
 	_, how, err = keep("bls12-381", program)
 	expect("read back", 2, how, err)
 
+	// A setup is made from this compile (no keys from elsewhere): the kept file,
+	// although good, is not read; the compile is kept in its place.
+	_, how, err = compileOrReadKept(path, false, "bls12-381", program,
+		func() constraint.ConstraintSystem { return groth16.NewCS(ecc.BLS12_381) },
+		func() (constraint.ConstraintSystem, error) { compiles++; return ccs, nil })
+	expect("compiled (a setup is made from it", 3, how, err)
+	_, how, err = keep("bls12-381", program)
+	expect("read back", 3, how, err)
+
 	// A file in no directory: refused before the compile.
-	if _, _, err := compileOrReadKept(filepath.Join(dir, "nowhere", "kept.ccs"), "bls12-381", program,
+	if _, _, err := compileOrReadKept(filepath.Join(dir, "nowhere", "kept.ccs"), true, "bls12-381", program,
 		func() constraint.ConstraintSystem { return groth16.NewCS(ecc.BLS12_381) },
 		func() (constraint.ConstraintSystem, error) { compiles++; return ccs, nil }); err == nil ||
-		!strings.Contains(err.Error(), "not a directory") || compiles != 2 {
+		!strings.Contains(err.Error(), "not a directory") || compiles != 3 {
 		t.Fatalf("no such directory: %v after %d compiles", err, compiles)
 	}
 
 	// Without a path: compiled, nothing kept.
-	if _, how, err := compileOrReadKept("", "bls12-381", program, nil,
+	if _, how, err := compileOrReadKept("", true, "bls12-381", program, nil,
 		func() (constraint.ConstraintSystem, error) { return ccs, nil }); err != nil || how != "compiled" {
 		t.Fatalf("no path: %q, %v", how, err)
 	}

@@ -72,12 +72,11 @@ impl StepKeyCache {
         let kept = KeptKeys {
             path: &self.path(proof),
             regenerate: self.regenerate_step_keys,
-            options: (
-                "--regenerate-step-keys",
-                "--step-cache DIR",
-                "the step key cache",
-            ),
-            what: ("step keys", "epochs"),
+            regenerate_option: "--regenerate-step-keys",
+            elsewhere_option: "--step-cache DIR",
+            file_name: "the step key cache",
+            keys_name: "step keys",
+            next_uses: "epochs",
         };
         kept.load_or_make(
             |path| {
@@ -102,11 +101,16 @@ struct KeptKeys<'a> {
     path: &'a Path,
     /// Replace the kept keys whatever they are.
     regenerate: bool,
-    /// The command's options: to replace the file, to keep the keys elsewhere, and the file's
-    /// name in a message ("not a directory (for ...)").
-    options: (&'static str, &'static str, &'static str),
-    /// What the keys are, and what they serve next ("for the next ...").
-    what: (&'static str, &'static str),
+    /// The command's option that replaces the file.
+    regenerate_option: &'static str,
+    /// The command's option that keeps the keys elsewhere.
+    elsewhere_option: &'static str,
+    /// The file in a message ("not a directory (for ...)").
+    file_name: &'static str,
+    /// What the keys are ("step keys").
+    keys_name: &'static str,
+    /// What they serve next ("for the next ...").
+    next_uses: &'static str,
 }
 
 impl KeptKeys<'_> {
@@ -118,17 +122,17 @@ impl KeptKeys<'_> {
         make: impl FnOnce() -> Result<K>,
         write: impl FnOnce(&mut BufWriter<File>, &K) -> std::result::Result<(), KeyCacheError>,
     ) -> Result<(K, String)> {
-        let (path, (regenerate, elsewhere, name), (what, next)) =
-            (self.path, self.options, self.what);
+        let (path, what, next) = (self.path, self.keys_name, self.next_uses);
         // Where the keys will go is checked before minutes of keygen are spent on them.
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             if !dir.is_dir() {
-                return Err(at(dir, format!("not a directory (for {name})")));
+                return Err(at(dir, format!("not a directory (for {})", self.file_name)));
             }
         }
         let start = Instant::now();
         if path.exists() && !self.regenerate {
-            let keys = load(path).map_err(|e| refused(path, e, regenerate, elsewhere))?;
+            let keys = load(path)
+                .map_err(|e| refused(path, e, self.regenerate_option, self.elsewhere_option))?;
             let said = format!(
                 "{what} reused from {} (checked, {:.0} s)",
                 path.display(),
@@ -193,12 +197,11 @@ impl AggregationKeyCache {
         let kept = KeptKeys {
             path,
             regenerate: self.regenerate_keys,
-            options: (
-                "--regenerate-keys",
-                "another --key-cache FILE",
-                "--key-cache",
-            ),
-            what: ("aggregation keys", "proofs"),
+            regenerate_option: "--regenerate-keys",
+            elsewhere_option: "another --key-cache FILE",
+            file_name: "--key-cache",
+            keys_name: "aggregation keys",
+            next_uses: "proofs",
         };
         let (keys, said) = kept.load_or_make(
             |path| load_aggregation_keys(path, params, wanted),
